@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs everything ptx2amdgpu needs from Debian packages (nothing vendored).
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends \
+  cmake g++ make \
+  llvm-19-dev llvm-19-tools lld-19 libboost1.81-dev doctest-dev libz3-dev zlib1g-dev libzstd-dev

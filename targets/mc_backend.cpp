@@ -1,0 +1,463 @@
+// In-process LLVM MC for AMDGPU; see mc_backend.hpp.
+//
+// The object graph is the one llvm/tools/llvm-mc/llvm-mc.cpp (LLVM 19) builds:
+//   Target -> MCRegisterInfo, MCAsmInfo, MCInstrInfo, MCSubtargetInfo
+//   SourceMgr + MCContext + MCObjectFileInfo
+//   MCStreamer (asm text / asm text with encodings / ELF object)
+//   MCAsmParser + AMDGPU MCTargetAsmParser -> Parser->Run()
+// and costs() follows llvm/tools/llvm-mca (CodeRegionGenerator + InstrBuilder
+// + InstructionInfoView) for the numbers.
+//
+// Immutable per-Assembler state (MRI, MAI, MII, the subtarget features) is
+// built once in create(); everything that MC mutates (SourceMgr, MCContext,
+// streamer, parser, subtarget copy) is built per call, so one Assembler may
+// even be used from several threads at once.
+//
+// Bad input must never end the process: every MC diagnostic is routed into
+// McDiagnostic (SourceMgr handler + MCContext handler), and the few
+// report_fatal_error() calls that malformed assembly can still reach in MC
+// (e.g. "Fragment can't be larger than a bundle size" under
+// .bundle_align_mode) are turned into an exception by a fatal-error handler
+// that is active only while this thread is inside an Assembler call.
+
+#include "targets/mc_backend.hpp"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/MC/MCAsmBackend.h>
+#include <llvm/MC/MCAsmInfo.h>
+#include <llvm/MC/MCCodeEmitter.h>
+#include <llvm/MC/MCContext.h>
+#include <llvm/MC/MCInst.h>
+#include <llvm/MC/MCInstPrinter.h>
+#include <llvm/MC/MCInstrDesc.h>
+#include <llvm/MC/MCInstrInfo.h>
+#include <llvm/MC/MCObjectFileInfo.h>
+#include <llvm/MC/MCObjectWriter.h>
+#include <llvm/MC/MCParser/MCAsmParser.h>
+#include <llvm/MC/MCParser/MCTargetAsmParser.h>
+#include <llvm/MC/MCRegisterInfo.h>
+#include <llvm/MC/MCSchedule.h>
+#include <llvm/MC/MCStreamer.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/MCTargetOptions.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/FormattedStream.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/TargetParser/Triple.h>
+
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+
+extern "C" {
+void LLVMInitializeAMDGPUTargetInfo();
+void LLVMInitializeAMDGPUTargetMC();
+void LLVMInitializeAMDGPUAsmParser();
+}
+
+namespace p2a::mc {
+namespace {
+
+constexpr const char *kTriple = "amdgcn-amd-amdhsa";
+
+// ---------------------------------------------------------------------------
+// Fatal errors -> exception, only inside our calls.
+
+struct McFatalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+thread_local int tlsInsideMc = 0;
+
+struct InsideMcScope {
+  InsideMcScope() { ++tlsInsideMc; }
+  ~InsideMcScope() { --tlsInsideMc; }
+};
+
+void fatalErrorHandler(void *, const char *reason, bool) {
+  if (tlsInsideMc > 0)
+    throw McFatalError(reason ? reason : "LLVM fatal error");
+  // Not ours: behave like LLVM's default handler (print; LLVM then exits).
+  llvm::errs() << "LLVM ERROR: " << (reason ? reason : "") << "\n";
+}
+
+std::once_flag gInitOnce;
+
+void initLlvmOnce() {
+  std::call_once(gInitOnce, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmParser();
+    llvm::install_fatal_error_handler(&fatalErrorHandler, nullptr);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Output stream with a size cap (object writer needs pwrite).
+
+struct OutputTooLarge : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class CappedStringStream final : public llvm::raw_pwrite_stream {
+public:
+  CappedStringStream(std::string &out, std::size_t cap)
+      : llvm::raw_pwrite_stream(/*Unbuffered=*/true), out_(out), cap_(cap) {}
+  ~CappedStringStream() override = default;
+
+private:
+  void write_impl(const char *ptr, std::size_t size) override {
+    if (out_.size() + size > cap_)
+      throw OutputTooLarge("output exceeds " + std::to_string(cap_) + " bytes");
+    out_.append(ptr, size);
+  }
+  void pwrite_impl(const char *ptr, std::size_t size, uint64_t offset) override {
+    if (offset + size <= out_.size())
+      std::memcpy(&out_[offset], ptr, size);
+  }
+  uint64_t current_pos() const override { return out_.size(); }
+
+  std::string &out_;
+  std::size_t cap_;
+};
+
+// ---------------------------------------------------------------------------
+// Diagnostics collection.
+
+struct DiagSink {
+  std::vector<McDiagnostic> *diags = nullptr;
+  bool hadError = false;
+
+  void add(const llvm::SMDiagnostic &d) {
+    McDiagnostic m;
+    switch (d.getKind()) {
+    case llvm::SourceMgr::DK_Error: m.kind = McDiagnostic::Kind::Error; hadError = true; break;
+    case llvm::SourceMgr::DK_Warning: m.kind = McDiagnostic::Kind::Warning; break;
+    case llvm::SourceMgr::DK_Note: m.kind = McDiagnostic::Kind::Note; break;
+    case llvm::SourceMgr::DK_Remark: m.kind = McDiagnostic::Kind::Remark; break;
+    }
+    m.line = d.getLineNo() > 0 ? unsigned(d.getLineNo()) : 0;
+    m.col = (d.getLineNo() > 0 && d.getColumnNo() >= 0) ? unsigned(d.getColumnNo()) + 1 : 0;
+    m.message = d.getMessage().str();
+    m.source_line = d.getLineContents().str();
+    diags->push_back(std::move(m));
+  }
+  void addError(std::string msg) {
+    McDiagnostic m;
+    m.message = std::move(msg);
+    m.kind = McDiagnostic::Kind::Error;
+    hadError = true;
+    diags->push_back(std::move(m));
+  }
+
+  static void sourceMgrHandler(const llvm::SMDiagnostic &d, void *ctx) {
+    static_cast<DiagSink *>(ctx)->add(d);
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Streamer that only records the parsed MCInsts (as llvm-mca's
+// MCStreamerWrapper does).
+
+class InstCollector final : public llvm::MCStreamer {
+public:
+  explicit InstCollector(llvm::MCContext &ctx) : llvm::MCStreamer(ctx) {}
+  std::vector<llvm::MCInst> insts;
+
+  void emitInstruction(const llvm::MCInst &inst, const llvm::MCSubtargetInfo &) override {
+    insts.push_back(inst);
+  }
+  bool emitSymbolAttribute(llvm::MCSymbol *, llvm::MCSymbolAttr) override { return true; }
+  void emitCommonSymbol(llvm::MCSymbol *, uint64_t, llvm::Align) override {}
+  void emitZerofill(llvm::MCSection *, llvm::MCSymbol * = nullptr, uint64_t = 0,
+                    llvm::Align = llvm::Align(1), llvm::SMLoc = llvm::SMLoc()) override {}
+  void emitGPRel32Value(const llvm::MCExpr *) override {}
+  void beginCOFFSymbolDef(const llvm::MCSymbol *) override {}
+  void emitCOFFSymbolStorageClass(int) override {}
+  void emitCOFFSymbolType(int) override {}
+  void endCOFFSymbolDef() override {}
+};
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+
+struct Assembler::Impl {
+  std::string cpu;
+  std::string features; // feature string the subtarget is created with
+  unsigned waveSize = 64;
+  const llvm::Target *target = nullptr;
+  llvm::Triple triple{kTriple};
+  llvm::MCTargetOptions options;
+  std::unique_ptr<llvm::MCRegisterInfo> mri;
+  std::unique_ptr<llvm::MCAsmInfo> mai;
+  std::unique_ptr<llvm::MCInstrInfo> mii;
+
+  std::unique_ptr<llvm::MCSubtargetInfo> makeSTI() const {
+    return std::unique_ptr<llvm::MCSubtargetInfo>(
+        target->createMCSubtargetInfo(kTriple, cpu, features));
+  }
+
+  // Everything one parse needs. Owned by a heap object so that, after a
+  // fatal error thrown out of the middle of MC, it can be leaked instead of
+  // destroyed in an inconsistent state.
+  struct Session {
+    DiagSink sink;
+    // costs(): the target asm streamer writes into the void (declared
+    // before the streamer so that it outlives it).
+    std::unique_ptr<llvm::formatted_raw_ostream> nullFos;
+    std::unique_ptr<llvm::MCSubtargetInfo> sti;
+    llvm::SourceMgr srcMgr;
+    std::unique_ptr<llvm::MCContext> ctx;
+    std::unique_ptr<llvm::MCObjectFileInfo> mofi;
+    std::unique_ptr<llvm::MCStreamer> streamer;
+    std::unique_ptr<llvm::MCAsmParser> parser;
+    std::unique_ptr<llvm::MCTargetAsmParser> tap;
+  };
+
+  std::unique_ptr<Session> openSession(std::string_view text, std::vector<McDiagnostic> &diags) const {
+    auto s = std::make_unique<Session>();
+    s->sink.diags = &diags;
+    s->sti = makeSTI();
+    s->srcMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()), "<input>"),
+        llvm::SMLoc());
+    s->srcMgr.setDiagHandler(&DiagSink::sourceMgrHandler, &s->sink);
+    s->ctx = std::make_unique<llvm::MCContext>(triple, mai.get(), mri.get(), s->sti.get(),
+                                               &s->srcMgr, &options);
+    DiagSink *sink = &s->sink;
+    s->ctx->setDiagnosticHandler(
+        [sink](const llvm::SMDiagnostic &d, bool, const llvm::SourceMgr &,
+               std::vector<const llvm::MDNode *> &) { sink->add(d); });
+    s->mofi.reset(target->createMCObjectFileInfo(*s->ctx, /*PIC=*/false));
+    s->ctx->setObjectFileInfo(s->mofi.get());
+    return s;
+  }
+
+  // Creates the parsers on top of s.streamer and runs them. Returns true on
+  // success (no error reported anywhere).
+  bool runParser(Session &s) const {
+    s.parser.reset(llvm::createMCAsmParser(s.srcMgr, *s.ctx, *s.streamer, *mai));
+    s.tap.reset(target->createMCAsmParser(*s.sti, *s.parser, *mii, options));
+    if (!s.tap) {
+      s.sink.addError("LLVM has no AMDGPU assembly parser");
+      return false;
+    }
+    s.parser->setTargetParser(*s.tap);
+    bool failed = s.parser->Run(/*NoInitialTextSection=*/false);
+    return !failed && !s.ctx->hadError() && !s.sink.hadError;
+  }
+};
+
+Assembler::Assembler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Assembler::~Assembler() = default;
+
+const std::string &Assembler::cpu() const { return impl_->cpu; }
+unsigned Assembler::waveSize() const { return impl_->waveSize; }
+
+std::unique_ptr<Assembler> Assembler::create(std::string_view cpu, std::string &error) {
+  initLlvmOnce();
+  auto impl = std::make_unique<Impl>();
+  impl->cpu = std::string(cpu);
+
+  std::string lookupError;
+  impl->target = llvm::TargetRegistry::lookupTarget(kTriple, lookupError);
+  if (!impl->target) {
+    error = "no LLVM target for " + std::string(kTriple) + ": " + lookupError;
+    return nullptr;
+  }
+  impl->mri.reset(impl->target->createMCRegInfo(kTriple));
+  if (!impl->mri) {
+    error = "unable to create MCRegisterInfo for " + std::string(kTriple);
+    return nullptr;
+  }
+  // Same as llvm-mc: AsmVerbose on (needed for `; encoding:` comments).
+  impl->options.AsmVerbose = true;
+  impl->mai.reset(impl->target->createMCAsmInfo(*impl->mri, kTriple, impl->options));
+  impl->mii.reset(impl->target->createMCInstrInfo());
+  if (!impl->mai || !impl->mii) {
+    error = "unable to create MCAsmInfo/MCInstrInfo for " + std::string(kTriple);
+    return nullptr;
+  }
+
+  // Validate the CPU without letting MCSubtargetInfo print "'x' is not a
+  // recognized processor" to stderr.
+  {
+    std::unique_ptr<llvm::MCSubtargetInfo> probe(
+        impl->target->createMCSubtargetInfo(kTriple, "generic", ""));
+    if (cpu.empty() || !probe || !probe->isCPUStringValid(impl->cpu)) {
+      error = "unknown AMDGPU processor '" + impl->cpu + "'";
+      return nullptr;
+    }
+  }
+
+  // Wave size: AMDGPU's MCSubtargetInfo factory / AMDGPUAsmParser pick
+  // wave32 for GFX10+ when neither wavefrontsize feature is given (GFX9
+  // processors carry FeatureWavefrontSize64 in their definition). Make the
+  // default explicit so every consumer sees the same subtarget.
+  auto sti = impl->makeSTI();
+  if (!sti) {
+    error = "unable to create MCSubtargetInfo for " + impl->cpu;
+    return nullptr;
+  }
+  bool w32 = sti->checkFeatures("+wavefrontsize32");
+  bool w64 = sti->checkFeatures("+wavefrontsize64");
+  if (!w32 && !w64) {
+    impl->features = "+wavefrontsize32";
+    sti = impl->makeSTI();
+    w32 = sti->checkFeatures("+wavefrontsize32");
+  }
+  impl->waveSize = w32 ? 32 : 64;
+  return std::unique_ptr<Assembler>(new Assembler(std::move(impl)));
+}
+
+AssembleResult Assembler::assemble(std::string_view text, OutputKind kind) const {
+  AssembleResult result;
+  const Impl &im = *impl_;
+  InsideMcScope inside;
+  std::unique_ptr<Impl::Session> session;
+  try {
+    session = im.openSession(text, result.diagnostics);
+    Impl::Session &s = *session;
+
+    std::unique_ptr<llvm::MCCodeEmitter> ce;
+    if (kind != OutputKind::Asm)
+      ce.reset(im.target->createMCCodeEmitter(*im.mii, *s.ctx));
+
+    CappedStringStream os(result.output, kMaxOutputBytes);
+    if (kind == OutputKind::Object) {
+      std::unique_ptr<llvm::MCAsmBackend> mab(
+          im.target->createMCAsmBackend(*s.sti, *im.mri, im.options));
+      if (!mab || !ce) {
+        s.sink.addError("unable to create the AMDGPU object emitter");
+        result.ok = false;
+        return result;
+      }
+      auto ow = mab->createObjectWriter(os);
+      s.streamer.reset(im.target->createMCObjectStreamer(im.triple, *s.ctx, std::move(mab),
+                                                         std::move(ow), std::move(ce), *s.sti));
+    } else {
+      llvm::MCInstPrinter *ip = im.target->createMCInstPrinter(
+          im.triple, im.mai->getAssemblerDialect(), *im.mai, *im.mii, *im.mri);
+      if (!ip) {
+        s.sink.addError("unable to create the AMDGPU instruction printer");
+        return result;
+      }
+      std::unique_ptr<llvm::MCAsmBackend> mab;
+      if (ce) // fixups in `; fixup` comments need the backend
+        mab.reset(im.target->createMCAsmBackend(*s.sti, *im.mri, im.options));
+      auto fos = std::make_unique<llvm::formatted_raw_ostream>(os);
+      s.streamer.reset(im.target->createAsmStreamer(*s.ctx, std::move(fos), ip, std::move(ce),
+                                                    std::move(mab)));
+    }
+
+    bool ok = im.runParser(s);
+    // Destroy streamer (flushes the formatted stream) while `os` is alive.
+    s.tap.reset();
+    s.parser.reset();
+    s.streamer.reset();
+    ok = ok && !s.sink.hadError;
+    result.ok = ok;
+    if (!ok && kind == OutputKind::Object)
+      result.output.clear();
+    return result; // session destroyed normally
+  } catch (const McFatalError &e) {
+    McDiagnostic d;
+    d.message = std::string("LLVM fatal error: ") + e.what();
+    result.diagnostics.push_back(std::move(d));
+  } catch (const OutputTooLarge &e) {
+    McDiagnostic d;
+    d.message = e.what();
+    result.diagnostics.push_back(std::move(d));
+  } catch (const std::bad_alloc &) {
+    McDiagnostic d;
+    d.message = "out of memory while assembling";
+    result.diagnostics.push_back(std::move(d));
+  }
+  // An exception left MC half-way through: its objects may be inconsistent
+  // (and LLVM frames ran no cleanups), so leak them rather than destroy them.
+  (void)session.release();
+  result.ok = false;
+  result.output.clear();
+  return result;
+}
+
+std::optional<std::vector<InstCost>> Assembler::costs(std::string_view text,
+                                                      std::vector<McDiagnostic> &diags) const {
+  const Impl &im = *impl_;
+  InsideMcScope inside;
+  std::unique_ptr<Impl::Session> session;
+  try {
+    session = im.openSession(text, diags);
+    Impl::Session &s = *session;
+    auto collector = std::make_unique<InstCollector>(*s.ctx);
+    InstCollector *col = collector.get();
+    s.streamer = std::move(collector);
+    // As llvm-mca: a target streamer must exist or AMDGPU directives crash.
+    s.nullFos = std::make_unique<llvm::formatted_raw_ostream>(llvm::nulls());
+    im.target->createAsmTargetStreamer(*s.streamer, *s.nullFos, /*InstPrint=*/nullptr);
+
+    if (!im.runParser(s))
+      return std::nullopt;
+
+    const llvm::MCSubtargetInfo &sti = s.tap->getSTI();
+    const llvm::MCSchedModel &sm = sti.getSchedModel();
+    std::vector<InstCost> out;
+    out.reserve(col->insts.size());
+    for (const llvm::MCInst &inst : col->insts) {
+      InstCost c;
+      c.opcode_name = im.mii->getName(inst.getOpcode()).str();
+      const llvm::MCInstrDesc &desc = im.mii->get(inst.getOpcode());
+      if (!sm.hasInstrSchedModel()) {
+        c.latency = 1;
+        c.rthroughput = 1.0;
+        c.num_micro_ops = 1;
+        out.push_back(std::move(c));
+        continue;
+      }
+      // llvm-mca InstrBuilder::createInstrDescImpl: resolve variants.
+      unsigned schedClass = desc.getSchedClass();
+      unsigned cpuId = sm.getProcessorID();
+      while (schedClass && sm.getSchedClassDesc(schedClass)->isVariant())
+        schedClass = sti.resolveVariantSchedClass(schedClass, &inst, im.mii.get(), cpuId);
+      if (!schedClass && sm.getSchedClassDesc(desc.getSchedClass())->isVariant()) {
+        McDiagnostic d;
+        d.message = "unable to resolve scheduling class for write variant of " + c.opcode_name;
+        diags.push_back(std::move(d));
+        return std::nullopt;
+      }
+      const llvm::MCSchedClassDesc &sc = *sm.getSchedClassDesc(schedClass);
+      if (sc.NumMicroOps == llvm::MCSchedClassDesc::InvalidNumMicroOps) {
+        McDiagnostic d;
+        d.message = "invalid scheduling class for " + c.opcode_name;
+        diags.push_back(std::move(d));
+        return std::nullopt;
+      }
+      int lat = llvm::MCSchedModel::computeInstrLatency(sti, sc);
+      c.latency = lat > 0 ? unsigned(lat) : 0;
+      c.rthroughput = llvm::MCSchedModel::getReciprocalThroughput(sti, sc);
+      c.num_micro_ops = sc.NumMicroOps;
+      out.push_back(std::move(c));
+    }
+    s.tap.reset();
+    s.parser.reset();
+    s.streamer.reset();
+    return out;
+  } catch (const McFatalError &e) {
+    McDiagnostic d;
+    d.message = std::string("LLVM fatal error: ") + e.what();
+    diags.push_back(std::move(d));
+  } catch (const std::bad_alloc &) {
+    McDiagnostic d;
+    d.message = "out of memory while assembling";
+    diags.push_back(std::move(d));
+  }
+  (void)session.release(); // see assemble()
+  return std::nullopt;
+}
+
+} // namespace p2a::mc

@@ -1,0 +1,74 @@
+// In-process LLVM MC for AMDGPU, as llvm-mc does it: TargetRegistry ->
+// MCRegisterInfo/MCAsmInfo/MCSubtargetInfo/MCInstrInfo -> MCContext ->
+// MCAsmParser with the AMDGPU target parser -> an MCStreamer (assembly text,
+// optionally with encodings, or an ELF object). LLVM is the authority on what
+// is valid for a GPU: everything the translator emits goes through here.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace p2a::mc {
+
+enum class OutputKind { Asm, AsmWithEncoding, Object };
+
+struct McDiagnostic {
+  enum class Kind { Error, Warning, Note, Remark };
+  unsigned line = 0;   // 1-based line in the assembled text (0: no location)
+  unsigned col = 0;    // 1-based column, as llvm-mc prints it (0: no location)
+  std::string message; // LLVM's message, e.g. "literal operands are not supported"
+  std::string source_line;
+  Kind kind = Kind::Error; // added: MC also reports warnings and notes
+};
+
+struct AssembleResult {
+  bool ok = false;
+  std::string output;                    // assembly text or ELF bytes
+  std::vector<McDiagnostic> diagnostics; // errors (and warnings) from MC
+};
+
+// Per-instruction numbers from LLVM's scheduling model for the subtarget
+// (MCSubtargetInfo::getSchedModel), the same numbers llvm-mca-19 reports.
+struct InstCost {
+  std::string opcode_name;   // MCInstrInfo name, e.g. "V_ALIGNBIT_B32_e64_gfx9"
+  unsigned latency = 0;      // MCSchedModel::computeInstrLatency
+  double rthroughput = 0;    // MCSchedModel::getReciprocalThroughput (issue cycles)
+  unsigned num_micro_ops = 0;
+};
+
+class Assembler {
+public:
+  // cpu: gfx900, gfx90a, gfx942, gfx1030, gfx1100, gfx1200 (any AMDGPU cpu LLVM knows).
+  // Wave size: wave64 on gfx9, wave32 on gfx10+ (LLVM's default for amdhsa).
+  static std::unique_ptr<Assembler> create(std::string_view cpu, std::string &error);
+  ~Assembler();
+
+  // Assemble a complete assembly text (may contain directives).
+  AssembleResult assemble(std::string_view text, OutputKind kind) const;
+
+  // Parse instructions (one per line) and return the scheduling-model cost of
+  // each. Fails (nullopt, diagnostics filled) if any line does not assemble.
+  std::optional<std::vector<InstCost>> costs(std::string_view text,
+                                             std::vector<McDiagnostic> &diags) const;
+
+  const std::string &cpu() const;
+
+  // 32 or 64: the wave size the subtarget was created with (LLVM's default
+  // for amdgcn-amd-amdhsa, exactly as llvm-mc-19 picks it).
+  unsigned waveSize() const;
+
+  // Output (text or object) larger than this is abandoned with an error
+  // instead of exhausting memory (e.g. `.fill 0x7fffffff, 8, 0`).
+  static constexpr std::size_t kMaxOutputBytes = std::size_t(256) << 20;
+
+private:
+  struct Impl;
+  explicit Assembler(std::unique_ptr<Impl>);
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace p2a::mc

@@ -1,0 +1,366 @@
+// ptx2amdgpu: the command-line driver. Thin by design (like llvm-mc): it
+// parses options, reads inputs, calls the library and prints its results.
+#include "grammar/parser.hpp"
+#include "targets/mc_backend.hpp"
+#include "targets/target_info.hpp"
+#include "translator/compare_llc.hpp"
+#include "translator/cost_model.hpp"
+#include "translator/explain.hpp"
+#include "translator/rules_report.hpp"
+#include "translator/source_diagnostics.hpp"
+#include "translator/translate.hpp"
+
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/InitLLVM.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/ToolOutputFile.h>
+#include <llvm/Support/WithColor.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdlib>
+#include <thread>
+
+using namespace llvm;
+using namespace p2a;
+
+namespace {
+
+cl::OptionCategory Category("ptx2amdgpu options");
+
+cl::SubCommand ExplainCmd("explain", "Translate a PTX instruction sequence (inline-asm snippet) and explain it");
+cl::SubCommand RulesCmd("rules", "Print the rule table: forms, constraints, AMD sequences, costs and proofs");
+cl::SubCommand CompareCmd("compare", "Compare instruction counts with LLVM's llc on the same semantics");
+
+// Top level: syntax checking and file translation.
+cl::list<std::string> Inputs(cl::Positional, cl::desc("<input .ptx files>"), cl::sub(cl::SubCommand::getTopLevel()));
+cl::opt<bool> SyntaxOnly("fsyntax-only", cl::desc("Only parse the inputs and report syntax errors"),
+                         cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
+
+// Shared options.
+cl::opt<std::string> Mcpu("mcpu", cl::desc("Target GPU: gfx900, gfx90a, gfx942 (default), gfx1030, gfx1100, gfx1200"),
+                          cl::value_desc("gpu"), cl::init("gfx942"), cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
+cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"), cl::init("-"),
+                            cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
+enum class FileType { Asm, Obj };
+cl::opt<FileType> Filetype("filetype", cl::desc("Output kind"), cl::init(FileType::Asm),
+                           cl::values(clEnumValN(FileType::Asm, "asm", "AMDGPU assembly"),
+                                      clEnumValN(FileType::Obj, "obj", "ELF relocatable object")),
+                           cl::sub(cl::SubCommand::getTopLevel()), cl::sub(ExplainCmd), cl::cat(Category));
+cl::opt<bool> ShowEncoding("show-encoding", cl::desc("Show instruction encodings (assembly output)"),
+                           cl::sub(cl::SubCommand::getTopLevel()), cl::sub(ExplainCmd), cl::cat(Category));
+
+enum class Format { Text, Json, Markdown };
+cl::opt<Format> ExplainFormat("format", cl::desc("Output format"), cl::init(Format::Text),
+                              cl::values(clEnumValN(Format::Text, "text", "annotated assembly"),
+                                         clEnumValN(Format::Json, "json", "JSON")),
+                              cl::sub(ExplainCmd), cl::cat(Category));
+cl::opt<std::string> Snippet(cl::Positional, cl::desc("<PTX snippet text, a .ptx file, or - for stdin>"), cl::Required,
+                             cl::sub(ExplainCmd));
+
+cl::opt<Format> RulesFormat("format", cl::desc("Output format"), cl::init(Format::Text),
+                            cl::values(clEnumValN(Format::Text, "text", "plain text"),
+                                       clEnumValN(Format::Markdown, "md", "Markdown table (HIPIFY style)"),
+                                       clEnumValN(Format::Json, "json", "JSON")),
+                            cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
+cl::opt<std::string> RulesFilter(cl::Positional, cl::desc("[FILTER] (substring of rule names)"), cl::init(""),
+                                 cl::sub(RulesCmd));
+cl::opt<bool> Verify("verify", cl::desc("Prove every rule with Z3 on every target; print counterexamples; "
+                                        "exit 1 on any failure"),
+                     cl::sub(RulesCmd), cl::cat(Category));
+cl::opt<bool> AllTargets("all-targets", cl::desc("Show every target (the default for rules and compare)"),
+                         cl::init(true), cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
+cl::opt<unsigned> Jobs("j", cl::desc("Worker threads (default: number of cores)"), cl::init(0),
+                       cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
+cl::opt<std::string> LlcCounts("llc", cl::desc("llc instruction counts (bench/llc_compare/llc_counts.json)"),
+                               cl::init(""), cl::sub(CompareCmd), cl::cat(Category));
+
+void printVersion(raw_ostream &os) {
+  os << "ptx2amdgpu " << P2A_VERSION << " (LLVM " << LLVM_VERSION_STRING << " MC backend)\n";
+}
+
+const targets::TargetInfo *requireTarget() {
+  const targets::TargetInfo *t = targets::findTarget(Mcpu);
+  if (!t) {
+    WithColor::error(errs(), "ptx2amdgpu") << "unknown -mcpu '" << Mcpu << "'; supported:";
+    for (const targets::TargetInfo &x : targets::allTargets())
+      errs() << " " << x.name;
+    errs() << "\n";
+  }
+  return t;
+}
+
+std::vector<const targets::TargetInfo *> selectedTargets() {
+  std::vector<const targets::TargetInfo *> ts;
+  if (Mcpu.getNumOccurrences() == 0) {
+    for (const targets::TargetInfo &t : targets::allTargets())
+      ts.push_back(&t);
+  } else if (const targets::TargetInfo *t = requireTarget()) {
+    ts.push_back(t);
+  }
+  return ts;
+}
+
+unsigned jobs() { return Jobs ? Jobs : std::max(1u, std::thread::hardware_concurrency()); }
+
+// Writes atomically: a failure leaves no partial output file.
+bool writeOutput(StringRef data) {
+  std::error_code ec;
+  ToolOutputFile out(Output, ec, Filetype == FileType::Obj ? sys::fs::OF_None : sys::fs::OF_Text);
+  if (ec) {
+    WithColor::error(errs(), "ptx2amdgpu") << "cannot open '" << Output << "': " << ec.message() << "\n";
+    return false;
+  }
+  out.os() << data;
+  out.os().flush();
+  if (out.os().has_error()) {
+    WithColor::error(errs(), "ptx2amdgpu") << "cannot write '" << Output << "': " << out.os().error().message() << "\n";
+    out.os().clear_error();
+    return false;
+  }
+  out.keep();
+  return true;
+}
+
+bool readInput(const std::string &path, std::string &text) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
+      path == "-" ? MemoryBuffer::getSTDIN() : MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf) {
+    WithColor::error(errs(), "ptx2amdgpu") << "cannot read '" << path << "': " << buf.getError().message() << "\n";
+    return false;
+  }
+  text = (*buf)->getBuffer().str();
+  return true;
+}
+
+// Assemble text with MC for the selected output kind and write it.
+bool emitAssembly(const std::string &asmText, const targets::TargetInfo &t, cost::CostModel &costs,
+                  const std::string &header) {
+  mc::OutputKind kind = Filetype == FileType::Obj ? mc::OutputKind::Object
+                        : ShowEncoding            ? mc::OutputKind::AsmWithEncoding
+                                                  : mc::OutputKind::Asm;
+  if (kind == mc::OutputKind::Asm)
+    return writeOutput(header + asmText); // already checked by MC during translation
+  mc::AssembleResult r = costs.assembler(t).assemble(asmText, kind);
+  if (!r.ok) {
+    for (const mc::McDiagnostic &d : r.diagnostics)
+      WithColor::error(errs(), "ptx2amdgpu") << "internal error: LLVM MC: " << d.message << " in '" << d.source_line << "'\n";
+    return false;
+  }
+  return writeOutput(kind == mc::OutputKind::Object ? r.output : header + r.output);
+}
+
+int runSyntaxOnly() {
+  if (Inputs.empty()) {
+    WithColor::error(errs(), "ptx2amdgpu") << "no input files\n";
+    return 2;
+  }
+  int rc = 0;
+  for (const std::string &path : Inputs) {
+    std::string text;
+    if (!readInput(path, text)) {
+      rc = 1;
+      continue;
+    }
+    SourceFile src(path, text);
+    ::ptx::ParseResult pr = ::ptx::parseModule(text);
+    for (const ::ptx::SyntaxError &e : pr.errors)
+      src.print(errs(), e);
+    if (!pr.ok())
+      rc = 1;
+  }
+  return rc;
+}
+
+int runExplain() {
+  const targets::TargetInfo *t = requireTarget();
+  if (!t)
+    return 2;
+  std::string text, name = "<snippet>";
+  if (Snippet == "-") {
+    name = "<stdin>";
+    if (!readInput("-", text))
+      return 1;
+  } else if (sys::fs::is_regular_file(Snippet)) {
+    name = Snippet;
+    if (!readInput(Snippet, text))
+      return 1;
+  } else {
+    text = Snippet;
+  }
+  SourceFile src(name, text);
+  ::ptx::ParseResult pr = ::ptx::parseSnippet(text);
+  for (const ::ptx::SyntaxError &e : pr.errors)
+    src.print(errs(), e);
+  if (!pr.ok())
+    return 1;
+  if (pr.module.functions.empty() || !pr.module.functions.front().body) {
+    WithColor::error(errs(), "ptx2amdgpu") << "empty snippet\n";
+    return 1;
+  }
+  cost::CostModel &costs = cost::sharedCostModel();
+  translate::Translation tr;
+  Diagnostics diags;
+  const bool ok = translate::translateBody(*pr.module.functions.front().body, *t, costs, tr, diags);
+  for (const Diagnostic &d : diags)
+    src.print(errs(), d);
+  if (!ok)
+    return 1;
+  if (tr.instructions.empty()) {
+    WithColor::error(errs(), "ptx2amdgpu") << "the snippet has no instructions\n";
+    return 1;
+  }
+  if (ExplainFormat == Format::Json)
+    return writeOutput(explain::formatJson(tr)) ? 0 : 1;
+  if (Filetype == FileType::Obj || ShowEncoding)
+    return emitAssembly(translate::assemblyText(tr), *t, costs, "") ? 0 : 1;
+  return writeOutput(explain::formatText(tr)) ? 0 : 1;
+}
+
+int runRules() {
+  report::RulesQuery q;
+  q.filter = RulesFilter;
+  q.targets = selectedTargets();
+  if (q.targets.empty())
+    return 2;
+  q.prove = true;
+  q.jobs = jobs();
+  std::vector<report::RuleRow> rows = report::buildRuleRows(q, cost::sharedCostModel());
+  if (rows.empty()) {
+    WithColor::error(errs(), "ptx2amdgpu") << "no rule matches '" << RulesFilter << "'\n";
+    return 1;
+  }
+  std::string out = RulesFormat == Format::Json       ? report::formatRulesJson(rows, q)
+                    : RulesFormat == Format::Markdown ? report::formatRulesMarkdown(rows, q)
+                                                      : report::formatRulesText(rows, q);
+  if (!writeOutput(out))
+    return 1;
+  if (!Verify)
+    return 0;
+  unsigned proved = 0, failed = 0, errors = 0;
+  for (const report::RuleRow &row : rows)
+    for (size_t i = 0; i < q.targets.size(); ++i) {
+      if (row.costs[i] && !row.costs[i]->ok) {
+        ++errors;
+        errs() << "error: rule " << row.rule->name << " on " << q.targets[i]->name << ": " << row.costs[i]->error << "\n";
+      }
+      if (!row.proofs[i])
+        continue;
+      if (row.proofs[i]->status == verify::ProofResult::Status::Proved)
+        ++proved;
+      else if (row.proofs[i]->status == verify::ProofResult::Status::Failed) {
+        ++failed;
+        errs() << "error: rule " << row.rule->name << " is wrong on " << q.targets[i]->name << ": "
+               << row.proofs[i]->counterexample << "\n";
+      }
+    }
+  errs() << "verify: " << rows.size() << " rules, " << proved << " (rule, target) proofs hold, " << failed
+         << " failed, " << errors << " did not assemble\n";
+  return failed || errors ? 1 : 0;
+}
+
+int runCompare() {
+  std::vector<const targets::TargetInfo *> ts = selectedTargets();
+  if (ts.empty())
+    return 2;
+  std::string json;
+  if (LlcCounts.empty()) {
+    WithColor::error(errs(), "ptx2amdgpu") << "compare needs --llc=FILE (bench/llc_compare/llc_counts.json)\n";
+    return 2;
+  }
+  if (!readInput(LlcCounts, json))
+    return 1;
+  std::string error;
+  std::optional<compare::Comparison> cmp = compare::compareWithLlc(json, ts, cost::sharedCostModel(), error);
+  if (!cmp) {
+    WithColor::error(errs(), "ptx2amdgpu") << LlcCounts << ": " << error << "\n";
+    return 1;
+  }
+  std::string out = RulesFormat == Format::Json ? compare::formatJson(*cmp) : compare::formatMarkdown(*cmp);
+  return writeOutput(out) ? 0 : 1;
+}
+
+int runTranslateFiles() {
+  if (Inputs.empty()) {
+    WithColor::error(errs(), "ptx2amdgpu") << "no input files (see --help)\n";
+    return 2;
+  }
+  const targets::TargetInfo *t = requireTarget();
+  if (!t)
+    return 2;
+  if (Inputs.size() > 1 && Output != "-") {
+    WithColor::error(errs(), "ptx2amdgpu") << "-o names one file; translate one input at a time\n";
+    return 2;
+  }
+  int rc = 0;
+  for (const std::string &path : Inputs) {
+    std::string text;
+    if (!readInput(path, text)) {
+      rc = 1;
+      continue;
+    }
+    SourceFile src(path, text);
+    ::ptx::ParseResult pr = ::ptx::parseModule(text);
+    for (const ::ptx::SyntaxError &e : pr.errors)
+      src.print(errs(), e);
+    if (!pr.ok()) {
+      rc = 1;
+      continue;
+    }
+    std::string asmText;
+    bool fileOk = true;
+    for (const ::ptx::ast::Function &f : pr.module.functions) {
+      if (!f.body)
+        continue;
+      translate::Translation tr;
+      Diagnostics diags;
+      if (!translate::translateBody(*f.body, *t, cost::sharedCostModel(), tr, diags)) {
+        for (const Diagnostic &d : diags)
+          src.print(errs(), d);
+        fileOk = false;
+        continue;
+      }
+      asmText += "; function " + f.name + "\n" + translate::assemblyText(tr);
+    }
+    if (!fileOk) {
+      rc = 1;
+      continue; // no half-translated output
+    }
+    if (!emitAssembly(asmText, *t, cost::sharedCostModel(), "; ptx2amdgpu " + path + " for " + t->name + "\n"))
+      rc = 1;
+  }
+  return rc;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  if (std::getenv("NO_COLOR"))
+    errs().enable_colors(false);
+  cl::SetVersionPrinter(printVersion);
+  cl::HideUnrelatedOptions(Category);
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "ptx2amdgpu: translate NVIDIA PTX to AMD GPU code (GCN, CDNA, RDNA)\n\n"
+                                   "  ptx2amdgpu -fsyntax-only FILE...\n"
+                                   "  ptx2amdgpu explain [-mcpu=gfxN] [--format=text|json] SNIPPET|FILE|-\n"
+                                   "  ptx2amdgpu rules [--format=text|md|json] [-mcpu=gfxN] [--verify] [FILTER]\n"
+                                   "  ptx2amdgpu compare --llc=llc_counts.json [--format=md|json]\n"
+                                   "  ptx2amdgpu FILE.ptx [-mcpu=gfxN] [-o OUT] [-filetype=asm|obj]\n",
+                                   &errs()))
+    return 2;
+  try {
+    if (ExplainCmd)
+      return runExplain();
+    if (RulesCmd)
+      return runRules();
+    if (CompareCmd)
+      return runCompare();
+    if (SyntaxOnly)
+      return runSyntaxOnly();
+    return runTranslateFiles();
+  } catch (const std::exception &e) {
+    WithColor::error(errs(), "ptx2amdgpu") << "internal error: " << e.what() << "\n";
+    return 3;
+  }
+}

@@ -1,0 +1,201 @@
+#include "translator/amd_ops.hpp"
+
+#include "targets/target_info.hpp"
+
+#include <stdexcept>
+
+namespace p2a::amd {
+
+using sem::BV;
+using S = std::vector<BV>;
+using Ctx = EvalContext;
+
+namespace {
+
+// Shift amounts: 32-bit shifts read S0[4:0], 16-bit ones S0[3:0], 64-bit ones
+// S0[5:0] (Vega ISA 12.7 / CDNA3 ISA 11 VOP2/VOP3 opcode tables).
+BV amount(const BV &s0, unsigned bits, unsigned width) {
+  return s0.extract(bits - 1, 0).zext(width);
+}
+
+// 16-bit VALU results: gfx9 zeroes bits 31:16, gfx10+ preserves them (RDNA
+// ISA "16-bit VALU"). Preserved bits are an unknown previous value here.
+BV widen16(const BV &r16, const Ctx &c) {
+  return BV::concat(c.high16_zeroed ? BV::constant(16, 0) : c.unspecified(16), r16);
+}
+
+// A compare writes the lane's bit only where EXEC is set, 0 elsewhere.
+BV compareResult(const BV &cond, const Ctx &c) { return cond & c.exec; }
+
+std::vector<OpDef> buildOps() {
+  using E = Encoding;
+  using SL = Slot;
+  const char *vega = "AMD Vega ISA / CDNA3 ISA / RDNA ISA, VALU opcode tables";
+  return {
+      {Op::V_MOV_B32, "v_mov_b32", E::VOP1, SL::V32, {SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0]; }},
+      {Op::V_NOT_B32, "v_not_b32", E::VOP1, SL::V32, {SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return ~s[0]; }},
+      {Op::V_AND_B32, "v_and_b32", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return s[0] & s[1]; }},
+      {Op::V_OR_B32, "v_or_b32", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return s[0] | s[1]; }},
+      {Op::V_XOR_B32, "v_xor_b32", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return s[0] ^ s[1]; }},
+      {Op::V_XNOR_B32, "v_xnor_b32", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return ~(s[0] ^ s[1]); }},
+      // D = (S0 & S1) | (~S0 & S2)
+      {Op::V_BFI_B32, "v_bfi_b32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return (s[0] & s[1]) | (~s[0] & s[2]); }},
+      {Op::V_AND_OR_B32, "v_and_or_b32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return (s[0] & s[1]) | s[2]; }},
+      {Op::V_OR3_B32, "v_or3_b32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0] | s[1] | s[2]; }},
+      {Op::V_XOR3_B32, "v_xor3_b32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false,
+       "RDNA ISA (gfx10+) VOP3 opcodes",
+       [](const S &s, const Ctx &) { return s[0] ^ s[1] ^ s[2]; }},
+      // D = ({S0,S1} >> S2[4:0])[31:0]
+      {Op::V_ALIGNBIT_B32, "v_alignbit_b32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) {
+         return BV::concat(s[0], s[1]).lshr(amount(s[2], 5, 64)).extract(31, 0);
+       }},
+      // D = (S0 >> S1[4:0]) & ((1 << S2[4:0]) - 1)
+      {Op::V_BFE_U32, "v_bfe_u32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) {
+         BV width = amount(s[2], 5, 32);
+         BV mask = s[0].lit(1).shl(width) - s[0].lit(1);
+         return s[0].lshr(amount(s[1], 5, 32)) & mask;
+       }},
+      // D = (S0 << S1[4:0]) | S2
+      {Op::V_LSHL_OR_B32, "v_lshl_or_b32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0].shl(amount(s[1], 5, 32)) | s[2]; }},
+      // "rev" shifts: D = S1 op S0[n:0]
+      {Op::V_LSHLREV_B32, "v_lshlrev_b32", E::VOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[1].shl(amount(s[0], 5, 32)); }},
+      {Op::V_LSHRREV_B32, "v_lshrrev_b32", E::VOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[1].lshr(amount(s[0], 5, 32)); }},
+      {Op::V_ASHRREV_I32, "v_ashrrev_i32", E::VOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[1].ashr(amount(s[0], 5, 32)); }},
+      {Op::V_LSHLREV_B16, "v_lshlrev_b16", E::VOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return widen16(s[1].trunc(16).shl(amount(s[0], 4, 16)), c); }},
+      {Op::V_LSHRREV_B16, "v_lshrrev_b16", E::VOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return widen16(s[1].trunc(16).lshr(amount(s[0], 4, 16)), c); }},
+      {Op::V_ASHRREV_I16, "v_ashrrev_i16", E::VOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return widen16(s[1].trunc(16).ashr(amount(s[0], 4, 16)), c); }},
+      {Op::V_LSHLREV_B64, "v_lshlrev_b64", E::VOP3, SL::V64, {SL::V32, SL::V64}, false, vega,
+       [](const S &s, const Ctx &) { return s[1].shl(amount(s[0], 6, 64)); }},
+      {Op::V_LSHRREV_B64, "v_lshrrev_b64", E::VOP3, SL::V64, {SL::V32, SL::V64}, false, vega,
+       [](const S &s, const Ctx &) { return s[1].lshr(amount(s[0], 6, 64)); }},
+      {Op::V_ASHRREV_I64, "v_ashrrev_i64", E::VOP3, SL::V64, {SL::V32, SL::V64}, false, vega,
+       [](const S &s, const Ctx &) { return s[1].ashr(amount(s[0], 6, 64)); }},
+      {Op::V_MIN_U32, "v_min_u32", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return s[0].umin(s[1]); }},
+      // D = S0 - S1 (no carry out; v_sub_nc_u32 on gfx10+)
+      {Op::V_SUB_U32, "v_sub_u32", E::VOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0] - s[1]; }},
+      // With the VOP3 clamp bit an unsigned subtract saturates at 0 (LLVM selects
+      // it for llvm.usub.sat; Vega ISA 6.1 "clamp"): D = S0 > S1 ? S0 - S1 : 0.
+      {Op::V_SUB_U32_CLAMP, "v_sub_u32_e64", E::VOP3, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return BV::ite(s[1].ult(s[0]), s[0] - s[1], s[0].lit(0)); },
+       " clamp"},
+      {Op::V_CMP_EQ_U32, "v_cmp_eq_u32", E::VOPC, SL::Mask, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[0].eq(s[1]), c); }},
+      {Op::V_CMP_NE_U32, "v_cmp_ne_u32", E::VOPC, SL::Mask, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[0].ne(s[1]), c); }},
+      // S0 > S1
+      {Op::V_CMP_GT_U32, "v_cmp_gt_u32", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[1].ult(s[0]), c); }},
+      {Op::V_CMP_EQ_U16, "v_cmp_eq_u16", E::VOPC, SL::Mask, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[0].trunc(16).eq(s[1].trunc(16)), c); }},
+      {Op::V_CMP_EQ_U64, "v_cmp_eq_u64", E::VOPC, SL::Mask, {SL::V64, SL::V64}, true, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[0].eq(s[1]), c); }},
+      // D = mask[lane] ? S1 : S0
+      {Op::V_CNDMASK_B32, "v_cndmask_b32", E::VOP2, SL::V32, {SL::V32, SL::V32, SL::Mask}, false, vega,
+       [](const S &s, const Ctx &) { return BV::ite(s[2], s[1], s[0]); }},
+      // RDNA3 ISA 7.6 "VOPD": X and Y v_cndmask_b32 issued together; both read VCC.
+      // Modelled on the pair they write: each half selects like v_cndmask_b32.
+      {Op::V_DUAL_CNDMASK_PAIR, "v_dual_cndmask_b32", E::VOP2, SL::V64, {SL::V64, SL::V64, SL::Mask}, false,
+       "RDNA3 ISA 7.6 VOPD (dual issue)",
+       [](const S &s, const Ctx &) { return BV::ite(s[2], s[1], s[0]); }},
+      // Vega ISA 6.3 "SDWA": src1_sel:WORD_0 takes S1[15:0] zero-extended.
+      {Op::V_LSHRREV_B32_SDWA_W0, "v_lshrrev_b32_sdwa", E::VOP2, SL::V32, {SL::V32, SL::V32}, false,
+       "Vega ISA 6.3 SDWA",
+       [](const S &s, const Ctx &) { return s[1].trunc(16).zext(32).lshr(amount(s[0], 5, 32)); },
+       " dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:WORD_0"},
+      // SALU on lane masks: s_*_b64 in wave64, s_*_b32 in wave32 (SOP2/SOP1).
+      {Op::S_AND_MASK, "s_and_b64", E::SOP2, SL::Mask, {SL::Mask, SL::Mask}, true, vega,
+       [](const S &s, const Ctx &) { return s[0] & s[1]; }},
+      {Op::S_OR_MASK, "s_or_b64", E::SOP2, SL::Mask, {SL::Mask, SL::Mask}, true, vega,
+       [](const S &s, const Ctx &) { return s[0] | s[1]; }},
+      {Op::S_XOR_MASK, "s_xor_b64", E::SOP2, SL::Mask, {SL::Mask, SL::Mask}, true, vega,
+       [](const S &s, const Ctx &) { return s[0] ^ s[1]; }},
+      {Op::S_MOV_MASK, "s_mov_b64", E::SOP1, SL::Mask, {SL::Mask}, false, vega,
+       [](const S &s, const Ctx &) { return s[0]; }},
+  };
+}
+
+} // namespace
+
+const std::vector<OpDef> &allOps() {
+  static const std::vector<OpDef> ops = buildOps();
+  return ops;
+}
+
+const OpDef &opDef(Op op) {
+  const OpDef &d = allOps().at(static_cast<size_t>(op));
+  if (d.op != op)
+    throw std::logic_error("amd op table out of order");
+  return d;
+}
+
+bool available(Op op, const targets::TargetInfo &t) {
+  switch (op) {
+  case Op::V_XNOR_B32: return t.has_xnor;
+  case Op::V_XOR3_B32: return t.has_xor3;
+  case Op::V_DUAL_CNDMASK_PAIR: return t.generation >= targets::Generation::GFX11;
+  case Op::V_LSHRREV_B32_SDWA_W0: return t.generation <= targets::Generation::GFX10;
+  default: return true;
+  }
+}
+
+std::string mnemonic(Op op, const targets::TargetInfo &t) {
+  const OpDef &d = opDef(op);
+  std::string name = d.name;
+  if (op == Op::V_SUB_U32 && t.generation >= targets::Generation::GFX10)
+    return "v_sub_nc_u32";
+  if (op == Op::V_SUB_U32_CLAMP && t.generation >= targets::Generation::GFX10)
+    return "v_sub_nc_u32_e64";
+  if (d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2) {
+    if (t.wave_size == 32)
+      name.replace(name.size() - 3, 3, "b32");
+  }
+  return name;
+}
+
+bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t) {
+  const OpDef &d = opDef(op);
+  if (op == Op::V_LSHRREV_B32_SDWA_W0 || op == Op::V_DUAL_CNDMASK_PAIR)
+    return false; // SDWA and VOPD take no literal here
+  if (d.srcs.at(index) == Slot::V64)
+    return false; // 64-bit operands take inline constants only
+  if (d.srcs.at(index) == Slot::Mask)
+    return d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2;
+  switch (d.encoding) {
+  case Encoding::SOP1:
+  case Encoding::SOP2: return true;
+  // VOP1/VOP2/VOPC take a literal in src0 only (the VOP2 src1 must be a VGPR).
+  case Encoding::VOP1:
+  case Encoding::VOPC:
+  case Encoding::VOP2:
+    if (index == 0 && d.srcs.size() <= 2)
+      return true;
+    return false;
+  // VOP3 literals exist from gfx10 on (RDNA ISA "VOP3 literal"); gfx9/CDNA have none.
+  case Encoding::VOP3: return t.has_literal_in_vop3 && d.srcs.at(index) == Slot::V32;
+  }
+  return false;
+}
+
+bool isInlineConstant(int64_t v) { return v >= -16 && v <= 64; }
+
+} // namespace p2a::amd

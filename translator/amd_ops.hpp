@@ -1,0 +1,77 @@
+// The AMD instructions the rule table may emit, as data: encoding, operand
+// slots, availability per target, spelling per target, and a bit-vector
+// semantics taken from AMD's ISA guides ("Vega" gfx9 ISA, CDNA3 ISA, RDNA2/3/4
+// ISA, section "Vector ALU instructions" / "Scalar ALU instructions"). The
+// same semantics serve proofs (symbolic) and tests (concrete).
+//
+// Lane model: a VALU semantics computes one lane. A lane mask (SGPR pair in
+// wave64, SGPR in wave32, VCC, EXEC) is seen as that lane's bit, so mask
+// semantics are 1-bit. This is exact for lane-wise SALU logic on masks.
+#pragma once
+
+#include "translator/bitvec.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace p2a::targets {
+struct TargetInfo;
+}
+
+namespace p2a::amd {
+
+enum class Op {
+  V_MOV_B32, V_NOT_B32,
+  V_AND_B32, V_OR_B32, V_XOR_B32, V_XNOR_B32,
+  V_BFI_B32, V_AND_OR_B32, V_OR3_B32, V_XOR3_B32,
+  V_ALIGNBIT_B32, V_BFE_U32, V_LSHL_OR_B32,
+  V_LSHLREV_B32, V_LSHRREV_B32, V_ASHRREV_I32,
+  V_LSHLREV_B16, V_LSHRREV_B16, V_ASHRREV_I16,
+  V_LSHLREV_B64, V_LSHRREV_B64, V_ASHRREV_I64,
+  V_MIN_U32, V_SUB_U32, V_SUB_U32_CLAMP,
+  V_CMP_EQ_U32, V_CMP_NE_U32, V_CMP_GT_U32, V_CMP_EQ_U16, V_CMP_EQ_U64,
+  V_CNDMASK_B32,
+  V_DUAL_CNDMASK_PAIR,     // gfx11+ VOPD: two v_cndmask_b32 on the halves of a pair, one issue
+  V_LSHRREV_B32_SDWA_W0,   // gfx9/gfx10 SDWA: src1_sel:WORD_0 zero-extends the low half first
+  S_AND_MASK, S_OR_MASK, S_XOR_MASK, S_MOV_MASK,
+};
+
+enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2 };
+
+// What an operand slot holds.
+enum class Slot { V32, V64, Mask };
+
+// Per-evaluation context: the lane's EXEC bit and a source of unspecified
+// values (for bits an instruction leaves undefined or preserves from an
+// unknown previous value).
+struct EvalContext {
+  sem::BV exec = sem::BV::constant(1, 1);
+  std::function<sem::BV(unsigned width)> unspecified;
+  bool high16_zeroed = true; // gfx9 16-bit VALU ops zero bits 31:16; gfx10+ keep them
+};
+
+struct OpDef {
+  Op op;
+  const char *name;  // canonical (gfx9) mnemonic
+  Encoding encoding; // the shortest encoding the op has; VOP2 ops may still be promoted to VOP3 by MC
+  Slot dst;
+  std::vector<Slot> srcs;
+  bool commutative;  // src0/src1 may swap (lets a literal move to src0)
+  const char *cite;  // where its semantics come from
+  std::function<sem::BV(const std::vector<sem::BV> &, const EvalContext &)> semantics;
+  const char *suffix = ""; // printed after the operands (" clamp")
+};
+
+const OpDef &opDef(Op op);
+const std::vector<OpDef> &allOps();
+
+// Target questions about an op.
+bool available(Op op, const targets::TargetInfo &t);
+std::string mnemonic(Op op, const targets::TargetInfo &t);
+// May src slot `index` of `op` be a 32-bit literal constant on `t`?
+bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t);
+// Inline constants (free in any operand): integers -16..64.
+bool isInlineConstant(int64_t v);
+
+} // namespace p2a::amd

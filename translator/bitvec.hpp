@@ -1,0 +1,70 @@
+// A bit-vector value that is either concrete (up to 64 bits) or symbolic (a Z3
+// expression). Every semantics function in the project -- PTX forms and AMD
+// instructions alike -- is written once against this type, so the same code
+// runs concrete test vectors and builds the Z3 formulas the rule proofs check.
+// Operations follow SMT-LIB bit-vector semantics (shifts by >= width give 0 or
+// the sign fill), which is also what the concrete path computes.
+#pragma once
+
+#include <z3++.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace p2a::sem {
+
+class BV {
+public:
+  static BV constant(unsigned width, uint64_t value);
+  static BV symbol(z3::context &ctx, const std::string &name, unsigned width);
+  static BV fromExpr(const z3::expr &e);
+
+  unsigned width() const { return width_; }
+  bool isConcrete() const { return !sym_.has_value(); }
+  uint64_t value() const; // concrete only
+  // The Z3 form; a concrete value becomes a numeral in `ctx`.
+  z3::expr toExpr(z3::context &ctx) const;
+
+  // Bitwise / arithmetic; both operands must have the same width.
+  BV operator&(const BV &o) const;
+  BV operator|(const BV &o) const;
+  BV operator^(const BV &o) const;
+  BV operator~() const;
+  BV operator+(const BV &o) const;
+  BV operator-(const BV &o) const;
+  BV shl(const BV &amount) const;  // amount same width; >= width gives 0
+  BV lshr(const BV &amount) const; // >= width gives 0
+  BV ashr(const BV &amount) const; // >= width gives the sign fill
+  BV umin(const BV &o) const;
+
+  // Comparisons give 1-bit values.
+  BV eq(const BV &o) const;
+  BV ne(const BV &o) const;
+  BV ult(const BV &o) const;
+  BV ule(const BV &o) const;
+
+  BV extract(unsigned hi, unsigned lo) const;
+  BV zext(unsigned to) const;
+  BV sext(unsigned to) const;
+  BV trunc(unsigned to) const { return extract(to - 1, 0); }
+  static BV concat(const BV &hi, const BV &lo);
+  // cond is 1 bit.
+  static BV ite(const BV &cond, const BV &then_v, const BV &else_v);
+
+  BV lit(uint64_t v) const { return constant(width_, v); } // same width constant
+  std::string str() const;
+
+private:
+  BV(unsigned w, uint64_t v) : width_(w), val_(v) {}
+  explicit BV(const z3::expr &e);
+  z3::context *ctxOf(const BV &o) const;
+
+  unsigned width_ = 0;
+  uint64_t val_ = 0;
+  std::optional<z3::expr> sym_;
+};
+
+inline uint64_t maskOf(unsigned width) { return width >= 64 ? ~0ull : ((1ull << width) - 1); }
+
+} // namespace p2a::sem

@@ -1,0 +1,67 @@
+#include "translator/explain.hpp"
+
+#include "translator/rule.hpp"
+
+#include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <sstream>
+
+namespace p2a::explain {
+
+static std::string formatCycles(double c) {
+  std::ostringstream os;
+  os << c;
+  return os.str();
+}
+
+std::string formatText(const translate::Translation &tr) {
+  std::ostringstream os;
+  os << "; target " << tr.target << " (wave" << tr.waveSize << ")\n";
+  os << "; registers:";
+  for (const auto &[ptxName, phys] : tr.registers)
+    os << " " << ptxName << "->" << phys;
+  os << "\n";
+  for (const translate::TranslatedInstruction &ti : tr.instructions) {
+    os << ";\n; line " << ti.loc.line << ": " << ti.ptxText << "\n";
+    os << ";   rule " << ti.rule->name << " (" << ti.gcn.size() << " instruction" << (ti.gcn.size() == 1 ? "" : "s")
+       << ", " << formatCycles(ti.cycles) << " issue cycles)\n";
+    os << ";   " << ti.rule->restriction << "\n";
+    for (const std::string &g : ti.gcn)
+      os << g << "\n";
+  }
+  return os.str();
+}
+
+std::string formatJson(const translate::Translation &tr) {
+  llvm::json::Object regs;
+  for (const auto &[ptxName, phys] : tr.registers)
+    regs[ptxName] = phys;
+  llvm::json::Array insts;
+  for (const translate::TranslatedInstruction &ti : tr.instructions) {
+    llvm::json::Array gcn;
+    for (const std::string &g : ti.gcn)
+      gcn.push_back(g);
+    insts.push_back(llvm::json::Object{{"ptx", ti.ptxText},
+                                       {"line", static_cast<int64_t>(ti.loc.line)},
+                                       {"column", static_cast<int64_t>(ti.loc.col)},
+                                       {"rule", ti.rule->name},
+                                       {"cost", ti.cycles},
+                                       {"restriction", ti.rule->restriction},
+                                       {"gcn", std::move(gcn)}});
+  }
+  llvm::json::Object root{{"target", tr.target},
+                          {"wave_size", static_cast<int64_t>(tr.waveSize)},
+                          {"registers", std::move(regs)},
+                          {"vgprs", static_cast<int64_t>(tr.numVgprs)},
+                          {"sgprs", static_cast<int64_t>(tr.numSgprs)},
+                          {"instructions", std::move(insts)}};
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)));
+  os.flush();
+  return out + "\n";
+}
+
+} // namespace p2a::explain

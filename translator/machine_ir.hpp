@@ -1,0 +1,60 @@
+// AMDGPU machine IR: selected instructions over virtual registers, then
+// physical registers after allocation (regalloc.cpp). Printing produces text
+// that LLVM MC assembles for the target.
+#pragma once
+
+#include "translator/amd_ops.hpp"
+#include "translator/ptx_ir.hpp"
+#include "translator/rule.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2a::mir {
+
+enum class RegClass { V32, V64, Mask };
+
+struct VReg {
+  RegClass cls = RegClass::V32;
+  std::string ptxName; // empty for temporaries
+};
+
+struct MOperand {
+  enum class Kind { VReg, Pair, Imm, Vcc, Exec };
+  Kind kind = Kind::Imm;
+  unsigned vreg = 0;    // VReg / Pair lo
+  unsigned vregHi = 0;  // Pair hi
+  rules::Part part = rules::Part::Whole;
+  uint64_t imm = 0;     // Imm: 32-bit pattern, or 64-bit for a V64 slot
+};
+
+struct MInst {
+  amd::Op op;
+  MOperand dst;
+  std::vector<MOperand> srcs;
+};
+
+// One PTX instruction and what it became.
+struct LoweredInst {
+  ptx::Instruction ptx;
+  const rules::Rule *rule = nullptr;
+  std::vector<MInst> insts;
+};
+
+struct Function {
+  std::vector<VReg> vregs;
+  std::map<std::string, unsigned> ptxRegs;        // PTX register -> vreg
+  std::vector<std::pair<unsigned, unsigned>> pairs; // (lo, hi): hi must follow lo, lo even
+  std::vector<LoweredInst> body;
+};
+
+// Physical assignment.
+struct Allocation {
+  std::vector<unsigned> phys; // per vreg: VGPR index (V32/V64 base) or SGPR index (Mask)
+  unsigned numVgprs = 0;
+  unsigned numSgprs = 0;
+};
+
+} // namespace p2a::mir

@@ -1,0 +1,92 @@
+#include "translator/printer.hpp"
+
+#include "targets/target_info.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace p2a::printer {
+
+using mir::MOperand;
+using rules::Part;
+
+namespace {
+
+std::string vrange(unsigned lo, unsigned hi) { return "v[" + std::to_string(lo) + ":" + std::to_string(hi) + "]"; }
+
+std::string immText(uint64_t v, amd::Slot slot) {
+  int64_t sv = slot == amd::Slot::V64 ? static_cast<int64_t>(v) : static_cast<int32_t>(static_cast<uint32_t>(v));
+  if (amd::isInlineConstant(sv))
+    return std::to_string(sv);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(slot == amd::Slot::V64 ? v : (v & 0xffffffffu)));
+  return buf;
+}
+
+// `half` selects one 32-bit half of a 64-bit operand (VOPD prints halves).
+std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &fn, const mir::Allocation &a,
+                        const targets::TargetInfo &t, int half = -1) {
+  switch (o.kind) {
+  case MOperand::Kind::Imm:
+    if (half >= 0)
+      return immText(half == 0 ? (o.imm & 0xffffffffu) : (o.imm >> 32), amd::Slot::V32);
+    return immText(o.imm, slot);
+  case MOperand::Kind::Vcc: return t.wave_size == 32 ? "vcc_lo" : "vcc";
+  case MOperand::Kind::Exec: return t.wave_size == 32 ? "exec_lo" : "exec";
+  case MOperand::Kind::Pair: {
+    unsigned lo = a.phys[o.vreg], hi = a.phys[o.vregHi];
+    if (hi != lo + 1)
+      throw std::logic_error("printer: register pair not consecutive");
+    if (half >= 0)
+      return "v" + std::to_string(half == 0 ? lo : hi);
+    return vrange(lo, hi);
+  }
+  case MOperand::Kind::VReg: break;
+  }
+  const mir::VReg &v = fn.vregs[o.vreg];
+  unsigned p = a.phys[o.vreg];
+  if (v.cls == mir::RegClass::Mask)
+    return t.wave_size == 64 ? "s[" + std::to_string(p) + ":" + std::to_string(p + 1) + "]" : "s" + std::to_string(p);
+  if (v.cls == mir::RegClass::V64) {
+    if (o.part == Part::Lo || half == 0)
+      return "v" + std::to_string(p);
+    if (o.part == Part::Hi || half == 1)
+      return "v" + std::to_string(p + 1);
+    return vrange(p, p + 1);
+  }
+  return "v" + std::to_string(p);
+}
+
+} // namespace
+
+std::string physName(unsigned vreg, const mir::Function &fn, const mir::Allocation &a, const targets::TargetInfo &t) {
+  MOperand o;
+  o.kind = MOperand::Kind::VReg;
+  o.vreg = vreg;
+  amd::Slot slot = fn.vregs[vreg].cls == mir::RegClass::Mask ? amd::Slot::Mask
+                   : fn.vregs[vreg].cls == mir::RegClass::V64 ? amd::Slot::V64 : amd::Slot::V32;
+  return operandText(o, slot, fn, a, t);
+}
+
+std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::Allocation &a,
+                      const targets::TargetInfo &t) {
+  const amd::OpDef &def = amd::opDef(mi.op);
+  const std::string mn = amd::mnemonic(mi.op, t);
+  if (mi.op == amd::Op::V_DUAL_CNDMASK_PAIR) {
+    // X writes the low half, Y the high half; both read VCC implicitly.
+    std::string s;
+    for (int h = 0; h < 2; ++h) {
+      if (h)
+        s += " :: ";
+      s += mn + " " + operandText(mi.dst, def.dst, fn, a, t, h) + ", " +
+           operandText(mi.srcs[0], def.srcs[0], fn, a, t, h) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t, h);
+    }
+    return s;
+  }
+  std::string s = mn + " " + operandText(mi.dst, def.dst, fn, a, t);
+  for (size_t i = 0; i < mi.srcs.size(); ++i)
+    s += ", " + operandText(mi.srcs[i], def.srcs[i], fn, a, t);
+  return s + def.suffix;
+}
+
+} // namespace p2a::printer

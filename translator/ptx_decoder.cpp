@@ -1,0 +1,281 @@
+#include "translator/ptx_decoder.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace p2a::ptx {
+
+namespace ast = ::ptx::ast;
+
+namespace {
+
+const std::set<std::string> kFamily = {"and", "or", "xor", "not", "cnot", "lop3", "shf", "shl", "shr"};
+
+std::optional<std::pair<TypeClass, unsigned>> parseType(const std::string &m) {
+  if (m == "pred")
+    return std::make_pair(TypeClass::Pred, 1u);
+  if (m.size() < 2)
+    return std::nullopt;
+  TypeClass cls;
+  switch (m[0]) {
+  case 'b': cls = TypeClass::B; break;
+  case 'u': cls = TypeClass::U; break;
+  case 's': cls = TypeClass::S; break;
+  default: return std::nullopt;
+  }
+  std::string digits = m.substr(1);
+  if (digits != "8" && digits != "16" && digits != "32" && digits != "64")
+    return std::nullopt;
+  return std::make_pair(cls, static_cast<unsigned>(std::stoul(digits)));
+}
+
+std::string joinAllowed(std::initializer_list<const char *> xs) {
+  std::string s;
+  for (const char *x : xs) {
+    if (!s.empty())
+      s += ", ";
+    s += x;
+  }
+  return s;
+}
+
+} // namespace
+
+std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnostics &diags) {
+  const ast::SourceLoc at = in.opcode_loc.line ? in.opcode_loc : in.loc;
+  std::string full = in.opcode;
+  for (const std::string &m : in.modifiers)
+    full += "." + m;
+  if (!kFamily.count(in.opcode)) {
+    error(diags, at, "unsupported PTX instruction '" + full + "'");
+    return std::nullopt;
+  }
+  if (in.guard) {
+    error(diags, in.guard->loc, "guard predicates are not supported on '" + full + "' in this translation mode");
+    return std::nullopt;
+  }
+
+  Form f;
+  std::vector<std::string> mods = in.modifiers;
+  auto bad = [&](const std::string &msg) {
+    error(diags, at, "invalid form '" + full + "': " + msg);
+    return std::nullopt;
+  };
+  // The type is the last modifier in every form of this family.
+  if (mods.empty())
+    return bad("missing type suffix");
+  auto ty = parseType(mods.back());
+  if (!ty)
+    return bad("'." + mods.back() + "' is not a type");
+  f.type = ty->first;
+  f.width = ty->second;
+  mods.pop_back();
+
+  auto typeOneOf = [&](std::initializer_list<const char *> allowed) {
+    std::string spelled = f.type == TypeClass::Pred ? "pred" : std::string(1, "pbus"[int(f.type)]) + std::to_string(f.width);
+    for (const char *a : allowed)
+      if (spelled == a)
+        return true;
+    return false;
+  };
+
+  if (in.opcode == "and" || in.opcode == "or" || in.opcode == "xor" || in.opcode == "not") {
+    f.opcode = in.opcode == "and" ? Opcode::And : in.opcode == "or" ? Opcode::Or : in.opcode == "xor" ? Opcode::Xor : Opcode::Not;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"pred", "b16", "b32", "b64"}))
+      return bad("type must be one of " + joinAllowed({".pred", ".b16", ".b32", ".b64"}));
+  } else if (in.opcode == "cnot") {
+    f.opcode = Opcode::Cnot;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"b16", "b32", "b64"}))
+      return bad("type must be one of .b16, .b32, .b64");
+  } else if (in.opcode == "lop3") {
+    f.opcode = Opcode::Lop3;
+    if (mods.size() > 1)
+      return bad("at most one of .and/.or");
+    if (mods.size() == 1) {
+      if (mods[0] == "and")
+        f.boolop = BoolOp::And;
+      else if (mods[0] == "or")
+        f.boolop = BoolOp::Or;
+      else
+        return bad("unexpected modifier '." + mods[0] + "' (expected .and or .or)");
+    }
+    if (!typeOneOf({"b32"}))
+      return bad("lop3 is .b32 only");
+  } else if (in.opcode == "shf") {
+    f.opcode = Opcode::Shf;
+    bool haveDir = false, haveMode = false;
+    for (const std::string &m : mods) {
+      if ((m == "l" || m == "r") && !haveDir) {
+        f.dir = m == "l" ? ShfDir::Left : ShfDir::Right;
+        haveDir = true;
+      } else if ((m == "wrap" || m == "clamp") && !haveMode) {
+        f.mode = m == "wrap" ? ShfMode::Wrap : ShfMode::Clamp;
+        haveMode = true;
+      } else {
+        return bad("unexpected modifier '." + m + "'");
+      }
+    }
+    if (!haveDir)
+      return bad("shf needs a direction, .l or .r");
+    if (!haveMode)
+      return bad("shf needs a mode, .wrap or .clamp");
+    if (!typeOneOf({"b32"}))
+      return bad("shf is .b32 only");
+  } else if (in.opcode == "shl") {
+    f.opcode = Opcode::Shl;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"b16", "b32", "b64"}))
+      return bad("shl takes .b16, .b32 or .b64");
+  } else { // shr
+    f.opcode = Opcode::Shr;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64"}))
+      return bad("shr takes .b, .u or .s with 16, 32 or 64 bits");
+  }
+
+  Instruction out;
+  out.form = f;
+  out.loc = in.loc;
+  out.text = in.text;
+
+  const unsigned nd = f.numDsts(), ns = f.numSrcs();
+  // lop3.{and,or} writes "d|p" as one operand.
+  std::vector<const ast::Operand *> ops;
+  for (const ast::Operand &o : in.operands)
+    ops.push_back(&o);
+  const unsigned written = (f.opcode == Opcode::Lop3 && f.boolop != BoolOp::None) ? 1 + ns : nd + ns;
+  if (ops.size() != written) {
+    error(diags, at, "'" + full + "' expects " + std::to_string(written) + " operands, got " + std::to_string(ops.size()));
+    return std::nullopt;
+  }
+  size_t k = 0;
+  if (f.opcode == Opcode::Lop3 && f.boolop != BoolOp::None) {
+    const ast::Operand &o = *ops[k++];
+    if (o.kind != ast::Operand::Kind::Pair) {
+      error(diags, o.loc, "expected 'd|p' destination pair for '" + full + "'");
+      return std::nullopt;
+    }
+    Operand d, p;
+    d.loc = p.loc = o.loc;
+    d.kind = o.name == "_" ? Operand::Kind::Sink : Operand::Kind::Register;
+    d.reg = o.name;
+    p.reg = o.name2;
+    if (p.reg == "_" || p.reg.empty()) {
+      error(diags, o.loc, "the predicate destination of '" + full + "' cannot be '_'");
+      return std::nullopt;
+    }
+    out.dsts = {d, p};
+  } else {
+    for (unsigned i = 0; i < nd; ++i) {
+      const ast::Operand &o = *ops[k++];
+      if (o.kind != ast::Operand::Kind::Register || o.negated || o.element) {
+        error(diags, o.loc, "destination of '" + full + "' must be a register");
+        return std::nullopt;
+      }
+      Operand d;
+      d.loc = o.loc;
+      d.reg = o.name;
+      out.dsts.push_back(d);
+    }
+  }
+  for (unsigned i = 0; i < ns; ++i) {
+    const ast::Operand &o = *ops[k++];
+    Operand s;
+    s.loc = o.loc;
+    const unsigned w = f.srcWidth(i);
+    const bool isPredSrc = w == 1;
+    if (o.kind == ast::Operand::Kind::Immediate) {
+      if (o.imm_kind != ast::Operand::ImmKind::Int) {
+        error(diags, o.loc, "floating-point immediate '" + o.text + "' is not valid for '" + full + "'");
+        return std::nullopt;
+      }
+      if (isPredSrc) {
+        error(diags, o.loc, "predicate operand must be a register");
+        return std::nullopt;
+      }
+      s.kind = Operand::Kind::Immediate;
+      s.imm = w >= 64 ? o.imm_bits : (o.imm_bits & ((1ull << w) - 1));
+      if (f.opcode == Opcode::Lop3 && i == 3 && o.imm_bits > 255) {
+        error(diags, o.loc, "immLut must be in 0..255, got " + o.text);
+        return std::nullopt;
+      }
+    } else if (o.kind == ast::Operand::Kind::Register && !o.negated && !o.element) {
+      if (f.opcode == Opcode::Lop3 && i == 3) {
+        error(diags, o.loc, "immLut must be an integer constant");
+        return std::nullopt;
+      }
+      s.kind = Operand::Kind::Register;
+      s.reg = o.name;
+    } else {
+      error(diags, o.loc, "invalid source operand '" + o.text + "' for '" + full + "'");
+      return std::nullopt;
+    }
+    out.srcs.push_back(s);
+  }
+  return out;
+}
+
+void collectRegisterDeclaration(const ast::Declaration &decl, RegisterTypes &types, Diagnostics &diags) {
+  if (decl.space != "reg")
+    return;
+  auto ty = parseType(decl.type);
+  if (!ty) {
+    // Float and other registers are outside this family; remember nothing.
+    return;
+  }
+  RegisterType rt{ty->first, ty->second};
+  for (const ast::Declarator &d : decl.declarators) {
+    if (d.range) {
+      if (*d.range > 1u << 20) {
+        error(diags, d.loc, "register range %" + d.name + "<" + std::to_string(*d.range) + "> is too large");
+        continue;
+      }
+      for (uint32_t i = 0; i < *d.range; ++i)
+        types[d.name + std::to_string(i)] = rt;
+    } else {
+      types[d.name] = rt;
+    }
+  }
+}
+
+static std::string typeName(const RegisterType &t) {
+  if (t.cls == TypeClass::Pred)
+    return ".pred";
+  return std::string(".") + "pbus"[int(t.cls)] + std::to_string(t.width);
+}
+
+bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &diags) {
+  bool ok = true;
+  auto check = [&](const Operand &o, unsigned width) {
+    if (!o.isReg())
+      return;
+    RegisterType want{width == 1 ? TypeClass::Pred : TypeClass::B, width};
+    auto it = types.find(o.reg);
+    if (it == types.end()) {
+      types[o.reg] = want;
+      return;
+    }
+    // PTX allows a register of any bit-size-compatible type (b/u/s of the same width).
+    const RegisterType &have = it->second;
+    const bool compatible = (have.cls == TypeClass::Pred) == (want.cls == TypeClass::Pred) && have.width == want.width;
+    if (!compatible) {
+      error(diags, o.loc,
+            "register " + o.reg + " is " + typeName(have) + " but '" + inst.form.name() + "' needs " +
+                (want.cls == TypeClass::Pred ? std::string(".pred") : std::to_string(width) + "-bit") + " here");
+      ok = false;
+    }
+  };
+  for (unsigned i = 0; i < inst.dsts.size(); ++i)
+    check(inst.dsts[i], inst.form.dstWidth(i));
+  for (unsigned i = 0; i < inst.srcs.size(); ++i)
+    check(inst.srcs[i], inst.form.srcWidth(i));
+  return ok;
+}
+
+} // namespace p2a::ptx

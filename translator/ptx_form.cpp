@@ -1,0 +1,98 @@
+#include "translator/ptx_ir.hpp"
+
+namespace p2a::ptx {
+
+static const char *typePrefix(TypeClass t) {
+  switch (t) {
+  case TypeClass::Pred: return "pred";
+  case TypeClass::B: return "b";
+  case TypeClass::U: return "u";
+  case TypeClass::S: return "s";
+  }
+  return "?";
+}
+
+std::string Form::name() const {
+  std::string ty = type == TypeClass::Pred ? "pred" : typePrefix(type) + std::to_string(width);
+  switch (opcode) {
+  case Opcode::And: return "and." + ty;
+  case Opcode::Or: return "or." + ty;
+  case Opcode::Xor: return "xor." + ty;
+  case Opcode::Not: return "not." + ty;
+  case Opcode::Cnot: return "cnot." + ty;
+  case Opcode::Lop3:
+    return std::string("lop3.") + (boolop == BoolOp::And ? "and." : boolop == BoolOp::Or ? "or." : "") + ty;
+  case Opcode::Shf:
+    return std::string("shf.") + (dir == ShfDir::Left ? "l." : "r.") +
+           (mode == ShfMode::Wrap ? "wrap." : "clamp.") + ty;
+  case Opcode::Shl: return "shl." + ty;
+  case Opcode::Shr: return "shr." + ty;
+  }
+  return "?";
+}
+
+unsigned Form::numDsts() const { return opcode == Opcode::Lop3 && boolop != BoolOp::None ? 2 : 1; }
+
+unsigned Form::numSrcs() const {
+  switch (opcode) {
+  case Opcode::Not:
+  case Opcode::Cnot: return 1;
+  case Opcode::Lop3: return boolop == BoolOp::None ? 4 : 5; // a b c immLut [q]
+  case Opcode::Shf: return 3;
+  default: return 2;
+  }
+}
+
+unsigned Form::srcWidth(unsigned i) const {
+  switch (opcode) {
+  case Opcode::Lop3: return i < 3 ? 32 : i == 3 ? 8 : 1;
+  case Opcode::Shf: return 32;
+  case Opcode::Shl:
+  case Opcode::Shr: return i == 1 ? 32 : width; // PTX 9.7.8.7/8: the amount is .u32
+  default: return width;
+  }
+}
+
+unsigned Form::dstWidth(unsigned i) const { return i == 1 ? 1 : width; }
+
+const std::vector<Form> &allForms() {
+  static const std::vector<Form> forms = [] {
+    std::vector<Form> v;
+    auto add = [&](Form f) { v.push_back(f); };
+    for (Opcode op : {Opcode::And, Opcode::Or, Opcode::Xor, Opcode::Not}) {
+      add(Form{op, TypeClass::Pred, 1});
+      for (unsigned w : {16u, 32u, 64u})
+        add(Form{op, TypeClass::B, w});
+    }
+    for (unsigned w : {16u, 32u, 64u})
+      add(Form{Opcode::Cnot, TypeClass::B, w});
+    for (BoolOp b : {BoolOp::None, BoolOp::And, BoolOp::Or}) {
+      Form f{Opcode::Lop3, TypeClass::B, 32};
+      f.boolop = b;
+      add(f);
+    }
+    for (ShfDir d : {ShfDir::Left, ShfDir::Right})
+      for (ShfMode m : {ShfMode::Wrap, ShfMode::Clamp}) {
+        Form f{Opcode::Shf, TypeClass::B, 32};
+        f.dir = d;
+        f.mode = m;
+        add(f);
+      }
+    for (unsigned w : {16u, 32u, 64u})
+      add(Form{Opcode::Shl, TypeClass::B, w});
+    for (TypeClass t : {TypeClass::B, TypeClass::U, TypeClass::S})
+      for (unsigned w : {16u, 32u, 64u})
+        add(Form{Opcode::Shr, t, w});
+    return v;
+  }();
+  return forms;
+}
+
+std::optional<Form> formByName(const std::string &name) {
+  for (const Form &f : allForms())
+    if (f.name() == name)
+      return f;
+  return std::nullopt;
+}
+
+} // namespace p2a::ptx

@@ -1,0 +1,73 @@
+// Typed PTX IR for the Logic & Shift family (PTX ISA 9.x, section 9.7.8):
+// decoded, validated instruction forms. The decoder (ptx_decoder.cpp) builds
+// these from the syntactic AST and rejects wrong forms with located errors.
+#pragma once
+
+#include "grammar/ast.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2a::ptx {
+
+enum class Opcode { And, Or, Xor, Not, Cnot, Lop3, Shf, Shl, Shr };
+
+// Type class of the form's type suffix: .pred, .bN, .uN, .sN.
+enum class TypeClass { Pred, B, U, S };
+
+enum class ShfDir { Left, Right };
+enum class ShfMode { Wrap, Clamp };
+enum class BoolOp { None, And, Or }; // lop3.{and,or} (PTX 8.2)
+
+// A form is the opcode plus all modifiers: everything about an instruction but
+// its operands. Rules match on forms.
+struct Form {
+  Opcode opcode = Opcode::And;
+  TypeClass type = TypeClass::B;
+  unsigned width = 32;           // 1 for .pred
+  ShfDir dir = ShfDir::Left;     // shf only
+  ShfMode mode = ShfMode::Wrap;  // shf only
+  BoolOp boolop = BoolOp::None;  // lop3 only
+
+  // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
+  std::string name() const;
+  // Number of destination / source operands (lop3: immLut counts as a source).
+  unsigned numDsts() const;
+  unsigned numSrcs() const;
+  // Width in bits of source operand i (shift amounts are .u32; lop3's immLut is 8).
+  unsigned srcWidth(unsigned i) const;
+  unsigned dstWidth(unsigned i) const;
+  bool operator==(const Form &o) const { return name() == o.name(); }
+};
+
+// Every form of the family, in a stable order (for tables and tests).
+const std::vector<Form> &allForms();
+std::optional<Form> formByName(const std::string &name);
+
+struct Operand {
+  enum class Kind { Register, Immediate, Sink };
+  Kind kind = Kind::Register;
+  std::string reg;   // register name for Kind::Register
+  uint64_t imm = 0;  // immediate bits (already truncated to the operand width)
+  ::ptx::ast::SourceLoc loc;
+  bool isReg() const { return kind == Kind::Register; }
+  bool isImm() const { return kind == Kind::Immediate; }
+};
+
+struct Instruction {
+  Form form;
+  std::vector<Operand> dsts; // d (and p for lop3.{and,or})
+  std::vector<Operand> srcs; // a, b, c, ... in PTX order
+  ::ptx::ast::SourceLoc loc;
+  std::string text; // source text for listings
+};
+
+// The type PTX registers get: by `.reg` declaration or by use.
+struct RegisterType {
+  TypeClass cls = TypeClass::B;
+  unsigned width = 32;
+};
+
+} // namespace p2a::ptx

@@ -1,0 +1,18 @@
+// Bit-vector semantics of each PTX form, from the PTX ISA pseudo-code
+// (PTX ISA 8.x/9.x, section 9.7.8 "Logic and Shift Instructions"). Written
+// once over sem::BV: evaluates concrete test vectors and builds the Z3
+// formulas that rule proofs compare AMD sequences against.
+#pragma once
+
+#include "translator/bitvec.hpp"
+#include "translator/ptx_ir.hpp"
+
+#include <vector>
+
+namespace p2a::sem {
+
+// srcs[i] has width form.srcWidth(i); the result has form.numDsts() values of
+// width form.dstWidth(i).
+std::vector<BV> evalPtx(const ptx::Form &form, const std::vector<BV> &srcs);
+
+} // namespace p2a::sem

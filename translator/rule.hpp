@@ -1,0 +1,94 @@
+// A rule is data (in the spirit of Cranelift's ISLE lowering rules): a PTX
+// form pattern, operand constraints, a target predicate, an AMDGPU template
+// sequence, a priority, the restriction it handles in words, and -- through
+// ptx_semantics and amd_ops -- a bit-vector meaning on both sides that
+// `rules --verify` proves equal. Cost is not written here: it is read from
+// LLVM's scheduling model for each target (see cost_model.hpp).
+#pragma once
+
+#include "translator/amd_ops.hpp"
+#include "translator/bitvec.hpp"
+#include "translator/ptx_ir.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2a::targets {
+struct TargetInfo;
+}
+
+namespace p2a::rules {
+
+// Which part of a (possibly 64-bit) value an operand names.
+enum class Part { Whole, Lo, Hi };
+
+// A reference to a 32-bit (or 64-bit / mask) value inside a template.
+struct Ref {
+  enum class Kind { None, Dst, Src, Temp, Imm, ImmFn, Vcc, Exec };
+  Kind kind = Kind::None;
+  unsigned index = 0; // Dst/Src/Temp/ImmFn index
+  Part part = Part::Whole;
+  uint64_t imm = 0;   // Kind::Imm
+};
+
+// A template operand: one Ref, or a register pair {lo, hi} built from two
+// 32-bit refs (the rule then requires hi to live in the VGPR after lo, lo even).
+struct TOperand {
+  Ref lo;
+  std::optional<Ref> hi;
+  bool isPair() const { return hi.has_value(); }
+};
+
+struct TInst {
+  amd::Op op;
+  TOperand dst;
+  std::vector<TOperand> srcs;
+};
+
+enum class TempKind { V32, V64, Mask };
+
+// An immediate computed from the PTX operands (e.g. 32 - (c & 31)); used both
+// concretely when emitting and symbolically in proofs.
+struct ImmFn {
+  std::string text; // "32-(c&31)"
+  std::function<sem::BV(const std::vector<sem::BV> &srcs)> fn; // result: 32 bits
+};
+
+enum class OperandReq { Any, Reg, Imm };
+
+// A condition on the (immediate) source operands, as a 1-bit BV.
+struct ValueConstraint {
+  std::string text; // "c&31 != 0"
+  std::function<sem::BV(const std::vector<sem::BV> &srcs)> holds;
+};
+
+struct TargetPredicate {
+  std::string text; // "all", "gfx10+", "gfx900", ...
+  std::function<bool(const targets::TargetInfo &)> holds;
+};
+
+struct Rule {
+  std::string name;                 // "shf.l.wrap.b32/imm"
+  ptx::Form form;
+  std::vector<OperandReq> srcReqs;  // one per PTX source
+  std::vector<std::pair<unsigned, unsigned>> sameReg; // sources that must be one register
+  std::vector<std::pair<unsigned, unsigned>> distinctReg; // sources that must differ (pair operands)
+  std::vector<ValueConstraint> constraints;
+  TargetPredicate target;
+  std::vector<TempKind> temps;
+  std::vector<ImmFn> immFns;
+  std::vector<TInst> seq;
+  int priority = 0;                 // among equal costs, higher wins
+  std::string restriction;          // the AMD restriction this rule works around
+  bool dstIsSink = false;           // lop3.{and,or} with d = _ (d lives in a temp)
+
+  std::string constraintText() const;
+  std::string templateText(const targets::TargetInfo &t) const; // symbolic listing
+};
+
+// The whole table (built once). Ordered by family, then form, then priority.
+const std::vector<Rule> &ruleTable();
+
+} // namespace p2a::rules

@@ -1,0 +1,15 @@
+// The families of built-in rules; rule_table.cpp concatenates them.
+#pragma once
+
+#include "translator/rule.hpp"
+
+#include <vector>
+
+namespace p2a::rules {
+
+void addLogicRules(std::vector<Rule> &out);  // and or xor not cnot
+void addLop3Rules(std::vector<Rule> &out);   // lop3, lop3.{and,or}
+void addShiftRules(std::vector<Rule> &out);  // shf shl shr
+void addConstantFoldRules(std::vector<Rule> &out); // all-immediate operands
+
+} // namespace p2a::rules

@@ -1,0 +1,121 @@
+#include "translator/translate.hpp"
+
+#include "targets/mc_backend.hpp"
+#include "targets/target_info.hpp"
+#include "translator/cost_model.hpp"
+#include "translator/printer.hpp"
+#include "translator/ptx_decoder.hpp"
+#include "translator/regalloc.hpp"
+#include "translator/selector.hpp"
+
+#include <functional>
+
+namespace p2a::translate {
+
+namespace ast = ::ptx::ast;
+
+namespace {
+
+void flatten(const ast::Block &b, std::vector<const ast::Statement *> &out) {
+  for (const ast::Statement &s : b.statements) {
+    if (const ast::Block *inner = std::get_if<ast::Block>(&s))
+      flatten(*inner, out);
+    else
+      out.push_back(&s);
+  }
+}
+
+} // namespace
+
+bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::CostModel &costs, Translation &out,
+                   Diagnostics &diags) {
+  out.target = t.name;
+  out.waveSize = t.wave_size;
+  std::vector<const ast::Statement *> stmts;
+  flatten(body, stmts);
+
+  ptx::RegisterTypes types;
+  const size_t errorsBefore = diags.size();
+  // Declarations first: PTX scopes `.reg` to the block, and a snippet's
+  // registers are typed by their declarations wherever they appear.
+  for (const ast::Statement *s : stmts)
+    if (const ast::Declaration *d = std::get_if<ast::Declaration>(s))
+      ptx::collectRegisterDeclaration(*d, types, diags);
+
+  select::RuleCostFn costFn = [&costs](const rules::Rule &r, const targets::TargetInfo &tt) {
+    const cost::RuleCost &c = costs.cost(r, tt);
+    // Cheapest in issue cycles; among equals, fewer instructions.
+    return c.ok ? c.cycles + 1e-3 * c.instructions : 1e9;
+  };
+  mir::Function &fn = out.function;
+  for (const ast::Statement *s : stmts) {
+    const ast::Instruction *in = std::get_if<ast::Instruction>(s);
+    if (!in)
+      continue; // labels and directives carry no computation here
+    std::optional<ptx::Instruction> inst = ptx::decodeInstruction(*in, diags);
+    if (!inst || !ptx::typeRegisters(*inst, types, diags))
+      continue;
+    // Registers take their declared width; the form fixes it for the rest.
+    for (size_t i = 0; i < inst->dsts.size(); ++i)
+      if (inst->dsts[i].isReg())
+        select::vregFor(fn, inst->dsts[i].reg, types[inst->dsts[i].reg].width);
+    for (size_t i = 0; i < inst->srcs.size(); ++i)
+      if (inst->srcs[i].isReg())
+        select::vregFor(fn, inst->srcs[i].reg, types[inst->srcs[i].reg].width);
+    select::selectAndLower(*inst, t, costFn, fn, diags);
+  }
+  if (diags.size() != errorsBefore)
+    return false;
+
+  out.allocation = regalloc::allocate(fn, t);
+  out.numVgprs = out.allocation.numVgprs;
+  out.numSgprs = out.allocation.numSgprs;
+  for (const auto &[name, vreg] : fn.ptxRegs)
+    (void)name, (void)vreg;
+  // Registers in first-use order (vreg numbering follows first use).
+  for (unsigned v = 0; v < fn.vregs.size(); ++v)
+    if (!fn.vregs[v].ptxName.empty())
+      out.registers.push_back({fn.vregs[v].ptxName, printer::physName(v, fn, out.allocation, t)});
+
+  for (const mir::LoweredInst &li : fn.body) {
+    TranslatedInstruction ti;
+    ti.ptxText = li.ptx.text;
+    ti.loc = li.ptx.loc;
+    ti.rule = li.rule;
+    ti.cycles = costs.cost(*li.rule, t).cycles;
+    for (const mir::MInst &mi : li.insts)
+      ti.gcn.push_back(printer::printInst(mi, fn, out.allocation, t));
+    out.instructions.push_back(std::move(ti));
+  }
+
+  // LLVM MC is the authority: everything emitted must assemble for the target.
+  mc::AssembleResult r = costs.assembler(t).assemble(assemblyText(out), mc::OutputKind::Asm);
+  if (!r.ok) {
+    for (const mc::McDiagnostic &d : r.diagnostics) {
+      unsigned line = 0;
+      for (const TranslatedInstruction &ti : out.instructions) {
+        if (d.line > line && d.line <= line + ti.gcn.size()) {
+          error(diags, ti.loc,
+                "internal error: LLVM MC rejected '" + d.source_line + "' from rule '" + ti.rule->name + "' on " + t.name +
+                    ": " + d.message);
+          break;
+        }
+        line += static_cast<unsigned>(ti.gcn.size());
+      }
+    }
+    if (diags.size() == errorsBefore)
+      error(diags, {}, "internal error: LLVM MC rejected the translation on " + t.name);
+    return false;
+  }
+  return true;
+}
+
+std::string assemblyText(const Translation &tr) {
+  std::string s;
+  for (const TranslatedInstruction &ti : tr.instructions)
+    for (const std::string &g : ti.gcn)
+      s += g + "\n";
+  return s;
+}
+
+} // namespace p2a::translate

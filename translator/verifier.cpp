@@ -1,0 +1,402 @@
+#include "translator/verifier.hpp"
+
+#include "targets/target_info.hpp"
+#include "translator/ptx_semantics.hpp"
+
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace p2a::verify {
+
+using rules::OperandReq;
+using rules::Part;
+using rules::Ref;
+using rules::Rule;
+using rules::TOperand;
+using sem::BV;
+
+namespace {
+
+const char *kSrcNames[] = {"a", "b", "c", "lut", "q"};
+
+// One proof scenario: which sources are immediates (only visible for 16-bit
+// values) and which source, if any, the destination register aliases.
+struct Scenario {
+  std::vector<bool> srcIsImm;
+  int dstAlias = -1;
+};
+
+// Storage of the lane being modelled: 32-bit words per (kind, index, half).
+class Machine {
+public:
+  Machine(z3::context &ctx, const Rule &rule, const Scenario &sc, const std::vector<BV> &srcs, bool high16Zeroed)
+      : ctx_(ctx), rule_(rule), sc_(sc), srcs_(srcs) {
+    exec_ = BV::symbol(ctx, "exec", 1);
+    ec_.exec = exec_;
+    ec_.high16_zeroed = high16Zeroed;
+    ec_.unspecified = [this](unsigned w) { return fresh(w); };
+    // Register sources start with their values.
+    for (unsigned i = 0; i < srcs.size(); ++i) {
+      if (sc.srcIsImm[i])
+        continue;
+      std::string key = srcKey(i);
+      const unsigned w = rule.form.srcWidth(i);
+      if (w == 1)
+        store_.insert_or_assign(key + ".m", srcs[i]);
+      else if (w == 64) {
+        store_.insert_or_assign(key + ".0", srcs[i].extract(31, 0));
+        store_.insert_or_assign(key + ".1", srcs[i].extract(63, 32));
+      } else if (w == 32)
+        store_.insert_or_assign(key + ".0", srcs[i]);
+      else
+        store_.insert_or_assign(key + ".0", BV::concat(fresh(32 - w), srcs[i]));
+    }
+  }
+
+  BV exec() const { return exec_; }
+
+  std::string srcKey(unsigned i) const {
+    for (auto [x, y] : rule_.sameReg)
+      if (y == i)
+        return "s" + std::to_string(x);
+    return "s" + std::to_string(i);
+  }
+  std::string dstKey(unsigned i) const {
+    if (i == 0 && sc_.dstAlias >= 0)
+      return srcKey(static_cast<unsigned>(sc_.dstAlias));
+    return "d" + std::to_string(i);
+  }
+
+  BV fresh(unsigned w) { return BV::symbol(ctx_, "undef" + std::to_string(counter_++), w); }
+
+  BV word(const std::string &key) {
+    auto it = store_.find(key);
+    if (it == store_.end())
+      it = store_.emplace(key, fresh(key.back() == 'm' ? 1 : 32)).first;
+    return it->second;
+  }
+
+  // Storage key prefix of a register ref (no immediates).
+  std::string regKey(const Ref &r) const {
+    switch (r.kind) {
+    case Ref::Kind::Dst: return dstKey(r.index);
+    case Ref::Kind::Src: return srcKey(r.index);
+    case Ref::Kind::Temp: return "t" + std::to_string(r.index);
+    case Ref::Kind::Vcc: return "vcc";
+    case Ref::Kind::Exec: return "exec";
+    default: return "";
+    }
+  }
+
+  bool isImmRef(const Ref &r) const {
+    return r.kind == Ref::Kind::Imm || r.kind == Ref::Kind::ImmFn ||
+           (r.kind == Ref::Kind::Src && sc_.srcIsImm[r.index]);
+  }
+
+  BV immValue(const Ref &r, amd::Slot slot) {
+    if (r.kind == Ref::Kind::Imm) {
+      BV v32 = BV::constant(32, r.imm);
+      return slot == amd::Slot::V64 ? v32.sext(64) : v32;
+    }
+    if (r.kind == Ref::Kind::ImmFn)
+      return rule_.immFns.at(r.index).fn(srcs_);
+    BV v = srcs_.at(r.index);
+    const unsigned w = rule_.form.srcWidth(r.index);
+    if (r.part == Part::Lo)
+      return v.extract(31, 0);
+    if (r.part == Part::Hi)
+      return v.extract(63, 32);
+    if (slot == amd::Slot::V64)
+      return w == 64 ? v : v.zext(64);
+    return w < 32 ? v.zext(32) : v;
+  }
+
+  BV read1(const Ref &r, amd::Slot slot) {
+    if (isImmRef(r))
+      return immValue(r, slot);
+    std::string key = regKey(r);
+    if (r.kind == Ref::Kind::Exec)
+      return exec_;
+    if (slot == amd::Slot::Mask)
+      return word(key + ".m");
+    if (slot == amd::Slot::V64)
+      return BV::concat(word(key + ".1"), word(key + ".0"));
+    return word(key + (r.part == Part::Hi ? ".1" : ".0"));
+  }
+
+  BV read(const TOperand &o, amd::Slot slot) {
+    if (!o.isPair())
+      return read1(o.lo, slot);
+    return BV::concat(read1(*o.hi, amd::Slot::V32), read1(o.lo, amd::Slot::V32));
+  }
+
+  void write(const TOperand &o, amd::Slot slot, const BV &v) {
+    if (o.isPair()) {
+      store_.insert_or_assign(regKey(o.lo) + (o.lo.part == Part::Hi ? ".1" : ".0"), v.extract(31, 0));
+      store_.insert_or_assign(regKey(*o.hi) + (o.hi->part == Part::Hi ? ".1" : ".0"), v.extract(63, 32));
+      return;
+    }
+    std::string key = regKey(o.lo);
+    if (slot == amd::Slot::Mask)
+      store_.insert_or_assign(key + ".m", v);
+    else if (slot == amd::Slot::V64) {
+      store_.insert_or_assign(key + ".0", v.extract(31, 0));
+      store_.insert_or_assign(key + ".1", v.extract(63, 32));
+    } else
+      store_.insert_or_assign(key + (o.lo.part == Part::Hi ? ".1" : ".0"), v);
+  }
+
+  void run() {
+    for (const rules::TInst &ti : rule_.seq) {
+      const amd::OpDef &def = amd::opDef(ti.op);
+      std::vector<BV> in;
+      for (size_t i = 0; i < ti.srcs.size(); ++i)
+        in.push_back(read(ti.srcs[i], def.srcs[i]));
+      write(ti.dst, def.dst, def.semantics(in, ec_));
+    }
+  }
+
+  // The destination as the AMD code left it, in the PTX width.
+  BV result(unsigned i) {
+    const unsigned w = rule_.form.dstWidth(i);
+    std::string key = dstKey(i);
+    if (w == 1)
+      return word(key + ".m");
+    if (w == 64)
+      return BV::concat(word(key + ".1"), word(key + ".0"));
+    return word(key + ".0").extract(w - 1, 0);
+  }
+
+private:
+  z3::context &ctx_;
+  const Rule &rule_;
+  const Scenario &sc_;
+  const std::vector<BV> &srcs_;
+  BV exec_ = BV::constant(1, 1);
+  amd::EvalContext ec_;
+  std::map<std::string, BV> store_;
+  unsigned counter_ = 0;
+};
+
+// Register pairs a scenario would need; infeasible ones are never selected
+// (selector.cpp applies the same consistency rule).
+bool pairsFeasible(const Rule &rule, const Scenario &sc) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  auto key = [&](const Ref &r) -> std::string {
+    switch (r.kind) {
+    case Ref::Kind::Dst: return r.index == 0 && sc.dstAlias >= 0 ? "s" + std::to_string(sc.dstAlias) : "d" + std::to_string(r.index);
+    case Ref::Kind::Src:
+      if (sc.srcIsImm[r.index])
+        return "";
+      for (auto [x, y] : rule.sameReg)
+        if (y == r.index)
+          return "s" + std::to_string(x);
+      return "s" + std::to_string(r.index);
+    case Ref::Kind::Temp: return "t" + std::to_string(r.index);
+    default: return "";
+    }
+  };
+  auto consider = [&](const TOperand &o) {
+    if (!o.isPair())
+      return true;
+    std::string lo = key(o.lo), hi = key(*o.hi);
+    if (lo.empty() || hi.empty() || lo == hi)
+      return false;
+    for (auto &[l, h] : pairs) {
+      if (l == lo && h == hi)
+        return true;
+      if (l == lo || h == hi || l == hi || h == lo)
+        return false;
+    }
+    pairs.push_back({lo, hi});
+    return true;
+  };
+  for (const rules::TInst &ti : rule.seq) {
+    if (!consider(ti.dst))
+      return false;
+    for (const TOperand &s : ti.srcs)
+      if (!consider(s))
+        return false;
+  }
+  return true;
+}
+
+std::vector<Scenario> scenarios(const Rule &rule) {
+  const unsigned n = static_cast<unsigned>(rule.srcReqs.size());
+  // Immediate-vs-register matters only for narrow values (the high half).
+  std::vector<std::vector<bool>> kinds{std::vector<bool>(n, false)};
+  for (unsigned i = 0; i < n; ++i) {
+    const bool narrow = rule.form.srcWidth(i) < 32;
+    std::vector<std::vector<bool>> next;
+    for (auto k : kinds) {
+      if (rule.srcReqs[i] == OperandReq::Imm || (rule.form.opcode == ptx::Opcode::Lop3 && i == 3)) {
+        k[i] = true;
+        next.push_back(k);
+      } else if (rule.srcReqs[i] == OperandReq::Any && narrow && rule.form.srcWidth(i) > 1) {
+        next.push_back(k);
+        k[i] = true;
+        next.push_back(k);
+      } else {
+        next.push_back(k);
+      }
+    }
+    kinds = next;
+  }
+  std::vector<Scenario> out;
+  for (auto &k : kinds) {
+    for (int alias = -1; alias < static_cast<int>(n); ++alias) {
+      if (alias >= 0) {
+        if (k[alias] || rule.form.srcWidth(alias) != rule.form.dstWidth(0))
+          continue;
+        bool distinctFromOthers = true;
+        for (auto [x, y] : rule.sameReg)
+          if (static_cast<int>(y) == alias)
+            distinctFromOthers = false; // covered by aliasing the representative
+        if (!distinctFromOthers)
+          continue;
+      }
+      Scenario sc{k, alias};
+      if (pairsFeasible(rule, sc))
+        out.push_back(sc);
+    }
+  }
+  return out;
+}
+
+std::string hex(const z3::expr &e) {
+  std::string s = e.to_string(); // #x... or #b...
+  if (s.rfind("#x", 0) == 0)
+    return "0x" + s.substr(2);
+  if (s.rfind("#b", 0) == 0)
+    return s.size() == 3 ? s.substr(2) : "0b" + s.substr(2);
+  return s;
+}
+
+} // namespace
+
+ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
+  ProofResult res;
+  if (!rule.target.holds(t))
+    return res;
+  for (const rules::TInst &ti : rule.seq)
+    if (!amd::available(ti.op, t))
+      return res;
+  const bool high16Zeroed = t.generation <= targets::Generation::GFX9;
+
+  for (const Scenario &sc : scenarios(rule)) {
+    z3::context ctx;
+    std::vector<BV> srcs;
+    for (unsigned i = 0; i < rule.srcReqs.size(); ++i)
+      srcs.push_back(BV::symbol(ctx, kSrcNames[i], rule.form.srcWidth(i)));
+    z3::solver solver(ctx);
+    for (const rules::ValueConstraint &c : rule.constraints)
+      solver.add(c.holds(srcs).toExpr(ctx) == ctx.bv_val(1, 1));
+    for (auto [x, y] : rule.sameReg)
+      solver.add(srcs[x].toExpr(ctx) == srcs[y].toExpr(ctx));
+    if (sc.dstAlias >= 0)
+      for (auto [x, y] : rule.distinctReg)
+        (void)x, (void)y; // distinct registers: nothing to assume about values
+
+    Machine m(ctx, rule, sc, srcs, high16Zeroed);
+    const z3::expr exec = m.exec().toExpr(ctx) == ctx.bv_val(1, 1);
+    // Lane masks hold 0 in inactive lanes.
+    for (unsigned i = 0; i < srcs.size(); ++i)
+      if (rule.form.srcWidth(i) == 1)
+        solver.add(z3::implies(!exec, srcs[i].toExpr(ctx) == ctx.bv_val(0, 1)));
+    m.run();
+    std::vector<BV> want = sem::evalPtx(rule.form, srcs);
+    z3::expr_vector goals(ctx);
+    std::vector<BV> got;
+    for (unsigned i = 0; i < want.size(); ++i) {
+      BV g = m.result(i);
+      got.push_back(g);
+      if (rule.form.dstWidth(i) == 1)
+        goals.push_back(z3::ite(exec, g.toExpr(ctx) == want[i].toExpr(ctx), g.toExpr(ctx) == ctx.bv_val(0, 1)));
+      else
+        goals.push_back(z3::implies(exec, g.toExpr(ctx) == want[i].toExpr(ctx)));
+    }
+    solver.add(!z3::mk_and(goals));
+    z3::check_result r = solver.check();
+    if (r == z3::unsat) {
+      ++res.cases;
+      continue;
+    }
+    res.status = ProofResult::Status::Failed;
+    std::ostringstream os;
+    if (r == z3::sat) {
+      z3::model model = solver.get_model();
+      for (unsigned i = 0; i < srcs.size(); ++i)
+        os << kSrcNames[i] << "=" << hex(model.eval(srcs[i].toExpr(ctx), true)) << " ";
+      os << "exec=" << hex(model.eval(m.exec().toExpr(ctx), true)) << ": ";
+      for (unsigned i = 0; i < want.size(); ++i)
+        os << "PTX " << (i ? "p" : "d") << "=" << hex(model.eval(want[i].toExpr(ctx), true)) << " AMD "
+           << (i ? "p" : "d") << "=" << hex(model.eval(got[i].toExpr(ctx), true)) << " ";
+    } else {
+      os << "solver returned unknown ";
+    }
+    if (sc.dstAlias >= 0)
+      os << "(d is the same register as " << kSrcNames[sc.dstAlias] << ")";
+    res.counterexample = os.str();
+    return res;
+  }
+  res.status = ProofResult::Status::Proved;
+  return res;
+}
+
+std::optional<ptx::Instruction> sampleInstruction(const Rule &rule, bool literal, unsigned seed) {
+  z3::context ctx;
+  z3::solver solver(ctx);
+  std::vector<BV> srcs;
+  for (unsigned i = 0; i < rule.srcReqs.size(); ++i)
+    srcs.push_back(BV::symbol(ctx, kSrcNames[i], rule.form.srcWidth(i)));
+  for (const rules::ValueConstraint &c : rule.constraints)
+    solver.add(c.holds(srcs).toExpr(ctx) == ctx.bv_val(1, 1));
+  for (unsigned i = 0; i < srcs.size(); ++i) {
+    if (rule.srcReqs[i] != OperandReq::Imm || rule.form.srcWidth(i) < 16)
+      continue;
+    const unsigned w = rule.form.srcWidth(i);
+    z3::expr v = srcs[i].toExpr(ctx);
+    // Prefer a literal (outside -16..64) or a small value, softly.
+    z3::expr pref = literal ? z3::ugt(v, ctx.bv_val(uint64_t(0x1000 + seed), w)) : z3::ule(v, ctx.bv_val(uint64_t(seed % 60), w));
+    solver.push();
+    solver.add(pref);
+    if (solver.check() == z3::sat)
+      continue; // keep it
+    solver.pop();
+  }
+  if (solver.check() != z3::sat)
+    return std::nullopt;
+  z3::model model = solver.get_model();
+
+  ptx::Instruction inst;
+  inst.form = rule.form;
+  const std::string prefix = rule.form.width == 1 ? "%p" : rule.form.width == 16 ? "%rs" : rule.form.width == 64 ? "%rd" : "%r";
+  auto regFor = [&](unsigned width, const std::string &nm) {
+    std::string p = width == 1 ? "%p_" : width == 16 ? "%rs_" : width == 64 ? "%rd_" : "%r_";
+    return p + nm;
+  };
+  (void)prefix;
+  for (unsigned i = 0; i < rule.form.numDsts(); ++i) {
+    ptx::Operand d;
+    d.reg = regFor(rule.form.dstWidth(i), i ? "p" : "d");
+    inst.dsts.push_back(d);
+  }
+  for (unsigned i = 0; i < srcs.size(); ++i) {
+    ptx::Operand s;
+    if (rule.srcReqs[i] == OperandReq::Imm) {
+      s.kind = ptx::Operand::Kind::Immediate;
+      s.imm = model.eval(srcs[i].toExpr(ctx), true).get_numeral_uint64();
+    } else {
+      std::string name = kSrcNames[i];
+      for (auto [x, y] : rule.sameReg)
+        if (y == i)
+          name = kSrcNames[x];
+      s.reg = regFor(rule.form.srcWidth(i), name);
+    }
+    inst.srcs.push_back(s);
+  }
+  return inst;
+}
+
+} // namespace p2a::verify
