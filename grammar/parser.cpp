@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -214,6 +215,9 @@ private:
   // so the pointers stay valid.
   void parseBlocks(const char*& p, ast::Block& root, bool snippet) {
     std::vector<ast::Block*> open{&root};
+    // `.reg` names declared in each open block (PTX ISA 9.x §5.1.1: a
+    // register is visible in its block and the blocks nested in it).
+    std::vector<std::unordered_set<std::string>> register_scopes(1);
     while (!stopped()) {
       p = scan::skipTrivia(p, end_);
       if (p == end_) {
@@ -228,6 +232,7 @@ private:
         }
         ++p;
         open.pop_back();
+        register_scopes.pop_back();
         if (open.empty()) return;
         continue;
       }
@@ -244,15 +249,41 @@ private:
         auto& statements = open.back()->statements;
         statements.emplace_back(std::move(block));
         open.push_back(&std::get<ast::Block>(statements.back()));
+        register_scopes.emplace_back();
         continue;
       }
       const char* start = p;
       ast::Statement statement;
       if (runRule(parser::statement(), p, statement)) {
+        if (auto* decl = std::get_if<ast::Declaration>(&statement); decl && decl->space == "reg") {
+          for (ast::Declarator const& d : decl->declarators)
+            if (!d.range) register_scopes.back().insert(d.name);
+        } else if (auto* inst = std::get_if<ast::Instruction>(&statement)) {
+          markDeclaredRegisters(inst->operands, register_scopes);
+        }
         open.back()->statements.push_back(std::move(statement));
         continue;
       }
       p = recover(start, "instruction or directive", [this](const char* from) { return skipStatementTail(from); });
+    }
+  }
+
+  // Syntax alone cannot tell a plain-identifier register (`.reg .pred p;` in
+  // inline asm) from a label or variable name, so identifiers parse as
+  // Symbols; those naming a `.reg` declared in an enclosing block become
+  // Registers, as ast::Operand::Kind documents.
+  static void markDeclaredRegisters(std::vector<ast::Operand>& operands,
+                                    std::vector<std::unordered_set<std::string>> const& scopes) {
+    for (ast::Operand& op : operands) {
+      if (op.kind == ast::Operand::Kind::Vector) {
+        markDeclaredRegisters(op.elems, scopes); // members are never vectors: depth 1
+      } else if (op.kind == ast::Operand::Kind::Symbol) {
+        for (auto const& scope : scopes)
+          if (scope.count(op.name)) {
+            op.kind = ast::Operand::Kind::Register;
+            break;
+          }
+      }
     }
   }
 

@@ -131,6 +131,8 @@ private:
 struct DiagSink {
   std::vector<McDiagnostic> *diags = nullptr;
   bool hadError = false;
+  const llvm::SourceMgr *srcMgr = nullptr;
+  unsigned bufferId = 0;
 
   void add(const llvm::SMDiagnostic &d) {
     McDiagnostic m;
@@ -140,10 +142,17 @@ struct DiagSink {
     case llvm::SourceMgr::DK_Note: m.kind = McDiagnostic::Kind::Note; break;
     case llvm::SourceMgr::DK_Remark: m.kind = McDiagnostic::Kind::Remark; break;
     }
-    m.line = d.getLineNo() > 0 ? unsigned(d.getLineNo()) : 0;
-    m.col = (d.getLineNo() > 0 && d.getColumnNo() >= 0) ? unsigned(d.getColumnNo()) + 1 : 0;
+    // Locations outside the user's buffer (the end-of-input sentinel) have
+    // no meaningful line: report them as line 0.
+    bool inUserText = d.getLineNo() > 0 && d.getLoc().isValid() && srcMgr &&
+                      d.getSourceMgr() == srcMgr &&
+                      srcMgr->FindBufferContainingLoc(d.getLoc()) == bufferId;
+    if (inUserText) {
+      m.line = unsigned(d.getLineNo());
+      m.col = d.getColumnNo() >= 0 ? unsigned(d.getColumnNo()) + 1 : 0;
+      m.source_line = d.getLineContents().str();
+    }
     m.message = d.getMessage().str();
-    m.source_line = d.getLineContents().str();
     diags->push_back(std::move(m));
   }
   void addError(std::string msg) {
@@ -209,9 +218,13 @@ struct Assembler::Impl {
     DiagSink sink;
     // costs(): the target asm streamer writes into the void (declared
     // before the streamer so that it outlives it).
+    // A null stream of its own: llvm::nulls() is one global object, and
+    // wrapping it re-buffers it, which races between threads.
+    std::unique_ptr<llvm::raw_null_ostream> nullOs;
     std::unique_ptr<llvm::formatted_raw_ostream> nullFos;
     std::unique_ptr<llvm::MCSubtargetInfo> sti;
     llvm::SourceMgr srcMgr;
+    unsigned bufferId = 0; // the user's text in srcMgr
     std::unique_ptr<llvm::MCContext> ctx;
     std::unique_ptr<llvm::MCObjectFileInfo> mofi;
     std::unique_ptr<llvm::MCStreamer> streamer;
@@ -223,9 +236,27 @@ struct Assembler::Impl {
     auto s = std::make_unique<Session>();
     s->sink.diags = &diags;
     s->sti = makeSTI();
-    s->srcMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()), "<input>"),
-        llvm::SMLoc());
+    // Workaround for an LLVM 19 hang (llvm-mc-19 hangs too): on some bad
+    // lines (e.g. `x<"` or `x<\x7f` as the last statement) the AMDGPU parser
+    // skips tokens until EndOfStatement, but the lexer only returns Eof
+    // forever. So the user's text is parsed as if `.include`d from a
+    // sentinel buffer holding one empty line: at the end of the user's
+    // buffer the lexer resumes in the sentinel, which yields an
+    // EndOfStatement. (In the normal case the asm streamer prints that empty
+    // line; assemble() removes it again so the text matches llvm-mc.)
+    unsigned sentinel = s->srcMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy("\n", "<end of input>"), llvm::SMLoc());
+    llvm::SMLoc includeLoc = llvm::SMLoc::getFromPointer(
+        s->srcMgr.getMemoryBuffer(sentinel)->getBufferStart());
+    // A final newline is added when missing (so that a comment on the last
+    // line is kept whole; llvm-mc drops such a comment).
+    std::string owned(text);
+    if (!owned.empty() && owned.back() != '\n')
+      owned.push_back('\n');
+    s->bufferId = s->srcMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(owned, "<input>"), includeLoc);
+    s->sink.srcMgr = &s->srcMgr;
+    s->sink.bufferId = s->bufferId;
     s->srcMgr.setDiagHandler(&DiagSink::sourceMgrHandler, &s->sink);
     s->ctx = std::make_unique<llvm::MCContext>(triple, mai.get(), mri.get(), s->sti.get(),
                                                &s->srcMgr, &options);
@@ -241,7 +272,7 @@ struct Assembler::Impl {
   // Creates the parsers on top of s.streamer and runs them. Returns true on
   // success (no error reported anywhere).
   bool runParser(Session &s) const {
-    s.parser.reset(llvm::createMCAsmParser(s.srcMgr, *s.ctx, *s.streamer, *mai));
+    s.parser.reset(llvm::createMCAsmParser(s.srcMgr, *s.ctx, *s.streamer, *mai, s.bufferId));
     s.tap.reset(target->createMCAsmParser(*s.sti, *s.parser, *mii, options));
     if (!s.tap) {
       s.sink.addError("LLVM has no AMDGPU assembly parser");
@@ -362,6 +393,10 @@ AssembleResult Assembler::assemble(std::string_view text, OutputKind kind) const
     s.streamer.reset();
     ok = ok && !s.sink.hadError;
     result.ok = ok;
+    // Drop the blank line printed for the sentinel's empty line.
+    if (kind != OutputKind::Object && result.output.size() >= 2 &&
+        result.output.compare(result.output.size() - 2, 2, "\n\n") == 0)
+      result.output.pop_back();
     if (!ok && kind == OutputKind::Object)
       result.output.clear();
     return result; // session destroyed normally
@@ -398,7 +433,8 @@ std::optional<std::vector<InstCost>> Assembler::costs(std::string_view text,
     InstCollector *col = collector.get();
     s.streamer = std::move(collector);
     // As llvm-mca: a target streamer must exist or AMDGPU directives crash.
-    s.nullFos = std::make_unique<llvm::formatted_raw_ostream>(llvm::nulls());
+    s.nullOs = std::make_unique<llvm::raw_null_ostream>();
+    s.nullFos = std::make_unique<llvm::formatted_raw_ostream>(*s.nullOs);
     im.target->createAsmTargetStreamer(*s.streamer, *s.nullFos, /*InstPrint=*/nullptr);
 
     if (!im.runParser(s))

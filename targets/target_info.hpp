@@ -1,6 +1,8 @@
 // Per-GPU facts the rule table and the emitter depend on, as data. Every fact
 // here was checked against LLVM 19's AMDGPU assembler (llvm-mc-19 -mcpu=X),
-// which is the authority on what each GPU accepts.
+// which is the authority on what each GPU accepts; tests/mc_backend_test.cpp
+// re-checks them through the in-process assembler (targets/mc_backend.hpp),
+// and target_info.cpp cites the AMD ISA guide / LLVM source for each.
 #pragma once
 
 #include <string>
@@ -8,6 +10,12 @@
 #include <vector>
 
 namespace p2a::targets {
+
+// A GFX9/GFX10 mnemonic and its GFX11+ spelling.
+struct MnemonicRename {
+  std::string from; // e.g. "v_ffbh_u32"
+  std::string to;   // e.g. "v_clz_i32_u32"
+};
 
 enum class Generation { GFX9 = 9, GFX10 = 10, GFX11 = 11, GFX12 = 12 };
 
@@ -30,10 +38,38 @@ struct TargetInfo {
   // 64-bit VGPR tuples must start at an even register on gfx90a and later
   // ("invalid register class: vgpr tuples must be 64 bit aligned").
   bool requires_aligned_vgpr_pairs; // gfx10+ accept odd pairs; the allocator aligns everywhere anyway
+
+  // ---- added with the MC backend (defaults are the gfx942 values) ----
+  // The 64-bit shifts (v_lshlrev_b64, v_lshrrev_b64, v_ashrrev_i64) read at
+  // most one scalar value on every target, gfx10+ included.
+  unsigned constant_bus_limit_64bit_shift = 1;
+  bool is_cdna = false;               // gfx90a (CDNA2), gfx942 (CDNA3)
+  bool has_vop2_64bit_shift = false;  // gfx12: v_lshlrev_b64 has a VOP2 (_e32) form
+  // Spellings that depend on wave size / generation.
+  std::string vcc = "vcc";            // "vcc" (wave64) / "vcc_lo" (wave32)
+  std::string exec = "exec";          // "exec" / "exec_lo"
+  std::string mask_suffix = "b64";    // lane-mask SALU ops: s_and_b64 / s_and_b32
+  std::string valu_add = "v_add_u32"; // no carry: v_add_u32 (gfx9) / v_add_nc_u32 (gfx10+)
+  std::string valu_sub = "v_sub_u32"; // no carry: v_sub_u32 (gfx9) / v_sub_nc_u32 (gfx10+)
+  std::string valu_addc = "v_addc_co_u32"; // carry in+out: v_addc_co_u32 / v_add_co_ci_u32 (gfx10+)
+  bool gfx11_mnemonics = false;       // gfx11+ renamed many instructions (renames)
+  // GFX9/GFX10 spelling -> this target's (empty before gfx11). LLVM on
+  // gfx11+ still accepts most old names as aliases but prints the new ones.
+  std::vector<MnemonicRename> renames;
+
+  bool wave32() const { return wave_size == 32; }
+  bool isGfx10Plus() const { return generation >= Generation::GFX10; }
+  // A mnemonic in GFX9/GFX10 spelling -> this target's spelling.
+  std::string mnemonic(std::string_view gfx9Name) const;
+  // Lane-mask SALU op of the right width, renames applied:
+  // maskOp("s_andn2") -> "s_andn2_b64" (gfx9), "s_andn2_b32" (gfx10),
+  // "s_and_not1_b32" (gfx11+).
+  std::string maskOp(std::string_view op) const;
 };
 
 const std::vector<TargetInfo> &allTargets();
 const TargetInfo *findTarget(std::string_view name);
 const TargetInfo &defaultTarget(); // gfx942
+const char *generationName(Generation g); // "GFX9", ...
 
 } // namespace p2a::targets

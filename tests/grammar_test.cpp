@@ -515,6 +515,9 @@ TEST_CASE("nested blocks") {
   auto const& setp = as<ast::Instruction>(inner.statements[0]);
   CHECK(setp.operands[1].kind == Kind::Register);
   CHECK(setp.operands[1].name == "%1");
+  // `p` is declared `.reg` in an enclosing block, so it is a Register.
+  CHECK(setp.operands[0].kind == Kind::Register);
+  CHECK(setp.operands[0].name == "p");
   CHECK(as<ast::Instruction>(outer.statements[2]).operands[0].name == "%0");
   CHECK(as<ast::Instruction>(s[1]).opcode == "ret");
 }
@@ -552,6 +555,23 @@ TEST_CASE("register, special register and symbol operands") {
   CHECK(sym.name == "retval0");
   CHECK(sourceOperand("$str").name == "$str");
   CHECK(sourceOperand("__cudart_i2opi_d").kind == Kind::Symbol);
+}
+
+TEST_CASE("plain identifiers: Register when declared .reg in scope, else Symbol") {
+  auto s = snippetOk("{ .reg .b32 x, y; .param .b32 param0; mov.b32 {x, y}, %rd1; st.param.b32 [param0], x;\n"
+                     "  bra done; }\nmov.b32 %r1, x;\ndone: ret;");
+  REQUIRE(s.size() == 4);
+  auto const& block = as<ast::Block>(s[0]);
+  auto const& mov = as<ast::Instruction>(block.statements[2]);
+  CHECK(mov.operands[0].elems[0].kind == Kind::Register);
+  CHECK(mov.operands[0].elems[1].kind == Kind::Register);
+  auto const& st = as<ast::Instruction>(block.statements[3]);
+  CHECK(st.operands[0].kind == Kind::Address);
+  CHECK(st.operands[0].name == "param0");
+  CHECK(st.operands[1].kind == Kind::Register);
+  CHECK(as<ast::Instruction>(block.statements[4]).operands[0].kind == Kind::Symbol); // label
+  // Out of the declaring block `x` is just a name again.
+  CHECK(as<ast::Instruction>(s[1]).operands[1].kind == Kind::Symbol);
 }
 
 TEST_CASE("immediates in every PTX spelling") {

@@ -223,7 +223,7 @@ int runRules() {
   q.targets = selectedTargets();
   if (q.targets.empty())
     return 2;
-  q.prove = true;
+  q.prove = true; // the whole table proves in seconds; a row without its proof status is half a row
   q.jobs = jobs();
   std::vector<report::RuleRow> rows = report::buildRuleRows(q, cost::sharedCostModel());
   if (rows.empty()) {
@@ -326,7 +326,7 @@ int runTranslateFiles() {
       rc = 1;
       continue; // no half-translated output
     }
-    if (!emitAssembly(asmText, *t, cost::sharedCostModel(), "; ptx2amdgpu " + path + " for " + t->name + "\n"))
+    if (!emitAssembly(asmText, *t, cost::sharedCostModel(), std::string("; ptx2amdgpu ") + path + " for " + t->name + "\n"))
       rc = 1;
   }
   return rc;

@@ -67,9 +67,9 @@ static uint64_t signExtend(uint64_t v, unsigned w) {
     return BV::constant(width_, CONCRETE);                                                         \
   }
 
-P2A_BINOP(operator&, a &b, a &b)
-P2A_BINOP(operator|, a | b, a | b)
-P2A_BINOP(operator^, a ^ b, a ^ b)
+P2A_BINOP(andRaw, a &b, a &b)
+P2A_BINOP(orRaw, a | b, a | b)
+P2A_BINOP(xorRaw, a ^ b, a ^ b)
 P2A_BINOP(operator+, a + b, a + b)
 P2A_BINOP(operator-, a - b, a - b)
 P2A_BINOP(shl, b >= w ? 0 : a << b, z3::shl(a, b))
@@ -96,6 +96,41 @@ P2A_CMP(ne, a != b, a != b)
 P2A_CMP(ult, a < b, z3::ult(a, b))
 P2A_CMP(ule, a <= b, z3::ule(a, b))
 #undef P2A_CMP
+
+// Identities with all-zero / all-one constants keep symbolic formulas small
+// (the lop3 minterm expansion with a constant LUT collapses to its terms).
+static bool isZero(const BV &v) { return v.isConcrete() && v.value() == 0; }
+static bool isOnes(const BV &v) { return v.isConcrete() && v.value() == maskOf(v.width()); }
+
+BV BV::operator&(const BV &o) const {
+  if (width_ == o.width_) {
+    if (isZero(*this) || isOnes(o))
+      return *this;
+    if (isZero(o) || isOnes(*this))
+      return o;
+  }
+  return andRaw(o);
+}
+
+BV BV::operator|(const BV &o) const {
+  if (width_ == o.width_) {
+    if (isZero(*this) || isOnes(o))
+      return o;
+    if (isZero(o) || isOnes(*this))
+      return *this;
+  }
+  return orRaw(o);
+}
+
+BV BV::operator^(const BV &o) const {
+  if (width_ == o.width_) {
+    if (isZero(*this))
+      return o;
+    if (isZero(o))
+      return *this;
+  }
+  return xorRaw(o);
+}
 
 BV BV::operator~() const {
   if (sym_)

@@ -57,6 +57,9 @@ public:
 
 private:
   BV(unsigned w, uint64_t v) : width_(w), val_(v) {}
+  BV andRaw(const BV &o) const;
+  BV orRaw(const BV &o) const;
+  BV xorRaw(const BV &o) const;
   explicit BV(const z3::expr &e);
   z3::context *ctxOf(const BV &o) const;
 

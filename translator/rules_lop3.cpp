@@ -119,20 +119,33 @@ bool sameSequence(const Lop3Entry &x, const Lop3Entry &y) {
   return true;
 }
 
-TargetPredicate classPredicate(int cls) {
-  switch (cls) {
-  case 0: return {"gfx900", [](const targets::TargetInfo &t) { return !t.has_xnor; }};
-  case 1: return {"gfx90a gfx942", [](const targets::TargetInfo &t) { return t.has_xnor && !t.has_xor3; }};
-  default: return {"gfx10+", [](const targets::TargetInfo &t) { return t.has_xor3; }};
-  }
+// Target class by available logic instructions: 0 = no v_xnor_b32 (gfx900),
+// 1 = v_xnor_b32 but no v_xor3_b32 (gfx90a, gfx942), 2 = both (gfx10+).
+int classOf(const targets::TargetInfo &t) { return !t.has_xnor ? 0 : !t.has_xor3 ? 1 : 2; }
+
+const char *kClassNames[3] = {"gfx900", "gfx90a gfx942", "gfx10+"};
+const char *kClassTags[3] = {"gfx900", "cdna", "gfx10"};
+
+TargetPredicate classRange(int first, int last) {
+  std::string text;
+  if (first == 0 && last == 2)
+    text = "all";
+  else
+    for (int c = first; c <= last; ++c)
+      text += std::string(text.empty() ? "" : " ") + kClassNames[c];
+  return {text, [first, last](const targets::TargetInfo &t) {
+            int c = classOf(t);
+            return c >= first && c <= last;
+          }};
 }
-TargetPredicate classesPredicate(int from) {
-  // classes from..2 share a sequence
-  if (from == 0)
-    return allTargets();
-  if (from == 1)
-    return {"gfx90a+", [](const targets::TargetInfo &t) { return t.has_xnor; }};
-  return classPredicate(2);
+
+std::string classSuffix(int first, int last) {
+  if (first == 0 && last == 2)
+    return "";
+  std::string s = "@";
+  for (int c = first; c <= last; ++c)
+    s += std::string(c == first ? "" : "+") + kClassTags[c];
+  return s;
 }
 
 std::string hex2(unsigned v) {
@@ -161,15 +174,13 @@ void addLop3Rules(std::vector<Rule> &out) {
         const Lop3Entry &e = *byClass[cls][lut];
         Rule r;
         r.form = form;
-        r.name = form.name() + "/" + hex2(lut);
-        if (cls != 0 || last != 2)
-          r.name += cls == 0 && last == 0 ? "@gfx900" : cls == 1 && last == 1 ? "@gfx90a" : cls == 1 ? "@gfx90a+" : "@gfx10";
+        r.name = form.name() + "/" + hex2(lut) + classSuffix(cls, last);
         r.srcReqs = {OperandReq::Any, OperandReq::Any, OperandReq::Any, OperandReq::Imm};
         if (boolop != ptx::BoolOp::None)
           r.srcReqs.push_back(OperandReq::Reg);
         const uint64_t L = lut;
         r.constraints = {when("immLut == " + hex2(lut), [L](const std::vector<BV> &s) { return s[3].eq(s[3].lit(L)); })};
-        r.target = last == 2 ? classesPredicate(cls) : classPredicate(cls);
+        r.target = classRange(cls, last);
         unsigned temps = 0;
         r.seq = lutSequence(e, D(0), temps);
         r.temps.assign(temps, TempKind::V32);

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <sstream>
 
 namespace p2a::verify {
@@ -222,6 +223,32 @@ bool pairsFeasible(const Rule &rule, const Scenario &sc) {
   return true;
 }
 
+// Does making d the same register as source j change anything? Only if the
+// template reads source j after its first write to d: before that write the
+// register holds the source's value either way, and d's final value is
+// computed from the same inputs. (A read of d before any write would read an
+// unspecified value in the distinct case, which the proof then rejects.)
+bool aliasCanMatter(const Rule &rule, unsigned j) {
+  bool dWritten = false;
+  auto readsSrc = [&](const TOperand &o) {
+    auto is = [&](const Ref &r) { return r.kind == Ref::Kind::Src && r.index == j; };
+    return is(o.lo) || (o.hi && is(*o.hi));
+  };
+  auto writesD = [&](const TOperand &o) {
+    auto is = [&](const Ref &r) { return r.kind == Ref::Kind::Dst && r.index == 0; };
+    return is(o.lo) || (o.hi && is(*o.hi));
+  };
+  for (const rules::TInst &ti : rule.seq) {
+    if (dWritten)
+      for (const TOperand &s : ti.srcs)
+        if (readsSrc(s))
+          return true;
+    if (writesD(ti.dst))
+      dWritten = true;
+  }
+  return false;
+}
+
 std::vector<Scenario> scenarios(const Rule &rule) {
   const unsigned n = static_cast<unsigned>(rule.srcReqs.size());
   // Immediate-vs-register matters only for narrow values (the high half).
@@ -253,7 +280,7 @@ std::vector<Scenario> scenarios(const Rule &rule) {
         for (auto [x, y] : rule.sameReg)
           if (static_cast<int>(y) == alias)
             distinctFromOthers = false; // covered by aliasing the representative
-        if (!distinctFromOthers)
+        if (!distinctFromOthers || !aliasCanMatter(rule, static_cast<unsigned>(alias)))
           continue;
       }
       Scenario sc{k, alias};
@@ -273,23 +300,86 @@ std::string hex(const z3::expr &e) {
   return s;
 }
 
+// One Z3 context per thread, reused: creating a context costs more than
+// most of these proofs.
+z3::context &threadContext() {
+  thread_local z3::context ctx;
+  return ctx;
+}
+
+// A fresh QF_BV solver per query (an incremental one reused across thousands
+// of unrelated queries was slower, and the context is reused anyway).
+struct ScopedSolver {
+  z3::solver s{threadContext(), "QF_BV"};
+};
+
+// An immediate the constraints fix to one value (lop3's immLut == K) becomes
+// that constant, so the formulas fold instead of carrying it symbolically.
+void pinDeterminedImmediates(const Rule &rule, std::vector<BV> &srcs, z3::context &ctx) {
+  if (rule.constraints.empty())
+    return;
+  for (unsigned i = 0; i < srcs.size(); ++i) {
+    if (rule.srcReqs[i] != OperandReq::Imm || srcs[i].isConcrete())
+      continue;
+    ScopedSolver scope;
+    z3::solver &s = scope.s;
+    for (const rules::ValueConstraint &c : rule.constraints)
+      s.add(c.holds(srcs).toExpr(ctx) == ctx.bv_val(1, 1));
+    if (s.check() != z3::sat)
+      return;
+    z3::expr v = s.get_model().eval(srcs[i].toExpr(ctx), true);
+    s.add(srcs[i].toExpr(ctx) != v);
+    if (s.check() == z3::unsat)
+      srcs[i] = BV::constant(srcs[i].width(), v.get_numeral_uint64());
+  }
+}
+
+ProofResult proveScenarios(const Rule &rule, bool high16Zeroed);
+std::optional<ptx::Instruction> makeSampleInstruction(const Rule &rule, bool literal, unsigned seed);
+
 } // namespace
 
 ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
-  ProofResult res;
   if (!rule.target.holds(t))
-    return res;
+    return {};
   for (const rules::TInst &ti : rule.seq)
     if (!amd::available(ti.op, t))
-      return res;
-  const bool high16Zeroed = t.generation <= targets::Generation::GFX9;
+      return {};
+  // The only target-dependent part of the model is what 16-bit VALU ops do
+  // to bits 31:16 (zeroed on gfx9, kept on gfx10+); targets that share it
+  // share the proof.
+  // Only 16-bit VALU ops see that difference; other rules have one model.
+  bool uses16 = false;
+  for (const rules::TInst &ti : rule.seq)
+    uses16 = uses16 || ti.op == amd::Op::V_LSHLREV_B16 || ti.op == amd::Op::V_LSHRREV_B16 ||
+             ti.op == amd::Op::V_ASHRREV_I16;
+  const bool high16Zeroed = uses16 && t.generation <= targets::Generation::GFX9;
+  static std::mutex mu;
+  static std::map<std::pair<const Rule *, bool>, ProofResult> cache;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find({&rule, high16Zeroed});
+    if (it != cache.end())
+      return it->second;
+  }
+  ProofResult res = proveScenarios(rule, high16Zeroed);
+  std::lock_guard<std::mutex> lock(mu);
+  cache.emplace(std::make_pair(&rule, high16Zeroed), res);
+  return res;
+}
 
+namespace {
+
+ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
+  ProofResult res;
   for (const Scenario &sc : scenarios(rule)) {
-    z3::context ctx;
+    z3::context &ctx = threadContext();
     std::vector<BV> srcs;
     for (unsigned i = 0; i < rule.srcReqs.size(); ++i)
       srcs.push_back(BV::symbol(ctx, kSrcNames[i], rule.form.srcWidth(i)));
-    z3::solver solver(ctx);
+    pinDeterminedImmediates(rule, srcs, ctx);
+    ScopedSolver scope;
+    z3::solver &solver = scope.s;
     for (const rules::ValueConstraint &c : rule.constraints)
       solver.add(c.holds(srcs).toExpr(ctx) == ctx.bv_val(1, 1));
     for (auto [x, y] : rule.sameReg)
@@ -344,9 +434,30 @@ ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
   return res;
 }
 
+} // namespace
+
 std::optional<ptx::Instruction> sampleInstruction(const Rule &rule, bool literal, unsigned seed) {
-  z3::context ctx;
-  z3::solver solver(ctx);
+  // Target-independent: cached per rule and request.
+  static std::mutex mu;
+  static std::map<std::tuple<const Rule *, bool, unsigned>, std::optional<ptx::Instruction>> cache;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find({&rule, literal, seed});
+    if (it != cache.end())
+      return it->second;
+  }
+  std::optional<ptx::Instruction> inst = makeSampleInstruction(rule, literal, seed);
+  std::lock_guard<std::mutex> lock(mu);
+  cache.emplace(std::make_tuple(&rule, literal, seed), inst);
+  return inst;
+}
+
+namespace {
+
+std::optional<ptx::Instruction> makeSampleInstruction(const Rule &rule, bool literal, unsigned seed) {
+  z3::context &ctx = threadContext();
+  ScopedSolver scope;
+  z3::solver &solver = scope.s;
   std::vector<BV> srcs;
   for (unsigned i = 0; i < rule.srcReqs.size(); ++i)
     srcs.push_back(BV::symbol(ctx, kSrcNames[i], rule.form.srcWidth(i)));
@@ -398,5 +509,7 @@ std::optional<ptx::Instruction> sampleInstruction(const Rule &rule, bool literal
   }
   return inst;
 }
+
+} // namespace
 
 } // namespace p2a::verify
