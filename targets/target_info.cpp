@@ -122,13 +122,16 @@ std::vector<MnemonicRename> gfx12Renames() {
 }
 
 TargetInfo gfx9Like(std::string name, std::string product, bool cdna) {
-  TargetInfo t{std::move(name), std::move(product), Generation::GFX9,
-               /*wave_size=*/64,
-               /*has_xnor=*/cdna, // gfx900 lacks FeatureDLInsts
-               /*has_xor3=*/false,
-               /*has_literal_in_vop3=*/false,
-               /*constant_bus_limit=*/1,
-               /*requires_aligned_vgpr_pairs=*/cdna};
+  TargetInfo t;
+  t.name = std::move(name);
+  t.product = std::move(product);
+  t.generation = Generation::GFX9;
+  t.wave_size = 64;
+  t.has_xnor = cdna; // gfx900 lacks FeatureDLInsts
+  t.has_xor3 = false;
+  t.has_literal_in_vop3 = false;
+  t.constant_bus_limit = 1;
+  t.requires_aligned_vgpr_pairs = cdna;
   t.constant_bus_limit_64bit_shift = 1;
   t.is_cdna = cdna;
   t.has_vop2_64bit_shift = false;
@@ -143,13 +146,16 @@ TargetInfo gfx9Like(std::string name, std::string product, bool cdna) {
 }
 
 TargetInfo rdna(std::string name, std::string product, Generation gen) {
-  TargetInfo t{std::move(name), std::move(product), gen,
-               /*wave_size=*/32,
-               /*has_xnor=*/true,
-               /*has_xor3=*/true,
-               /*has_literal_in_vop3=*/true,
-               /*constant_bus_limit=*/2,
-               /*requires_aligned_vgpr_pairs=*/false};
+  TargetInfo t;
+  t.name = std::move(name);
+  t.product = std::move(product);
+  t.generation = gen;
+  t.wave_size = 32;
+  t.has_xnor = true;
+  t.has_xor3 = true;
+  t.has_literal_in_vop3 = true;
+  t.constant_bus_limit = 2; // except the 64-bit shifts
+  t.requires_aligned_vgpr_pairs = false;
   t.constant_bus_limit_64bit_shift = 1;
   t.is_cdna = false;
   t.has_vop2_64bit_shift = gen >= Generation::GFX12;

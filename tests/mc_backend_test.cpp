@@ -33,13 +33,6 @@ bool accepts(const Assembler &a, const std::string &text) {
   return a.assemble(text, OutputKind::Asm).ok;
 }
 
-std::string firstError(const AssembleResult &r) {
-  for (const McDiagnostic &d : r.diagnostics)
-    if (d.kind == McDiagnostic::Kind::Error)
-      return d.message;
-  return "";
-}
-
 std::string diagText(const std::vector<McDiagnostic> &ds) {
   std::string s;
   for (const McDiagnostic &d : ds)

@@ -75,8 +75,10 @@ std::optional<Comparison> compareWithLlc(const std::string &json, const std::vec
     FormRow row{form, {}};
     for (const targets::TargetInfo *t : ts) {
       Cell cell;
+      // The representative lop3.b32 row uses LUT 0x96 (a ^ b ^ c), as snippetForForm does.
+      const std::string llcKey = form == "lop3.b32" ? "lop3.b32/0x96" : form;
       if (const llvm::json::Object *perTarget = llcTargets->getObject(t->name))
-        if (auto n = perTarget->getInteger(form))
+        if (auto n = perTarget->getInteger(llcKey))
           cell.llvm = static_cast<int>(*n);
       if (formulations)
         if (const llvm::json::Object *ft = formulations->getObject(t->name))

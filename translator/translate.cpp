@@ -70,8 +70,6 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
   out.allocation = regalloc::allocate(fn, t);
   out.numVgprs = out.allocation.numVgprs;
   out.numSgprs = out.allocation.numSgprs;
-  for (const auto &[name, vreg] : fn.ptxRegs)
-    (void)name, (void)vreg;
   // Registers in first-use order (vreg numbering follows first use).
   for (unsigned v = 0; v < fn.vregs.size(); ++v)
     if (!fn.vregs[v].ptxName.empty())
