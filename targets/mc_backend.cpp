@@ -49,6 +49,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Triple.h>
 
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -191,6 +192,55 @@ public:
   void endCOFFSymbolDef() override {}
 };
 
+// Streamer that only adds up how many bytes an object would hold. MC's
+// object streamer expands `.fill N, S, V` with a constant N into N*S bytes in
+// memory while parsing (llvm-mc-19 needs 16 GiB for `.fill 0x7fffffff, 8, 0`),
+// so assemble(Object) runs this pass first and refuses oversized objects.
+class SizeCounter final : public llvm::MCStreamer {
+public:
+  explicit SizeCounter(llvm::MCContext &ctx) : llvm::MCStreamer(ctx) {}
+  uint64_t bytes = 0;
+
+  void add(uint64_t n) { bytes = (bytes + n < bytes) ? UINT64_MAX : bytes + n; }
+  void addProduct(int64_t count, int64_t size) {
+    if (count <= 0 || size <= 0)
+      return;
+    if (uint64_t(count) > UINT64_MAX / uint64_t(size))
+      bytes = UINT64_MAX;
+    else
+      add(uint64_t(count) * uint64_t(size));
+  }
+
+  void emitInstruction(const llvm::MCInst &, const llvm::MCSubtargetInfo &) override { add(16); }
+  void emitBytes(llvm::StringRef data) override { add(data.size()); }
+  void emitBinaryData(llvm::StringRef data) override { add(data.size()); }
+  void emitValueImpl(const llvm::MCExpr *, unsigned size, llvm::SMLoc) override { add(size); }
+  void emitULEB128Value(const llvm::MCExpr *) override { add(10); }
+  void emitSLEB128Value(const llvm::MCExpr *) override { add(10); }
+  void emitFill(const llvm::MCExpr &numBytes, uint64_t, llvm::SMLoc) override {
+    int64_t n = 0;
+    if (numBytes.evaluateAsAbsolute(n))
+      addProduct(n, 1);
+  }
+  void emitFill(const llvm::MCExpr &numValues, int64_t size, int64_t, llvm::SMLoc) override {
+    int64_t n = 0;
+    if (numValues.evaluateAsAbsolute(n))
+      addProduct(n, size);
+  }
+  void emitNops(int64_t numBytes, int64_t, llvm::SMLoc, const llvm::MCSubtargetInfo &) override {
+    addProduct(numBytes, 1);
+  }
+  bool emitSymbolAttribute(llvm::MCSymbol *, llvm::MCSymbolAttr) override { return true; }
+  void emitCommonSymbol(llvm::MCSymbol *, uint64_t, llvm::Align) override {}
+  void emitZerofill(llvm::MCSection *, llvm::MCSymbol * = nullptr, uint64_t = 0,
+                    llvm::Align = llvm::Align(1), llvm::SMLoc = llvm::SMLoc()) override {}
+  void emitGPRel32Value(const llvm::MCExpr *) override {}
+  void beginCOFFSymbolDef(const llvm::MCSymbol *) override {}
+  void emitCOFFSymbolStorageClass(int) override {}
+  void emitCOFFSymbolType(int) override {}
+  void endCOFFSymbolDef() override {}
+};
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -267,6 +317,32 @@ struct Assembler::Impl {
     s->mofi.reset(target->createMCObjectFileInfo(*s->ctx, /*PIC=*/false));
     s->ctx->setObjectFileInfo(s->mofi.get());
     return s;
+  }
+
+  // Installs a non-printing streamer (costs(), size pass). As llvm-mca
+  // does: a target streamer must exist or AMDGPU directives crash.
+  void useCollector(Session &s, std::unique_ptr<llvm::MCStreamer> streamer) const {
+    s.streamer = std::move(streamer);
+    s.nullOs = std::make_unique<llvm::raw_null_ostream>();
+    s.nullFos = std::make_unique<llvm::formatted_raw_ostream>(*s.nullOs);
+    target->createAsmTargetStreamer(*s.streamer, *s.nullFos, /*InstPrint=*/nullptr);
+  }
+
+  // Bytes an object for `text` would need (an upper bound); 0 when the text
+  // does not parse (the real run then reports the errors).
+  uint64_t objectSizeBound(std::string_view text) const {
+    std::vector<McDiagnostic> ignored;
+    auto s = openSession(text, ignored);
+    auto counter = std::make_unique<SizeCounter>(*s->ctx);
+    SizeCounter *c = counter.get();
+    useCollector(*s, std::move(counter));
+    if (!runParser(*s))
+      return 0;
+    uint64_t n = c->bytes;
+    s->tap.reset();
+    s->parser.reset();
+    s->streamer.reset();
+    return n;
   }
 
   // Creates the parsers on top of s.streamer and runs them. Returns true on
@@ -352,6 +428,15 @@ AssembleResult Assembler::assemble(std::string_view text, OutputKind kind) const
   InsideMcScope inside;
   std::unique_ptr<Impl::Session> session;
   try {
+    if (kind == OutputKind::Object) {
+      uint64_t bound = im.objectSizeBound(text);
+      if (bound > kMaxOutputBytes) {
+        McDiagnostic d;
+        d.message = "object would exceed " + std::to_string(kMaxOutputBytes) + " bytes";
+        result.diagnostics.push_back(std::move(d));
+        return result;
+      }
+    }
     session = im.openSession(text, result.diagnostics);
     Impl::Session &s = *session;
 
@@ -431,11 +516,7 @@ std::optional<std::vector<InstCost>> Assembler::costs(std::string_view text,
     Impl::Session &s = *session;
     auto collector = std::make_unique<InstCollector>(*s.ctx);
     InstCollector *col = collector.get();
-    s.streamer = std::move(collector);
-    // As llvm-mca: a target streamer must exist or AMDGPU directives crash.
-    s.nullOs = std::make_unique<llvm::raw_null_ostream>();
-    s.nullFos = std::make_unique<llvm::formatted_raw_ostream>(*s.nullOs);
-    im.target->createAsmTargetStreamer(*s.streamer, *s.nullFos, /*InstPrint=*/nullptr);
+    im.useCollector(s, std::move(collector));
 
     if (!im.runParser(s))
       return std::nullopt;

@@ -34,7 +34,7 @@ struct AssembleResult {
 // Per-instruction numbers from LLVM's scheduling model for the subtarget
 // (MCSubtargetInfo::getSchedModel), the same numbers llvm-mca-19 reports.
 struct InstCost {
-  std::string opcode_name;   // MCInstrInfo name, e.g. "V_ALIGNBIT_B32_e64_gfx9"
+  std::string opcode_name;   // MCInstrInfo name of the real opcode, e.g. "V_ALIGNBIT_B32_vi" (gfx9), "V_ALIGNBIT_B32_e64_gfx11"
   unsigned latency = 0;      // MCSchedModel::computeInstrLatency
   double rthroughput = 0;    // MCSchedModel::getReciprocalThroughput (issue cycles)
   unsigned num_micro_ops = 0;

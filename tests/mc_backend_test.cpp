@@ -305,13 +305,19 @@ TEST_CASE("target facts match LLVM") {
     CHECK(accepts(*a, "v_lshlrev_b64 v[2:3], 1, v[4:5]"));
     CHECK(accepts(*a, "v_cndmask_b32 v0, v1, v2, vcc") == (t.vcc == "vcc"));
     CHECK(accepts(*a, "v_cndmask_b32 v0, v1, v2, " + t.vcc));
-    CHECK(accepts(*a, "s_mov_b32 " + t.exec + ", 0"));
+    CHECK(accepts(*a, t.maskOp("s_mov") + " " + t.exec + ", 0"));
+    CHECK(accepts(*a, "s_mov_b32 exec_lo, 0")); // half of exec is always addressable
     CHECK(accepts(*a, t.maskOp("s_and") + " " + t.vcc + ", " + t.vcc + ", " + t.exec));
     CHECK(accepts(*a, "v_cmp_eq_u32_e64 " + std::string(t.wave32() ? "s0" : "s[0:1]") + ", v0, v1"));
     CHECK_FALSE(accepts(*a, "v_cmp_eq_u32_e64 " + std::string(t.wave32() ? "s[0:1]" : "s0") + ", v0, v1"));
     CHECK(accepts(*a, t.valu_add + " v0, v1, v2"));
     CHECK(accepts(*a, t.valu_sub + " v0, v1, v2"));
-    CHECK_FALSE(accepts(*a, std::string(t.isGfx10Plus() ? "v_sub_u32" : "v_sub_nc_u32") + " v0, v1, v2"));
+    // gfx9 does not know v_sub_nc_u32 and gfx10 not v_sub_u32 (gfx11+ accept
+    // v_sub_u32 again as an alias of v_sub_nc_u32).
+    if (t.generation == p2a::targets::Generation::GFX9)
+      CHECK_FALSE(accepts(*a, "v_sub_nc_u32 v0, v1, v2"));
+    if (t.generation == p2a::targets::Generation::GFX10)
+      CHECK_FALSE(accepts(*a, "v_sub_u32 v0, v1, v2"));
     CHECK(accepts(*a, t.valu_addc + " v0, " + t.vcc + ", v1, v2, " + t.vcc));
     CHECK(accepts(*a, t.mnemonic("v_subrev_u32") + " v0, v1, v2"));
     CHECK(accepts(*a, t.mnemonic("v_subb_co_u32") + " v0, " + t.vcc + ", v1, v2, " + t.vcc));
@@ -469,6 +475,9 @@ TEST_CASE("bad input never aborts or hangs") {
   AssembleResult huge = a->assemble(nasty[5], OutputKind::Object);
   CHECK_FALSE(huge.ok);
   CHECK(huge.output.empty());
+  REQUIRE_FALSE(huge.diagnostics.empty());
+  CHECK(huge.diagnostics[0].message.find("would exceed") != std::string::npos);
+  CHECK_FALSE(a->assemble(".set N, 0x7fffffff\n.fill N, 8, 0\n", OutputKind::Object).ok);
   // The assembler still works afterwards.
   CHECK(accepts(*a, "s_nop 0"));
 }
