@@ -18,6 +18,7 @@
 #include <llvm/Support/WithColor.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <thread>
 
@@ -36,6 +37,12 @@ cl::SubCommand CompareCmd("compare", "Compare instruction counts with LLVM's llc
 cl::list<std::string> Inputs(cl::Positional, cl::desc("<input .ptx files>"), cl::sub(cl::SubCommand::getTopLevel()));
 cl::opt<bool> SyntaxOnly("fsyntax-only", cl::desc("Only parse the inputs and report syntax errors"),
                          cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
+enum class InputKind { Auto, Module, Snippet };
+cl::opt<InputKind> InputAs("x", cl::desc("Input kind for -fsyntax-only"), cl::init(InputKind::Auto),
+                           cl::values(clEnumValN(InputKind::Auto, "auto", "a module if it has a .version directive, else a snippet"),
+                                      clEnumValN(InputKind::Module, "module", "a whole PTX module"),
+                                      clEnumValN(InputKind::Snippet, "snippet", "instructions as in inline asm")),
+                           cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
 
 // Shared options.
 cl::opt<std::string> Mcpu("mcpu", cl::desc("Target GPU: gfx900, gfx90a, gfx942 (default), gfx1030, gfx1100, gfx1200"),
@@ -163,7 +170,9 @@ int runSyntaxOnly() {
       continue;
     }
     SourceFile src(path, text);
-    ::ptx::ParseResult pr = ::ptx::parseModule(text);
+    const bool snippet = InputAs == InputKind::Snippet ||
+                         (InputAs == InputKind::Auto && text.find(".version") == std::string::npos);
+    ::ptx::ParseResult pr = snippet ? ::ptx::parseSnippet(text) : ::ptx::parseModule(text);
     for (const ::ptx::SyntaxError &e : pr.errors)
       src.print(errs(), e);
     if (!pr.ok())
@@ -190,18 +199,23 @@ int runExplain() {
   }
   SourceFile src(name, text);
   ::ptx::ParseResult pr = ::ptx::parseSnippet(text);
-  for (const ::ptx::SyntaxError &e : pr.errors)
-    src.print(errs(), e);
-  if (!pr.ok())
-    return 1;
   if (pr.module.functions.empty() || !pr.module.functions.front().body) {
+    for (const ::ptx::SyntaxError &e : pr.errors)
+      src.print(errs(), e);
     WithColor::error(errs(), "ptx2amdgpu") << "empty snippet\n";
     return 1;
   }
+  // Statements that parsed are still decoded, so one run reports syntax and
+  // form errors together, in source order.
   cost::CostModel &costs = cost::sharedCostModel();
   translate::Translation tr;
   Diagnostics diags;
-  const bool ok = translate::translateBody(*pr.module.functions.front().body, *t, costs, tr, diags);
+  bool ok = translate::translateBody(*pr.module.functions.front().body, *t, costs, tr, diags) && pr.ok();
+  for (const ::ptx::SyntaxError &e : pr.errors)
+    diags.push_back({Diagnostic::Severity::Error, e.loc, e.message});
+  std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic &a, const Diagnostic &b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+  });
   for (const Diagnostic &d : diags)
     src.print(errs(), d);
   if (!ok)

@@ -128,6 +128,7 @@ std::string formatMarkdown(const Comparison &c) {
   // lop3 LUTs are summarised below; the representative forms are listed.
   std::vector<size_t> better(c.targets.size()), same(c.targets.size()), worse(c.targets.size());
   std::vector<long> oursTotal(c.targets.size()), llvmTotal(c.targets.size());
+  std::vector<std::string> worseNames(c.targets.size());
   for (const FormRow &row : c.rows) {
     const bool lut = row.form.rfind("lop3.b32/", 0) == 0;
     if (lut) {
@@ -136,6 +137,9 @@ std::string formatMarkdown(const Comparison &c) {
         if (cell.ours < 0 || cell.llvm < 0)
           continue;
         (cell.ours < cell.llvm ? better : cell.ours == cell.llvm ? same : worse)[i]++;
+        if (cell.ours > cell.llvm)
+          worseNames[i] += (worseNames[i].empty() ? "" : ", ") + row.form.substr(9) + " (" + std::to_string(cell.ours) +
+                           " vs " + std::to_string(cell.llvm) + ")";
         oursTotal[i] += cell.ours;
         llvmTotal[i] += cell.llvm;
       }
@@ -151,10 +155,14 @@ std::string formatMarkdown(const Comparison &c) {
     os << " " << (row.cells.empty() ? "" : row.cells.front().rule) << " | "
        << (row.cells.empty() ? "" : row.cells.front().llvmFormulations) << " |\n";
   }
-  os << "\n## lop3.b32, all 256 LUTs\n\n| target | fewer than LLVM | equal | more | total ours / LLVM |\n|:--|:-:|:-:|:-:|:-:|\n";
+  os << "\n## lop3.b32, all 256 LUTs\n\n| target | fewer than LLVM | equal | more | total ours / LLVM | more than LLVM |\n"
+        "|:--|:-:|:-:|:-:|:-:|:--|\n";
   for (size_t i = 0; i < c.targets.size(); ++i)
     os << "| " << c.targets[i] << " | " << better[i] << " | " << same[i] << " | " << worse[i] << " | " << oursTotal[i]
-       << " / " << llvmTotal[i] << " |\n";
+       << " / " << llvmTotal[i] << " | " << (worseNames[i].empty() ? "none" : worseNames[i]) << " |\n";
+  os << "\nA LUT that is one of the inputs (0xf0 = a, 0xcc = b, 0xaa = c) costs LLVM nothing when its function "
+        "returns that input in the register it arrived in; a snippet's destination is its own register, so one "
+        "`v_mov_b32` is the least any translation can emit there.\n";
   return os.str();
 }
 

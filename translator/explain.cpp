@@ -26,7 +26,7 @@ std::string formatText(const translate::Translation &tr) {
   for (const translate::TranslatedInstruction &ti : tr.instructions) {
     os << ";\n; line " << ti.loc.line << ": " << ti.ptxText << "\n";
     os << ";   rule " << ti.rule->name << " (" << ti.gcn.size() << " instruction" << (ti.gcn.size() == 1 ? "" : "s")
-       << ", " << formatCycles(ti.cycles) << " issue cycles)\n";
+       << ", " << formatCycles(ti.cycles) << " issue cycle" << (ti.cycles == 1 ? "" : "s") << ")\n";
     os << ";   " << ti.rule->restriction << "\n";
     for (const std::string &g : ti.gcn)
       os << g << "\n";

@@ -44,8 +44,9 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
 
   select::RuleCostFn costFn = [&costs](const rules::Rule &r, const targets::TargetInfo &tt) {
     const cost::RuleCost &c = costs.cost(r, tt);
-    // Cheapest in issue cycles; among equals, fewer instructions.
-    return c.ok ? c.cycles + 1e-3 * c.instructions : 1e9;
+    // Cheapest in issue cycles; among equals, fewer instructions, then the
+    // shorter latency chain (LLVM models 64-bit shifts as slower there).
+    return c.ok ? c.cycles + 1e-3 * c.instructions + 1e-6 * c.latency : 1e9;
   };
   mir::Function &fn = out.function;
   for (const ast::Statement *s : stmts) {
