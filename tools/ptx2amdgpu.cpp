@@ -14,7 +14,6 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/InitLLVM.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/ToolOutputFile.h>
 #include <llvm/Support/WithColor.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -110,22 +109,17 @@ std::vector<const targets::TargetInfo *> selectedTargets() {
 
 unsigned jobs() { return Jobs ? Jobs : std::max(1u, std::thread::hardware_concurrency()); }
 
-// Writes atomically: a failure leaves no partial output file.
+// Writes atomically (llvm::writeToOutput: a temporary file renamed into
+// place), so a failure never leaves a partial output file. "-" is stdout.
 bool writeOutput(StringRef data) {
-  std::error_code ec;
-  ToolOutputFile out(Output, ec, Filetype == FileType::Obj ? sys::fs::OF_None : sys::fs::OF_Text);
-  if (ec) {
-    WithColor::error(errs(), "ptx2amdgpu") << "cannot open '" << Output << "': " << ec.message() << "\n";
+  Error err = writeToOutput(Output, [&](raw_ostream &os) -> Error {
+    os << data;
+    return Error::success();
+  });
+  if (err) {
+    WithColor::error(errs(), "ptx2amdgpu") << "cannot write '" << Output << "': " << toString(std::move(err)) << "\n";
     return false;
   }
-  out.os() << data;
-  out.os().flush();
-  if (out.os().has_error()) {
-    WithColor::error(errs(), "ptx2amdgpu") << "cannot write '" << Output << "': " << out.os().error().message() << "\n";
-    out.os().clear_error();
-    return false;
-  }
-  out.keep();
   return true;
 }
 

@@ -29,11 +29,13 @@ struct Scenario {
 };
 
 // Storage of the lane being modelled: 32-bit words per (kind, index, half).
+// Symbolic with a Z3 context (proofs); concrete without one (test vectors),
+// where unspecified bits are a fixed junk pattern and the lane is active.
 class Machine {
 public:
-  Machine(z3::context &ctx, const Rule &rule, const Scenario &sc, const std::vector<BV> &srcs, bool high16Zeroed)
+  Machine(z3::context *ctx, const Rule &rule, const Scenario &sc, const std::vector<BV> &srcs, bool high16Zeroed)
       : ctx_(ctx), rule_(rule), sc_(sc), srcs_(srcs) {
-    exec_ = BV::symbol(ctx, "exec", 1);
+    exec_ = ctx ? BV::symbol(*ctx, "exec", 1) : BV::constant(1, 1);
     ec_.exec = exec_;
     ec_.high16_zeroed = high16Zeroed;
     ec_.unspecified = [this](unsigned w) { return fresh(w); };
@@ -69,7 +71,11 @@ public:
     return "d" + std::to_string(i);
   }
 
-  BV fresh(unsigned w) { return BV::symbol(ctx_, "undef" + std::to_string(counter_++), w); }
+  BV fresh(unsigned w) {
+    if (!ctx_)
+      return BV::constant(w, 0xa5c3e1f00f1e3c5aull * ++counter_);
+    return BV::symbol(*ctx_, "undef" + std::to_string(counter_++), w);
+  }
 
   BV word(const std::string &key) {
     auto it = store_.find(key);
@@ -170,7 +176,7 @@ public:
   }
 
 private:
-  z3::context &ctx_;
+  z3::context *ctx_;
   const Rule &rule_;
   const Scenario &sc_;
   const std::vector<BV> &srcs_;
@@ -388,7 +394,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
       for (auto [x, y] : rule.distinctReg)
         (void)x, (void)y; // distinct registers: nothing to assume about values
 
-    Machine m(ctx, rule, sc, srcs, high16Zeroed);
+    Machine m(&ctx, rule, sc, srcs, high16Zeroed);
     const z3::expr exec = m.exec().toExpr(ctx) == ctx.bv_val(1, 1);
     // Lane masks hold 0 in inactive lanes.
     for (unsigned i = 0; i < srcs.size(); ++i)
@@ -435,6 +441,20 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
 }
 
 } // namespace
+
+std::vector<BV> runTemplate(const Rule &rule, const targets::TargetInfo &t, const std::vector<BV> &srcs,
+                            int dstAlias) {
+  Scenario sc;
+  for (unsigned i = 0; i < rule.srcReqs.size(); ++i)
+    sc.srcIsImm.push_back(rule.srcReqs[i] == OperandReq::Imm || (rule.form.opcode == ptx::Opcode::Lop3 && i == 3));
+  sc.dstAlias = dstAlias;
+  Machine m(nullptr, rule, sc, srcs, t.generation <= targets::Generation::GFX9);
+  m.run();
+  std::vector<BV> out;
+  for (unsigned i = 0; i < rule.form.numDsts(); ++i)
+    out.push_back(m.result(i));
+  return out;
+}
 
 std::optional<ptx::Instruction> sampleInstruction(const Rule &rule, bool literal, unsigned seed) {
   // Target-independent: cached per rule and request.

@@ -28,6 +28,12 @@ struct ProofResult {
 
 ProofResult proveRule(const rules::Rule &rule, const targets::TargetInfo &t);
 
+// Runs the rule's template on concrete source values (register sources;
+// `dstAlias` >= 0 makes d the same register as that source) and returns the
+// destinations in their PTX widths. The concrete twin of the proof.
+std::vector<sem::BV> runTemplate(const rules::Rule &rule, const targets::TargetInfo &t,
+                                 const std::vector<sem::BV> &srcs, int dstAlias = -1);
+
 // A concrete PTX instruction matching the rule (registers %a %b ..., immediates
 // satisfying its constraints, found by Z3). `literal` asks for immediates
 // outside the inline-constant range where the constraints allow it.

@@ -1,0 +1,10 @@
+# Runs SEARCH to produce OUT and fails unless OUT equals COMMITTED byte for byte.
+execute_process(COMMAND ${SEARCH} ${OUT} RESULT_VARIABLE rc ERROR_VARIABLE log)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "lop3_search failed (${rc}): ${log}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT} ${COMMITTED} RESULT_VARIABLE diff)
+if(NOT diff EQUAL 0)
+  message(FATAL_ERROR "${COMMITTED} differs from a fresh run of lop3_search (${OUT}); regenerate and commit it")
+endif()
+message(STATUS "lop3 table reproduced exactly")

@@ -1,0 +1,709 @@
+// Tests for the PTX decoder (translator/ptx_decoder.cpp): every accepted form
+// of the Logic & Shift family (PTX ISA §9.7.8) decodes to the right Form and
+// operands, and every error the decoder and the register typing can report
+// comes with its exact text and source position.
+//
+// Namespaces: the grammar is ::ptx, the typed IR is p2a::ptx (aliased `ir`).
+#include "grammar/parser.hpp"
+#include "translator/ptx_decoder.hpp"
+#include "translator/ptx_ir.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace {
+
+namespace ast = ::ptx::ast;
+namespace ir = ::p2a::ptx;
+using OpKind = ir::Operand::Kind;
+
+std::string describe(const p2a::Diagnostics &diags) {
+  std::string s;
+  for (const p2a::Diagnostic &d : diags)
+    s += std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col) + ": " + d.message + "\n";
+  return s;
+}
+
+std::string describeSyntax(const ::ptx::ParseResult &r) {
+  std::string s;
+  for (const ::ptx::SyntaxError &e : r.errors)
+    s += std::to_string(e.loc.line) + ":" + std::to_string(e.loc.col) + ": " + e.message + "\n";
+  return s;
+}
+
+void flatten(const ast::Block &b, std::vector<const ast::Statement *> &out) {
+  for (const ast::Statement &s : b.statements) {
+    if (const ast::Block *inner = std::get_if<ast::Block>(&s))
+      flatten(*inner, out);
+    else
+      out.push_back(&s);
+  }
+}
+
+// A snippet run through the decoder as the translator does it: `.reg`
+// declarations first, then each instruction decoded and its registers typed.
+struct Decoded {
+  ::ptx::ParseResult parse;
+  std::vector<std::optional<ir::Instruction>> insts; // one per instruction statement
+  std::vector<bool> typed;                           // typeRegisters result (false when not decoded)
+  ir::RegisterTypes types;
+  p2a::Diagnostics diags;
+};
+
+Decoded decodeSnippet(const std::string &text) {
+  Decoded d;
+  d.parse = ::ptx::parseSnippet(text);
+  INFO("source: " << text);
+  INFO("syntax errors: " << describeSyntax(d.parse));
+  REQUIRE(d.parse.ok());
+  REQUIRE(d.parse.module.functions.size() == 1);
+  REQUIRE(d.parse.module.functions[0].body.has_value());
+  std::vector<const ast::Statement *> stmts;
+  flatten(*d.parse.module.functions[0].body, stmts);
+  for (const ast::Statement *s : stmts)
+    if (const ast::Declaration *decl = std::get_if<ast::Declaration>(s))
+      ir::collectRegisterDeclaration(*decl, d.types, d.diags);
+  for (const ast::Statement *s : stmts) {
+    const ast::Instruction *in = std::get_if<ast::Instruction>(s);
+    if (!in)
+      continue;
+    std::optional<ir::Instruction> inst = ir::decodeInstruction(*in, d.diags);
+    d.typed.push_back(inst ? ir::typeRegisters(*inst, d.types, d.diags) : false);
+    d.insts.push_back(std::move(inst));
+  }
+  return d;
+}
+
+// A snippet with exactly one instruction that must decode and type cleanly.
+ir::Instruction decodeOk(const std::string &text) {
+  Decoded d = decodeSnippet(text);
+  INFO("source: " << text);
+  INFO("diagnostics: " << describe(d.diags));
+  REQUIRE(d.insts.size() == 1);
+  REQUIRE(d.insts[0].has_value());
+  CHECK(d.typed[0]);
+  CHECK(d.diags.empty());
+  return *d.insts[0];
+}
+
+struct Expected {
+  unsigned line, col;
+  std::string message;
+};
+
+// The snippet's diagnostics, exactly and in order.
+void expectErrors(const std::string &text, const std::vector<Expected> &want) {
+  Decoded d = decodeSnippet(text);
+  INFO("source: " << text);
+  INFO("got: " << describe(d.diags));
+  REQUIRE(d.diags.size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    CHECK(d.diags[i].severity == p2a::Diagnostic::Severity::Error);
+    CHECK(d.diags[i].message == want[i].message);
+    CHECK(d.diags[i].loc.line == want[i].line);
+    CHECK(d.diags[i].loc.col == want[i].col);
+  }
+}
+
+void expectError(const std::string &text, unsigned line, unsigned col, const std::string &message) {
+  expectErrors(text, {{line, col, message}});
+}
+
+// Operand summaries: "r:%r1", "i:0x...", "_".
+std::string operandText(const ir::Operand &o) {
+  switch (o.kind) {
+  case OpKind::Register: return "r:" + o.reg;
+  case OpKind::Sink: return "_";
+  case OpKind::Immediate: {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "i:0x%llx", static_cast<unsigned long long>(o.imm));
+    return buf;
+  }
+  }
+  return "?";
+}
+
+std::vector<std::string> operandsText(const std::vector<ir::Operand> &ops) {
+  std::vector<std::string> v;
+  for (const ir::Operand &o : ops)
+    v.push_back(operandText(o));
+  return v;
+}
+
+using Strings = std::vector<std::string>;
+
+// Register operand for a source/destination of the given width.
+std::string regFor(unsigned width, unsigned i) {
+  const char *p = width == 1 ? "%p" : width == 16 ? "%rs" : width == 64 ? "%rd" : width == 8 ? "%rb" : "%r";
+  return p + std::to_string(i);
+}
+
+} // namespace
+
+TEST_SUITE("decoder") {
+
+TEST_CASE("every form of the family decodes to itself with register operands") {
+  // Built from allForms(): the operand count and widths come from the form,
+  // so this also checks numDsts/numSrcs/srcWidth agree with the decoder.
+  const std::vector<ir::Form> &forms = ir::allForms();
+  CHECK(forms.size() == 4 * 4 + 3 + 3 + 4 + 3 + 9);
+  for (const ir::Form &f : forms) {
+    const std::string name = f.name();
+    INFO("form: " << name);
+    std::string src = name + " ";
+    const bool pair = f.opcode == ir::Opcode::Lop3 && f.boolop != ir::BoolOp::None;
+    src += pair ? "%r0|%p0" : regFor(f.dstWidth(0), 0);
+    for (unsigned i = 0; i < f.numSrcs(); ++i)
+      src += ", " + (f.opcode == ir::Opcode::Lop3 && i == 3 ? std::string("0x96") : regFor(f.srcWidth(i), i + 1));
+    src += ";";
+    ir::Instruction inst = decodeOk(src);
+    CHECK(inst.form.name() == name);
+    CHECK(inst.form == f);
+    CHECK(inst.form.opcode == f.opcode);
+    CHECK(inst.form.type == f.type);
+    CHECK(inst.form.width == f.width);
+    CHECK(inst.dsts.size() == f.numDsts());
+    CHECK(inst.srcs.size() == f.numSrcs());
+    CHECK(inst.text == src.substr(0, src.size() - 1));
+    CHECK(inst.loc.line == 1);
+    CHECK(inst.loc.col == 1);
+    CHECK(ir::formByName(name).has_value());
+  }
+}
+
+TEST_CASE("accepted forms: names, operand kinds and values") {
+  struct Case {
+    const char *source;
+    const char *name;
+    Strings dsts, srcs;
+  };
+  const Case cases[] = {
+      // and/or/xor/not: .pred .b16 .b32 .b64 (PTX ISA §9.7.8.1-4)
+      {"and.pred %p1, %p2, %p3;", "and.pred", {"r:%p1"}, {"r:%p2", "r:%p3"}},
+      {"and.b16 %rs1, %rs2, 0x00ff;", "and.b16", {"r:%rs1"}, {"r:%rs2", "i:0xff"}},
+      {"and.b32 %r1, %r2, %r3;", "and.b32", {"r:%r1"}, {"r:%r2", "r:%r3"}},
+      {"and.b64 %rd1, 0xF0F0F0F0F0F0F0F0, %rd3;", "and.b64", {"r:%rd1"}, {"i:0xf0f0f0f0f0f0f0f0", "r:%rd3"}},
+      {"or.pred %p1, %p2, %p3;", "or.pred", {"r:%p1"}, {"r:%p2", "r:%p3"}},
+      {"or.b16 %rs1, %rs2, %rs3;", "or.b16", {"r:%rs1"}, {"r:%rs2", "r:%rs3"}},
+      {"or.b32 %r1, %r2, 1;", "or.b32", {"r:%r1"}, {"r:%r2", "i:0x1"}},
+      {"or.b64 %rd1, %rd2, %rd3;", "or.b64", {"r:%rd1"}, {"r:%rd2", "r:%rd3"}},
+      {"xor.pred %p1, %p2, %p3;", "xor.pred", {"r:%p1"}, {"r:%p2", "r:%p3"}},
+      {"xor.b16 %rs1, %rs2, %rs3;", "xor.b16", {"r:%rs1"}, {"r:%rs2", "r:%rs3"}},
+      {"xor.b32 %r1, %r2, 0b1010;", "xor.b32", {"r:%r1"}, {"r:%r2", "i:0xa"}},
+      {"xor.b64 %rd1, %rd2, 0x123456789ABCDEF0;", "xor.b64", {"r:%rd1"}, {"r:%rd2", "i:0x123456789abcdef0"}},
+      {"not.pred %p1, %p2;", "not.pred", {"r:%p1"}, {"r:%p2"}},
+      {"not.b16 %rs1, %rs2;", "not.b16", {"r:%rs1"}, {"r:%rs2"}},
+      {"not.b32 %r1, 010;", "not.b32", {"r:%r1"}, {"i:0x8"}},
+      {"not.b64 %rd1, %rd2;", "not.b64", {"r:%rd1"}, {"r:%rd2"}},
+      // cnot: .b16 .b32 .b64 (§9.7.8.5)
+      {"cnot.b16 %rs1, %rs2;", "cnot.b16", {"r:%rs1"}, {"r:%rs2"}},
+      {"cnot.b32 %r1, %r2;", "cnot.b32", {"r:%r1"}, {"r:%r2"}},
+      {"cnot.b64 %rd1, 5U;", "cnot.b64", {"r:%rd1"}, {"i:0x5"}},
+      // lop3 (§9.7.8.6): d, a, b, c, immLut; .and/.or: d|p, a, b, c, immLut, q
+      {"lop3.b32 %r4, %r1, %r2, %r3, 0xCA;", "lop3.b32", {"r:%r4"}, {"r:%r1", "r:%r2", "r:%r3", "i:0xca"}},
+      {"lop3.b32 %r4, 1, 2, 3, 255;", "lop3.b32", {"r:%r4"}, {"i:0x1", "i:0x2", "i:0x3", "i:0xff"}},
+      {"lop3.b32 %r4, %r1, %r2, %r3, 0;", "lop3.b32", {"r:%r4"}, {"r:%r1", "r:%r2", "r:%r3", "i:0x0"}},
+      {"lop3.and.b32 %r8|%p1, %r6, %r7, %r2, 0x80, %p2;",
+       "lop3.and.b32",
+       {"r:%r8", "r:%p1"},
+       {"r:%r6", "r:%r7", "r:%r2", "i:0x80", "r:%p2"}},
+      {"lop3.or.b32 %r9|%p2, %r8, %r1, %r3, 0xFE, %p1;",
+       "lop3.or.b32",
+       {"r:%r9", "r:%p2"},
+       {"r:%r8", "r:%r1", "r:%r3", "i:0xfe", "r:%p1"}},
+      {"lop3.and.b32 _|%p1, %r6, %r7, %r2, 0x80, %p2;",
+       "lop3.and.b32",
+       {"_", "r:%p1"},
+       {"r:%r6", "r:%r7", "r:%r2", "i:0x80", "r:%p2"}},
+      {"lop3.or.b32 _|%p3, %r1, %r2, %r3, 1, %p3;",
+       "lop3.or.b32",
+       {"_", "r:%p3"},
+       {"r:%r1", "r:%r2", "r:%r3", "i:0x1", "r:%p3"}},
+      // shf (§9.7.8.7): .l/.r, .wrap/.clamp, .b32; the amount is a register or immediate
+      {"shf.l.wrap.b32 %r1, %r2, %r2, 7;", "shf.l.wrap.b32", {"r:%r1"}, {"r:%r2", "r:%r2", "i:0x7"}},
+      {"shf.r.wrap.b32 %r1, %r2, %r3, %r4;", "shf.r.wrap.b32", {"r:%r1"}, {"r:%r2", "r:%r3", "r:%r4"}},
+      {"shf.l.clamp.b32 %r4, %r1, %r2, %r3;", "shf.l.clamp.b32", {"r:%r4"}, {"r:%r1", "r:%r2", "r:%r3"}},
+      {"shf.r.clamp.b32 %r5, %r1, %r2, 40;", "shf.r.clamp.b32", {"r:%r5"}, {"r:%r1", "r:%r2", "i:0x28"}},
+      // shl (§9.7.8.8): .b16 .b32 .b64; shr (§9.7.8.9): .b .u .s x 16 32 64; amount .u32
+      {"shl.b16 %rs2, %rs1, %r1;", "shl.b16", {"r:%rs2"}, {"r:%rs1", "r:%r1"}},
+      {"shl.b32 %r2, %r1, 31;", "shl.b32", {"r:%r2"}, {"r:%r1", "i:0x1f"}},
+      {"shl.b64 %rd2, %rd1, %r3;", "shl.b64", {"r:%rd2"}, {"r:%rd1", "r:%r3"}},
+      {"shr.b16 %rs1, %rs2, %r1;", "shr.b16", {"r:%rs1"}, {"r:%rs2", "r:%r1"}},
+      {"shr.b32 %r4, %r1, %r3;", "shr.b32", {"r:%r4"}, {"r:%r1", "r:%r3"}},
+      {"shr.b64 %rd1, %rd2, 63;", "shr.b64", {"r:%rd1"}, {"r:%rd2", "i:0x3f"}},
+      {"shr.u16 %rs3, %rs1, %r1;", "shr.u16", {"r:%rs3"}, {"r:%rs1", "r:%r1"}},
+      {"shr.u32 %r1, %r2, 3;", "shr.u32", {"r:%r1"}, {"r:%r2", "i:0x3"}},
+      {"shr.u64 %rd3, %rd1, 40;", "shr.u64", {"r:%rd3"}, {"r:%rd1", "i:0x28"}},
+      {"shr.s16 %rs4, %rs1, 15;", "shr.s16", {"r:%rs4"}, {"r:%rs1", "i:0xf"}},
+      {"shr.s32 %r5, %r1, 31;", "shr.s32", {"r:%r5"}, {"r:%r1", "i:0x1f"}},
+      {"shr.s64 %rd4, %rd1, %r3;", "shr.s64", {"r:%rd4"}, {"r:%rd1", "r:%r3"}},
+      // inline-asm operands and declared plain identifiers are registers too
+      {"shf.l.wrap.b32 %0, %1, %1, 7;", "shf.l.wrap.b32", {"r:%0"}, {"r:%1", "r:%1", "i:0x7"}},
+  };
+  for (const Case &c : cases) {
+    INFO("source: " << c.source);
+    ir::Instruction inst = decodeOk(c.source);
+    CHECK(inst.form.name() == c.name);
+    CHECK(operandsText(inst.dsts) == c.dsts);
+    CHECK(operandsText(inst.srcs) == c.srcs);
+  }
+}
+
+TEST_CASE("decoded form fields") {
+  {
+    ir::Instruction shf = decodeOk("shf.r.clamp.b32 %r5, %r1, %r2, %r3;");
+    CHECK(shf.form.opcode == ir::Opcode::Shf);
+    CHECK(shf.form.dir == ir::ShfDir::Right);
+    CHECK(shf.form.mode == ir::ShfMode::Clamp);
+    CHECK(shf.form.type == ir::TypeClass::B);
+    CHECK(shf.form.width == 32);
+    ir::Instruction shr = decodeOk("shr.s16 %rs4, %rs1, 15;");
+    CHECK(shr.form.opcode == ir::Opcode::Shr);
+    CHECK(shr.form.type == ir::TypeClass::S);
+    CHECK(shr.form.width == 16);
+    ir::Instruction shru = decodeOk("shr.u64 %rd4, %rd1, 15;");
+    CHECK(shru.form.type == ir::TypeClass::U);
+    CHECK(shru.form.width == 64);
+    ir::Instruction pred = decodeOk("xor.pred %p1, %p2, %p3;");
+    CHECK(pred.form.type == ir::TypeClass::Pred);
+    CHECK(pred.form.width == 1);
+    ir::Instruction l3 = decodeOk("lop3.or.b32 _|%p1, %r1, %r2, %r3, 1, %p2;");
+    CHECK(l3.form.opcode == ir::Opcode::Lop3);
+    CHECK(l3.form.boolop == ir::BoolOp::Or);
+    CHECK(l3.dsts[0].kind == OpKind::Sink);
+    CHECK_FALSE(l3.dsts[0].isReg());
+    CHECK(l3.dsts[1].isReg());
+    CHECK(decodeOk("lop3.and.b32 %r1|%p1, %r1, %r2, %r3, 1, %p2;").form.boolop == ir::BoolOp::And);
+    CHECK(decodeOk("lop3.b32 %r1, %r1, %r2, %r3, 1;").form.boolop == ir::BoolOp::None);
+  }
+
+}
+
+TEST_CASE("decoded operand locations and source text") {
+  {
+    ir::Instruction inst = decodeOk("\n   shf.l.wrap.b32 %r1, %r2, %r3, 7;");
+    CHECK(inst.loc.line == 2);
+    CHECK(inst.loc.col == 4);
+    CHECK(inst.text == "shf.l.wrap.b32 %r1, %r2, %r3, 7");
+    CHECK(inst.dsts[0].loc.line == 2);
+    CHECK(inst.dsts[0].loc.col == 19);
+    CHECK(inst.srcs[0].loc.col == 24);
+    CHECK(inst.srcs[1].loc.col == 29);
+    CHECK(inst.srcs[2].loc.col == 34);
+  }
+
+}
+
+TEST_CASE("plain identifiers declared .reg decode as registers") {
+  {
+    Decoded d = decodeSnippet("{ .reg .b32 x, y; and.b32 x, y, 3; }");
+    INFO(describe(d.diags));
+    REQUIRE(d.insts.size() == 1);
+    REQUIRE(d.insts[0].has_value());
+    CHECK(operandsText(d.insts[0]->dsts) == Strings{"r:x"});
+    CHECK(operandsText(d.insts[0]->srcs) == Strings{"r:y", "i:0x3"});
+    CHECK(d.diags.empty());
+  }
+}
+
+TEST_CASE("immediates are truncated to the operand width") {
+  struct Case {
+    const char *source;
+    Strings srcs;
+  };
+  const Case cases[] = {
+      {"and.b16 %rs1, %rs2, 0x12345;", {"r:%rs2", "i:0x2345"}},
+      {"and.b16 %rs1, %rs2, -1;", {"r:%rs2", "i:0xffff"}},
+      {"or.b16 %rs1, 65536, %rs2;", {"i:0x0", "r:%rs2"}},
+      {"and.b32 %r1, %r2, -1;", {"r:%r2", "i:0xffffffff"}},
+      {"and.b32 %r1, %r2, 0x1FFFFFFFF;", {"r:%r2", "i:0xffffffff"}},
+      {"xor.b32 %r1, %r2, -2;", {"r:%r2", "i:0xfffffffe"}},
+      {"and.b64 %rd1, %rd2, -1;", {"r:%rd2", "i:0xffffffffffffffff"}},
+      {"or.b64 %rd1, %rd2, 0xFFFFFFFFFFFFFFFF;", {"r:%rd2", "i:0xffffffffffffffff"}},
+      {"not.b16 %rs1, 0x1FFFF;", {"i:0xffff"}},
+      {"cnot.b16 %rs1, 0x10001;", {"i:0x1"}},
+      {"cnot.b32 %r1, -1;", {"i:0xffffffff"}},
+      // the shift amount is .u32 whatever the data width
+      {"shl.b16 %rs1, %rs2, 0x100000003;", {"r:%rs2", "i:0x3"}},
+      {"shl.b64 %rd1, %rd2, 0x100000003;", {"r:%rd2", "i:0x3"}},
+      {"shl.b64 %rd1, 0x123456789, %r2;", {"i:0x123456789", "r:%r2"}},
+      {"shr.s16 %rs1, 0x18000, 1;", {"i:0x8000", "i:0x1"}},
+      {"shr.u64 %rd1, %rd2, -1;", {"r:%rd2", "i:0xffffffff"}},
+      // shf and lop3 data operands are 32 bits, immLut 8
+      {"shf.l.wrap.b32 %r1, 0xFFFFFFFF1, %r2, 0x100000007;", {"i:0xfffffff1", "r:%r2", "i:0x7"}},
+      {"lop3.b32 %r1, -1, 0x100000002, %r3, 0xFF;", {"i:0xffffffff", "i:0x2", "r:%r3", "i:0xff"}},
+  };
+  for (const Case &c : cases) {
+    INFO("source: " << c.source);
+    CHECK(operandsText(decodeOk(c.source).srcs) == c.srcs);
+  }
+}
+
+TEST_CASE("error: unsupported instructions") {
+  expectError("mov.b32 %r1, 3;", 1, 1, "unsupported PTX instruction 'mov.b32'");
+  expectError("  add.s32 %r1, %r2, %r3;", 1, 3, "unsupported PTX instruction 'add.s32'");
+  expectError("ret;", 1, 1, "unsupported PTX instruction 'ret'");
+  expectError("ld.global.nc.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];", 1, 1,
+              "unsupported PTX instruction 'ld.global.nc.v4.u32'");
+  // Family names are case sensitive, and near-misses are other instructions.
+  expectError("AND.b32 %r1, %r2, %r3;", 1, 1, "unsupported PTX instruction 'AND.b32'");
+  expectError("shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", 1, 1, "unsupported PTX instruction 'shfl.sync.bfly.b32'");
+  // A guarded unsupported instruction names the opcode, at the opcode.
+  expectError("@%p1 bra done;", 1, 6, "unsupported PTX instruction 'bra'");
+  // Several statements: each error is reported at its own line.
+  expectErrors("and.b32 %r1, %r2, %r3;\n  mov.u32 %r4, 1;\nsub.s32 %r1, %r1, 1;",
+               {{2, 3, "unsupported PTX instruction 'mov.u32'"}, {3, 1, "unsupported PTX instruction 'sub.s32'"}});
+}
+
+TEST_CASE("error: guard predicates are not supported") {
+  expectError("@%p1 and.b32 %r1, %r2, %r3;", 1, 1,
+              "guard predicates are not supported on 'and.b32' in this translation mode");
+  expectError("  @!%p2 shf.l.wrap.b32 %r1, %r2, %r2, 7;", 1, 3,
+              "guard predicates are not supported on 'shf.l.wrap.b32' in this translation mode");
+  // The guard is reported before any form check.
+  expectError("@%p1 and.u32 %r1, %r2, %r3;", 1, 1,
+              "guard predicates are not supported on 'and.u32' in this translation mode");
+}
+
+TEST_CASE("error: missing or unknown type") {
+  expectError("and %r1, %r2, %r3;", 1, 1, "invalid form 'and': missing type suffix");
+  expectError("shf %r1, %r2, %r3, %r4;", 1, 1, "invalid form 'shf': missing type suffix");
+  expectError("lop3 %r1, %r2, %r3, %r4, 1;", 1, 1, "invalid form 'lop3': missing type suffix");
+  expectError("and.f32 %r1, %r2, %r3;", 1, 1, "invalid form 'and.f32': '.f32' is not a type");
+  expectError("and.b128 %r1, %r2, %r3;", 1, 1, "invalid form 'and.b128': '.b128' is not a type");
+  expectError("and.u %r1, %r2, %r3;", 1, 1, "invalid form 'and.u': '.u' is not a type");
+  expectError("and.b %r1, %r2, %r3;", 1, 1, "invalid form 'and.b': '.b' is not a type");
+  expectError("and.b33 %r1, %r2, %r3;", 1, 1, "invalid form 'and.b33': '.b33' is not a type");
+  expectError("xor.b032 %r1, %r2, %r3;", 1, 1, "invalid form 'xor.b032': '.b032' is not a type");
+  expectError("shf.l.wrap %r1, %r2, %r3, %r4;", 1, 1, "invalid form 'shf.l.wrap': '.wrap' is not a type");
+  expectError("shl.s %r1, %r2, %r3;", 1, 1, "invalid form 'shl.s': '.s' is not a type");
+  // The type must be last.
+  expectError("and.b32.sync %r1, %r2, %r3;", 1, 1, "invalid form 'and.b32.sync': '.sync' is not a type");
+}
+
+TEST_CASE("error: and/or/xor/not take .pred .b16 .b32 .b64 only (PTX ISA §9.7.8)") {
+  const char *msg = ": type must be one of .pred, .b16, .b32, .b64";
+  for (const char *op : {"and", "or", "xor"})
+    for (const char *ty : {"u32", "s32", "u16", "s64", "u64", "b8", "u8", "s8"}) {
+      const std::string name = std::string(op) + "." + ty;
+      expectError(name + " %r1, %r2, %r3;", 1, 1, "invalid form '" + name + "'" + msg);
+    }
+  for (const char *ty : {"u32", "s16", "b8", "u64"}) {
+    const std::string name = std::string("not.") + ty;
+    expectError(name + " %r1, %r2;", 1, 1, "invalid form '" + name + "'" + msg);
+  }
+  expectError("and.sync.b32 %r1, %r2, %r3;", 1, 1, "invalid form 'and.sync.b32': unexpected modifier '.sync'");
+  expectError("not.x.y.b32 %r1, %r2;", 1, 1, "invalid form 'not.x.y.b32': unexpected modifier '.x'");
+  expectError("or.l.pred %p1, %p2, %p3;", 1, 1, "invalid form 'or.l.pred': unexpected modifier '.l'");
+}
+
+TEST_CASE("error: cnot takes .b16 .b32 .b64 only") {
+  const char *msg = ": type must be one of .b16, .b32, .b64";
+  expectError("cnot.pred %p1, %p2;", 1, 1, std::string("invalid form 'cnot.pred'") + msg);
+  expectError("cnot.u32 %r1, %r2;", 1, 1, std::string("invalid form 'cnot.u32'") + msg);
+  expectError("cnot.s16 %rs1, %rs2;", 1, 1, std::string("invalid form 'cnot.s16'") + msg);
+  expectError("cnot.b8 %r1, %r2;", 1, 1, std::string("invalid form 'cnot.b8'") + msg);
+  expectError("cnot.and.b32 %r1, %r2;", 1, 1, "invalid form 'cnot.and.b32': unexpected modifier '.and'");
+}
+
+TEST_CASE("error: lop3 forms") {
+  expectError("lop3.b64 %rd1, %rd2, %rd3, %rd4, 0x96;", 1, 1, "invalid form 'lop3.b64': lop3 is .b32 only");
+  expectError("lop3.b16 %rs1, %rs2, %rs3, %rs4, 0x96;", 1, 1, "invalid form 'lop3.b16': lop3 is .b32 only");
+  expectError("lop3.u32 %r1, %r2, %r3, %r4, 0x96;", 1, 1, "invalid form 'lop3.u32': lop3 is .b32 only");
+  expectError("lop3.pred %p1, %p2, %p3, %p4, 0x96;", 1, 1, "invalid form 'lop3.pred': lop3 is .b32 only");
+  expectError("lop3.and.b64 %rd1|%p1, %rd2, %rd3, %rd4, 0x96, %p2;", 1, 1,
+              "invalid form 'lop3.and.b64': lop3 is .b32 only");
+  expectError("lop3.and.or.b32 %r1|%p1, %r2, %r3, %r4, 0x96, %p2;", 1, 1,
+              "invalid form 'lop3.and.or.b32': at most one of .and/.or");
+  expectError("lop3.xor.b32 %r1, %r2, %r3, %r4, 0x96;", 1, 1,
+              "invalid form 'lop3.xor.b32': unexpected modifier '.xor' (expected .and or .or)");
+  expectError("lop3.sync.b32 %r1, %r2, %r3, %r4, 0x96;", 1, 1,
+              "invalid form 'lop3.sync.b32': unexpected modifier '.sync' (expected .and or .or)");
+}
+
+TEST_CASE("error: shf forms") {
+  expectError("shf.b64 %rd1, %rd2, %rd3, %r4;", 1, 1, "invalid form 'shf.b64': shf needs a direction, .l or .r");
+  expectError("shf.b32 %r1, %r2, %r3, %r4;", 1, 1, "invalid form 'shf.b32': shf needs a direction, .l or .r");
+  expectError("shf.wrap.b32 %r1, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'shf.wrap.b32': shf needs a direction, .l or .r");
+  expectError("shf.l.b32 %r1, %r2, %r3, %r4;", 1, 1, "invalid form 'shf.l.b32': shf needs a mode, .wrap or .clamp");
+  expectError("shf.r.b32 %r1, %r2, %r3, %r4;", 1, 1, "invalid form 'shf.r.b32': shf needs a mode, .wrap or .clamp");
+  expectError("shf.l.wrap.b64 %rd1, %rd2, %rd3, %r4;", 1, 1, "invalid form 'shf.l.wrap.b64': shf is .b32 only");
+  expectError("shf.r.clamp.b64 %rd1, %rd2, %rd3, %r4;", 1, 1, "invalid form 'shf.r.clamp.b64': shf is .b32 only");
+  expectError("shf.r.clamp.u32 %r1, %r2, %r3, %r4;", 1, 1, "invalid form 'shf.r.clamp.u32': shf is .b32 only");
+  expectError("shf.l.wrap.b16 %rs1, %rs2, %rs3, %r4;", 1, 1, "invalid form 'shf.l.wrap.b16': shf is .b32 only");
+  expectError("shf.l.l.wrap.b32 %r1, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'shf.l.l.wrap.b32': unexpected modifier '.l'");
+  expectError("shf.l.r.wrap.b32 %r1, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'shf.l.r.wrap.b32': unexpected modifier '.r'");
+  expectError("shf.l.wrap.clamp.b32 %r1, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'shf.l.wrap.clamp.b32': unexpected modifier '.clamp'");
+  expectError("shf.left.wrap.b32 %r1, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'shf.left.wrap.b32': unexpected modifier '.left'");
+}
+
+TEST_CASE("error: shl and shr types") {
+  const char *shl = ": shl takes .b16, .b32 or .b64";
+  for (const char *ty : {"u32", "s32", "u16", "s64", "u64", "pred", "b8"}) {
+    const std::string name = std::string("shl.") + ty;
+    expectError(name + " %r1, %r2, %r3;", 1, 1, "invalid form '" + name + "'" + shl);
+  }
+  const char *shr = ": shr takes .b, .u or .s with 16, 32 or 64 bits";
+  for (const char *ty : {"pred", "b8", "u8", "s8"}) {
+    const std::string name = std::string("shr.") + ty;
+    expectError(name + " %r1, %r2, %r3;", 1, 1, "invalid form '" + name + "'" + shr);
+  }
+  expectError("shl.wide.b32 %r1, %r2, %r3;", 1, 1, "invalid form 'shl.wide.b32': unexpected modifier '.wide'");
+  expectError("shr.l.u32 %r1, %r2, %r3;", 1, 1, "invalid form 'shr.l.u32': unexpected modifier '.l'");
+}
+
+TEST_CASE("error: wrong operand count") {
+  expectError("and.b32 %r1, %r2;", 1, 1, "'and.b32' expects 3 operands, got 2");
+  expectError("or.pred %p1, %p2, %p3, %p4;", 1, 1, "'or.pred' expects 3 operands, got 4");
+  expectError("not.b32 %r1, %r2, %r3;", 1, 1, "'not.b32' expects 2 operands, got 3");
+  expectError("cnot.b16 %rs1;", 1, 1, "'cnot.b16' expects 2 operands, got 1");
+  expectError("xor.b64;", 1, 1, "'xor.b64' expects 3 operands, got 0");
+  expectError("lop3.b32 %r1, %r2, %r3, %r4;", 1, 1, "'lop3.b32' expects 5 operands, got 4");
+  expectError("lop3.b32 %r1, %r2, %r3, %r4, 0x96, %p1;", 1, 1, "'lop3.b32' expects 5 operands, got 6");
+  expectError("lop3.and.b32 %r1|%p1, %r2, %r3, %r4, 0x96;", 1, 1, "'lop3.and.b32' expects 6 operands, got 5");
+  expectError("lop3.or.b32 %r1, %p1, %r2, %r3, %r4, 0x96, %p2;", 1, 1, "'lop3.or.b32' expects 6 operands, got 7");
+  expectError("shf.l.wrap.b32 %r1, %r2, %r3;", 1, 1, "'shf.l.wrap.b32' expects 4 operands, got 3");
+  expectError("shl.b32 %r1, %r2;", 1, 1, "'shl.b32' expects 3 operands, got 2");
+  expectError("   shr.s64 %rd1, %rd2, %r3, 4;", 1, 4, "'shr.s64' expects 3 operands, got 4");
+}
+
+TEST_CASE("error: destinations must be registers") {
+  expectError("and.b32 1, %r2, %r3;", 1, 9, "destination of 'and.b32' must be a register");
+  expectError("and.b32 _, %r2, %r3;", 1, 9, "destination of 'and.b32' must be a register");
+  expectError("not.pred !%p1, %p2;", 1, 10, "destination of 'not.pred' must be a register");
+  expectError("and.b32 %r1.x, %r2, %r3;", 1, 9, "destination of 'and.b32' must be a register");
+  expectError("and.b32 [%rd1], %r2, %r3;", 1, 9, "destination of 'and.b32' must be a register");
+  expectError("and.b32 {%r1, %r2}, %r2, %r3;", 1, 9, "destination of 'and.b32' must be a register");
+  expectError("and.b32 undeclared, %r2, %r3;", 1, 9, "destination of 'and.b32' must be a register");
+  expectError("xor.b32 %r1|%p1, %r2, %r3;", 1, 9, "destination of 'xor.b32' must be a register");
+  expectError("lop3.b32 %r1|%p1, %r2, %r3, %r4, 0x96;", 1, 10, "destination of 'lop3.b32' must be a register");
+  // lop3.and/.or need the d|p pair.
+  expectError("lop3.and.b32 %r1, %r2, %r3, %r4, 0x96, %p1;", 1, 14,
+              "expected 'd|p' destination pair for 'lop3.and.b32'");
+  expectError("lop3.or.b32 _, %r2, %r3, %r4, 0x96, %p1;", 1, 13, "expected 'd|p' destination pair for 'lop3.or.b32'");
+  expectError("lop3.or.b32 7, %r2, %r3, %r4, 0x96, %p1;", 1, 13, "expected 'd|p' destination pair for 'lop3.or.b32'");
+  // A pair that is negated or selects a vector element is not a plain d|p.
+  expectError("lop3.and.b32 !%r1|%p1, %r2, %r3, %r4, 0x96, %p2;", 1, 14,
+              "expected 'd|p' destination pair for 'lop3.and.b32'");
+  expectError("lop3.or.b32 %r1.x|%p1, %r2, %r3, %r4, 0x96, %p2;", 1, 13,
+              "expected 'd|p' destination pair for 'lop3.or.b32'");
+}
+
+TEST_CASE("error: the predicate of a d|p pair cannot be the sink") {
+  // The grammar never produces `%r|_` (it wants a register after '|'), so the
+  // decoder's own check is exercised on a hand-built AST.
+  ast::Instruction in;
+  in.loc = in.opcode_loc = {3, 5};
+  in.opcode = "lop3";
+  in.modifiers = {"and", "b32"};
+  in.text = "lop3.and.b32 %r1|_, %r2, %r3, %r4, 0x96, %p1";
+  ast::Operand pair;
+  pair.kind = ast::Operand::Kind::Pair;
+  pair.loc = {3, 18};
+  pair.name = "%r1";
+  pair.name2 = "_";
+  pair.text = "%r1|_";
+  in.operands.push_back(pair);
+  for (const char *r : {"%r2", "%r3", "%r4"}) {
+    ast::Operand o;
+    o.kind = ast::Operand::Kind::Register;
+    o.name = o.text = r;
+    in.operands.push_back(o);
+  }
+  ast::Operand lut;
+  lut.kind = ast::Operand::Kind::Immediate;
+  lut.imm_bits = 0x96;
+  lut.text = "0x96";
+  in.operands.push_back(lut);
+  ast::Operand q;
+  q.kind = ast::Operand::Kind::Register;
+  q.name = q.text = "%p1";
+  in.operands.push_back(q);
+
+  p2a::Diagnostics diags;
+  CHECK_FALSE(ir::decodeInstruction(in, diags).has_value());
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].message == "the predicate destination of 'lop3.and.b32' cannot be '_'");
+  CHECK(diags[0].loc.line == 3);
+  CHECK(diags[0].loc.col == 18);
+
+  in.operands[0].name2.clear(); // no predicate at all
+  diags.clear();
+  CHECK_FALSE(ir::decodeInstruction(in, diags).has_value());
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].message == "the predicate destination of 'lop3.and.b32' cannot be '_'");
+
+  in.operands[0].name2 = "%p9"; // and the same AST with a real predicate decodes
+  diags.clear();
+  std::optional<ir::Instruction> ok = ir::decodeInstruction(in, diags);
+  REQUIRE(ok.has_value());
+  CHECK(diags.empty());
+  CHECK(operandsText(ok->dsts) == Strings{"r:%r1", "r:%p9"});
+}
+
+TEST_CASE("error: a location-less opcode falls back to the statement location") {
+  ast::Instruction in;
+  in.loc = {7, 2};
+  in.opcode = "mov";
+  in.modifiers = {"b32"};
+  p2a::Diagnostics diags;
+  CHECK_FALSE(ir::decodeInstruction(in, diags).has_value());
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].loc.line == 7);
+  CHECK(diags[0].loc.col == 2);
+  CHECK(diags[0].message == "unsupported PTX instruction 'mov.b32'");
+}
+
+TEST_CASE("error: source operands") {
+  // Floating-point immediates, in every spelling.
+  expectError("and.b32 %r1, %r2, 0f3F800000;", 1, 19,
+              "floating-point immediate '0f3F800000' is not valid for 'and.b32'");
+  expectError("or.b64 %rd1, 0d3FF0000000000000, %rd2;", 1, 14,
+              "floating-point immediate '0d3FF0000000000000' is not valid for 'or.b64'");
+  expectError("xor.b32 %r1, %r2, 1.5;", 1, 19, "floating-point immediate '1.5' is not valid for 'xor.b32'");
+  expectError("shl.b32 %r1, %r2, -0f3F800000;", 1, 19,
+              "floating-point immediate '-0f3F800000' is not valid for 'shl.b32'");
+  expectError("lop3.b32 %r1, %r2, %r3, %r4, 1.0;", 1, 30,
+              "floating-point immediate '1.0' is not valid for 'lop3.b32'");
+  // Predicate sources must be registers.
+  expectError("and.pred %p1, %p2, 1;", 1, 20, "predicate operand must be a register");
+  expectError("not.pred %p1, 0;", 1, 15, "predicate operand must be a register");
+  expectError("xor.pred %p1, 1, %p2;", 1, 15, "predicate operand must be a register");
+  expectError("lop3.and.b32 %r1|%p1, %r2, %r3, %r4, 0x80, 1;", 1, 44, "predicate operand must be a register");
+  expectError("lop3.or.b32 _|%p1, %r2, %r3, %r4, 0x80, 0;", 1, 41, "predicate operand must be a register");
+  // immLut is an integer constant in 0..255.
+  expectError("lop3.b32 %r1, %r2, %r3, %r4, 256;", 1, 30, "immLut must be in 0..255, got 256");
+  expectError("lop3.b32 %r1, %r2, %r3, %r4, 0x1CA;", 1, 30, "immLut must be in 0..255, got 0x1CA");
+  expectError("lop3.b32 %r1, %r2, %r3, %r4, -1;", 1, 30, "immLut must be in 0..255, got -1");
+  expectError("lop3.and.b32 %r1|%p1, %r2, %r3, %r4, 0xFFFFFFFF, %p2;", 1, 38,
+              "immLut must be in 0..255, got 0xFFFFFFFF");
+  expectError("lop3.b32 %r1, %r2, %r3, %r4, %r5;", 1, 30, "immLut must be an integer constant");
+  expectError("lop3.or.b32 %r1|%p1, %r2, %r3, %r4, %r5, %p2;", 1, 37, "immLut must be an integer constant");
+  // Anything else that is not a plain register or integer.
+  expectError("and.pred %p1, !%p2, %p3;", 1, 15, "invalid source operand '!%p2' for 'and.pred'");
+  expectError("and.b32 %r1, %r2.x, %r3;", 1, 14, "invalid source operand '%r2.x' for 'and.b32'");
+  expectError("and.b32 %r1, [%rd1], %r3;", 1, 14, "invalid source operand '[%rd1]' for 'and.b32'");
+  expectError("and.b32 %r1, {%r2, %r3}, %r3;", 1, 14, "invalid source operand '{%r2, %r3}' for 'and.b32'");
+  expectError("and.b32 %r1, %r2, _;", 1, 19, "invalid source operand '_' for 'and.b32'");
+  expectError("and.b32 %r1, %r2, %r3|%p1;", 1, 19, "invalid source operand '%r3|%p1' for 'and.b32'");
+  expectError("shl.b32 %r1, %r2, some_symbol;", 1, 19, "invalid source operand 'some_symbol' for 'shl.b32'");
+  expectError("lop3.b32 %r1, %r2, %r3, %r4, _;", 1, 30, "invalid source operand '_' for 'lop3.b32'");
+}
+
+TEST_CASE("errors: one per instruction, and decoding goes on") {
+  expectErrors("and.u32 %r1, %r2, %r3;\n"
+               "shf.l.wrap.b32 %r1, %r2, %r3, %r4;\n"
+               "  shl.b32 %r1, %r2;\n"
+               "lop3.b32 %r1, %r2, %r3, %r4, 300;\n",
+               {{1, 1, "invalid form 'and.u32': type must be one of .pred, .b16, .b32, .b64"},
+                {3, 3, "'shl.b32' expects 3 operands, got 2"},
+                {4, 30, "immLut must be in 0..255, got 300"}});
+}
+
+TEST_CASE("register typing: declarations and conflicts") {
+  SUBCASE("a .b64 register used by a 32-bit form") {
+    expectErrors(".reg .b64 %rd<3>;\nand.b32 %rd1, %rd2, %rd0;",
+                 {{2, 9, "register %rd1 is .b64 but 'and.b32' needs 32-bit here"},
+                  {2, 15, "register %rd2 is .b64 but 'and.b32' needs 32-bit here"},
+                  {2, 21, "register %rd0 is .b64 but 'and.b32' needs 32-bit here"}});
+  }
+  SUBCASE("a data register used as a predicate, and a predicate used as data") {
+    expectErrors(".reg .b32 %r<3>;\n.reg .pred %p<3>;\nand.pred %r1, %p1, %p2;\nor.b32 %r1, %p1, %r2;",
+                 {{3, 10, "register %r1 is .b32 but 'and.pred' needs .pred here"},
+                  {4, 13, "register %p1 is .pred but 'or.b32' needs 32-bit here"}});
+  }
+  SUBCASE("the type class is kept in the message") {
+    expectError(".reg .s16 %h<2>;\nxor.b32 %r1, %h1, 1;", 2, 14, "register %h1 is .s16 but 'xor.b32' needs 32-bit here");
+    expectError(".reg .u64 %x;\nnot.b16 %rs1, %x;", 2, 15, "register %x is .u64 but 'not.b16' needs 16-bit here");
+  }
+  SUBCASE("shift amounts are 32-bit whatever the data width") {
+    expectError(".reg .b64 %rd<3>;\nshl.b64 %rd1, %rd2, %rd0;", 2, 21,
+                "register %rd0 is .b64 but 'shl.b64' needs 32-bit here");
+    expectError(".reg .b16 %rs<3>;\nshr.s16 %rs1, %rs2, %rs0;", 2, 21,
+                "register %rs0 is .b16 but 'shr.s16' needs 32-bit here");
+    expectError(".reg .b32 %r<3>;\nshf.l.wrap.b32 %r1, %r2, %r2, %rd0;\n.reg .b64 %rd0;", 2, 31,
+                "register %rd0 is .b64 but 'shf.l.wrap.b32' needs 32-bit here");
+  }
+  SUBCASE("lop3.and/.or: p and q are predicates, d/a/b/c 32-bit") {
+    expectErrors(".reg .b32 %r<6>;\nlop3.and.b32 %r1|%r2, %r3, %r4, %r5, 0x80, %r0;",
+                 {{2, 14, "register %r2 is .b32 but 'lop3.and.b32' needs .pred here"},
+                  {2, 44, "register %r0 is .b32 but 'lop3.and.b32' needs .pred here"}});
+    expectError(".reg .pred %p<3>;\nlop3.or.b32 _|%p1, %r1, %p2, %r3, 1, %p0;", 2, 25,
+                "register %p2 is .pred but 'lop3.or.b32' needs 32-bit here");
+  }
+  SUBCASE("undeclared registers are typed by their first use") {
+    expectErrors("and.b32 %x, %y, 1;\nand.b64 %x, %x, 1;",
+                 {{2, 9, "register %x is .b32 but 'and.b64' needs 64-bit here"},
+                  {2, 13, "register %x is .b32 but 'and.b64' needs 64-bit here"}});
+    expectError("shl.b64 %a, %a, %a;", 1, 17, "register %a is .b64 but 'shl.b64' needs 32-bit here");
+    Decoded d = decodeSnippet("and.pred %q, %q2, %q3;\nxor.b16 %h, %h, 3;");
+    CHECK(d.diags.empty());
+    REQUIRE(d.types.count("%q"));
+    CHECK(d.types["%q"].cls == ir::TypeClass::Pred);
+    CHECK(d.types["%q"].width == 1);
+    REQUIRE(d.types.count("%h"));
+    CHECK(d.types["%h"].cls == ir::TypeClass::B);
+    CHECK(d.types["%h"].width == 16);
+  }
+  SUBCASE("b/u/s of the same width are compatible, and .reg ranges expand") {
+    Decoded d = decodeSnippet(".reg .u32 %r<4>;\n.reg .s64 %rd<3>;\n.reg .u16 %rs<2>;\n"
+                              "and.b32 %r1, %r2, %r3;\nshr.s64 %rd1, %rd2, %r0;\nshl.b16 %rs1, %rs0, %r3;\n"
+                              "shr.u32 %r0, %r1, %r2;");
+    INFO(describe(d.diags));
+    CHECK(d.diags.empty());
+    for (bool t : d.typed)
+      CHECK(t);
+    CHECK(d.types.size() == 4 + 3 + 2);
+    CHECK(d.types.count("%r3"));
+    CHECK_FALSE(d.types.count("%r4"));
+    CHECK(d.types["%rd2"].cls == ir::TypeClass::S);
+    CHECK(d.types["%rd2"].width == 64);
+  }
+  SUBCASE("declarations inside blocks and after use still type the snippet") {
+    expectError("{ .reg .pred p; and.b32 p, %r1, 1; }", 1, 25, "register p is .pred but 'and.b32' needs 32-bit here");
+    expectError("and.b32 %r1, %r1, 1;\n.reg .b16 %r1;", 1, 9, "register %r1 is .b16 but 'and.b32' needs 32-bit here");
+  }
+  SUBCASE("non-integer registers are not typed here") {
+    Decoded d = decodeSnippet(".reg .f32 %f<2>;\nand.b32 %f1, %f0, 1;");
+    CHECK(d.diags.empty());
+  }
+  SUBCASE("the sink takes no type") {
+    Decoded d = decodeSnippet(".reg .pred %p<2>;\nlop3.and.b32 _|%p1, %r1, %r2, %r3, 1, %p0;");
+    CHECK(d.diags.empty());
+    CHECK_FALSE(d.types.count("_"));
+  }
+}
+
+TEST_CASE("register declarations: range limit") {
+  // (1 << 20 registers is the limit; the boundary itself is not expanded
+  // here because that allocates a million map entries.)
+  Decoded ok = decodeSnippet(".reg .b32 %r<1000>;");
+  CHECK(ok.diags.empty());
+  CHECK(ok.types.size() == 1000);
+  CHECK(ok.types.count("%r999"));
+
+  expectError("  .reg .b32 %r<1048577>;", 1, 13, "register range %r<1048577> is too large");
+  expectError(".reg .b64 %a, %big<4294967295>, %c;", 1, 15, "register range %big<4294967295> is too large");
+  // The other declarators of the statement are still recorded.
+  Decoded d = decodeSnippet(".reg .b64 %a, %big<4294967295>, %c;");
+  CHECK(d.types.count("%a"));
+  CHECK(d.types.count("%c"));
+  CHECK_FALSE(d.types.count("%big0"));
+  // Only .reg declarations name registers.
+  Decoded other = decodeSnippet(".shared .b32 %s<2000000>;\n.local .b8 buf[16];");
+  CHECK(other.diags.empty());
+  CHECK(other.types.empty());
+}
+
+} // TEST_SUITE
