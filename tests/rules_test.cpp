@@ -51,6 +51,8 @@ void checkForm(const p2a::ptx::Form &f, const std::vector<uint64_t> &vals, const
   for (unsigned i = 0; i < f.numSrcs(); ++i) {
     const unsigned w = f.srcWidth(i);
     uint64_t v = vals[i] & sem::maskOf(w);
+    if (f.opcode == p2a::ptx::Opcode::Fns && i == 1)
+      v &= 31; // fns: base must be <= 31 (PTX ISA 9.7.1.11)
     srcs.push_back(BV::constant(w, v));
     text += ", ";
     if (asImm[i]) {
@@ -270,6 +272,10 @@ TEST_CASE("every rule's template computes the PTX result on edge values") {
         }
         for (auto [x, y] : r.sameReg)
           srcs[y] = srcs[x];
+        // Inputs outside the PTX-defined domain (fns: base <= 31) say nothing.
+        for (const BV &pre : sem::ptxPreconditions(r.form, srcs))
+          if (pre.value() == 0)
+            srcs[1] = BV::constant(32, srcs[1].value() & 31);
         bool allowed = true;
         for (const rules::ValueConstraint &c : r.constraints)
           allowed = allowed && c.holds(srcs).value() == 1;

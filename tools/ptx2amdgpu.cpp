@@ -117,10 +117,27 @@ bool writeOutput(StringRef data) {
     return Error::success();
   });
   if (err) {
-    WithColor::error(errs(), "ptx2amdgpu") << "cannot write '" << Output << "': " << toString(std::move(err)) << "\n";
+    // Most of writeToOutput's errors are FileErrors that already start with
+    // "'OUT': "; say the file name once.
+    std::string msg = toString(std::move(err));
+    const std::string named = "'" + Output + "': ";
+    if (StringRef(msg).starts_with(named))
+      msg.erase(0, named.size());
+    WithColor::error(errs(), "ptx2amdgpu") << "cannot write '" << Output << "': " << msg << "\n";
     return false;
   }
   return true;
+}
+
+// Whether explain's argument names a file rather than being PTX text: any
+// existing path (a regular file, but also a directory, or a pipe such as the
+// /dev/fd/N of `<(...)`), or a `.ptx` name with nothing a snippet would
+// contain. Such an argument is read, so a bad path gets "cannot read" and not
+// a syntax error on the path itself.
+bool namesFile(StringRef arg) {
+  if (sys::fs::exists(arg))
+    return true;
+  return arg.ends_with(".ptx") && arg.find_first_of(" \t\r\n;{}") == StringRef::npos;
 }
 
 bool readInput(const std::string &path, std::string &text) {
@@ -184,7 +201,7 @@ int runExplain() {
     name = "<stdin>";
     if (!readInput("-", text))
       return 1;
-  } else if (sys::fs::is_regular_file(Snippet)) {
+  } else if (namesFile(Snippet)) {
     name = Snippet;
     if (!readInput(Snippet, text))
       return 1;

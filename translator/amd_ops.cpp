@@ -27,6 +27,60 @@ BV widen16(const BV &r16, const Ctx &c) {
 // A compare writes the lane's bit only where EXEC is set, 0 elsewhere.
 BV compareResult(const BV &cond, const Ctx &c) { return cond & c.exec; }
 
+// Signed less-than as a 1-bit value: flip the sign bits, compare unsigned.
+BV slt(const BV &a, const BV &b) {
+  BV sign = a.lit(1).shl(a.lit(a.width() - 1));
+  return (a ^ sign).ult(b ^ sign);
+}
+
+BV reverseBits(const BV &a) {
+  BV r = a.extract(0, 0);
+  for (unsigned i = 1; i < a.width(); ++i)
+    r = BV::concat(r, a.extract(i, i));
+  return r;
+}
+
+BV popcount32(const BV &a) {
+  BV sum = BV::constant(32, 0);
+  for (unsigned i = 0; i < 32; ++i)
+    sum = sum + a.extract(i, i).zext(32);
+  return sum;
+}
+
+// Count of zeros above the highest set bit; 0xffffffff if none is set.
+BV firstBitHigh(const BV &a) {
+  BV r = BV::constant(32, 0xffffffffu);
+  for (unsigned i = 0; i < 32; ++i)
+    r = BV::ite(a.extract(i, i), r.lit(31 - i), r);
+  return r;
+}
+
+// Index of the lowest set bit; 0xffffffff if none is set.
+BV firstBitLow(const BV &a) {
+  BV r = BV::constant(32, 0xffffffffu);
+  for (int i = 31; i >= 0; --i)
+    r = BV::ite(a.extract(i, i), r.lit(i), r);
+  return r;
+}
+
+// v_perm_b32 byte selection (Vega ISA 12.x "V_PERM_B32"; RDNA ISA likewise).
+BV permBytes(const BV &s0, const BV &s1, const BV &sel) {
+  BV bytes[8] = {s1.extract(7, 0),  s1.extract(15, 8),  s1.extract(23, 16), s1.extract(31, 24),
+                 s0.extract(7, 0),  s0.extract(15, 8),  s0.extract(23, 16), s0.extract(31, 24)};
+  BV out[4] = {bytes[0], bytes[0], bytes[0], bytes[0]};
+  for (unsigned i = 0; i < 4; ++i) {
+    BV k = sel.extract(8 * i + 7, 8 * i);
+    BV v = BV::constant(8, 0xff); // 13 and above
+    v = BV::ite(k.eq(k.lit(12)), k.lit(0), v);
+    for (int odd = 3; odd >= 0; --odd) // 8..11: sign of byte 1, 3, 5, 7
+      v = BV::ite(k.eq(k.lit(8 + odd)), bytes[2 * odd + 1].extract(7, 7).sext(8), v);
+    for (int b = 7; b >= 0; --b)
+      v = BV::ite(k.eq(k.lit(b)), bytes[b], v);
+    out[i] = v;
+  }
+  return BV::concat(BV::concat(out[3], out[2]), BV::concat(out[1], out[0]));
+}
+
 std::vector<OpDef> buildOps() {
   using E = Encoding;
   using SL = Slot;
@@ -131,6 +185,90 @@ std::vector<OpDef> buildOps() {
        [](const S &s, const Ctx &) { return s[0] ^ s[1]; }},
       {Op::S_MOV_MASK, "s_mov_b64", E::SOP1, SL::Mask, {SL::Mask}, false, vega,
        [](const S &s, const Ctx &) { return s[0]; }},
+      // ---- bit manipulation
+      // D.b[i] = sel(S2.b[i]) over the bytes of {S0,S1} (S1 = bytes 0-3):
+      // 0-7 a byte, 8-11 the sign of byte 1/3/5/7 replicated, 12 zero, >= 13 0xff.
+      {Op::V_PERM_B32, "v_perm_b32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return permBytes(s[0], s[1], s[2]); }},
+      // D = sign-extend((S0 >> S1[4:0]) & ((1 << S2[4:0]) - 1)) from S2[4:0] bits; 0 for width 0.
+      {Op::V_BFE_I32, "v_bfe_i32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) {
+         BV width = amount(s[2], 5, 32);
+         BV field = s[0].lshr(amount(s[1], 5, 32)) & (s[0].lit(1).shl(width) - s[0].lit(1));
+         BV up = s[0].lit(32) - width; // width 0: shift by 32 gives 0 either way
+         return BV::ite(width.eq(width.lit(0)), width.lit(0), field.shl(up).ashr(up));
+       }},
+      // D = ((1 << S0[4:0]) - 1) << S1[4:0]
+      {Op::V_BFM_B32, "v_bfm_b32", E::VOP3, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) {
+         return (s[0].lit(1).shl(amount(s[0], 5, 32)) - s[0].lit(1)).shl(amount(s[1], 5, 32));
+       }},
+      {Op::V_BFREV_B32, "v_bfrev_b32", E::VOP1, SL::V32, {SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return reverseBits(s[0]); }},
+      // D = popcount(S0) + S1
+      {Op::V_BCNT_U32_B32, "v_bcnt_u32_b32", E::VOP3, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return popcount32(s[0]) + s[1]; }},
+      // Leading zeros from the msb; 0xffffffff for 0 (gfx11+: v_clz_i32_u32).
+      {Op::V_FFBH_U32, "v_ffbh_u32", E::VOP1, SL::V32, {SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return firstBitHigh(s[0]); }},
+      // Trailing zeros; 0xffffffff for 0 (gfx11+: v_ctz_i32_b32).
+      {Op::V_FFBL_B32, "v_ffbl_b32", E::VOP1, SL::V32, {SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return firstBitLow(s[0]); }},
+      // Leading bits equal to the sign, from bit 30 down, as a count from the msb;
+      // 0xffffffff when all bits are equal (gfx11+: v_cls_i32).
+      {Op::V_FFBH_I32, "v_ffbh_i32", E::VOP1, SL::V32, {SL::V32}, false, vega,
+       [](const S &s, const Ctx &) {
+         BV x = BV::ite(s[0].extract(31, 31), ~s[0], s[0]);
+         BV r = firstBitHigh(x); // position counted from the msb, or -1 if x == 0
+         return r;
+       }},
+      {Op::V_ADD_U32, "v_add_u32", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return s[0] + s[1]; }},
+      // D = S1 - S0
+      {Op::V_SUBREV_U32, "v_subrev_u32", E::VOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[1] - s[0]; }},
+      {Op::V_MAX_U32, "v_max_u32", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return BV::ite(s[0].ult(s[1]), s[1], s[0]); }},
+      {Op::V_MIN_I32, "v_min_i32", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return BV::ite(slt(s[0], s[1]), s[0], s[1]); }},
+      {Op::V_MAX_I32, "v_max_i32", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return BV::ite(slt(s[0], s[1]), s[1], s[0]); }},
+      // Median of three (unsigned).
+      {Op::V_MED3_U32, "v_med3_u32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) {
+         BV lo = s[0].umin(s[1]), hi = BV::ite(s[0].ult(s[1]), s[1], s[0]);
+         return BV::ite(s[2].ult(lo), lo, BV::ite(hi.ult(s[2]), hi, s[2]));
+       }},
+      {Op::V_MIN3_U32, "v_min3_u32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0].umin(s[1]).umin(s[2]); }},
+      {Op::V_ADD3_U32, "v_add3_u32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0] + s[1] + s[2]; }},
+      // D = (S0 << S1[4:0]) + S2
+      {Op::V_LSHL_ADD_U32, "v_lshl_add_u32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0].shl(amount(s[1], 5, 32)) + s[2]; }},
+      // D = (S0 + S1) << S2[4:0]
+      {Op::V_ADD_LSHL_U32, "v_add_lshl_u32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return (s[0] + s[1]).shl(amount(s[2], 5, 32)); }},
+      // D = (S0 ^ S1) + S2
+      {Op::V_XAD_U32, "v_xad_u32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return (s[0] ^ s[1]) + s[2]; }},
+      // Compares: D = S0 op S1 (in active lanes).
+      {Op::V_CMP_LT_U32, "v_cmp_lt_u32", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[0].ult(s[1]), c); }},
+      {Op::V_CMP_LE_U32, "v_cmp_le_u32", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[0].ule(s[1]), c); }},
+      {Op::V_CMP_GE_U32, "v_cmp_ge_u32", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[1].ule(s[0]), c); }},
+      {Op::V_CMP_LT_I32, "v_cmp_lt_i32", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(slt(s[0], s[1]), c); }},
+      {Op::V_CMP_GT_I32, "v_cmp_gt_i32", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(slt(s[1], s[0]), c); }},
+      {Op::V_CMP_NE_U64, "v_cmp_ne_u64", E::VOPC, SL::Mask, {SL::V64, SL::V64}, true, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[0].ne(s[1]), c); }},
+      {Op::V_CMP_GT_U64, "v_cmp_gt_u64", E::VOPC, SL::Mask, {SL::V64, SL::V64}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[1].ult(s[0]), c); }},
+      {Op::V_CMP_LT_U64, "v_cmp_lt_u64", E::VOPC, SL::Mask, {SL::V64, SL::V64}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[0].ult(s[1]), c); }},
   };
 }
 
@@ -160,16 +298,13 @@ bool available(Op op, const targets::TargetInfo &t) {
 
 std::string mnemonic(Op op, const targets::TargetInfo &t) {
   const OpDef &d = opDef(op);
-  std::string name = d.name;
-  if (op == Op::V_SUB_U32 && t.generation >= targets::Generation::GFX10)
-    return "v_sub_nc_u32";
-  if (op == Op::V_SUB_U32_CLAMP && t.generation >= targets::Generation::GFX10)
-    return "v_sub_nc_u32_e64";
   if (d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2) {
-    if (t.wave_size == 32)
-      name.replace(name.size() - 3, 3, "b32");
+    std::string base = d.name; // "s_and_b64": lane-mask ops follow the wave size
+    return t.maskOp(base.substr(0, base.size() - 4));
   }
-  return name;
+  if (op == Op::V_SUB_U32_CLAMP)
+    return t.mnemonic("v_sub_u32") + "_e64"; // clamp needs the VOP3 encoding
+  return t.mnemonic(d.name); // gfx10+/gfx11+/gfx12 renames live with the target facts
 }
 
 bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t) {

@@ -35,6 +35,13 @@ enum class Op {
   V_DUAL_CNDMASK_PAIR,     // gfx11+ VOPD: two v_cndmask_b32 on the halves of a pair, one issue
   V_LSHRREV_B32_SDWA_W0,   // gfx9/gfx10 SDWA: src1_sel:WORD_0 zero-extends the low half first
   S_AND_MASK, S_OR_MASK, S_XOR_MASK, S_MOV_MASK,
+  // Bit manipulation (neighbours of the Logic and Shift family).
+  V_PERM_B32, V_BFE_I32, V_BFM_B32, V_BFREV_B32, V_BCNT_U32_B32,
+  V_FFBH_U32, V_FFBL_B32, V_FFBH_I32,
+  V_ADD_U32, V_SUBREV_U32, V_MAX_U32, V_MIN_I32, V_MAX_I32, V_MED3_U32, V_MIN3_U32,
+  V_ADD3_U32, V_LSHL_ADD_U32, V_ADD_LSHL_U32, V_XAD_U32, V_AND_B32_E64_CLAMPED_UNUSED,
+  V_CMP_LT_U32, V_CMP_LE_U32, V_CMP_GE_U32, V_CMP_LT_I32, V_CMP_GT_I32, V_CMP_NE_U64, V_CMP_GT_U64,
+  V_CMP_LT_U64,
 };
 
 enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2 };

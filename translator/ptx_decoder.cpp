@@ -9,7 +9,19 @@ namespace ast = ::ptx::ast;
 
 namespace {
 
-const std::set<std::string> kFamily = {"and", "or", "xor", "not", "cnot", "lop3", "shf", "shl", "shr"};
+const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "lop3", "shf", "shl",
+                                       "shr",  "prmt", "bfe", "bfi",  "brev",  "popc", "clz", "bfind",
+                                       "fns",  "bmsk", "szext"};
+
+std::optional<PrmtMode> prmtModeOf(const std::string &m) {
+  static const std::pair<const char *, PrmtMode> modes[] = {{"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e},
+                                                             {"rc8", PrmtMode::Rc8}, {"ecl", PrmtMode::Ecl},
+                                                             {"ecr", PrmtMode::Ecr}, {"rc16", PrmtMode::Rc16}};
+  for (auto &[name, mode] : modes)
+    if (m == name)
+      return mode;
+  return std::nullopt;
+}
 
 std::optional<std::pair<TypeClass, unsigned>> parseType(const std::string &m) {
   if (m == "pred")
@@ -61,7 +73,13 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     error(diags, at, "invalid form '" + full + "': " + msg);
     return std::nullopt;
   };
-  // The type is the last modifier in every form of this family.
+  // prmt.b32{.mode}: the mode follows the type (PTX ISA 9.7.9.7).
+  if (in.opcode == "prmt" && mods.size() >= 2)
+    if (std::optional<PrmtMode> m = prmtModeOf(mods.back())) {
+      f.prmt = *m;
+      mods.pop_back();
+    }
+  // The type is the last modifier in every other form.
   if (mods.empty())
     return bad("missing type suffix");
   auto ty = parseType(mods.back());
@@ -131,12 +149,59 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       return bad("unexpected modifier '." + mods.front() + "'");
     if (!typeOneOf({"b16", "b32", "b64"}))
       return bad("shl takes .b16, .b32 or .b64");
-  } else { // shr
+  } else if (in.opcode == "shr") {
     f.opcode = Opcode::Shr;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
     if (!typeOneOf({"b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64"}))
       return bad("shr takes .b, .u or .s with 16, 32 or 64 bits");
+  } else if (in.opcode == "bmsk" || in.opcode == "szext") {
+    f.opcode = in.opcode == "bmsk" ? Opcode::Bmsk : Opcode::Szext;
+    if (mods.size() != 1 || (mods[0] != "clamp" && mods[0] != "wrap"))
+      return bad(in.opcode + " needs exactly one mode, .clamp or .wrap");
+    f.mode = mods[0] == "clamp" ? ShfMode::Clamp : ShfMode::Wrap;
+    if (f.opcode == Opcode::Bmsk ? !typeOneOf({"b32"}) : !typeOneOf({"u32", "s32"}))
+      return bad(f.opcode == Opcode::Bmsk ? "bmsk is .b32 only" : "szext takes .u32 or .s32");
+  } else if (in.opcode == "bfind") {
+    f.opcode = Opcode::Bfind;
+    for (const std::string &m : mods) {
+      if (m != "shiftamt" || f.shiftamt)
+        return bad("unexpected modifier '." + m + "' (expected .shiftamt)");
+      f.shiftamt = true;
+    }
+    if (!typeOneOf({"u32", "s32", "u64", "s64"}))
+      return bad("bfind takes .u32, .s32, .u64 or .s64");
+  } else {
+    // prmt bfe bfi brev popc clz fns: no modifiers besides the type (prmt's mode handled above).
+    static const std::pair<const char *, Opcode> plain[] = {{"prmt", Opcode::Prmt}, {"bfe", Opcode::Bfe},
+                                                            {"bfi", Opcode::Bfi},   {"brev", Opcode::Brev},
+                                                            {"popc", Opcode::Popc}, {"clz", Opcode::Clz},
+                                                            {"fns", Opcode::Fns}};
+    for (auto &[name, op] : plain)
+      if (in.opcode == name)
+        f.opcode = op;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'" +
+                 (f.opcode == Opcode::Prmt ? " (prmt modes: .f4e .b4e .rc8 .ecl .ecr .rc16, after .b32)" : ""));
+    bool ok = false;
+    switch (f.opcode) {
+    case Opcode::Prmt:
+      ok = typeOneOf({"b32"});
+      break;
+    case Opcode::Bfe:
+      ok = typeOneOf({"u32", "s32", "u64", "s64"});
+      break;
+    case Opcode::Fns:
+      ok = typeOneOf({"b32"});
+      break;
+    default:
+      ok = typeOneOf({"b32", "b64"});
+      break;
+    }
+    if (!ok)
+      return bad(std::string(in.opcode) + (f.opcode == Opcode::Bfe ? " takes .u32, .s32, .u64 or .s64"
+                                             : f.opcode == Opcode::Prmt || f.opcode == Opcode::Fns ? " is .b32 only"
+                                                                                                   : " takes .b32 or .b64"));
   }
 
   Instruction out;
@@ -157,7 +222,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   size_t k = 0;
   if (f.opcode == Opcode::Lop3 && f.boolop != BoolOp::None) {
     const ast::Operand &o = *ops[k++];
-    if (o.kind != ast::Operand::Kind::Pair) {
+    // `!d|p` and `d.x|p` parse as pairs too; neither is a plain d|p.
+    if (o.kind != ast::Operand::Kind::Pair || o.negated || o.element) {
       error(diags, o.loc, "expected 'd|p' destination pair for '" + full + "'");
       return std::nullopt;
     }
@@ -233,7 +299,7 @@ void collectRegisterDeclaration(const ast::Declaration &decl, RegisterTypes &typ
   for (const ast::Declarator &d : decl.declarators) {
     if (d.range) {
       if (*d.range > 1u << 20) {
-        error(diags, d.loc, "register range %" + d.name + "<" + std::to_string(*d.range) + "> is too large");
+        error(diags, d.loc, "register range " + d.name + "<" + std::to_string(*d.range) + "> is too large");
         continue;
       }
       for (uint32_t i = 0; i < *d.range; ++i)

@@ -27,6 +27,19 @@ std::string Form::name() const {
            (mode == ShfMode::Wrap ? "wrap." : "clamp.") + ty;
   case Opcode::Shl: return "shl." + ty;
   case Opcode::Shr: return "shr." + ty;
+  case Opcode::Prmt: {
+    static const char *modes[] = {"", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"};
+    return "prmt." + ty + modes[static_cast<int>(prmt)];
+  }
+  case Opcode::Bfe: return "bfe." + ty;
+  case Opcode::Bfi: return "bfi." + ty;
+  case Opcode::Brev: return "brev." + ty;
+  case Opcode::Popc: return "popc." + ty;
+  case Opcode::Clz: return "clz." + ty;
+  case Opcode::Bfind: return std::string("bfind.") + (shiftamt ? "shiftamt." : "") + ty;
+  case Opcode::Fns: return "fns." + ty;
+  case Opcode::Bmsk: return std::string("bmsk.") + (mode == ShfMode::Clamp ? "clamp." : "wrap.") + ty;
+  case Opcode::Szext: return std::string("szext.") + (mode == ShfMode::Clamp ? "clamp." : "wrap.") + ty;
   }
   return "?";
 }
@@ -36,7 +49,17 @@ unsigned Form::numDsts() const { return opcode == Opcode::Lop3 && boolop != Bool
 unsigned Form::numSrcs() const {
   switch (opcode) {
   case Opcode::Not:
-  case Opcode::Cnot: return 1;
+  case Opcode::Cnot:
+  case Opcode::Brev:
+  case Opcode::Popc:
+  case Opcode::Clz:
+  case Opcode::Bfind: return 1;
+  case Opcode::Prmt:
+  case Opcode::Bfe:
+  case Opcode::Fns: return 3;
+  case Opcode::Bfi: return 4;
+  case Opcode::Bmsk:
+  case Opcode::Szext: return 2;
   case Opcode::Lop3: return boolop == BoolOp::None ? 4 : 5; // a b c immLut [q]
   case Opcode::Shf: return 3;
   default: return 2;
@@ -45,6 +68,12 @@ unsigned Form::numSrcs() const {
 
 unsigned Form::srcWidth(unsigned i) const {
   switch (opcode) {
+  case Opcode::Prmt:
+  case Opcode::Fns:
+  case Opcode::Bmsk:
+  case Opcode::Szext: return 32;
+  case Opcode::Bfe: return i == 0 ? width : 32;  // pos and len are .u32
+  case Opcode::Bfi: return i < 2 ? width : 32;   // a, b have the type; pos, len are .u32
   case Opcode::Lop3: return i < 3 ? 32 : i == 3 ? 8 : 1;
   case Opcode::Shf: return 32;
   case Opcode::Shl:
@@ -53,7 +82,16 @@ unsigned Form::srcWidth(unsigned i) const {
   }
 }
 
-unsigned Form::dstWidth(unsigned i) const { return i == 1 ? 1 : width; }
+unsigned Form::dstWidth(unsigned i) const {
+  if (i == 1)
+    return 1;
+  switch (opcode) {
+  case Opcode::Popc:
+  case Opcode::Clz:
+  case Opcode::Bfind: return 32; // .u32 destination whatever the source type
+  default: return width;
+  }
+}
 
 const std::vector<Form> &allForms() {
   static const std::vector<Form> forms = [] {
@@ -83,6 +121,40 @@ const std::vector<Form> &allForms() {
     for (TypeClass t : {TypeClass::B, TypeClass::U, TypeClass::S})
       for (unsigned w : {16u, 32u, 64u})
         add(Form{Opcode::Shr, t, w});
+    // Neighbours.
+    for (PrmtMode m : {PrmtMode::None, PrmtMode::F4e, PrmtMode::B4e, PrmtMode::Rc8, PrmtMode::Ecl, PrmtMode::Ecr,
+                       PrmtMode::Rc16}) {
+      Form f{Opcode::Prmt, TypeClass::B, 32};
+      f.prmt = m;
+      add(f);
+    }
+    for (TypeClass t : {TypeClass::U, TypeClass::S})
+      for (unsigned w : {32u, 64u})
+        add(Form{Opcode::Bfe, t, w});
+    for (unsigned w : {32u, 64u}) {
+      add(Form{Opcode::Bfi, TypeClass::B, w});
+      add(Form{Opcode::Brev, TypeClass::B, w});
+      add(Form{Opcode::Popc, TypeClass::B, w});
+      add(Form{Opcode::Clz, TypeClass::B, w});
+    }
+    for (bool sa : {false, true})
+      for (TypeClass t : {TypeClass::U, TypeClass::S})
+        for (unsigned w : {32u, 64u}) {
+          Form f{Opcode::Bfind, t, w};
+          f.shiftamt = sa;
+          add(f);
+        }
+    add(Form{Opcode::Fns, TypeClass::B, 32});
+    for (ShfMode m : {ShfMode::Clamp, ShfMode::Wrap}) {
+      Form b{Opcode::Bmsk, TypeClass::B, 32};
+      b.mode = m;
+      add(b);
+      for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+        Form z{Opcode::Szext, t, 32};
+        z.mode = m;
+        add(z);
+      }
+    }
     return v;
   }();
   return forms;

@@ -12,13 +12,21 @@
 
 namespace p2a::ptx {
 
-enum class Opcode { And, Or, Xor, Not, Cnot, Lop3, Shf, Shl, Shr };
+enum class Opcode {
+  // Logic and Shift (PTX ISA 9.7.8)
+  And, Or, Xor, Not, Cnot, Lop3, Shf, Shl, Shr,
+  // Bit-manipulation neighbours (PTX ISA 9.7.1 integer arithmetic, 9.7.9.7 prmt)
+  Prmt, Bfe, Bfi, Brev, Popc, Clz, Bfind, Fns, Bmsk, Szext,
+};
+
+// prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.
+enum class PrmtMode { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
 
 // Type class of the form's type suffix: .pred, .bN, .uN, .sN.
 enum class TypeClass { Pred, B, U, S };
 
 enum class ShfDir { Left, Right };
-enum class ShfMode { Wrap, Clamp };
+enum class ShfMode { Wrap, Clamp }; // also bmsk's and szext's .wrap/.clamp
 enum class BoolOp { None, And, Or }; // lop3.{and,or} (PTX 8.2)
 
 // A form is the opcode plus all modifiers: everything about an instruction but
@@ -30,6 +38,8 @@ struct Form {
   ShfDir dir = ShfDir::Left;     // shf only
   ShfMode mode = ShfMode::Wrap;  // shf only
   BoolOp boolop = BoolOp::None;  // lop3 only
+  PrmtMode prmt = PrmtMode::None; // prmt only
+  bool shiftamt = false;          // bfind.shiftamt
 
   // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
   std::string name() const;

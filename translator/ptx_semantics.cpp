@@ -1,5 +1,7 @@
 #include "translator/ptx_semantics.hpp"
 
+#include "translator/ptx_semantics_bits.hpp"
+
 #include <stdexcept>
 
 namespace p2a::sem {
@@ -66,8 +68,25 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
     BV n = shiftAmount(s[1], f.width);
     return {f.type == TypeClass::S ? s[0].ashr(n) : s[0].lshr(n)};
   }
+  case Opcode::Prmt: return {bits::prmt(f.prmt, s[0], s[1], s[2])};
+  case Opcode::Bfe: return {bits::bfe(f.type == TypeClass::S, s[0], s[1], s[2])};
+  case Opcode::Bfi: return {bits::bfi(s[0], s[1], s[2], s[3])};
+  case Opcode::Brev: return {bits::brev(s[0])};
+  case Opcode::Popc: return {bits::popc(s[0])};
+  case Opcode::Clz: return {bits::clz(s[0])};
+  case Opcode::Bfind: return {bits::bfind(f.type == TypeClass::S, f.shiftamt, s[0])};
+  case Opcode::Fns: return {bits::fns(s[0], s[1], s[2])};
+  case Opcode::Bmsk: return {bits::bmsk(f.mode == ShfMode::Clamp, s[0], s[1])};
+  case Opcode::Szext: return {bits::szext(f.mode == ShfMode::Clamp, f.type == TypeClass::S, s[0], s[1])};
   }
   throw std::logic_error("evalPtx: unknown form");
+}
+
+std::vector<BV> ptxPreconditions(const ptx::Form &f, const std::vector<BV> &s) {
+  // fns (9.7.1.11): "base must be <= 31, otherwise behavior is undefined".
+  if (f.opcode == Opcode::Fns)
+    return {s[1].ule(s[1].lit(31))};
+  return {};
 }
 
 } // namespace p2a::sem

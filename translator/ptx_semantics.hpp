@@ -15,4 +15,8 @@ namespace p2a::sem {
 // width form.dstWidth(i).
 std::vector<BV> evalPtx(const ptx::Form &form, const std::vector<BV> &srcs);
 
+// Conditions (1-bit) under which the PTX ISA defines the result at all; rule
+// proofs assume them, test vectors respect them.
+std::vector<BV> ptxPreconditions(const ptx::Form &form, const std::vector<BV> &srcs);
+
 } // namespace p2a::sem

@@ -12,6 +12,10 @@ const std::vector<Rule> &ruleTable() {
     addLogicRules(t);
     addLop3Rules(t);
     addShiftRules(t);
+    addPrmtRules(t);
+    addBitCountRules(t);
+    addBitFieldRules(t);
+    addFnsRules(t);
     addConstantFoldRules(t);
     return t;
   }();

@@ -10,6 +10,10 @@ namespace p2a::rules {
 void addLogicRules(std::vector<Rule> &out);  // and or xor not cnot
 void addLop3Rules(std::vector<Rule> &out);   // lop3, lop3.{and,or}
 void addShiftRules(std::vector<Rule> &out);  // shf shl shr
+void addPrmtRules(std::vector<Rule> &out);      // prmt, every mode
+void addBitCountRules(std::vector<Rule> &out);  // brev popc clz bfind
+void addBitFieldRules(std::vector<Rule> &out);  // bfe bfi bmsk szext
+void addFnsRules(std::vector<Rule> &out);       // fns
 void addConstantFoldRules(std::vector<Rule> &out); // all-immediate operands
 
 } // namespace p2a::rules

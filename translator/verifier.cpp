@@ -390,6 +390,8 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
       solver.add(c.holds(srcs).toExpr(ctx) == ctx.bv_val(1, 1));
     for (auto [x, y] : rule.sameReg)
       solver.add(srcs[x].toExpr(ctx) == srcs[y].toExpr(ctx));
+    for (const BV &pre : sem::ptxPreconditions(rule.form, srcs))
+      solver.add(pre.toExpr(ctx) == ctx.bv_val(1, 1));
     if (sc.dstAlias >= 0)
       for (auto [x, y] : rule.distinctReg)
         (void)x, (void)y; // distinct registers: nothing to assume about values
