@@ -86,12 +86,7 @@ TEST_CASE("every rule assembles and is proved on every target it serves") {
   unsigned proved = 0;
   for (const rules::Rule &r : rules::ruleTable())
     for (const targets::TargetInfo &t : targets::allTargets()) {
-      if (!r.target.holds(t))
-        continue;
-      bool available = true;
-      for (const rules::TInst &in : r.seq)
-        available = available && amd::available(in.op, t);
-      if (!available)
+      if (!r.servesTarget(t))
         continue;
       const cost::RuleCost &c = cost::sharedCostModel().cost(r, t);
       INFO(r.name << " on " << t.name << ": " << c.error << "\n" << c.assembly);
@@ -255,12 +250,7 @@ TEST_CASE("every rule's template computes the PTX result on edge values") {
   unsigned checked = 0;
   for (const rules::Rule &r : rules::ruleTable())
     for (const targets::TargetInfo &t : targets::allTargets()) {
-      if (!r.target.holds(t))
-        continue;
-      bool available = true;
-      for (const rules::TInst &in : r.seq)
-        available = available && amd::available(in.op, t);
-      if (!available)
+      if (!r.servesTarget(t))
         continue;
       for (unsigned trial = 0; trial < 20; ++trial) {
         std::vector<BV> srcs;

@@ -18,6 +18,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <cstdlib>
 #include <thread>
 
@@ -168,6 +170,26 @@ bool emitAssembly(const std::string &asmText, const targets::TargetInfo &t, cost
   return writeOutput(kind == mc::OutputKind::Object ? r.output : header + r.output);
 }
 
+struct ParsedInput {
+  std::unique_ptr<SourceFile> src;
+  ::ptx::ParseResult parse;
+};
+
+// Reads and parses one input file, printing its syntax errors. A module is
+// parsed as a module, a snippet as a snippet (`Auto`: a module iff it has a
+// .version directive). nullopt when the file cannot be read.
+std::optional<ParsedInput> readAndParse(const std::string &path, InputKind kind) {
+  std::string text;
+  if (!readInput(path, text))
+    return std::nullopt;
+  const bool snippet = kind == InputKind::Snippet || (kind == InputKind::Auto && text.find(".version") == std::string::npos);
+  ParsedInput in{std::make_unique<SourceFile>(path, std::move(text)), {}};
+  in.parse = snippet ? ::ptx::parseSnippet(in.src->text()) : ::ptx::parseModule(in.src->text());
+  for (const ::ptx::SyntaxError &e : in.parse.errors)
+    in.src->print(errs(), e);
+  return in;
+}
+
 int runSyntaxOnly() {
   if (Inputs.empty()) {
     WithColor::error(errs(), "ptx2amdgpu") << "no input files\n";
@@ -175,18 +197,8 @@ int runSyntaxOnly() {
   }
   int rc = 0;
   for (const std::string &path : Inputs) {
-    std::string text;
-    if (!readInput(path, text)) {
-      rc = 1;
-      continue;
-    }
-    SourceFile src(path, text);
-    const bool snippet = InputAs == InputKind::Snippet ||
-                         (InputAs == InputKind::Auto && text.find(".version") == std::string::npos);
-    ::ptx::ParseResult pr = snippet ? ::ptx::parseSnippet(text) : ::ptx::parseModule(text);
-    for (const ::ptx::SyntaxError &e : pr.errors)
-      src.print(errs(), e);
-    if (!pr.ok())
+    std::optional<ParsedInput> in = readAndParse(path, InputAs);
+    if (!in || !in->parse.ok())
       rc = 1;
   }
   return rc;
@@ -319,19 +331,13 @@ int runTranslateFiles() {
   }
   int rc = 0;
   for (const std::string &path : Inputs) {
-    std::string text;
-    if (!readInput(path, text)) {
+    std::optional<ParsedInput> in = readAndParse(path, InputKind::Module);
+    if (!in || !in->parse.ok()) {
       rc = 1;
       continue;
     }
-    SourceFile src(path, text);
-    ::ptx::ParseResult pr = ::ptx::parseModule(text);
-    for (const ::ptx::SyntaxError &e : pr.errors)
-      src.print(errs(), e);
-    if (!pr.ok()) {
-      rc = 1;
-      continue;
-    }
+    const SourceFile &src = *in->src;
+    const ::ptx::ParseResult &pr = in->parse;
     std::string asmText;
     bool fileOk = true;
     for (const ::ptx::ast::Function &f : pr.module.functions) {

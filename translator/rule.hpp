@@ -84,6 +84,10 @@ struct Rule {
   std::string restriction;          // the AMD restriction this rule works around
   bool dstIsSink = false;           // lop3.{and,or} with d = _ (d lives in a temp)
 
+  // Does the rule serve target t: its target predicate holds and every AMD
+  // instruction it emits exists there?
+  bool servesTarget(const targets::TargetInfo &t) const;
+
   std::string constraintText() const;
   std::string templateText(const targets::TargetInfo &t) const; // symbolic listing
 };

@@ -31,6 +31,17 @@ inline TargetPredicate allTargets() {
   return {"all", [](const targets::TargetInfo &) { return true; }};
 }
 
+// A rule for `f` named "<form>/<suffix>", serving all targets, with the
+// given operand requirements; callers fill in the rest.
+inline Rule makeRule(const ptx::Form &f, const std::string &suffix, std::vector<OperandReq> reqs) {
+  Rule r;
+  r.form = f;
+  r.name = f.name() + "/" + suffix;
+  r.srcReqs = std::move(reqs);
+  r.target = allTargets();
+  return r;
+}
+
 // Constraint helpers over PTX sources.
 inline ValueConstraint when(std::string text, std::function<BV(const std::vector<BV> &)> f) {
   return ValueConstraint{std::move(text), std::move(f)};

@@ -28,6 +28,15 @@ static const char *srcName(unsigned i, const ptx::Form &f) {
   return f.opcode == ptx::Opcode::Lop3 ? lop3[i] : other[i];
 }
 
+bool Rule::servesTarget(const targets::TargetInfo &t) const {
+  if (!target.holds(t))
+    return false;
+  for (const TInst &in : seq)
+    if (!amd::available(in.op, t))
+      return false;
+  return true;
+}
+
 std::string Rule::constraintText() const {
   std::ostringstream os;
   const char *sep = "";

@@ -27,31 +27,19 @@ static Op saluOf(Opcode op) {
 void addLogicRules(std::vector<Rule> &out) {
   for (Opcode op : {Opcode::And, Opcode::Or, Opcode::Xor}) {
     for (unsigned w : {16u, 32u}) {
-      Rule r;
-      r.form = Form{op, TypeClass::B, w};
-      r.name = r.form.name() + "/vop2";
-      r.srcReqs = {OperandReq::Any, OperandReq::Any};
-      r.target = allTargets();
+      Rule r = makeRule(Form{op, TypeClass::B, w}, "vop2", {OperandReq::Any, OperandReq::Any});
       r.seq = {inst(valuOf(op), D(), {S(0), S(1)})};
       r.restriction = w == 16 ? "none: a 16-bit value lives in the low half of a VGPR; the high half is don't-care"
                               : "none: one VOP2 instruction (a literal moves to src0)";
       out.push_back(r);
     }
-    Rule r64;
-    r64.form = Form{op, TypeClass::B, 64};
-    r64.name = r64.form.name() + "/halves";
-    r64.srcReqs = {OperandReq::Any, OperandReq::Any};
-    r64.target = allTargets();
+    Rule r64 = makeRule(Form{op, TypeClass::B, 64}, "halves", {OperandReq::Any, OperandReq::Any});
     r64.seq = {inst(valuOf(op), D(0, Part::Lo), {S(0, Part::Lo), S(1, Part::Lo)}),
                inst(valuOf(op), D(0, Part::Hi), {S(0, Part::Hi), S(1, Part::Hi)})};
     r64.restriction = "no 64-bit bitwise VALU op: one VOP2 per 32-bit half";
     out.push_back(r64);
 
-    Rule rp;
-    rp.form = Form{op, TypeClass::Pred, 1};
-    rp.name = rp.form.name() + "/salu";
-    rp.srcReqs = {OperandReq::Reg, OperandReq::Reg};
-    rp.target = allTargets();
+    Rule rp = makeRule(Form{op, TypeClass::Pred, 1}, "salu", {OperandReq::Reg, OperandReq::Reg});
     rp.seq = {inst(saluOf(op), D(), {S(0), S(1)})};
     rp.restriction = "predicates are lane masks in SGPRs (s[2n:2n+1] in wave64, sN in wave32); "
                      "inactive lanes stay 0";
@@ -59,32 +47,20 @@ void addLogicRules(std::vector<Rule> &out) {
   }
 
   for (unsigned w : {16u, 32u}) {
-    Rule r;
-    r.form = Form{Opcode::Not, TypeClass::B, w};
-    r.name = r.form.name() + "/vop1";
-    r.srcReqs = {OperandReq::Any};
-    r.target = allTargets();
+    Rule r = makeRule(Form{Opcode::Not, TypeClass::B, w}, "vop1", {OperandReq::Any});
     r.seq = {inst(Op::V_NOT_B32, D(), {S(0)})};
     r.restriction = "none";
     out.push_back(r);
   }
   {
-    Rule r;
-    r.form = Form{Opcode::Not, TypeClass::B, 64};
-    r.name = r.form.name() + "/halves";
-    r.srcReqs = {OperandReq::Any};
-    r.target = allTargets();
+    Rule r = makeRule(Form{Opcode::Not, TypeClass::B, 64}, "halves", {OperandReq::Any});
     r.seq = {inst(Op::V_NOT_B32, D(0, Part::Lo), {S(0, Part::Lo)}),
              inst(Op::V_NOT_B32, D(0, Part::Hi), {S(0, Part::Hi)})};
     r.restriction = "no 64-bit VALU not: one per half";
     out.push_back(r);
   }
   {
-    Rule r;
-    r.form = Form{Opcode::Not, TypeClass::Pred, 1};
-    r.name = r.form.name() + "/xor-exec";
-    r.srcReqs = {OperandReq::Reg};
-    r.target = allTargets();
+    Rule r = makeRule(Form{Opcode::Not, TypeClass::Pred, 1}, "xor-exec", {OperandReq::Reg});
     r.seq = {inst(Op::S_XOR_MASK, D(), {EXEC(), S(0)})};
     r.restriction = "s_not would set the bits of inactive lanes; XOR with EXEC keeps them 0, "
                     "as compares leave them";
@@ -95,21 +71,13 @@ void addLogicRules(std::vector<Rule> &out) {
   // boolean into a VGPR directly: compare into VCC, then select.
   struct CnotShape { unsigned w; Op cmp; };
   for (CnotShape c : {CnotShape{16, Op::V_CMP_EQ_U16}, CnotShape{32, Op::V_CMP_EQ_U32}}) {
-    Rule r;
-    r.form = Form{Opcode::Cnot, TypeClass::B, c.w};
-    r.name = r.form.name() + "/cmp-select";
-    r.srcReqs = {OperandReq::Reg};
-    r.target = allTargets();
+    Rule r = makeRule(Form{Opcode::Cnot, TypeClass::B, c.w}, "cmp-select", {OperandReq::Reg});
     r.seq = {inst(c.cmp, VCC(), {I(0), S(0)}), inst(Op::V_CNDMASK_B32, D(), {I(0), I(1), VCC()})};
     r.restriction = "no set-on-zero VALU op: v_cmp into VCC, then v_cndmask";
     out.push_back(r);
   }
   {
-    Rule r;
-    r.form = Form{Opcode::Cnot, TypeClass::B, 64};
-    r.name = r.form.name() + "/cmp-select";
-    r.srcReqs = {OperandReq::Reg};
-    r.target = allTargets();
+    Rule r = makeRule(Form{Opcode::Cnot, TypeClass::B, 64}, "cmp-select", {OperandReq::Reg});
     r.seq = {inst(Op::V_CMP_EQ_U64, VCC(), {I(0), S(0)}),
              inst(Op::V_CNDMASK_B32, D(0, Part::Lo), {I(0), I(1), VCC()}),
              inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};

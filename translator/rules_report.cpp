@@ -29,12 +29,7 @@ std::vector<RuleRow> buildRuleRows(const RulesQuery &q, cost::CostModel &costs) 
       RuleRow &row = rows[i / q.targets.size()];
       const size_t ti = i % q.targets.size();
       const targets::TargetInfo &t = *q.targets[ti];
-      if (!row.rule->target.holds(t))
-        continue;
-      bool available = true;
-      for (const rules::TInst &in : row.rule->seq)
-        available = available && amd::available(in.op, t);
-      if (!available)
+      if (!row.rule->servesTarget(t))
         continue;
       row.costs[ti] = costs.cost(*row.rule, t);
       if (q.prove)

@@ -26,15 +26,6 @@ Form shfForm(ShfDir d, ShfMode m) {
   return f;
 }
 
-Rule base(const Form &f, const std::string &suffix, std::vector<OperandReq> reqs) {
-  Rule r;
-  r.form = f;
-  r.name = f.name() + "/" + suffix;
-  r.srcReqs = std::move(reqs);
-  r.target = allTargets();
-  return r;
-}
-
 const auto R = OperandReq::Reg;
 const auto A = OperandReq::Any;
 const auto Im = OperandReq::Imm;
@@ -45,13 +36,13 @@ BV amt(const std::vector<BV> &s, unsigned i) { return s[i]; }
 void addShf(std::vector<Rule> &out) {
   // ---- shf.r.wrap: exactly v_alignbit_b32 (which reads S2[4:0] = c & 31).
   {
-    Rule r = base(shfForm(ShfDir::Right, ShfMode::Wrap), "alignbit", {A, A, R});
+    Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Wrap), "alignbit", {A, A, R});
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), S(2)})};
     r.restriction = "equivalent: v_alignbit_b32 shifts {S0,S1} right by S2[4:0], which is .wrap's c & 31";
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Right, ShfMode::Wrap), "imm", {A, A, Im});
+    Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Wrap), "imm", {A, A, Im});
     r.immFns = {{"c&31", [](const std::vector<BV> &s) { return amt(s, 2) & s[2].lit(31); }}};
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), F(0)})};
     r.priority = 1;
@@ -60,7 +51,7 @@ void addShf(std::vector<Rule> &out) {
   }
   // ---- shf.l.wrap
   {
-    Rule r = base(shfForm(ShfDir::Left, ShfMode::Wrap), "imm", {A, A, Im});
+    Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Wrap), "imm", {A, A, Im});
     r.constraints = {when("c&31 != 0", [](const std::vector<BV> &s) { return (s[2] & s[2].lit(31)).ne(s[2].lit(0)); })};
     r.immFns = {{"32-(c&31)", [](const std::vector<BV> &s) { return s[2].lit(32) - (s[2] & s[2].lit(31)); }}};
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), F(0)})};
@@ -69,7 +60,7 @@ void addShf(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Left, ShfMode::Wrap), "imm0", {A, A, Im});
+    Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Wrap), "imm0", {A, A, Im});
     r.constraints = {when("c&31 == 0", [](const std::vector<BV> &s) { return (s[2] & s[2].lit(31)).eq(s[2].lit(0)); })};
     r.seq = {inst(Op::V_MOV_B32, D(), {S(1)})};
     r.priority = 1;
@@ -77,7 +68,7 @@ void addShf(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Left, ShfMode::Wrap), "rotate", {R, R, R});
+    Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Wrap), "rotate", {R, R, R});
     r.sameReg = {{0, 1}};
     r.temps = {TempKind::V32};
     r.seq = {inst(Op::V_SUB_U32, T(0), {I(0), S(2)}), inst(Op::V_ALIGNBIT_B32, D(), {S(0), S(0), T(0)})};
@@ -88,7 +79,7 @@ void addShf(std::vector<Rule> &out) {
   {
     // (b << n) | (a >> (32-n)): v_bfe_u32 a, -c, c extracts the top n bits of a
     // (and gives 0 for n = 0, where alignbit would give a), v_lshl_or_b32 merges.
-    Rule r = base(shfForm(ShfDir::Left, ShfMode::Wrap), "bfe-lshl-or", {A, A, R});
+    Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Wrap), "bfe-lshl-or", {A, A, R});
     r.temps = {TempKind::V32, TempKind::V32};
     r.seq = {inst(Op::V_SUB_U32, T(0), {I(0), S(2)}), inst(Op::V_BFE_U32, T(1), {S(0), T(0), S(2)}),
              inst(Op::V_LSHL_OR_B32, D(), {S(1), S(2), T(1)})};
@@ -98,7 +89,7 @@ void addShf(std::vector<Rule> &out) {
   }
   // ---- shf.r.clamp
   {
-    Rule r = base(shfForm(ShfDir::Right, ShfMode::Clamp), "imm", {A, A, Im});
+    Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Clamp), "imm", {A, A, Im});
     r.constraints = {when("c < 32", [](const std::vector<BV> &s) { return s[2].ult(s[2].lit(32)); })};
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), S(2)})};
     r.priority = 1;
@@ -106,7 +97,7 @@ void addShf(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Right, ShfMode::Clamp), "imm32", {A, A, Im});
+    Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Clamp), "imm32", {A, A, Im});
     r.constraints = {when("c >= 32", [](const std::vector<BV> &s) { return s[2].lit(32).ule(s[2]); })};
     r.seq = {inst(Op::V_MOV_B32, D(), {S(1)})};
     r.priority = 1;
@@ -114,7 +105,7 @@ void addShf(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Right, ShfMode::Clamp), "rotate", {R, R, R});
+    Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Clamp), "rotate", {R, R, R});
     r.sameReg = {{0, 1}};
     r.temps = {TempKind::V32};
     r.seq = {inst(Op::V_MIN_U32, T(0), {I(32), S(2)}), inst(Op::V_ALIGNBIT_B32, D(), {S(0), S(0), T(0)})};
@@ -123,7 +114,7 @@ void addShf(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Right, ShfMode::Clamp), "pair64", {R, R, R});
+    Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Clamp), "pair64", {R, R, R});
     r.distinctReg = {{0, 1}};
     r.temps = {TempKind::V32, TempKind::V32};
     r.seq = {inst(Op::V_MIN_U32, T(0), {I(32), S(2)}),
@@ -132,7 +123,7 @@ void addShf(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Right, ShfMode::Clamp), "alignbit-select", {A, A, R});
+    Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Clamp), "alignbit-select", {A, A, R});
     r.temps = {TempKind::V32};
     r.seq = {inst(Op::V_ALIGNBIT_B32, T(0), {S(1), S(0), S(2)}), inst(Op::V_CMP_GT_U32, VCC(), {I(32), S(2)}),
              inst(Op::V_CNDMASK_B32, D(), {S(1), T(0), VCC()})};
@@ -141,7 +132,7 @@ void addShf(std::vector<Rule> &out) {
   }
   // ---- shf.l.clamp
   {
-    Rule r = base(shfForm(ShfDir::Left, ShfMode::Clamp), "imm", {A, A, Im});
+    Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "imm", {A, A, Im});
     r.constraints = {when("0 < c < 32", [](const std::vector<BV> &s) {
       return s[2].ne(s[2].lit(0)) & s[2].ult(s[2].lit(32));
     })};
@@ -152,7 +143,7 @@ void addShf(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Left, ShfMode::Clamp), "imm0", {A, A, Im});
+    Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "imm0", {A, A, Im});
     r.constraints = {when("c == 0", [](const std::vector<BV> &s) { return s[2].eq(s[2].lit(0)); })};
     r.seq = {inst(Op::V_MOV_B32, D(), {S(1)})};
     r.priority = 1;
@@ -160,7 +151,7 @@ void addShf(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Left, ShfMode::Clamp), "imm32", {A, A, Im});
+    Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "imm32", {A, A, Im});
     r.constraints = {when("c >= 32", [](const std::vector<BV> &s) { return s[2].lit(32).ule(s[2]); })};
     r.seq = {inst(Op::V_MOV_B32, D(), {S(0)})};
     r.priority = 1;
@@ -168,7 +159,7 @@ void addShf(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Left, ShfMode::Clamp), "rotate", {R, R, R});
+    Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "rotate", {R, R, R});
     r.sameReg = {{0, 1}};
     r.temps = {TempKind::V32};
     r.seq = {inst(Op::V_SUB_U32_CLAMP, T(0), {I(32), S(2)}), inst(Op::V_ALIGNBIT_B32, D(), {S(0), S(0), T(0)})};
@@ -177,7 +168,7 @@ void addShf(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Left, ShfMode::Clamp), "pair64", {R, R, R});
+    Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "pair64", {R, R, R});
     r.distinctReg = {{0, 1}};
     r.temps = {TempKind::V32, TempKind::V32};
     r.seq = {inst(Op::V_MIN_U32, T(0), {I(32), S(2)}),
@@ -186,7 +177,7 @@ void addShf(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(shfForm(ShfDir::Left, ShfMode::Clamp), "alignbit-select", {A, A, R});
+    Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "alignbit-select", {A, A, R});
     r.temps = {TempKind::V32, TempKind::V32};
     r.seq = {inst(Op::V_SUB_U32_CLAMP, T(0), {I(32), S(2)}), inst(Op::V_ALIGNBIT_B32, T(1), {S(1), S(0), T(0)}),
              inst(Op::V_CMP_EQ_U32, VCC(), {I(0), S(2)}), inst(Op::V_CNDMASK_B32, D(), {T(1), S(1), VCC()})};
@@ -212,7 +203,7 @@ void addShlShr(std::vector<Rule> &out) {
 
       // Constant amounts.
       if (arith) {
-        Rule r = base(f, "imm", {A, Im});
+        Rule r = makeRule(f, "imm", {A, Im});
         r.immFns = {{"min(c," + std::to_string(w - 1) + ")",
                      [W](const std::vector<BV> &s) { return s[1].umin(s[1].lit(W - 1)); }}};
         r.seq = {inst(native, D(), {F(0), S(0)})};
@@ -220,13 +211,13 @@ void addShlShr(std::vector<Rule> &out) {
         r.restriction = "amounts past the width give the sign fill: clamp the constant to width-1";
         out.push_back(r);
       } else {
-        Rule r = base(f, "imm", {A, Im});
+        Rule r = makeRule(f, "imm", {A, Im});
         r.constraints = {when("c < " + std::to_string(w), [W](const std::vector<BV> &s) { return s[1].ult(s[1].lit(W)); })};
         r.seq = {inst(native, D(), {S(1), S(0)})};
         r.priority = 1;
         r.restriction = "a constant amount below the width needs no clamping";
         out.push_back(r);
-        Rule z = base(f, "imm-zero", {A, Im});
+        Rule z = makeRule(f, "imm-zero", {A, Im});
         z.constraints = {when("c >= " + std::to_string(w), [W](const std::vector<BV> &s) { return s[1].lit(W).ule(s[1]); })};
         if (w == 64)
           z.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {I(0)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
@@ -240,7 +231,7 @@ void addShlShr(std::vector<Rule> &out) {
       // Register amounts.
       if (arith) {
         // Clamping the amount to width-1 gives exactly the sign fill.
-        Rule r = base(f, "min", {A, R});
+        Rule r = makeRule(f, "min", {A, R});
         r.temps = {TempKind::V32};
         r.seq = {inst(Op::V_MIN_U32, T(0), {I(W - 1), S(1)}), inst(native, D(), {T(0), S(0)})};
         r.restriction = "AMD masks the amount; PTX clamps it: min(c, width-1) gives the same sign fill";
@@ -249,7 +240,7 @@ void addShlShr(std::vector<Rule> &out) {
       }
       if (left && w == 16) {
         // A 32-bit shift by min(c,16) zeroes the low half exactly when c >= 16.
-        Rule r = base(f, "min-b32", {A, R});
+        Rule r = makeRule(f, "min-b32", {A, R});
         r.temps = {TempKind::V32};
         r.seq = {inst(Op::V_MIN_U32, T(0), {I(16), S(1)}), inst(Op::V_LSHLREV_B32, D(), {T(0), S(0)})};
         r.restriction = "v_lshlrev_b16 masks to 4 bits; a 32-bit shift by min(c,16) clears the low half when c >= 16";
@@ -258,7 +249,7 @@ void addShlShr(std::vector<Rule> &out) {
       }
       if (left && w == 32) {
         // {junk, a} << min(c,32) as a 64-bit shift: the low half is a << c, or 0 at 32.
-        Rule r = base(f, "pair64", {R, R});
+        Rule r = makeRule(f, "pair64", {R, R});
         r.temps = {TempKind::V32, TempKind::V32, TempKind::V32};
         r.seq = {inst(Op::V_MIN_U32, T(0), {I(32), S(1)}),
                  inst(Op::V_LSHLREV_B64, pair(D(), T(2)), {O(T(0)), pair(S(0), T(1))})};
@@ -266,7 +257,7 @@ void addShlShr(std::vector<Rule> &out) {
         out.push_back(r);
       }
       if (!left && w == 16) {
-        Rule r = base(f, "sdwa", {A, R});
+        Rule r = makeRule(f, "sdwa", {A, R});
         r.target = {"gfx9 gfx10", [](const targets::TargetInfo &t) { return t.generation <= targets::Generation::GFX10; }};
         r.temps = {TempKind::V32};
         r.seq = {inst(Op::V_MIN_U32, T(0), {I(16), S(1)}), inst(Op::V_LSHRREV_B32_SDWA_W0, D(), {T(0), S(0)})};
@@ -274,7 +265,7 @@ void addShlShr(std::vector<Rule> &out) {
         out.push_back(r);
       }
       if (w == 64) {
-        Rule r = base(f, "select-vopd", {A, R});
+        Rule r = makeRule(f, "select-vopd", {A, R});
         r.target = {"gfx11+", [](const targets::TargetInfo &t) { return t.generation >= targets::Generation::GFX11; }};
         r.temps = {TempKind::V64};
         r.seq = {inst(native, T(0), {S(1), S(0)}), inst(Op::V_CMP_GT_U32, VCC(), {I(W), S(1)}),
@@ -283,7 +274,7 @@ void addShlShr(std::vector<Rule> &out) {
         out.push_back(r);
       }
       {
-        Rule r = base(f, "select", {A, R});
+        Rule r = makeRule(f, "select", {A, R});
         r.temps = {w == 64 ? TempKind::V64 : TempKind::V32};
         r.seq = {inst(native, T(0), {S(1), S(0)}), inst(Op::V_CMP_GT_U32, VCC(), {I(W), S(1)})};
         if (w == 64) {

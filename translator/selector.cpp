@@ -59,11 +59,8 @@ unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width) {
 }
 
 bool ruleMatches(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t) {
-  if (!(rule.form == inst.form) || !rule.target.holds(t))
+  if (!(rule.form == inst.form) || !rule.servesTarget(t))
     return false;
-  for (const rules::TInst &ti : rule.seq)
-    if (!amd::available(ti.op, t))
-      return false;
   for (unsigned i = 0; i < rule.srcReqs.size(); ++i) {
     if (rule.srcReqs[i] == OperandReq::Reg && !inst.srcs[i].isReg())
       return false;

@@ -346,11 +346,8 @@ std::optional<ptx::Instruction> makeSampleInstruction(const Rule &rule, bool lit
 } // namespace
 
 ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
-  if (!rule.target.holds(t))
+  if (!rule.servesTarget(t))
     return {};
-  for (const rules::TInst &ti : rule.seq)
-    if (!amd::available(ti.op, t))
-      return {};
   // The only target-dependent part of the model is what 16-bit VALU ops do
   // to bits 31:16 (zeroed on gfx9, kept on gfx10+); targets that share it
   // share the proof.
