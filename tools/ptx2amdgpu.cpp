@@ -78,7 +78,7 @@ cl::opt<bool> Verify("verify", cl::desc("Prove every rule with Z3 on every targe
                      cl::sub(RulesCmd), cl::cat(Category));
 cl::opt<bool> AllTargets("all-targets", cl::desc("Show every target (the default for rules and compare)"),
                          cl::init(true), cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
-cl::opt<unsigned> Jobs("j", cl::desc("Worker threads (default: number of cores)"), cl::init(0),
+cl::opt<unsigned> Jobs("j", cl::desc("Worker threads (default: number of cores)"), cl::init(0), cl::Prefix,
                        cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
 cl::opt<std::string> LlcCounts("llc", cl::desc("llc instruction counts (bench/llc_compare/llc_counts.json)"),
                                cl::init(""), cl::sub(CompareCmd), cl::cat(Category));

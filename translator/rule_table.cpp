@@ -22,10 +22,20 @@ const std::vector<Rule> &ruleTable() {
   return table;
 }
 
+// Source names as the PTX ISA writes each instruction's operands.
 static const char *srcName(unsigned i, const ptx::Form &f) {
   static const char *lop3[] = {"a", "b", "c", "immLut", "q"};
+  static const char *bfe[] = {"a", "pos", "len"};
+  static const char *bfi[] = {"a", "b", "pos", "len"};
+  static const char *fns[] = {"mask", "base", "offset"};
   static const char *other[] = {"a", "b", "c"};
-  return f.opcode == ptx::Opcode::Lop3 ? lop3[i] : other[i];
+  switch (f.opcode) {
+  case ptx::Opcode::Lop3: return lop3[i];
+  case ptx::Opcode::Bfe: return bfe[i];
+  case ptx::Opcode::Bfi: return bfi[i];
+  case ptx::Opcode::Fns: return fns[i];
+  default: return other[i];
+  }
 }
 
 bool Rule::servesTarget(const targets::TargetInfo &t) const {
