@@ -28,7 +28,7 @@ void addConstantFoldRules(std::vector<Rule> &out) {
         return v.extract(lo + 31, lo);
       };
     };
-    if (form.width == 64) {
+    if (form.dstWidth(0) == 64) { // popc/clz/bfind.64 have a 64-bit source but a 32-bit result
       r.immFns = {{"fold(lo)", part(0)}, {"fold(hi)", part(32)}};
       r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {F(0)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {F(1)})};
     } else {

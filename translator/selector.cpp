@@ -185,12 +185,18 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
   if (def.commutative && mi.srcs.size() >= 2 && isLiteral(mi.srcs[1], 1) && !isLiteral(mi.srcs[0], 0) &&
       mi.srcs[0].kind != mir::MOperand::Kind::Imm)
     std::swap(mi.srcs[0], mi.srcs[1]);
+  // A constant in src1 of a VOP2/VOPC op (even an inline one) forces the VOP3
+  // encoding, and then VOP3's literal rules apply to every operand.
+  const bool promotedToVop3 = (def.encoding == amd::Encoding::VOP2 || def.encoding == amd::Encoding::VOPC) &&
+                              mi.srcs.size() >= 2 && mi.srcs[1].kind == mir::MOperand::Kind::Imm;
   std::optional<uint64_t> literal;
   for (unsigned i = 0; i < mi.srcs.size(); ++i) {
     mir::MOperand &o = mi.srcs[i];
     if (!isLiteral(o, i))
       continue;
-    if (amd::literalAllowed(mi.op, i, t) && (!literal || *literal == o.imm)) {
+    const bool allowed = promotedToVop3 ? t.has_literal_in_vop3 && def.srcs[i] == amd::Slot::V32
+                                        : amd::literalAllowed(mi.op, i, t);
+    if (allowed && (!literal || *literal == o.imm)) {
       literal = o.imm;
       continue;
     }
