@@ -6,15 +6,11 @@
       instructions (and/or/xor/not/cnot/lop3/shf/shl/shr), mixing every form
       that `ptx2amdgpu explain` accepts, with registers declared by `.reg` lines.
 
-  gen_corpus.py snippet --n 20000 --seed 1 --split 100 --outdir DIR
-      The same N instructions (same seed => the same instruction stream), cut
-      into files DIR/chunk_00000.ptx ... of at most 100 instructions each, each
-      with the full set of `.reg` lines. See bench/README.md for why.
-
   gen_corpus.py snippet --n 20000 --seed 1 --wrap 200 -o corpus_module.ptx
-      The same N instructions as one PTX module (.version/.target header), cut
-      into `.entry` functions bench_k0, bench_k1, ... of at most 200
+      The same N instructions as one PTX module (.version/.target header),
+      cut into `.entry` functions bench_k0, bench_k1, ... of at most 200
       instructions each, each function with the full set of `.reg` lines.
+      The stream depends only on the seed, so `--n 200` gives bench_k0's body.
       This is the input for `ptx2amdgpu FILE.ptx -filetype=obj`, which
       translates and allocates registers per function.
 
@@ -27,7 +23,6 @@ Output is a pure function of the arguments.
 """
 
 import argparse
-import os
 import random
 import re
 import sys
@@ -109,9 +104,10 @@ def gen_unary(op, ty, width):
 
 def gen_lop3(boolop):
     def f(rng):
-        # At most one immediate source: on gfx9 targets the translator has a
-        # known bug with a literal plus an inline constant in one lop3
-        # (bench/README.md, "Problems found"); the corpus must translate.
+        # At most one immediate source. Builds before b300052 fail on gfx9
+        # for a literal plus an inline constant in one lop3 (bench/README.md,
+        # problem 4); keeping this makes the corpus, and the numbers, the
+        # same for builds before and after that fix.
         srcs = [reg(rng, 32) for _ in range(3)]
         if rng.random() < 0.25:
             srcs[rng.randrange(3)] = imm(rng, 32)
@@ -198,14 +194,6 @@ def cmd_snippet(args):
         else:
             with open(args.o, "w") as f:
                 f.write(text)
-    elif args.split:
-        os.makedirs(args.outdir, exist_ok=True)
-        k = 0
-        for start in range(0, len(body), args.split):
-            with open(os.path.join(args.outdir, "chunk_%05d.ptx" % k), "w") as f:
-                f.write("\n".join(head + body[start:start + args.split]) + "\n")
-            k += 1
-        print(k)
     else:
         text = "\n".join(head + body) + "\n"
         if args.o == "-":
@@ -247,8 +235,6 @@ def main():
     s = sub.add_parser("snippet")
     s.add_argument("--n", type=int, default=20000)
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--split", type=int, default=0, help="cut into files of at most this many instructions")
-    s.add_argument("--outdir", default="chunks")
     s.add_argument("--wrap", type=int, default=0, help="emit a module of .entry functions of at most this many instructions")
     s.add_argument("-o", default="-")
     m = sub.add_parser("module")

@@ -7,6 +7,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <atomic>
+#include <exception>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -24,7 +26,10 @@ std::vector<RuleRow> buildRuleRows(const RulesQuery &q, cost::CostModel &costs) 
   // independent per item, so a few threads share them.
   std::atomic<size_t> next{0};
   const size_t items = rows.size() * q.targets.size();
-  auto worker = [&] {
+  // An exception in a worker is carried to the caller, not left to abort.
+  std::mutex errorMutex;
+  std::exception_ptr firstError;
+  auto work = [&] {
     for (size_t i = next++; i < items; i = next++) {
       RuleRow &row = rows[i / q.targets.size()];
       const size_t ti = i % q.targets.size();
@@ -36,12 +41,24 @@ std::vector<RuleRow> buildRuleRows(const RulesQuery &q, cost::CostModel &costs) 
         row.proofs[ti] = verify::proveRule(*row.rule, t);
     }
   };
+  auto worker = [&] {
+    try {
+      work();
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(errorMutex);
+      if (!firstError)
+        firstError = std::current_exception();
+      next = items;
+    }
+  };
   std::vector<std::thread> pool;
   for (unsigned j = 1; j < std::max(1u, q.jobs); ++j)
     pool.emplace_back(worker);
   worker();
   for (std::thread &th : pool)
     th.join();
+  if (firstError)
+    std::rethrow_exception(firstError);
   return rows;
 }
 

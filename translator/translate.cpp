@@ -16,6 +16,11 @@ namespace ast = ::ptx::ast;
 
 namespace {
 
+// Architectural VGPRs addressable by one wave (v0..v255) and the SGPRs we
+// allow for lane masks (below VCC and the trap registers).
+constexpr unsigned kMaxVgprs = 256;
+constexpr unsigned kMaxSgprs = 100;
+
 void flatten(const ast::Block &b, std::vector<const ast::Statement *> &out) {
   for (const ast::Statement &s : b.statements) {
     if (const ast::Block *inner = std::get_if<ast::Block>(&s))
@@ -71,6 +76,15 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
   out.allocation = regalloc::allocate(fn, t);
   out.numVgprs = out.allocation.numVgprs;
   out.numSgprs = out.allocation.numSgprs;
+  // One register per value (no reuse yet, see regalloc.hpp): say so plainly
+  // rather than let MC reject every instruction past the register file.
+  if (out.numVgprs > kMaxVgprs || out.numSgprs > kMaxSgprs) {
+    error(diags, stmts.empty() ? ::ptx::ast::SourceLoc{} : ::ptx::ast::SourceLoc{1, 1},
+          "the snippet needs " + std::to_string(out.numVgprs) + " VGPRs and " + std::to_string(out.numSgprs) +
+              " SGPRs, more than " + t.name + " has (" + std::to_string(kMaxVgprs) + "/" + std::to_string(kMaxSgprs) +
+              "); registers are not reused yet, so split the snippet");
+    return false;
+  }
   // Registers in first-use order (vreg numbering follows first use).
   for (unsigned v = 0; v < fn.vregs.size(); ++v)
     if (!fn.vregs[v].ptxName.empty())

@@ -412,7 +412,35 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
         goals.push_back(z3::implies(exec, g.toExpr(ctx) == want[i].toExpr(ctx)));
     }
     solver.add(!z3::mk_and(goals));
-    z3::check_result r = solver.check();
+    z3::check_result r = z3::unsat;
+    if (!rule.proofCases) {
+      r = solver.check();
+    } else {
+      std::vector<BV> cases = rule.proofCases(srcs);
+      // The cases must cover every input the rule allows (checked, not assumed).
+      z3::expr_vector any(ctx);
+      for (const BV &c : cases)
+        any.push_back(c.toExpr(ctx) == ctx.bv_val(1, 1));
+      z3::solver coverage(ctx, "QF_BV");
+      for (const rules::ValueConstraint &c : rule.constraints)
+        coverage.add(c.holds(srcs).toExpr(ctx) == ctx.bv_val(1, 1));
+      for (const BV &pre : sem::ptxPreconditions(rule.form, srcs))
+        coverage.add(pre.toExpr(ctx) == ctx.bv_val(1, 1));
+      coverage.add(!z3::mk_or(any));
+      if (coverage.check() != z3::unsat) {
+        res.status = ProofResult::Status::Failed;
+        res.counterexample = "the proof cases do not cover every input";
+        return res;
+      }
+      for (const BV &c : cases) {
+        solver.push();
+        solver.add(c.toExpr(ctx) == ctx.bv_val(1, 1));
+        r = solver.check();
+        if (r != z3::unsat)
+          break; // keep the case's assertions for the model below
+        solver.pop();
+      }
+    }
     if (r == z3::unsat) {
       ++res.cases;
       continue;
