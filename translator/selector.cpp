@@ -177,9 +177,13 @@ bool isInline64(uint64_t v) { return amd::isInlineConstant(static_cast<int64_t>(
 // move to a VGPR first. VOP2's src1 must be a VGPR, so a commutative op swaps.
 void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, std::vector<mir::MInst> &out) {
   const amd::OpDef &def = amd::opDef(mi.op);
+  // SDWA and VOPD have fixed encodings: any constant goes to a register.
+  const bool fixedEncoding = mi.op == amd::Op::V_LSHRREV_B32_SDWA_W0 || mi.op == amd::Op::V_DUAL_CNDMASK_PAIR;
   auto isLiteral = [&](const mir::MOperand &o, unsigned idx) {
     if (o.kind != mir::MOperand::Kind::Imm)
       return false;
+    if (fixedEncoding)
+      return mi.op != amd::Op::V_DUAL_CNDMASK_PAIR || idx == 1; // VOPD's src0 takes inline constants
     return def.srcs[idx] == amd::Slot::V64 ? !isInline64(o.imm) : !isInline32(o.imm);
   };
   if (def.commutative && mi.srcs.size() >= 2 && isLiteral(mi.srcs[1], 1) && !isLiteral(mi.srcs[0], 0) &&
@@ -187,7 +191,7 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
     std::swap(mi.srcs[0], mi.srcs[1]);
   // A constant in src1 of a VOP2/VOPC op (even an inline one) forces the VOP3
   // encoding, and then VOP3's literal rules apply to every operand.
-  const bool promotedToVop3 = (def.encoding == amd::Encoding::VOP2 || def.encoding == amd::Encoding::VOPC) &&
+  const bool promotedToVop3 = !fixedEncoding && (def.encoding == amd::Encoding::VOP2 || def.encoding == amd::Encoding::VOPC) &&
                               mi.srcs.size() >= 2 && mi.srcs[1].kind == mir::MOperand::Kind::Imm;
   std::optional<uint64_t> literal;
   for (unsigned i = 0; i < mi.srcs.size(); ++i) {
