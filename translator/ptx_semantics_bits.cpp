@@ -10,6 +10,20 @@ namespace p2a::sem::bits {
 
 using ptx::PrmtMode;
 
+// Rows list d.b3 d.b2 d.b1 d.b0 (PTX ISA 9.7.9.7, table "prmt modes"),
+// indexed by c[1:0]; one row set per mode f4e b4e rc8 ecl ecr rc16.
+const unsigned char (&prmtModeRows(PrmtMode mode))[4][4] {
+  static const unsigned char rows[6][4][4] = {
+      {{3, 2, 1, 0}, {4, 3, 2, 1}, {5, 4, 3, 2}, {6, 5, 4, 3}}, // f4e
+      {{5, 6, 7, 0}, {6, 7, 0, 1}, {7, 0, 1, 2}, {0, 1, 2, 3}}, // b4e
+      {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // rc8
+      {{3, 2, 1, 0}, {3, 2, 1, 1}, {3, 2, 2, 2}, {3, 3, 3, 3}}, // ecl
+      {{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 2, 1, 0}, {3, 2, 1, 0}}, // ecr
+      {{1, 0, 1, 0}, {3, 2, 3, 2}, {1, 0, 1, 0}, {3, 2, 3, 2}}, // rc16
+  };
+  return rows[static_cast<int>(mode) - 1];
+}
+
 namespace {
 
 BV bitAt(const BV &v, unsigned i) { return v.extract(i, i); }
@@ -42,16 +56,7 @@ BV prmt(PrmtMode mode, const BV &a, const BV &b, const BV &c) {
       out[i] = BV::ite(bitAt(nib, 3), fill(bitAt(chosen, 7), 8), chosen);
     }
   } else {
-    // Rows list d.b3 d.b2 d.b1 d.b0 (PTX ISA 9.7.9.7, table "prmt modes").
-    static const unsigned char rows[6][4][4] = {
-        {{3, 2, 1, 0}, {4, 3, 2, 1}, {5, 4, 3, 2}, {6, 5, 4, 3}}, // f4e
-        {{5, 6, 7, 0}, {6, 7, 0, 1}, {7, 0, 1, 2}, {0, 1, 2, 3}}, // b4e
-        {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // rc8
-        {{3, 2, 1, 0}, {3, 2, 1, 1}, {3, 2, 2, 2}, {3, 3, 3, 3}}, // ecl
-        {{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 2, 1, 0}, {3, 2, 1, 0}}, // ecr
-        {{1, 0, 1, 0}, {3, 2, 3, 2}, {1, 0, 1, 0}, {3, 2, 3, 2}}, // rc16
-    };
-    const auto &table = rows[static_cast<int>(mode) - 1];
+    const auto &table = prmtModeRows(mode);
     BV row = c.extract(1, 0);
     for (unsigned i = 0; i < 4; ++i) {
       BV v = bytes[table[3][3 - i]];

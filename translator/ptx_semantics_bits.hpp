@@ -8,6 +8,8 @@
 namespace p2a::sem::bits {
 
 BV prmt(ptx::PrmtMode mode, const BV &a, const BV &b, const BV &c);
+// The byte-index table of a non-default prmt mode: row c[1:0], entries d.b3..d.b0.
+const unsigned char (&prmtModeRows(ptx::PrmtMode mode))[4][4];
 BV bfe(bool isSigned, const BV &a, const BV &pos, const BV &len);
 BV bfi(const BV &a, const BV &b, const BV &pos, const BV &len);
 BV brev(const BV &a);

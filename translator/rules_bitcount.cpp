@@ -27,12 +27,7 @@ const auto A = OperandReq::Any;
 const auto R = OperandReq::Reg;
 
 Rule base(const std::string &form, const std::string &suffix, std::vector<OperandReq> reqs) {
-  Rule r;
-  r.form = *ptx::formByName(form);
-  r.name = form + "/" + suffix;
-  r.srcReqs = std::move(reqs);
-  r.target = allTargets();
-  return r;
+  return makeRule(*ptx::formByName(form), suffix, std::move(reqs));
 }
 
 void addBrev(std::vector<Rule> &out) {

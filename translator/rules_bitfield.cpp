@@ -30,15 +30,6 @@ namespace {
 
 using Srcs = std::vector<BV>;
 
-Rule base(const Form &f, const std::string &suffix, std::vector<OperandReq> reqs) {
-  Rule r;
-  r.form = f;
-  r.name = f.name() + "/" + suffix;
-  r.srcReqs = std::move(reqs);
-  r.target = allTargets();
-  return r;
-}
-
 const auto R = OperandReq::Reg;
 const auto A = OperandReq::Any;
 const auto Im = OperandReq::Imm;
@@ -70,7 +61,7 @@ void addBfe(std::vector<Rule> &out) {
 
   // ---- bfe.u32, register pos/len
   {
-    Rule r = base(u32, "clamp-select", {A, A, A});
+    Rule r = makeRule(u32, "clamp-select", {A, A, A});
     r.temps = {TempKind::V32, TempKind::V32, TempKind::V32};
     r.seq = {inst(Op::V_BFE_U32, T(0), {S(1), I(0), I(8)}),      // pos8
              inst(Op::V_SUB_U32_CLAMP, T(0), {I(32), T(0)}),  // 32 -sat pos8
@@ -85,7 +76,7 @@ void addBfe(std::vector<Rule> &out) {
   }
   // ---- bfe.u32, constant pos and len
   {
-    Rule r = base(u32, "imm-zero", {A, Im, Im});
+    Rule r = makeRule(u32, "imm-zero", {A, Im, Im});
     r.constraints = {when("min(len, 32 - pos) == 0", [](const Srcs &s) {
       BV w = w32(s[1], s[2]);
       return w.eq(w.lit(0));
@@ -96,7 +87,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(u32, "imm-shr", {A, Im, Im});
+    Rule r = makeRule(u32, "imm-shr", {A, Im, Im});
     r.constraints = {when("pos < 32, pos + len >= 32", [](const Srcs &s) {
       BV p = low8(s[1]), l = low8(s[2]);
       return p.ult(p.lit(32)) & p.lit(32).ule(p + l) & l.ne(l.lit(0));
@@ -108,7 +99,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(u32, "imm", {A, Im, Im});
+    Rule r = makeRule(u32, "imm", {A, Im, Im});
     r.constraints = {when("0 < len, pos + len < 32", [](const Srcs &s) {
       BV p = low8(s[1]), l = low8(s[2]);
       return l.ne(l.lit(0)) & (p + l).ult(p.lit(32));
@@ -122,7 +113,7 @@ void addBfe(std::vector<Rule> &out) {
 
   // ---- bfe.s32, register pos/len
   {
-    Rule r = base(s32, "sar-bfe-select", {A, A, A});
+    Rule r = makeRule(s32, "sar-bfe-select", {A, A, A});
     r.temps = {TempKind::V32, TempKind::V32, TempKind::V32, TempKind::V32};
     r.seq = {inst(Op::V_BFE_U32, T(0), {S(1), I(0), I(8)}),     // pos8
              inst(Op::V_MIN_U32, T(0), {I(31), T(0)}),       // min(pos8, 31)
@@ -138,7 +129,7 @@ void addBfe(std::vector<Rule> &out) {
   }
   // ---- bfe.s32, constant pos and len
   {
-    Rule r = base(s32, "imm-zero", {A, Im, Im});
+    Rule r = makeRule(s32, "imm-zero", {A, Im, Im});
     r.constraints = {when("len == 0", [](const Srcs &s) { return low8(s[2]).eq(s[2].lit(0)); })};
     r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
     r.priority = 1;
@@ -146,7 +137,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(s32, "imm-sar", {A, Im, Im});
+    Rule r = makeRule(s32, "imm-sar", {A, Im, Im});
     r.constraints = {when("len != 0, pos + len >= 32", [](const Srcs &s) {
       BV p = low8(s[1]), l = low8(s[2]);
       return l.ne(l.lit(0)) & p.lit(32).ule(p + l);
@@ -158,7 +149,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(s32, "imm", {A, Im, Im});
+    Rule r = makeRule(s32, "imm", {A, Im, Im});
     r.constraints = {when("0 < len, pos + len < 32", [](const Srcs &s) {
       BV p = low8(s[1]), l = low8(s[2]);
       return l.ne(l.lit(0)) & (p + l).ult(p.lit(32));
@@ -185,7 +176,7 @@ void addBfe(std::vector<Rule> &out) {
                        "subtract and v_med3_u32, the mask is one 64-bit shift of -1, and the empty field (which "
                        "that shift cannot express) selects 0";
   {
-    Rule r = base(u64, "mask-select-vopd", {A, A, A});
+    Rule r = makeRule(u64, "mask-select-vopd", {A, A, A});
     r.target = gfx11plus();
     u64Seq(r);
     r.seq.push_back(inst(Op::V_DUAL_CNDMASK_PAIR, D(), {I(0), T(3), VCC()}));
@@ -193,7 +184,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(u64, "mask-select", {A, A, A});
+    Rule r = makeRule(u64, "mask-select", {A, A, A});
     u64Seq(r);
     r.seq.push_back(inst(Op::V_CNDMASK_B32, D(0, Part::Lo), {I(0), T(3, Part::Lo), VCC()}));
     r.seq.push_back(inst(Op::V_CNDMASK_B32, D(0, Part::Hi), {I(0), T(3, Part::Hi), VCC()}));
@@ -202,7 +193,7 @@ void addBfe(std::vector<Rule> &out) {
   }
   // ---- bfe.u64, constant pos and len
   {
-    Rule r = base(u64, "imm-zero", {A, Im, Im});
+    Rule r = makeRule(u64, "imm-zero", {A, Im, Im});
     r.constraints = {when("min(len, 64 - pos) == 0", [](const Srcs &s) {
       BV w = w64(s[1], s[2]);
       return w.eq(w.lit(0));
@@ -213,7 +204,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(u64, "imm-shr", {A, Im, Im});
+    Rule r = makeRule(u64, "imm-shr", {A, Im, Im});
     r.constraints = {when("pos < 64, 0 < len, pos + len >= 64", [](const Srcs &s) {
       BV P = s[1].zext(64), L = s[2].zext(64);
       return P.ult(P.lit(64)) & L.ne(L.lit(0)) & P.lit(64).ule(P + L);
@@ -224,7 +215,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(u64, "imm-lo", {A, Im, Im});
+    Rule r = makeRule(u64, "imm-lo", {A, Im, Im});
     r.constraints = {when("0 < len, pos + len < 32", [](const Srcs &s) {
       BV P = s[1].zext(64), L = s[2].zext(64);
       return L.ne(L.lit(0)) & (P + L).ult(P.lit(32));
@@ -236,7 +227,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(u64, "imm-hi", {A, Im, Im});
+    Rule r = makeRule(u64, "imm-hi", {A, Im, Im});
     r.constraints = {when("32 <= pos, 0 < len, pos + len < 64", [](const Srcs &s) {
       BV P = s[1].zext(64), L = s[2].zext(64);
       return P.lit(32).ule(P) & L.ne(L.lit(0)) & (P + L).ult(P.lit(64));
@@ -249,7 +240,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(u64, "imm-2shift", {A, Im, Im});
+    Rule r = makeRule(u64, "imm-2shift", {A, Im, Im});
     r.constraints = {when("0 < len, pos + len < 64", [](const Srcs &s) {
       BV P = s[1].zext(64), L = s[2].zext(64);
       return L.ne(L.lit(0)) & (P + L).ult(P.lit(64));
@@ -274,7 +265,7 @@ void addBfe(std::vector<Rule> &out) {
              inst(Op::V_CMP_NE_U32, VCC(), {I(0), S(2)})};
   };
   {
-    Rule r = base(s64, "sar-select-vopd", {A, A, A});
+    Rule r = makeRule(s64, "sar-select-vopd", {A, A, A});
     r.target = gfx11plus();
     s64Seq(r);
     r.seq.push_back(inst(Op::V_DUAL_CNDMASK_PAIR, D(), {I(0), T(4), VCC()}));
@@ -284,7 +275,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(s64, "sar-select", {A, A, A});
+    Rule r = makeRule(s64, "sar-select", {A, A, A});
     s64Seq(r);
     r.seq.push_back(inst(Op::V_CNDMASK_B32, D(0, Part::Lo), {I(0), T(4, Part::Lo), VCC()}));
     r.seq.push_back(inst(Op::V_CNDMASK_B32, D(0, Part::Hi), {I(0), T(4, Part::Hi), VCC()}));
@@ -294,7 +285,7 @@ void addBfe(std::vector<Rule> &out) {
   }
   // ---- bfe.s64, constant pos and len
   {
-    Rule r = base(s64, "imm-zero", {A, Im, Im});
+    Rule r = makeRule(s64, "imm-zero", {A, Im, Im});
     r.constraints = {when("len == 0", [](const Srcs &s) { return s[2].eq(s[2].lit(0)); })};
     r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {I(0)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
     r.priority = 1;
@@ -302,7 +293,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(s64, "imm-sar", {A, Im, Im});
+    Rule r = makeRule(s64, "imm-sar", {A, Im, Im});
     r.constraints = {when("0 < len, pos + len >= 64", [](const Srcs &s) {
       BV P = s[1].zext(64), L = s[2].zext(64);
       return L.ne(L.lit(0)) & P.lit(64).ule(P + L);
@@ -314,7 +305,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   for (bool hi : {false, true}) {
-    Rule r = base(s64, hi ? "imm-hi" : "imm-lo", {A, Im, Im});
+    Rule r = makeRule(s64, hi ? "imm-hi" : "imm-lo", {A, Im, Im});
     if (hi)
       r.constraints = {when("32 <= pos, 0 < len, pos + len < 64", [](const Srcs &s) {
         BV P = s[1].zext(64), L = s[2].zext(64);
@@ -334,7 +325,7 @@ void addBfe(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(s64, "imm-2shift", {A, Im, Im});
+    Rule r = makeRule(s64, "imm-2shift", {A, Im, Im});
     r.constraints = {when("0 < len, pos + len < 64", [](const Srcs &s) {
       BV P = s[1].zext(64), L = s[2].zext(64);
       return L.ne(L.lit(0)) & (P + L).ult(P.lit(64));
@@ -353,7 +344,7 @@ void addBfe(std::vector<Rule> &out) {
 void addBfi(std::vector<Rule> &out) {
   const Form b32{Opcode::Bfi, TypeClass::B, 32}, b64{Opcode::Bfi, TypeClass::B, 64};
   {
-    Rule r = base(b32, "mask64-bfi", {A, A, A, A});
+    Rule r = makeRule(b32, "mask64-bfi", {A, A, A, A});
     r.temps = {TempKind::V32, TempKind::V32, TempKind::V64, TempKind::V32, TempKind::V32};
     r.seq = {inst(Op::V_BFE_U32, T(0), {S(3), I(0), I(8)}),        // len8
              inst(Op::V_SUB_U32_CLAMP, T(0), {I(32), T(0)}),    // 32 -sat len8
@@ -376,7 +367,7 @@ void addBfi(std::vector<Rule> &out) {
     return m.shl(p.umin(p.lit(31)));
   };
   {
-    Rule r = base(b32, "imm-keep", {A, A, Im, Im});
+    Rule r = makeRule(b32, "imm-keep", {A, A, Im, Im});
     r.constraints = {when("min(len, 32 - pos) == 0", [](const Srcs &s) {
       BV w = w32(s[2], s[3]);
       return w.eq(w.lit(0));
@@ -387,7 +378,7 @@ void addBfi(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(b32, "imm-all", {A, A, Im, Im});
+    Rule r = makeRule(b32, "imm-all", {A, A, Im, Im});
     r.constraints = {when("pos == 0, len >= 32", [](const Srcs &s) {
       return low8(s[2]).eq(s[2].lit(0)) & s[3].lit(32).ule(low8(s[3]));
     })};
@@ -397,7 +388,7 @@ void addBfi(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(b32, "imm-top", {A, A, Im, Im});
+    Rule r = makeRule(b32, "imm-top", {A, A, Im, Im});
     r.constraints = {when("0 < pos < 32, pos + len >= 32", [](const Srcs &s) {
       BV p = low8(s[2]), l = low8(s[3]);
       return p.ne(p.lit(0)) & p.ult(p.lit(32)) & p.lit(32).ule(p + l);
@@ -410,7 +401,7 @@ void addBfi(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(b32, "imm-low", {A, A, Im, Im});
+    Rule r = makeRule(b32, "imm-low", {A, A, Im, Im});
     r.constraints = {when("pos == 0, 0 < len < 32", [](const Srcs &s) {
       BV p = low8(s[2]), l = low8(s[3]);
       return p.eq(p.lit(0)) & l.ne(l.lit(0)) & l.ult(l.lit(32));
@@ -422,7 +413,7 @@ void addBfi(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(b32, "imm", {A, A, Im, Im});
+    Rule r = makeRule(b32, "imm", {A, A, Im, Im});
     r.constraints = {when("0 < pos, 0 < len, pos + len < 32", [](const Srcs &s) {
       BV p = low8(s[2]), l = low8(s[3]);
       return p.ne(p.lit(0)) & l.ne(l.lit(0)) & (p + l).ult(p.lit(32));
@@ -447,7 +438,7 @@ void addBfi(std::vector<Rule> &out) {
              inst(Op::V_CMP_GT_U32, VCC(), {I(64), T(0)})};     // s < 64: a non-empty field
   };
   {
-    Rule r = base(b64, "mask-select-vopd", {A, A, A, A});
+    Rule r = makeRule(b64, "mask-select-vopd", {A, A, A, A});
     r.target = gfx11plus();
     b64Seq(r);
     r.seq.push_back(inst(Op::V_DUAL_CNDMASK_PAIR, T(4), {I(0), T(2), VCC()}));
@@ -459,7 +450,7 @@ void addBfi(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(b64, "mask-select", {A, A, A, A});
+    Rule r = makeRule(b64, "mask-select", {A, A, A, A});
     b64Seq(r);
     r.seq.push_back(inst(Op::V_CNDMASK_B32, T(4, Part::Lo), {I(0), T(2, Part::Lo), VCC()}));
     r.seq.push_back(inst(Op::V_CNDMASK_B32, T(4, Part::Hi), {I(0), T(2, Part::Hi), VCC()}));
@@ -480,7 +471,7 @@ void addBfi(std::vector<Rule> &out) {
     };
   };
   {
-    Rule r = base(b64, "imm-keep", {A, A, Im, Im});
+    Rule r = makeRule(b64, "imm-keep", {A, A, Im, Im});
     r.constraints = {when("min(len, 64 - pos) == 0", [](const Srcs &s) {
       BV w = w64(s[2], s[3]);
       return w.eq(w.lit(0));
@@ -491,7 +482,7 @@ void addBfi(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(b64, "imm", {A, A, Im, Im});
+    Rule r = makeRule(b64, "imm", {A, A, Im, Im});
     r.constraints = {when("0 < len, pos < 64", [](const Srcs &s) {
       BV w = w64(s[2], s[3]);
       return w.ne(w.lit(0));
@@ -515,14 +506,14 @@ void addBmsk(std::vector<Rule> &out) {
   Form clamp = wrap;
   clamp.mode = ShfMode::Clamp;
   {
-    Rule r = base(wrap, "bfm", {A, A});
+    Rule r = makeRule(wrap, "bfm", {A, A});
     r.seq = {inst(Op::V_BFM_B32, D(), {S(1), S(0)})};
     r.restriction = "equivalent: v_bfm_b32 builds ((1 << b[4:0]) - 1) << a[4:0], dropping bits past 31 "
                     "exactly as .wrap does";
     out.push_back(r);
   }
   {
-    Rule r = base(wrap, "imm-a", {Im, A});
+    Rule r = makeRule(wrap, "imm-a", {Im, A});
     r.immFns = {{"a&31", [](const Srcs &s) { return s[0] & s[0].lit(31); }}};
     r.seq = {inst(Op::V_BFM_B32, D(), {S(1), F(0)})};
     r.priority = 1;
@@ -530,7 +521,7 @@ void addBmsk(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(wrap, "imm-b", {A, Im});
+    Rule r = makeRule(wrap, "imm-b", {A, Im});
     r.immFns = {{"b&31", [](const Srcs &s) { return s[1] & s[1].lit(31); }}};
     r.seq = {inst(Op::V_BFM_B32, D(), {F(0), S(0)})};
     r.priority = 1;
@@ -538,7 +529,7 @@ void addBmsk(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(clamp, "mask64", {A, A});
+    Rule r = makeRule(clamp, "mask64", {A, A});
     r.temps = {TempKind::V32, TempKind::V64};
     r.seq = {inst(Op::V_SUB_U32_CLAMP, T(0), {I(32), S(1)}),   // 32 -sat b
              inst(Op::V_MED3_U32, T(0), {S(0), T(0), I(32)}),  // s = 32 - min(b, 32 -sat a)
@@ -551,7 +542,7 @@ void addBmsk(std::vector<Rule> &out) {
   }
   // constant a
   {
-    Rule r = base(clamp, "imm-a-zero", {Im, A});
+    Rule r = makeRule(clamp, "imm-a-zero", {Im, A});
     r.constraints = {when("a >= 32", [](const Srcs &s) { return s[0].lit(32).ule(s[0]); })};
     r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
     r.priority = 1;
@@ -559,7 +550,7 @@ void addBmsk(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(clamp, "imm-a", {Im, A});
+    Rule r = makeRule(clamp, "imm-a", {Im, A});
     r.constraints = {when("0 < a < 32", [](const Srcs &s) { return s[0].ne(s[0].lit(0)) & s[0].ult(s[0].lit(32)); })};
     r.immFns = {{"32-a", [](const Srcs &s) { return s[0].lit(32) - s[0]; }}};
     r.temps = {TempKind::V32};
@@ -569,7 +560,7 @@ void addBmsk(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(clamp, "imm-a0", {Im, A});
+    Rule r = makeRule(clamp, "imm-a0", {Im, A});
     r.constraints = {when("a == 0", [](const Srcs &s) { return s[0].eq(s[0].lit(0)); })};
     r.temps = {TempKind::V32, TempKind::V32};
     r.seq = {inst(Op::V_SUB_U32_CLAMP, T(0), {I(32), S(1)}),
@@ -581,7 +572,7 @@ void addBmsk(std::vector<Rule> &out) {
   }
   // constant b
   {
-    Rule r = base(clamp, "imm-b-zero", {A, Im});
+    Rule r = makeRule(clamp, "imm-b-zero", {A, Im});
     r.constraints = {when("b == 0", [](const Srcs &s) { return s[1].eq(s[1].lit(0)); })};
     r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
     r.priority = 1;
@@ -589,7 +580,7 @@ void addBmsk(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(clamp, "imm-b-all", {A, Im});
+    Rule r = makeRule(clamp, "imm-b-all", {A, Im});
     r.constraints = {when("b >= 32", [](const Srcs &s) { return s[1].lit(32).ule(s[1]); })};
     r.temps = {TempKind::V32, TempKind::V32};
     r.seq = {inst(Op::V_MIN_U32, T(0), {I(32), S(0)}),
@@ -599,7 +590,7 @@ void addBmsk(std::vector<Rule> &out) {
     out.push_back(r);
   }
   {
-    Rule r = base(clamp, "imm-b", {A, Im});
+    Rule r = makeRule(clamp, "imm-b", {A, Im});
     r.constraints = {when("0 < b < 32", [](const Srcs &s) { return s[1].ne(s[1].lit(0)) & s[1].ult(s[1].lit(32)); })};
     r.temps = {TempKind::V32};
     r.seq = {inst(Op::V_SUB_U32_CLAMP, T(0), {I(32), S(0)}), inst(Op::V_MIN_U32, T(0), {S(1), T(0)}),
@@ -619,13 +610,13 @@ void addSzext(std::vector<Rule> &out) {
       const bool sgn = ty == TypeClass::S, clamp = m == ShfMode::Clamp;
       const Op bfe = sgn ? Op::V_BFE_I32 : Op::V_BFE_U32;
       if (!clamp) {
-        Rule r = base(f, "bfe", {A, A});
+        Rule r = makeRule(f, "bfe", {A, A});
         r.seq = {inst(bfe, D(), {S(0), I(0), S(1)})};
         r.restriction = sgn ? "equivalent: v_bfe_i32 a, 0, b reads b[4:0] and gives 0 for width 0, as .wrap does"
                             : "equivalent: v_bfe_u32 a, 0, b reads b[4:0], as .wrap does";
         out.push_back(r);
       } else {
-        Rule r = base(f, "bfe-select", {A, A});
+        Rule r = makeRule(f, "bfe-select", {A, A});
         r.temps = {TempKind::V32};
         r.seq = {inst(bfe, T(0), {S(0), I(0), S(1)}), inst(Op::V_CMP_GT_U32, VCC(), {I(32), S(1)}),
                  inst(Op::V_CNDMASK_B32, D(), {S(0), T(0), VCC()})};
@@ -637,7 +628,7 @@ void addSzext(std::vector<Rule> &out) {
         return clamp ? s[1].umin(s[1].lit(32)) : (s[1] & s[1].lit(31));
       };
       {
-        Rule r = base(f, "imm-zero", {A, Im});
+        Rule r = makeRule(f, "imm-zero", {A, Im});
         r.constraints = {when(clamp ? "b == 0" : "b & 31 == 0", [N](const Srcs &s) { BV n = N(s); return n.eq(n.lit(0)); })};
         r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
         r.priority = 1;
@@ -645,7 +636,7 @@ void addSzext(std::vector<Rule> &out) {
         out.push_back(r);
       }
       if (clamp) {
-        Rule r = base(f, "imm-all", {A, Im});
+        Rule r = makeRule(f, "imm-all", {A, Im});
         r.constraints = {when("b >= 32", [](const Srcs &s) { return s[1].lit(32).ule(s[1]); })};
         r.seq = {inst(Op::V_MOV_B32, D(), {S(0)})};
         r.priority = 1;
@@ -653,7 +644,7 @@ void addSzext(std::vector<Rule> &out) {
         out.push_back(r);
       }
       {
-        Rule r = base(f, "imm", {A, Im});
+        Rule r = makeRule(f, "imm", {A, Im});
         r.constraints = {when(clamp ? "0 < b < 32" : "b & 31 != 0", [N](const Srcs &s) {
           BV n = N(s);
           return n.ne(n.lit(0)) & n.ult(n.lit(32));

@@ -12,6 +12,7 @@
 //    costs a v_mov there (the legaliser adds it).
 // A constant c makes every mode one fixed byte permutation: one v_perm_b32
 // whose selector is computed from c (ImmFn). A register c needs a sequence.
+#include "translator/ptx_semantics_bits.hpp"
 #include "translator/rule_dsl.hpp"
 #include "translator/rules_builtin.hpp"
 
@@ -26,17 +27,6 @@ const auto A = OperandReq::Any;
 const auto R = OperandReq::Reg;
 const auto Im = OperandReq::Imm;
 
-// PTX ISA 9.7.9.7, table of the non-default modes: rows c[1:0] = 0..3, each
-// listing d.b3 d.b2 d.b1 d.b0 as byte numbers of {b,a}.
-const unsigned char kRows[6][4][4] = {
-    {{3, 2, 1, 0}, {4, 3, 2, 1}, {5, 4, 3, 2}, {6, 5, 4, 3}}, // f4e
-    {{5, 6, 7, 0}, {6, 7, 0, 1}, {7, 0, 1, 2}, {0, 1, 2, 3}}, // b4e
-    {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // rc8
-    {{3, 2, 1, 0}, {3, 2, 1, 1}, {3, 2, 2, 2}, {3, 3, 3, 3}}, // ecl
-    {{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 2, 1, 0}, {3, 2, 1, 0}}, // ecr
-    {{1, 0, 1, 0}, {3, 2, 3, 2}, {1, 0, 1, 0}, {3, 2, 3, 2}}, // rc16
-};
-
 ptx::Form prmtForm(PrmtMode m) {
   ptx::Form f{ptx::Opcode::Prmt, ptx::TypeClass::B, 32};
   f.prmt = m;
@@ -44,12 +34,7 @@ ptx::Form prmtForm(PrmtMode m) {
 }
 
 Rule base(PrmtMode m, const std::string &suffix, std::vector<OperandReq> reqs) {
-  Rule r;
-  r.form = prmtForm(m);
-  r.name = r.form.name() + "/" + suffix;
-  r.srcReqs = std::move(reqs);
-  r.target = allTargets();
-  return r;
+  return makeRule(prmtForm(m), suffix, std::move(reqs));
 }
 
 BV concatBytes(const BV (&b)[4]) { return BV::concat(BV::concat(b[3], b[2]), BV::concat(b[1], b[0])); }
@@ -101,7 +86,7 @@ BV signsOdd(const std::vector<BV> &s) {
 
 // A mode's selector for the row c[1:0] (bytes of {b,a}).
 std::function<BV(const std::vector<BV> &)> modeSelector(PrmtMode m) {
-  const auto &table = kRows[static_cast<int>(m) - 1];
+  const auto &table = sem::bits::prmtModeRows(m);
   return [&table](const std::vector<BV> &s) {
     BV row = s[2].extract(1, 0);
     BV out[4] = {BV::constant(8, 0), BV::constant(8, 0), BV::constant(8, 0), BV::constant(8, 0)};
