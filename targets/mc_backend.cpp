@@ -170,17 +170,11 @@ struct DiagSink {
 };
 
 // ---------------------------------------------------------------------------
-// Streamer that only records the parsed MCInsts (as llvm-mca's
-// MCStreamerWrapper does).
-
-class InstCollector final : public llvm::MCStreamer {
+// Base of the two analysis streamers below: accepts and drops what MCStreamer
+// leaves pure virtual (symbol attributes, common/zerofill, COFF records).
+class DiscardingStreamer : public llvm::MCStreamer {
 public:
-  explicit InstCollector(llvm::MCContext &ctx) : llvm::MCStreamer(ctx) {}
-  std::vector<llvm::MCInst> insts;
-
-  void emitInstruction(const llvm::MCInst &inst, const llvm::MCSubtargetInfo &) override {
-    insts.push_back(inst);
-  }
+  using llvm::MCStreamer::MCStreamer;
   bool emitSymbolAttribute(llvm::MCSymbol *, llvm::MCSymbolAttr) override { return true; }
   void emitCommonSymbol(llvm::MCSymbol *, uint64_t, llvm::Align) override {}
   void emitZerofill(llvm::MCSection *, llvm::MCSymbol * = nullptr, uint64_t = 0,
@@ -192,13 +186,26 @@ public:
   void endCOFFSymbolDef() override {}
 };
 
+// Streamer that only records the parsed MCInsts (as llvm-mca's
+// MCStreamerWrapper does).
+
+class InstCollector final : public DiscardingStreamer {
+public:
+  explicit InstCollector(llvm::MCContext &ctx) : DiscardingStreamer(ctx) {}
+  std::vector<llvm::MCInst> insts;
+
+  void emitInstruction(const llvm::MCInst &inst, const llvm::MCSubtargetInfo &) override {
+    insts.push_back(inst);
+  }
+};
+
 // Streamer that only adds up how many bytes an object would hold. MC's
 // object streamer expands `.fill N, S, V` with a constant N into N*S bytes in
 // memory while parsing (llvm-mc-19 needs 16 GiB for `.fill 0x7fffffff, 8, 0`),
 // so assemble(Object) runs this pass first and refuses oversized objects.
-class SizeCounter final : public llvm::MCStreamer {
+class SizeCounter final : public DiscardingStreamer {
 public:
-  explicit SizeCounter(llvm::MCContext &ctx) : llvm::MCStreamer(ctx) {}
+  explicit SizeCounter(llvm::MCContext &ctx) : DiscardingStreamer(ctx) {}
   uint64_t bytes = 0;
 
   void add(uint64_t n) { bytes = (bytes + n < bytes) ? UINT64_MAX : bytes + n; }
@@ -230,15 +237,6 @@ public:
   void emitNops(int64_t numBytes, int64_t, llvm::SMLoc, const llvm::MCSubtargetInfo &) override {
     addProduct(numBytes, 1);
   }
-  bool emitSymbolAttribute(llvm::MCSymbol *, llvm::MCSymbolAttr) override { return true; }
-  void emitCommonSymbol(llvm::MCSymbol *, uint64_t, llvm::Align) override {}
-  void emitZerofill(llvm::MCSection *, llvm::MCSymbol * = nullptr, uint64_t = 0,
-                    llvm::Align = llvm::Align(1), llvm::SMLoc = llvm::SMLoc()) override {}
-  void emitGPRel32Value(const llvm::MCExpr *) override {}
-  void beginCOFFSymbolDef(const llvm::MCSymbol *) override {}
-  void emitCOFFSymbolStorageClass(int) override {}
-  void emitCOFFSymbolType(int) override {}
-  void endCOFFSymbolDef() override {}
 };
 
 } // namespace
