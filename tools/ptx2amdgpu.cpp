@@ -5,7 +5,9 @@
 #include "targets/target_info.hpp"
 #include "translator/compare_llc.hpp"
 #include "translator/cost_model.hpp"
+#include "translator/batch.hpp"
 #include "translator/explain.hpp"
+#include "translator/html_report.hpp"
 #include "translator/rules_report.hpp"
 #include "translator/source_diagnostics.hpp"
 #include "translator/translate.hpp"
@@ -14,6 +16,7 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/InitLLVM.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Process.h>
 #include <llvm/Support/WithColor.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -45,10 +48,36 @@ cl::opt<InputKind> InputAs("x", cl::desc("Input kind for -fsyntax-only"), cl::in
                                       clEnumValN(InputKind::Snippet, "snippet", "instructions as in inline asm")),
                            cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
 
+// Batch and file translation.
+cl::opt<bool> WarningsAsErrors("Werror", cl::desc("Treat warnings as errors"), cl::sub(cl::SubCommand::getTopLevel()),
+                               cl::cat(Category));
+cl::opt<bool> NoWarnings("w", cl::desc("Suppress all warnings"), cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
+cl::opt<unsigned> ErrorLimit("ferror-limit", cl::desc("Errors shown per file before the rest are counted (0: all)"),
+                             cl::init(20), cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
+enum class StatsKind { Auto, None, Text, Json };
+// Created in main(): LLVM's Support library registers its own -stats
+// (statistics), which this one replaces.
+std::unique_ptr<cl::opt<StatsKind>> Stats;
+void registerStatsOption() {
+  StringMap<cl::Option *> &registered = cl::getRegisteredOptions();
+  if (auto it = registered.find("stats"); it != registered.end())
+    it->second->removeArgument();
+  Stats = std::make_unique<cl::opt<StatsKind>>(
+      "stats", cl::desc("Summary after translating"), cl::init(StatsKind::Auto),
+      cl::values(clEnumValN(StatsKind::Auto, "auto", "text on stderr for batch runs (default)"),
+                 clEnumValN(StatsKind::None, "none", "no summary"),
+                 clEnumValN(StatsKind::Text, "text", "text on stderr"),
+                 clEnumValN(StatsKind::Json, "json", "JSON on stdout (on stderr when the output goes to stdout)")),
+      cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
+}
+cl::opt<std::string> ReportFile("report", cl::desc("Write a self-contained HTML page: PTX beside AMD code"),
+                                cl::value_desc("file.html"), cl::init(""), cl::sub(cl::SubCommand::getTopLevel()),
+                                cl::cat(Category));
+
 // Shared options.
 cl::opt<std::string> Mcpu("mcpu", cl::desc("Target GPU: gfx900, gfx90a, gfx942 (default), gfx1030, gfx1100, gfx1200"),
                           cl::value_desc("gpu"), cl::init("gfx942"), cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
-cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"), cl::init("-"),
+cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout), or directory for several inputs"), cl::value_desc("file"), cl::init("-"),
                             cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
 enum class FileType { Asm, Obj };
 cl::opt<FileType> Filetype("filetype", cl::desc("Output kind"), cl::init(FileType::Asm),
@@ -79,7 +108,7 @@ cl::opt<bool> Verify("verify", cl::desc("Prove every rule with Z3 on every targe
 cl::opt<bool> AllTargets("all-targets", cl::desc("Show every target (the default for rules and compare)"),
                          cl::init(true), cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Worker threads (default: number of cores)"), cl::init(0), cl::Prefix,
-                       cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
+                       cl::sub(cl::SubCommand::getTopLevel()), cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
 cl::opt<std::string> LlcCounts("llc", cl::desc("llc instruction counts (bench/llc_compare/llc_counts.json)"),
                                cl::init(""), cl::sub(CompareCmd), cl::cat(Category));
 
@@ -317,6 +346,13 @@ int runCompare() {
   return writeOutput(out) ? 0 : 1;
 }
 
+// Diagnostics in colour only on a terminal, and never with NO_COLOR set
+// (https://no-color.org).
+bool stderrColors() { return !std::getenv("NO_COLOR") && sys::Process::StandardErrHasColors(); }
+
+// One input with -o naming a file (or stdout) translates that file; several
+// inputs, a directory, or -o naming an existing directory is a batch run
+// whose outputs mirror the inputs under the -o directory.
 int runTranslateFiles() {
   if (Inputs.empty()) {
     WithColor::error(errs(), "ptx2amdgpu") << "no input files (see --help)\n";
@@ -325,41 +361,72 @@ int runTranslateFiles() {
   const targets::TargetInfo *t = requireTarget();
   if (!t)
     return 2;
-  if (Inputs.size() > 1 && Output != "-") {
-    WithColor::error(errs(), "ptx2amdgpu") << "-o names one file; translate one input at a time\n";
-    return 2;
+  bool batchMode = Inputs.size() > 1 || (Output != "-" && sys::fs::is_directory(Output));
+  for (const std::string &in : Inputs)
+    batchMode = batchMode || sys::fs::is_directory(in);
+
+  batch::Options opts;
+  opts.target = t;
+  opts.kind = Filetype == FileType::Obj ? batch::OutputKind::Object
+              : ShowEncoding            ? batch::OutputKind::AsmWithEncoding
+                                        : batch::OutputKind::Asm;
+  opts.warnings.asErrors = WarningsAsErrors;
+  opts.warnings.ignore = NoWarnings;
+  opts.jobs = Jobs;
+  opts.errorLimit = ErrorLimit;
+  opts.colors = stderrColors();
+  opts.keepResults = !ReportFile.empty();
+
+  std::vector<batch::InputFile> files;
+  if (batchMode) {
+    if (Output == "-") {
+      WithColor::error(errs(), "ptx2amdgpu") << "several inputs need -o DIRECTORY for their outputs\n";
+      return 2;
+    }
+    if (sys::fs::exists(Output) && !sys::fs::is_directory(Output)) {
+      WithColor::error(errs(), "ptx2amdgpu") << "-o '" << Output << "' is a file; several inputs need a directory\n";
+      return 2;
+    }
+    std::string error;
+    if (!batch::collectInputs(Inputs, Output, opts.kind, files, error)) {
+      WithColor::error(errs(), "ptx2amdgpu") << error << "\n";
+      return 2;
+    }
+  } else {
+    files.push_back({Inputs.front(), Output});
   }
-  int rc = 0;
-  for (const std::string &path : Inputs) {
-    std::optional<ParsedInput> in = readAndParse(path, InputKind::Module);
-    if (!in || !in->parse.ok()) {
+
+  // A progress line on a terminal only; batch runs only.
+  batch::Progress progress;
+  const bool showProgress = batchMode && errs().is_displayed() && files.size() > 1;
+  progress.update = [](unsigned done, unsigned total, double secs) {
+    const double eta = done ? secs / done * (total - done) : 0;
+    errs() << "\r\x1b[K[" << done << "/" << total << "] " << format("%.1f", secs) << " s elapsed";
+    if (done < total)
+      errs() << ", about " << format("%.0f", eta) << " s left";
+    errs().flush();
+  };
+  progress.clear = [] { errs() << "\r\x1b[K"; };
+  batch::Summary summary = batch::run(files, opts, cost::sharedCostModel(), errs(), showProgress ? &progress : nullptr);
+  if (showProgress)
+    progress.clear();
+
+  int rc = summary.failed() ? 1 : 0;
+  if (!ReportFile.empty()) {
+    Error err = writeToOutput(ReportFile, [&](raw_ostream &os) -> Error {
+      os << report::renderHtml(summary, *t);
+      return Error::success();
+    });
+    if (err) {
+      WithColor::error(errs(), "ptx2amdgpu") << "cannot write report: " << toString(std::move(err)) << "\n";
       rc = 1;
-      continue;
     }
-    const SourceFile &src = *in->src;
-    const ::ptx::ParseResult &pr = in->parse;
-    std::string asmText;
-    bool fileOk = true;
-    for (const ::ptx::ast::Function &f : pr.module.functions) {
-      if (!f.body)
-        continue;
-      translate::Translation tr;
-      Diagnostics diags;
-      if (!translate::translateBody(*f.body, *t, cost::sharedCostModel(), tr, diags)) {
-        for (const Diagnostic &d : diags)
-          src.print(errs(), d);
-        fileOk = false;
-        continue;
-      }
-      asmText += "; function " + f.name + "\n" + translate::assemblyText(tr);
-    }
-    if (!fileOk) {
-      rc = 1;
-      continue; // no half-translated output
-    }
-    if (!emitAssembly(asmText, *t, cost::sharedCostModel(), std::string("; ptx2amdgpu ") + path + " for " + t->name + "\n"))
-      rc = 1;
   }
+  const StatsKind stats = *Stats == StatsKind::Auto ? (batchMode ? StatsKind::Text : StatsKind::None) : StatsKind(*Stats);
+  if (stats == StatsKind::Text)
+    errs() << batch::formatSummaryText(summary);
+  if (stats == StatsKind::Json)
+    (Output == "-" ? errs() : outs()) << batch::formatSummaryJson(summary, *t);
   return rc;
 }
 
@@ -370,6 +437,7 @@ int main(int argc, char **argv) {
   if (std::getenv("NO_COLOR"))
     errs().enable_colors(false);
   cl::SetVersionPrinter(printVersion);
+  registerStatsOption();
   cl::HideUnrelatedOptions(Category);
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "ptx2amdgpu: translate NVIDIA PTX to AMD GPU code (GCN, CDNA, RDNA)\n\n"
@@ -377,7 +445,8 @@ int main(int argc, char **argv) {
                                    "  ptx2amdgpu explain [-mcpu=gfxN] [--format=text|json] SNIPPET|FILE|-\n"
                                    "  ptx2amdgpu rules [--format=text|md|json] [-mcpu=gfxN] [--verify] [FILTER]\n"
                                    "  ptx2amdgpu compare --llc=llc_counts.json [--format=md|json]\n"
-                                   "  ptx2amdgpu FILE.ptx [-mcpu=gfxN] [-o OUT] [-filetype=asm|obj]\n",
+                                   "  ptx2amdgpu FILE.ptx [-mcpu=gfxN] [-o OUT] [-filetype=asm|obj]\n"
+                                   "  ptx2amdgpu INPUT... -o OUTDIR [-j N] [--stats=text|json] [--report=FILE.html]\n",
                                    &errs()))
     return 2;
   try {

@@ -14,12 +14,26 @@ struct Diagnostic {
   Severity severity = Severity::Error;
   ::ptx::ast::SourceLoc loc;
   std::string message;
+  std::string flag;              // a warning's option name: "empty-file" for [-Wempty-file]
+  std::string unsupportedOpcode; // set for "unsupported PTX instruction" errors: "ld"
 };
 
 using Diagnostics = std::vector<Diagnostic>;
 
 inline void error(Diagnostics &d, ::ptx::ast::SourceLoc loc, std::string msg) {
   d.push_back({Diagnostic::Severity::Error, loc, std::move(msg)});
+}
+
+inline void unsupported(Diagnostics &d, ::ptx::ast::SourceLoc loc, std::string opcode, std::string msg) {
+  Diagnostic x{Diagnostic::Severity::Error, loc, std::move(msg)};
+  x.unsupportedOpcode = std::move(opcode);
+  d.push_back(std::move(x));
+}
+
+inline void warning(Diagnostics &d, ::ptx::ast::SourceLoc loc, std::string flag, std::string msg) {
+  Diagnostic x{Diagnostic::Severity::Warning, loc, std::move(msg)};
+  x.flag = std::move(flag);
+  d.push_back(std::move(x));
 }
 
 } // namespace p2a

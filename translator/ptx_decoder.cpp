@@ -59,7 +59,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   for (const std::string &m : in.modifiers)
     full += "." + m;
   if (!kFamily.count(in.opcode)) {
-    error(diags, at, "unsupported PTX instruction '" + full + "'");
+    unsupported(diags, at, in.opcode, "unsupported PTX instruction '" + full + "'");
     return std::nullopt;
   }
   if (in.guard) {
@@ -128,6 +128,11 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     bool haveDir = false, haveMode = false;
     for (const std::string &m : mods) {
       if ((m == "l" || m == "r") && !haveDir) {
+        // PTX ISA 9.7.8.6 spells shf.{l,r}.{wrap,clamp}; ptxas rejects the
+        // other order ("Unknown modifier '.l'"), so we do too.
+        if (haveMode)
+          return bad("the direction comes before the mode: write 'shf." + m + "." +
+                     (f.mode == ShfMode::Wrap ? std::string("wrap") : std::string("clamp")) + "'");
         f.dir = m == "l" ? ShfDir::Left : ShfDir::Right;
         haveDir = true;
       } else if ((m == "wrap" || m == "clamp") && !haveMode) {

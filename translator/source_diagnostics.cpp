@@ -24,8 +24,10 @@ static llvm::SourceMgr::DiagKind kindOf(Diagnostic::Severity s) {
 }
 
 void SourceFile::print(llvm::raw_ostream &os, const Diagnostic &d) const {
+  // Warnings name the option that controls them, as clang does.
+  const std::string message = d.flag.empty() ? d.message : d.message + " [-W" + d.flag + "]";
   if (d.loc.line == 0) {
-    sm_->PrintMessage(os, llvm::SMDiagnostic(name_, kindOf(d.severity), d.message), os.has_colors());
+    sm_->PrintMessage(os, llvm::SMDiagnostic(name_, kindOf(d.severity), message), os.has_colors());
     return;
   }
   // Clamp the column to the line (a position past the end still gets a caret).
@@ -33,10 +35,12 @@ void SourceFile::print(llvm::raw_ostream &os, const Diagnostic &d) const {
   if (!loc.isValid())
     loc = sm_->FindLocForLineAndColumn(1, d.loc.line, 1);
   if (!loc.isValid()) {
-    os << name_ << ":" << d.loc.line << ":" << d.loc.col << ": error: " << d.message << "\n";
+    llvm::SMDiagnostic(*sm_, llvm::SMLoc(), name_, static_cast<int>(d.loc.line), static_cast<int>(d.loc.col) - 1,
+                       kindOf(d.severity), message, "", {})
+        .print(nullptr, os, os.has_colors());
     return;
   }
-  sm_->PrintMessage(os, loc, kindOf(d.severity), d.message, {}, {}, os.has_colors());
+  sm_->PrintMessage(os, loc, kindOf(d.severity), message, {}, {}, os.has_colors());
 }
 
 void SourceFile::print(llvm::raw_ostream &os, const ::ptx::SyntaxError &e) const {

@@ -70,21 +70,13 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
         select::vregFor(fn, inst->srcs[i].reg, types[inst->srcs[i].reg].width);
     select::selectAndLower(*inst, t, costFn, fn, diags);
   }
-  if (diags.size() != errorsBefore)
-    return false;
-
+  // On a lowering error the instructions that did lower are still assigned
+  // registers and printed (the HTML report shows them beside the error), but
+  // nothing goes to MC and the caller gets false.
+  const bool lowered = diags.size() == errorsBefore;
   out.allocation = regalloc::allocate(fn, t);
   out.numVgprs = out.allocation.numVgprs;
   out.numSgprs = out.allocation.numSgprs;
-  // One register per value (no reuse yet, see regalloc.hpp): say so plainly
-  // rather than let MC reject every instruction past the register file.
-  if (out.numVgprs > kMaxVgprs || out.numSgprs > kMaxSgprs) {
-    error(diags, stmts.empty() ? ::ptx::ast::SourceLoc{} : ::ptx::ast::SourceLoc{1, 1},
-          "the snippet needs " + std::to_string(out.numVgprs) + " VGPRs and " + std::to_string(out.numSgprs) +
-              " SGPRs, more than " + t.name + " has (" + std::to_string(kMaxVgprs) + "/" + std::to_string(kMaxSgprs) +
-              "); registers are not reused yet, so split the snippet");
-    return false;
-  }
   // Registers in first-use order (vreg numbering follows first use).
   for (unsigned v = 0; v < fn.vregs.size(); ++v)
     if (!fn.vregs[v].ptxName.empty())
@@ -99,6 +91,17 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
     for (const mir::MInst &mi : li.insts)
       ti.gcn.push_back(printer::printInst(mi, fn, out.allocation, t));
     out.instructions.push_back(std::move(ti));
+  }
+  if (!lowered)
+    return false;
+  // One register per value (no reuse yet, see regalloc.hpp): say so plainly
+  // rather than let MC reject every instruction past the register file.
+  if (out.numVgprs > kMaxVgprs || out.numSgprs > kMaxSgprs) {
+    error(diags, body.loc.line ? body.loc : ::ptx::ast::SourceLoc{1, 1},
+          "the code needs " + std::to_string(out.numVgprs) + " VGPRs and " + std::to_string(out.numSgprs) +
+              " SGPRs, more than " + t.name + " has (" + std::to_string(kMaxVgprs) + "/" + std::to_string(kMaxSgprs) +
+              "); registers are not reused yet, so split the code");
+    return false;
   }
 
   // LLVM MC is the authority: everything emitted must assemble for the target.

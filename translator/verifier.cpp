@@ -5,6 +5,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <tuple>
 #include <sstream>
 
@@ -413,6 +414,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
     }
     solver.add(!z3::mk_and(goals));
     z3::check_result r = z3::unsat;
+    std::optional<z3::solver> caseSolver;
     if (!rule.proofCases) {
       r = solver.check();
     } else {
@@ -432,13 +434,18 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
         res.counterexample = "the proof cases do not cover every input";
         return res;
       }
+      // Each case gets a fresh solver: push/pop would switch Z3 to its
+      // incremental core, which skips the bit-blasting preprocessing (and the
+      // substitution of a case's fixed values) that makes these cases fast.
+      const z3::expr_vector common = solver.assertions();
       for (const BV &c : cases) {
-        solver.push();
-        solver.add(c.toExpr(ctx) == ctx.bv_val(1, 1));
-        r = solver.check();
+        caseSolver.emplace(ctx, "QF_BV");
+        for (const z3::expr &e : common)
+          caseSolver->add(e);
+        caseSolver->add(c.toExpr(ctx) == ctx.bv_val(1, 1));
+        r = caseSolver->check();
         if (r != z3::unsat)
-          break; // keep the case's assertions for the model below
-        solver.pop();
+          break; // keep the case's solver for the model below
       }
     }
     if (r == z3::unsat) {
@@ -448,7 +455,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
     res.status = ProofResult::Status::Failed;
     std::ostringstream os;
     if (r == z3::sat) {
-      z3::model model = solver.get_model();
+      z3::model model = caseSolver ? caseSolver->get_model() : solver.get_model();
       for (unsigned i = 0; i < srcs.size(); ++i)
         os << kSrcNames[i] << "=" << hex(model.eval(srcs[i].toExpr(ctx), true)) << " ";
       os << "exec=" << hex(model.eval(m.exec().toExpr(ctx), true)) << ": ";

@@ -1,0 +1,101 @@
+#include "translator/module_translation.hpp"
+
+#include "grammar/parser.hpp"
+#include "targets/target_info.hpp"
+
+#include <algorithm>
+
+namespace p2a::module {
+
+namespace ast = ::ptx::ast;
+
+namespace {
+
+// Performance-tuning directives (PTX ISA 11.4) that constrain nvcc's and
+// ptxas's register allocation and launch bounds. Translated code does not
+// honour them yet, and a user relying on `.maxnreg` for occupancy should know.
+bool isPerformanceDirective(const std::string &name) {
+  return name == "maxnreg" || name == "maxntid" || name == "reqntid" || name == "minnctapersm" ||
+         name == "maxnctapersm" || name == "maxclusterrank" || name == "reqnctapercluster";
+}
+
+unsigned countInstructions(const ast::Block &b) {
+  unsigned n = 0;
+  for (const ast::Statement &s : b.statements) {
+    if (std::holds_alternative<ast::Instruction>(s))
+      ++n;
+    else if (const ast::Block *inner = std::get_if<ast::Block>(&s))
+      n += countInstructions(*inner);
+  }
+  return n;
+}
+
+void sortBySource(Diagnostics &d) {
+  std::stable_sort(d.begin(), d.end(), [](const Diagnostic &a, const Diagnostic &b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+  });
+}
+
+} // namespace
+
+unsigned ModuleResult::errorCount() const {
+  return static_cast<unsigned>(std::count_if(diagnostics.begin(), diagnostics.end(), [](const Diagnostic &d) {
+    return d.severity == Diagnostic::Severity::Error;
+  }));
+}
+
+unsigned ModuleResult::kernelCount() const {
+  return static_cast<unsigned>(
+      std::count_if(functions.begin(), functions.end(), [](const FunctionResult &f) { return f.isEntry; }));
+}
+
+ModuleResult translateModule(const std::string &text, const targets::TargetInfo &t, cost::CostModel &costs,
+                             const WarningOptions &warnings) {
+  ModuleResult res;
+  ::ptx::ParseResult pr = ::ptx::parseModule(text);
+  for (const ::ptx::SyntaxError &e : pr.errors)
+    error(res.diagnostics, e.loc, e.message);
+
+  Diagnostics warns;
+  bool anyBody = false;
+  for (const ast::Function &f : pr.module.functions) {
+    if (!f.body)
+      continue; // a prototype or .extern declaration
+    anyBody = true;
+    for (const ast::Directive &d : f.performance)
+      if (isPerformanceDirective(d.name))
+        warning(warns, d.loc, "ignored-directive",
+                "'." + d.name + "' is not honoured: the translated code's register use and launch bounds are not "
+                "constrained by it");
+    FunctionResult fr;
+    fr.name = f.name;
+    fr.isEntry = f.is_entry;
+    fr.loc = f.name_loc.line ? f.name_loc : f.loc;
+    res.ptxInstructions += countInstructions(*f.body);
+    fr.ok = translate::translateBody(*f.body, t, costs, fr.translation, res.diagnostics);
+    res.functions.push_back(std::move(fr));
+  }
+  if (!anyBody && pr.ok())
+    warning(warns, {1, 1}, "empty-file", "no function with a body: nothing to translate");
+  if (!warnings.ignore)
+    for (Diagnostic &w : warns) {
+      if (warnings.asErrors)
+        w.severity = Diagnostic::Severity::Error;
+      res.diagnostics.push_back(std::move(w));
+    }
+  sortBySource(res.diagnostics);
+  for (const Diagnostic &d : res.diagnostics)
+    if (!d.unsupportedOpcode.empty())
+      ++res.unsupported[d.unsupportedOpcode];
+
+  // An empty file is skipped, unless -Werror made its warning an error.
+  res.skipped = !anyBody && res.errorCount() == 0;
+  res.ok = !anyBody ? false : res.errorCount() == 0;
+  if (res.ok)
+    for (const FunctionResult &f : res.functions)
+      res.assembly += "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n" +
+                      translate::assemblyText(f.translation);
+  return res;
+}
+
+} // namespace p2a::module
