@@ -2,6 +2,7 @@
 // binary (P2A_BINARY) is run as a child process with NO_COLOR=1, stdin from a
 // file, stdout and stderr to files in a private temporary directory, and its
 // exit status, output and clang-style diagnostics are checked exactly.
+#include "cli_support.hpp"
 #include "targets/mc_backend.hpp"
 
 #include <doctest/doctest.h>
@@ -31,7 +32,7 @@ extern char **environ;
 
 namespace {
 
-namespace fs = std::filesystem;
+using namespace p2a::testing;
 
 const char *const kTargets[] = {"gfx900", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"};
 
@@ -43,161 +44,6 @@ const std::set<std::string> kFamilyForms = {
     "shf.l.wrap.b32", "shf.l.clamp.b32", "shf.r.wrap.b32", "shf.r.clamp.b32",
     "shl.b16",  "shl.b32",  "shl.b64",  "shr.b16",  "shr.b32", "shr.b64",
     "shr.u16",  "shr.u32",  "shr.u64",  "shr.s16",  "shr.s32", "shr.s64"};
-
-std::string slurp(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void spit(const std::string &path, const std::string &data) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << data;
-  REQUIRE(out.good());
-}
-
-// One private directory for the whole suite, removed at exit.
-class TempDir {
-public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "p2a-cli-test-XXXXXX").string();
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    if (mkdtemp(buf.data()))
-      path_ = buf.data();
-  }
-  ~TempDir() {
-    if (!path_.empty()) {
-      std::error_code ec;
-      fs::remove_all(path_, ec);
-    }
-  }
-  const std::string &path() const { return path_; }
-
-private:
-  std::string path_;
-};
-
-const std::string &tempDir() {
-  static TempDir dir;
-  REQUIRE_MESSAGE(!dir.path().empty(), "mkdtemp failed: " << std::strerror(errno));
-  return dir.path();
-}
-
-// A fresh file name in the temporary directory.
-std::string tempPath(const std::string &stem) {
-  static unsigned counter = 0;
-  return tempDir() + "/" + std::to_string(counter++) + "-" + stem;
-}
-
-std::string tempFile(const std::string &stem, const std::string &contents) {
-  std::string p = tempPath(stem);
-  spit(p, contents);
-  return p;
-}
-
-struct Run {
-  int exitCode = -1; // -1 when the child did not exit normally
-  int signal = 0;    // the terminating signal, if any
-  std::string out, err;
-  bool exited(int code) const { return signal == 0 && exitCode == code; }
-};
-
-doctest::String toString(const Run &r) {
-  std::string s = "exit " + std::to_string(r.exitCode) + " signal " + std::to_string(r.signal) +
-                  "\n--- stdout\n" + r.out.substr(0, 4000) + "\n--- stderr\n" + r.err.substr(0, 4000);
-  return s.c_str();
-}
-
-// Runs the driver with `args`; stdin is `stdinText` (an empty file by default).
-Run run(const std::vector<std::string> &args, const std::string &stdinText = "") {
-  const std::string inPath = tempFile("stdin", stdinText);
-  const std::string outPath = tempPath("stdout"), errPath = tempPath("stderr");
-
-  std::vector<std::string> argStore{P2A_BINARY};
-  argStore.insert(argStore.end(), args.begin(), args.end());
-  std::vector<char *> argv;
-  for (std::string &a : argStore)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  std::vector<std::string> envStore{"NO_COLOR=1"};
-  for (char **e = environ; *e; ++e)
-    if (std::strncmp(*e, "NO_COLOR=", 9) != 0)
-      envStore.push_back(*e);
-  std::vector<char *> envp;
-  for (std::string &e : envStore)
-    envp.push_back(e.data());
-  envp.push_back(nullptr);
-
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, inPath.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, P2A_BINARY, &fa, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  REQUIRE_MESSAGE(rc == 0, "posix_spawn " << P2A_BINARY << ": " << std::strerror(rc));
-
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    REQUIRE_MESSAGE(errno == EINTR, "waitpid: " << std::strerror(errno));
-  Run r;
-  if (WIFEXITED(status))
-    r.exitCode = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status))
-    r.signal = WTERMSIG(status);
-  r.out = slurp(outPath);
-  r.err = slurp(errPath);
-  return r;
-}
-
-bool contains(const std::string &hay, const std::string &needle) { return hay.find(needle) != std::string::npos; }
-
-std::vector<std::string> lines(const std::string &s) {
-  std::vector<std::string> v;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);)
-    v.push_back(l);
-  return v;
-}
-
-// Parses JSON output; fails the test with the parser's message otherwise.
-llvm::json::Value parseJson(const std::string &text) {
-  llvm::Expected<llvm::json::Value> v = llvm::json::parse(text);
-  if (!v) {
-    std::string msg = llvm::toString(v.takeError());
-    FAIL("invalid JSON: " << msg << "\n" << text.substr(0, 2000));
-  }
-  return std::move(*v);
-}
-
-// The clang-style rendering of one error: location line, source line, caret line.
-std::string diagnostic(const std::string &file, unsigned line, unsigned col, const std::string &message,
-                       const std::string &sourceLine) {
-  return file + ":" + std::to_string(line) + ":" + std::to_string(col) + ": error: " + message + "\n" + sourceLine +
-         "\n" + std::string(col - 1, ' ') + "^\n";
-}
-
-std::vector<std::string> samplePtxFiles(const std::string &under) {
-  std::vector<std::string> files;
-  for (const fs::directory_entry &e : fs::recursive_directory_iterator(std::string(P2A_SOURCE_DIR) + "/" + under))
-    if (e.is_regular_file() && e.path().extension() == ".ptx")
-      files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-bool isElfForAmdgpu(const std::string &bytes) {
-  if (bytes.size() < 64 || bytes.compare(0, 4, "\x7f" "ELF") != 0)
-    return false;
-  const unsigned char *b = reinterpret_cast<const unsigned char *>(bytes.data());
-  const bool elf64 = b[4] == 2, little = b[5] == 1;
-  const unsigned machine = b[18] | (b[19] << 8); // e_machine, little-endian
-  return elf64 && little && machine == 224;      // EM_AMDGPU
-}
 
 } // namespace
 
@@ -632,7 +478,10 @@ TEST_CASE("hostile inputs: no crash, a clear error") {
     CHECK(emptyArg.signal == 0);
   }
   SUBCASE("file translation") {
-    for (const std::string &p : {empty, junk, dir, missing}) {
+    Run d = run({dir});
+    CHECK(d.exited(2));
+    CHECK(d.err == "ptx2amdgpu: error: a directory or several inputs need -o DIRECTORY for the outputs\n");
+    for (const std::string &p : {empty, junk, missing}) {
       INFO(p);
       Run r = run({p});
       INFO(toString(r));

@@ -8,6 +8,7 @@
 #include "translator/batch.hpp"
 #include "translator/explain.hpp"
 #include "translator/html_report.hpp"
+#include "translator/output_file.hpp"
 #include "translator/rules_report.hpp"
 #include "translator/source_diagnostics.hpp"
 #include "translator/translate.hpp"
@@ -140,24 +141,13 @@ std::vector<const targets::TargetInfo *> selectedTargets() {
 
 unsigned jobs() { return Jobs ? Jobs : std::max(1u, std::thread::hardware_concurrency()); }
 
-// Writes atomically (llvm::writeToOutput: a temporary file renamed into
-// place), so a failure never leaves a partial output file. "-" is stdout.
-bool writeOutput(StringRef data) {
-  Error err = writeToOutput(Output, [&](raw_ostream &os) -> Error {
-    os << data;
-    return Error::success();
-  });
-  if (err) {
-    // Most of writeToOutput's errors are FileErrors that already start with
-    // "'OUT': "; say the file name once.
-    std::string msg = toString(std::move(err));
-    const std::string named = "'" + Output + "': ";
-    if (StringRef(msg).starts_with(named))
-      msg.erase(0, named.size());
-    WithColor::error(errs(), "ptx2amdgpu") << "cannot write '" << Output << "': " << msg << "\n";
-    return false;
-  }
-  return true;
+// Writes atomically (see output_file.hpp): a failure never leaves a partial
+// output file. "-" is stdout.
+bool writeOutput(StringRef data, const std::string &path = Output) {
+  std::string error = output::writeAtomically(path, data);
+  if (!error.empty())
+    WithColor::error(errs(), "ptx2amdgpu") << error << "\n";
+  return error.empty();
 }
 
 // Whether explain's argument names a file rather than being PTX text: any
@@ -348,7 +338,11 @@ int runCompare() {
 
 // Diagnostics in colour only on a terminal, and never with NO_COLOR set
 // (https://no-color.org).
-bool stderrColors() { return !std::getenv("NO_COLOR") && sys::Process::StandardErrHasColors(); }
+bool noColor() {
+  const char *v = std::getenv("NO_COLOR");
+  return v && *v;
+}
+bool stderrColors() { return !noColor() && sys::Process::StandardErrHasColors(); }
 
 // One input with -o naming a file (or stdout) translates that file; several
 // inputs, a directory, or -o naming an existing directory is a batch run
@@ -380,11 +374,11 @@ int runTranslateFiles() {
   std::vector<batch::InputFile> files;
   if (batchMode) {
     if (Output == "-") {
-      WithColor::error(errs(), "ptx2amdgpu") << "several inputs need -o DIRECTORY for their outputs\n";
+      WithColor::error(errs(), "ptx2amdgpu") << "a directory or several inputs need -o DIRECTORY for the outputs\n";
       return 2;
     }
     if (sys::fs::exists(Output) && !sys::fs::is_directory(Output)) {
-      WithColor::error(errs(), "ptx2amdgpu") << "-o '" << Output << "' is a file; several inputs need a directory\n";
+      WithColor::error(errs(), "ptx2amdgpu") << "-o '" << Output << "' is a file; a directory or several inputs need a directory\n";
       return 2;
     }
     std::string error;
@@ -413,14 +407,8 @@ int runTranslateFiles() {
 
   int rc = summary.failed() ? 1 : 0;
   if (!ReportFile.empty()) {
-    Error err = writeToOutput(ReportFile, [&](raw_ostream &os) -> Error {
-      os << report::renderHtml(summary, *t);
-      return Error::success();
-    });
-    if (err) {
-      WithColor::error(errs(), "ptx2amdgpu") << "cannot write report: " << toString(std::move(err)) << "\n";
+    if (!writeOutput(report::renderHtml(summary, *t), ReportFile))
       rc = 1;
-    }
   }
   const StatsKind stats = *Stats == StatsKind::Auto ? (batchMode ? StatsKind::Text : StatsKind::None) : StatsKind(*Stats);
   if (stats == StatsKind::Text)
@@ -434,7 +422,7 @@ int runTranslateFiles() {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  if (std::getenv("NO_COLOR"))
+  if (noColor())
     errs().enable_colors(false);
   cl::SetVersionPrinter(printVersion);
   registerStatsOption();

@@ -3,6 +3,7 @@
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
 #include "translator/cost_model.hpp"
+#include "translator/output_file.hpp"
 #include "translator/source_diagnostics.hpp"
 
 #include <llvm/Support/Format.h>
@@ -40,12 +41,23 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// A string stream that says whether it wants colours: diagnostics are
+// rendered into one per file (printed later, in input order), and a plain
+// raw_string_ostream never reports colours because it is not a terminal.
+class DiagnosticBuffer : public llvm::raw_string_ostream {
+public:
+  DiagnosticBuffer(std::string &s, bool colors) : llvm::raw_string_ostream(s), colors_(colors) { enable_colors(colors); }
+  bool has_colors() const override { return colors_; }
+
+private:
+  bool colors_;
+};
+
 // Renders a file's diagnostics clang-style, stopping after `limit` errors
 // with a note of how many were left out.
 std::string renderDiagnostics(const SourceFile &src, const Diagnostics &diags, unsigned limit, bool colors) {
   std::string text;
-  llvm::raw_string_ostream os(text);
-  os.enable_colors(colors);
+  DiagnosticBuffer os(text, colors);
   unsigned errors = 0, hidden = 0;
   for (const Diagnostic &d : diags) {
     if (d.severity == Diagnostic::Severity::Error && limit && errors >= limit) {
@@ -72,27 +84,15 @@ FileOutcome fileError(FileOutcome out, const std::string &message, bool colors) 
   return out;
 }
 
-// Writes through a temporary file renamed into place (llvm::writeToOutput),
-// so a failure (a full disk, a vanished directory) leaves no partial output.
-std::string writeAtomically(const std::string &outPath, const std::string &data) {
+// Creates the output's directory, then writes atomically.
+std::string writeOutputFile(const std::string &outPath, const std::string &data) {
   if (outPath != "-") {
     llvm::StringRef parent = path::parent_path(outPath);
     if (!parent.empty())
       if (std::error_code ec = fs::create_directories(parent))
         return "cannot create directory '" + parent.str() + "': " + ec.message();
   }
-  llvm::Error err = llvm::writeToOutput(outPath, [&](llvm::raw_ostream &os) -> llvm::Error {
-    os << data;
-    return llvm::Error::success();
-  });
-  if (!err)
-    return "";
-  // writeToOutput's FileErrors already start with "'OUT': "; name the file once.
-  std::string msg = llvm::toString(std::move(err));
-  const std::string named = "'" + outPath + "': ";
-  if (llvm::StringRef(msg).starts_with(named))
-    msg.erase(0, named.size());
-  return "cannot write '" + outPath + "': " + msg;
+  return output::writeAtomically(outPath, data);
 }
 
 } // namespace
@@ -198,7 +198,7 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
         data = opts.kind == OutputKind::Object ? r.output : header + r.output;
       }
       if (out.status == FileOutcome::Status::Translated) {
-        std::string werr = writeAtomically(file.output, data);
+        std::string werr = writeOutputFile(file.output, data);
         if (!werr.empty()) {
           SourceFile none(file.input, "");
           out.diagnostics += renderDiagnostics(none, {Diagnostic{Diagnostic::Severity::Error, {}, werr}}, 0, opts.colors);

@@ -76,7 +76,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     res.functions.push_back(std::move(fr));
   }
   if (!anyBody && pr.ok())
-    warning(warns, {1, 1}, "empty-file", "no function with a body: nothing to translate");
+    warning(warns, {}, "empty-file", "no function with a body: nothing to translate");
   if (!warnings.ignore)
     for (Diagnostic &w : warns) {
       if (warnings.asErrors)

@@ -1,0 +1,289 @@
+// Batch mode end to end (translator/batch.cpp through the driver): layout
+// mirroring, atomic outputs, summary and JSON statistics cross-checked
+// against the inputs, determinism across -j, warnings and -Werror, the error
+// limit, and colour only on a terminal.
+#include "cli_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <llvm/Support/JSON.h>
+
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace p2a::testing;
+
+namespace {
+
+const std::string kHeader = ".version 8.5\n.target sm_90\n.address_size 64\n\n";
+
+// A kernel of Logic & Shift instructions only (it translates), `n` of them.
+std::string familyKernel(const std::string &name, unsigned n) {
+  std::string s = ".visible .entry " + name + "()\n{\n\t.reg .b32 %r<8>;\n";
+  const char *ops[] = {"xor.b32 %r1, %r2, %r3;", "shf.l.wrap.b32 %r4, %r1, %r1, 7;", "and.b32 %r5, %r4, %r2;",
+                       "lop3.b32 %r6, %r5, %r1, %r3, 0x96;"};
+  for (unsigned i = 0; i < n; ++i)
+    s += std::string("\t") + ops[i % 4] + "\n";
+  return s + "}\n";
+}
+
+// A kernel with `unsupported` loads among family instructions.
+std::string kernelWithLoads(const std::string &name, unsigned unsupported) {
+  std::string s = ".visible .entry " + name + "(.param .u64 p)\n{\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<2>;\n";
+  for (unsigned i = 0; i < unsupported; ++i)
+    s += "\tld.param.u64 %rd1, [p];\n\txor.b32 %r1, %r2, %r3;\n";
+  return s + "}\n";
+}
+
+struct Tree {
+  std::string root, out;
+};
+
+// in/a.ptx (translates), in/sub/b.ptx (translates, two kernels),
+// in/sub/deep/c.ptx (3 unsupported loads), in/empty.ptx (no function),
+// in/notes.txt (not PTX: ignored).
+Tree makeTree() {
+  Tree t{tempPath("tree"), tempPath("out")};
+  fs::create_directories(t.root + "/sub/deep");
+  spit(t.root + "/a.ptx", kHeader + familyKernel("ka", 8));
+  spit(t.root + "/sub/b.ptx", kHeader + familyKernel("kb0", 4) + familyKernel("kb1", 5));
+  spit(t.root + "/sub/deep/c.ptx", kHeader + kernelWithLoads("kc", 3));
+  spit(t.root + "/empty.ptx", kHeader);
+  spit(t.root + "/notes.txt", "not ptx");
+  return t;
+}
+
+std::map<std::string, std::string> filesUnder(const std::string &dir) {
+  std::map<std::string, std::string> m;
+  if (!fs::exists(dir))
+    return m;
+  for (const fs::directory_entry &e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file())
+      m[fs::relative(e.path(), dir).string()] = slurp(e.path().string());
+  return m;
+}
+
+} // namespace
+
+TEST_SUITE("batch") {
+
+TEST_CASE("batch: layout mirrored, failed and skipped files write nothing, summary counts") {
+  Tree t = makeTree();
+  Run r = run({t.root, "-o", t.out, "-mcpu=gfx1100"});
+  INFO(toString(r));
+  CHECK(r.exited(1)); // c.ptx failed
+  std::map<std::string, std::string> outs = filesUnder(t.out);
+  std::set<std::string> names;
+  for (const auto &[k, v] : outs)
+    names.insert(k);
+  CHECK(names == std::set<std::string>{"a.s", "sub/b.s"});
+  CHECK(contains(outs["a.s"], "; .entry ka\n"));
+  CHECK(contains(outs["sub/b.s"], "; .entry kb0\n"));
+  CHECK(contains(outs["sub/b.s"], "; .entry kb1\n"));
+  CHECK(contains(outs["a.s"], "v_alignbit_b32"));
+  // Diagnostics in input order (sorted paths), then the summary.
+  const std::string c = t.root + "/sub/deep/c.ptx";
+  CHECK(contains(r.err, t.root + "/empty.ptx: warning: no function with a body: nothing to translate [-Wempty-file]\n"));
+  CHECK(contains(r.err, c + ":9:2: error: unsupported PTX instruction 'ld.param.u64'\n        ld.param.u64 %rd1, [p];\n"));
+  CHECK(r.err.find("empty.ptx: warning") < r.err.find("c.ptx:9:2"));
+  CHECK(contains(r.err, "ptx2amdgpu: 4 files: 2 translated, 1 failed, 1 skipped; 3 of 4 kernels translated; "
+                        "23 PTX instructions in "));
+  CHECK(contains(r.err, "\nptx2amdgpu: unsupported opcodes: ld (3)\n"));
+}
+
+TEST_CASE("batch: --stats=json agrees with the inputs and the outputs") {
+  Tree t = makeTree();
+  Run r = run({t.root, "-o", t.out, "--stats=json", "-j", "2"});
+  INFO(toString(r));
+  CHECK(r.exited(1));
+  llvm::json::Value v = parseJson(r.out);
+  const llvm::json::Object &root = *v.getAsObject();
+  CHECK(*root.getString("target") == "gfx942");
+  const llvm::json::Object &files = *root.getObject("files");
+  CHECK(*files.getInteger("total") == 4);
+  CHECK(*files.getInteger("translated") == 2);
+  CHECK(*files.getInteger("failed") == 1);
+  CHECK(*files.getInteger("skipped") == 1);
+  CHECK(*root.getInteger("jobs") == 2);
+  const llvm::json::Array &unsup = *root.getArray("unsupported");
+  REQUIRE(unsup.size() == 1);
+  CHECK(*unsup[0].getAsObject()->getString("opcode") == "ld");
+  CHECK(*unsup[0].getAsObject()->getInteger("count") == 3);
+  unsigned seen = 0;
+  for (const llvm::json::Value &f : *root.getArray("per_file")) {
+    const llvm::json::Object &o = *f.getAsObject();
+    const std::string input = o.getString("input")->str();
+    const std::string status = o.getString("status")->str();
+    // Every translated file's output exists; every other file has none.
+    if (status == "translated") {
+      const std::string out = o.getString("output")->str();
+      REQUIRE(fs::exists(out));
+      // Each function's AMD instruction count is the lines its section has.
+      const std::string text = slurp(out);
+      for (const llvm::json::Value &k : *o.getArray("functions")) {
+        const llvm::json::Object &ko = *k.getAsObject();
+        const std::string name = ko.getString("name")->str();
+        size_t at = text.find("; .entry " + name + "\n");
+        REQUIRE(at != std::string::npos);
+        size_t end = text.find("; .entry ", at + 1);
+        std::string section = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        unsigned amdLines = 0;
+        for (const std::string &l : lines(section))
+          amdLines += !l.empty() && l[0] != ';';
+        CHECK(*ko.getInteger("amd_instructions") == amdLines);
+        CHECK(*ko.getInteger("vgprs") > 0);
+      }
+    } else {
+      CHECK(o.get("output")->kind() == llvm::json::Value::Null);
+    }
+    if (input.find("c.ptx") != std::string::npos) {
+      CHECK(status == "failed");
+      CHECK(*o.getInteger("errors") == 3);
+    }
+    if (input.find("empty.ptx") != std::string::npos) {
+      CHECK(status == "skipped");
+      CHECK(*o.getInteger("warnings") == 1);
+    }
+    ++seen;
+  }
+  CHECK(seen == 4);
+}
+
+TEST_CASE("batch: outputs and diagnostics do not depend on -j") {
+  Tree t = makeTree();
+  // More files, so that two threads really interleave.
+  for (unsigned i = 0; i < 12; ++i)
+    spit(t.root + "/gen" + std::to_string(i) + ".ptx",
+         kHeader + (i % 3 ? familyKernel("g" + std::to_string(i), 40 + i) : kernelWithLoads("g" + std::to_string(i), i + 1)));
+  for (const char *kind : {"asm", "obj"}) {
+    INFO(kind);
+    const std::string o1 = tempPath("j1"), o2 = tempPath("j2");
+    Run a = run({t.root, "-o", o1, "-j", "1", "--stats=none", std::string("-filetype=") + kind});
+    Run b = run({t.root, "-o", o2, "-j", "2", "--stats=none", std::string("-filetype=") + kind});
+    CHECK(a.exited(1));
+    CHECK(b.exited(1));
+    CHECK(a.err == b.err);
+    std::map<std::string, std::string> fa = filesUnder(o1), fb = filesUnder(o2);
+    CHECK(fa.size() == 10); // a, sub/b and 8 translating generated files
+    CHECK(fa == fb);
+    if (std::string(kind) == "obj")
+      for (const auto &[name, bytes] : fa) {
+        INFO(name);
+        CHECK(name.substr(name.size() - 2) == ".o");
+        CHECK(isElfForAmdgpu(bytes));
+      }
+  }
+}
+
+TEST_CASE("batch: usage errors") {
+  Tree t = makeTree();
+  SUBCASE("a directory needs -o") {
+    Run r = run({t.root});
+    CHECK(r.exited(2));
+    CHECK(r.err == "ptx2amdgpu: error: a directory or several inputs need -o DIRECTORY for the outputs\n");
+  }
+  SUBCASE("-o names a file") {
+    const std::string f = tempFile("a-file", "x");
+    Run r = run({t.root, "-o", f});
+    CHECK(r.exited(2));
+    CHECK(r.err == "ptx2amdgpu: error: -o '" + f + "' is a file; a directory or several inputs need a directory\n");
+    CHECK(slurp(f) == "x");
+  }
+  SUBCASE("two inputs with one output name") {
+    const std::string other = tempPath("other");
+    fs::create_directories(other);
+    spit(other + "/a.ptx", kHeader + familyKernel("k", 1));
+    Run r = run({t.root + "/a.ptx", other + "/a.ptx", "-o", t.out});
+    CHECK(r.exited(2));
+    CHECK(r.err == "ptx2amdgpu: error: '" + other + "/a.ptx' and '" + t.root + "/a.ptx' would both write '" + t.out +
+                       "/a.s'\n");
+    CHECK_FALSE(fs::exists(t.out));
+  }
+  SUBCASE("a missing input") {
+    Run r = run({t.root, t.root + "/nope.ptx", "-o", t.out});
+    CHECK(r.exited(2));
+    CHECK(r.err == "ptx2amdgpu: error: cannot read '" + t.root + "/nope.ptx': No such file or directory\n");
+  }
+  SUBCASE("an output directory blocked by a file") {
+    fs::create_directories(t.out);
+    spit(t.out + "/sub", "a file where a directory should go");
+    Run r = run({t.root, "-o", t.out, "--stats=none"});
+    CHECK(r.exited(1));
+    CHECK(contains(r.err, t.root + "/sub/b.ptx: error: cannot write '" + t.out + "/sub/b.s': Not a directory\n"));
+    CHECK(fs::exists(t.out + "/a.s"));
+  }
+}
+
+TEST_CASE("warnings: -Wempty-file, -Wignored-directive, -Werror and -w") {
+  const std::string empty = tempFile("empty.ptx", kHeader);
+  const std::string directive =
+      tempFile("maxnreg.ptx", kHeader + ".visible .entry k()\n.maxnreg 32\n{\n\t.reg .b32 %r<4>;\n\txor.b32 %r1, %r2, %r3;\n}\n");
+  const std::string out = tempPath("w.s");
+  Run plain = run({directive, "-o", out});
+  CHECK(plain.exited(0));
+  CHECK(plain.err == directive + ":6:1: warning: '.maxnreg' is not honoured: the translated code's register use and "
+                                 "launch bounds are not constrained by it [-Wignored-directive]\n.maxnreg 32\n^\n");
+  CHECK(fs::exists(out));
+  fs::remove(out);
+  Run werror = run({directive, "-o", out, "-Werror"});
+  CHECK(werror.exited(1));
+  CHECK(contains(werror.err, ":6:1: error: '.maxnreg' is not honoured"));
+  CHECK_FALSE(fs::exists(out));
+  Run quiet = run({directive, "-o", out, "-w"});
+  CHECK(quiet.exited(0));
+  CHECK(quiet.err.empty());
+
+  Run e = run({empty, "-o", out});
+  CHECK(e.exited(0));
+  CHECK(e.err == empty + ": warning: no function with a body: nothing to translate [-Wempty-file]\n");
+  Run ee = run({empty, "-o", out, "-Werror"});
+  CHECK(ee.exited(1));
+  CHECK(ee.err == empty + ": error: no function with a body: nothing to translate [-Wempty-file]\n");
+}
+
+TEST_CASE("-ferror-limit") {
+  const std::string f = tempFile("many.ptx", kHeader + kernelWithLoads("k", 25));
+  Run r = run({f, "-o", tempPath("x.s")});
+  CHECK(r.exited(1));
+  size_t shown = 0;
+  for (size_t at = r.err.find(": error: "); at != std::string::npos; at = r.err.find(": error: ", at + 1))
+    ++shown;
+  CHECK(shown == 20);
+  CHECK(contains(r.err, f + ": note: 5 more errors not shown (-ferror-limit=20; 0 shows all)\n"));
+  Run all = run({f, "-o", tempPath("x.s"), "-ferror-limit=0"});
+  size_t shownAll = 0;
+  for (size_t at = all.err.find(": error: "); at != std::string::npos; at = all.err.find(": error: ", at + 1))
+    ++shownAll;
+  CHECK(shownAll == 25);
+  CHECK_FALSE(contains(all.err, "not shown"));
+}
+
+TEST_CASE("colour and the progress line only on a terminal, and never with NO_COLOR") {
+  // util-linux `script` gives the driver a pseudo-terminal.
+  if (std::system("script --version >/dev/null 2>&1") != 0)
+    FAIL("util-linux 'script' is needed for this test");
+  Tree t = makeTree();
+  auto onTerminal = [&](const std::string &env) {
+    const std::string log = tempPath("tty.log");
+    const std::string cmd = env + " script -qec '" + std::string(P2A_BINARY) + " " + t.root + " -o " + tempPath("tty") +
+                            " --stats=none' " + log + " >/dev/null 2>&1";
+    (void)std::system(cmd.c_str());
+    return slurp(log);
+  };
+  const std::string coloured = onTerminal("env -u NO_COLOR TERM=xterm");
+  CHECK(contains(coloured, "\x1b[0;1;31merror: ")); // red, as clang
+  CHECK(contains(coloured, "[4/4]"));              // the progress line
+  const std::string plain = onTerminal("env NO_COLOR=1 TERM=xterm");
+  CHECK(contains(plain, "error: unsupported PTX instruction"));
+  CHECK_FALSE(contains(plain, "\x1b[1m"));
+  CHECK_FALSE(contains(plain, "\x1b[0;1;31m"));
+  // Not a terminal: no colour and no progress line, whatever NO_COLOR says.
+  Run piped = run({t.root, "-o", tempPath("p")}, "", {"NO_COLOR="});
+  CHECK_FALSE(contains(piped.err, "\x1b["));
+  CHECK_FALSE(contains(piped.err, "[4/4]"));
+}
+
+} // TEST_SUITE

@@ -1,0 +1,48 @@
+// Helpers for the end-to-end tests: the built driver (P2A_BINARY) run as a
+// child process with NO_COLOR=1, stdin from a file, stdout and stderr to
+// files in a private temporary directory, killed past a deadline.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <llvm/Support/JSON.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace p2a::testing {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const std::string &path);
+void spit(const std::string &path, const std::string &data);
+// The suite's private temporary directory (removed at exit), a fresh path in
+// it, and a fresh file with contents.
+const std::string &tempDir();
+std::string tempPath(const std::string &stem);
+std::string tempFile(const std::string &stem, const std::string &contents);
+
+struct Run {
+  int exitCode = -1; // -1 when the child did not exit normally
+  int signal = 0;    // the terminating signal, if any
+  std::string out, err;
+  bool exited(int code) const { return signal == 0 && exitCode == code; }
+};
+doctest::String toString(const Run &r);
+
+// Runs the driver with `args`; stdin is `stdinText` (an empty file by
+// default); `env` entries ("NAME=value") are added to or replace the
+// environment. A run still going after `deadlineSeconds` is killed.
+Run run(const std::vector<std::string> &args, const std::string &stdinText = "",
+        const std::vector<std::string> &env = {}, unsigned deadlineSeconds = 300);
+
+bool contains(const std::string &hay, const std::string &needle);
+std::vector<std::string> lines(const std::string &s);
+llvm::json::Value parseJson(const std::string &text);
+std::string diagnostic(const std::string &file, unsigned line, unsigned col, const std::string &message,
+                       const std::string &sourceLine);
+std::vector<std::string> samplePtxFiles(const std::string &under);
+bool isElfForAmdgpu(const std::string &bytes);
+
+} // namespace p2a::testing

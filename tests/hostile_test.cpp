@@ -1,0 +1,203 @@
+// The hostile-input corpus (tests/hostile/, README there): every case ends
+// with its expected located message, a non-zero exit (or a skip for the empty
+// file), no signal, no hang and no partial output.
+#include "cli_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <string>
+#include <unistd.h>
+
+using namespace p2a::testing;
+
+namespace {
+
+const std::string kCorpus = std::string(P2A_SOURCE_DIR) + "/tests/hostile/";
+const std::string kHeader = ".version 8.5\n.target sm_90\n.address_size 64\n\n";
+constexpr unsigned kDeadline = 60; // seconds; a run past it is killed and fails
+
+// Translates `input` to a fresh output path; checks no signal and, when it
+// fails, that no output exists.
+Run translate(const std::string &input, std::vector<std::string> extra = {}, std::vector<std::string> env = {}) {
+  const std::string out = tempPath("hostile.s");
+  std::vector<std::string> args{input, "-o", out};
+  args.insert(args.end(), extra.begin(), extra.end());
+  Run r = run(args, "", env, kDeadline);
+  INFO(toString(r));
+  CHECK(r.signal == 0);
+  if (!r.exited(0))
+    CHECK_FALSE(fs::exists(out));
+  return r;
+}
+
+std::string firstLines(const std::string &s, unsigned n) {
+  std::string out;
+  size_t at = 0;
+  for (unsigned i = 0; i < n && at < s.size(); ++i) {
+    size_t nl = s.find('\n', at);
+    if (nl == std::string::npos)
+      nl = s.size() - 1;
+    out += s.substr(at, nl - at + 1);
+    at = nl + 1;
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_SUITE("hostile") {
+
+TEST_CASE("hostile: binary junk") {
+  const std::string f = kCorpus + "junk.ptx";
+  Run r = translate(f);
+  CHECK(r.exited(1));
+  const std::string head = firstLines(r.err, 3);
+  CHECK(head.rfind(f + ":1:1: error: expected directive or function\n", 0) == 0);
+  // The junk line is shown with every control and non-ASCII byte as '?', and the caret under column 1.
+  const std::string shown = lines(head)[1];
+  for (char c : shown)
+    CHECK((c >= 0x20 && c < 0x7f));
+  CHECK(lines(head)[2] == "^");
+}
+
+TEST_CASE("hostile: truncated file") {
+  const std::string f = kCorpus + "truncated.ptx";
+  Run r = translate(f);
+  CHECK(r.exited(1));
+  CHECK(r.err.rfind(f + ":103:10: error: expected operand\nnot.pred \n         ^\n", 0) == 0);
+}
+
+TEST_CASE("hostile: non-UTF-8 bytes") {
+  const std::string f = kCorpus + "non_utf8.ptx";
+  Run r = translate(f);
+  CHECK(r.exited(1));
+  CHECK(r.err.rfind(f + ":10:12: error: expected ';'\n        and.b32 %r?1, %r2, %r3;\n", 0) == 0);
+  CHECK(lines(r.err).size() == 3); // the Latin-1 comment is not an error
+}
+
+TEST_CASE("hostile: empty file") {
+  const std::string f = kCorpus + "empty.ptx";
+  Run r = translate(f);
+  CHECK(r.exited(0));
+  CHECK(r.err == f + ": warning: no function with a body: nothing to translate [-Wempty-file]\n");
+}
+
+TEST_CASE("hostile: 10,000 nested braces") {
+  const std::string f = kCorpus + "nested_braces.ptx";
+  Run r = translate(f);
+  CHECK(r.exited(1));
+  const std::vector<std::string> ls = lines(r.err);
+  REQUIRE(ls.size() >= 3);
+  CHECK(ls[0] == f + ":6:257: error: block nesting too deep");
+  CHECK(ls[1] == "..." + std::string(120, '{') + "...");
+  CHECK(ls[2] == std::string(63, ' ') + "^"); // under brace 257 of the window
+}
+
+TEST_CASE("hostile: a 10 MB single line") {
+  const std::string body(10u << 20, 'x');
+  const std::string f = tempFile("longline.ptx", kHeader + ".visible .entry k() { .reg .b32 %r<4>; xor.b32 %r1, %r1, %r2; " +
+                                                     body + " }\n");
+  Run r = translate(f);
+  CHECK(r.exited(1));
+  CHECK(r.err.size() < 2000); // the line is cut to a window, not echoed
+  CHECK(r.err.rfind(f + ":5:", 0) == 0);
+  CHECK(contains(r.err, ": error: "));
+}
+
+TEST_CASE("hostile: a million registers") {
+  std::string body = ".visible .entry k()\n{\n\t.reg .b32 %r<1000000>;\n";
+  for (unsigned i = 0; i < 300; ++i)
+    body += "\txor.b32 %r" + std::to_string(i * 3331 + 3) + ", %r" + std::to_string(i * 3331 + 1) + ", %r" +
+            std::to_string(i * 3331 + 2) + ";\n";
+  const std::string f = tempFile("million.ptx", kHeader + body + "}\n");
+  Run r = translate(f);
+  CHECK(r.exited(1));
+  CHECK(r.err == f + ":6:1: error: the code needs 900 VGPRs and 0 SGPRs, more than gfx942 has (256/100); registers "
+                     "are not reused yet, so split the code\n{\n^\n");
+}
+
+TEST_CASE("hostile: a directory passed as a file") {
+  const std::string dir = tempPath("dir.ptx");
+  fs::create_directories(dir);
+  Run s = run({"-fsyntax-only", dir}, "", {}, kDeadline);
+  CHECK(s.exited(1));
+  CHECK(s.err == "ptx2amdgpu: error: cannot read '" + dir + "': Is a directory\n");
+  Run e = run({"explain", dir}, "", {}, kDeadline);
+  CHECK(e.exited(1));
+  CHECK(e.err == "ptx2amdgpu: error: cannot read '" + dir + "': Is a directory\n");
+  Run c = run({"compare", "--llc=" + dir}, "", {}, kDeadline);
+  CHECK(c.exited(1));
+  CHECK(c.err == "ptx2amdgpu: error: cannot read '" + dir + "': Is a directory\n");
+}
+
+TEST_CASE("hostile: an unwritable output directory") {
+  const std::string in = tempFile("ok.ptx", kHeader + ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\txor.b32 %r1, %r2, "
+                                                      "%r3;\n}\n");
+  const std::string dir = tempPath("readonly");
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                           fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  // Root ignores permissions: then make the directory immutable, and where
+  // that is not allowed either, let the fault-injection shim refuse it.
+  auto writable = [&] { return access(dir.c_str(), W_OK) == 0; };
+  bool immutable = false;
+  if (writable() && geteuid() == 0)
+    immutable = std::system(("chattr +i '" + dir + "' 2>/dev/null").c_str()) == 0;
+  std::vector<std::string> env;
+  if (writable() && !immutable)
+    env = {"LD_PRELOAD=" + std::string(P2A_FAULT_INJECTION), "P2A_FAULT_EACCES_DIR=" + dir,
+           "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0"};
+  const std::string out = dir + "/out.s";
+  Run r = run({in, "-o", out}, "", env, kDeadline);
+  INFO(toString(r));
+  CHECK(r.exited(1));
+  // EACCES from permissions or the shim, EPERM from an immutable directory.
+  CHECK(r.err == in + ": error: cannot write '" + out + "': " +
+                     (immutable ? "Operation not permitted" : "Permission denied") + "\n");
+  Run b = run({in, in, "-o", dir, "--stats=none"}, "", env, kDeadline);
+  CHECK(b.exited(2)); // the same input twice: one output name
+  if (immutable)
+    (void)std::system(("chattr -i '" + dir + "'").c_str());
+  CHECK(fs::is_empty(dir));
+  fs::permissions(dir, fs::perms::owner_all);
+}
+
+TEST_CASE("hostile: a full filesystem (simulated)") {
+  std::string body = ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n";
+  for (unsigned i = 0; i < 200; ++i)
+    body += "\txor.b32 %r1, %r2, %r3;\n";
+  const std::string in = tempFile("big.ptx", kHeader + body + "}\n");
+  const std::vector<std::string> full = {"LD_PRELOAD=" + std::string(P2A_FAULT_INJECTION), "P2A_FAULT_ENOSPC_AFTER=1000",
+                                         "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0"};
+  for (const char *kind : {"-filetype=asm", "-filetype=obj"}) {
+    INFO(kind);
+    const std::string dir = tempPath("full");
+    fs::create_directories(dir);
+    const std::string out = dir + "/out.s";
+    Run r = run({in, "-o", out, kind}, "", full, kDeadline);
+    INFO(toString(r));
+    CHECK(r.exited(1));
+    CHECK(r.err == in + ": error: cannot write '" + out + "': No space left on device\n");
+    CHECK(fs::is_empty(dir)); // neither the output nor its temporary file
+
+    // An older output of the same name is kept as it was.
+    spit(out, "older output\n");
+    Run again = run({in, "-o", out, kind}, "", full, kDeadline);
+    CHECK(again.exited(1));
+    CHECK(slurp(out) == "older output\n");
+
+    // The report, too, is written atomically.
+    const std::string report = dir + "/report.html";
+    Run rep = run({in, "-o", dir + "/x.s", "--report=" + report}, "", full, kDeadline);
+    CHECK(rep.exited(1));
+    CHECK(contains(rep.err, "error: cannot write '" + report + "': No space left on device\n"));
+    CHECK_FALSE(fs::exists(report));
+  }
+  // A translation written to standard output that cannot take it.
+  Run dev = run({in, "-o", "/dev/full"}, "", {}, kDeadline);
+  CHECK(dev.exited(1));
+  CHECK(dev.err == in + ": error: cannot write '/dev/full': No space left on device\n");
+}
+
+} // TEST_SUITE
