@@ -172,21 +172,10 @@ bool readInput(const std::string &path, std::string &text) {
   return true;
 }
 
-// Assemble text with MC for the selected output kind and write it.
-bool emitAssembly(const std::string &asmText, const targets::TargetInfo &t, cost::CostModel &costs,
-                  const std::string &header) {
-  mc::OutputKind kind = Filetype == FileType::Obj ? mc::OutputKind::Object
-                        : ShowEncoding            ? mc::OutputKind::AsmWithEncoding
-                                                  : mc::OutputKind::Asm;
-  if (kind == mc::OutputKind::Asm)
-    return writeOutput(header + asmText); // already checked by MC during translation
-  mc::AssembleResult r = costs.assembler(t).assemble(asmText, kind);
-  if (!r.ok) {
-    for (const mc::McDiagnostic &d : r.diagnostics)
-      WithColor::error(errs(), "ptx2amdgpu") << "internal error: LLVM MC: " << d.message << " in '" << d.source_line << "'\n";
-    return false;
-  }
-  return writeOutput(kind == mc::OutputKind::Object ? r.output : header + r.output);
+batch::OutputKind outputKind() {
+  return Filetype == FileType::Obj ? batch::OutputKind::Object
+         : ShowEncoding            ? batch::OutputKind::AsmWithEncoding
+                                   : batch::OutputKind::Asm;
 }
 
 struct ParsedInput {
@@ -268,8 +257,14 @@ int runExplain() {
   }
   if (ExplainFormat == Format::Json)
     return writeOutput(explain::formatJson(tr)) ? 0 : 1;
-  if (Filetype == FileType::Obj || ShowEncoding)
-    return emitAssembly(translate::assemblyText(tr), *t, costs, "") ? 0 : 1;
+  if (Filetype == FileType::Obj || ShowEncoding) {
+    std::string out, error;
+    if (!batch::emit(translate::assemblyText(tr), outputKind(), *t, costs, "", out, error)) {
+      WithColor::error(errs(), "ptx2amdgpu") << error << "\n";
+      return 1;
+    }
+    return writeOutput(out) ? 0 : 1;
+  }
   return writeOutput(explain::formatText(tr)) ? 0 : 1;
 }
 
@@ -361,9 +356,7 @@ int runTranslateFiles() {
 
   batch::Options opts;
   opts.target = t;
-  opts.kind = Filetype == FileType::Obj ? batch::OutputKind::Object
-              : ShowEncoding            ? batch::OutputKind::AsmWithEncoding
-                                        : batch::OutputKind::Asm;
+  opts.kind = outputKind();
   opts.warnings.asErrors = WarningsAsErrors;
   opts.warnings.ignore = NoWarnings;
   opts.jobs = Jobs;

@@ -75,13 +75,13 @@ std::string renderDiagnostics(const SourceFile &src, const Diagnostics &diags, u
   return text;
 }
 
-// A read or write failure for the whole file (no location in it).
-FileOutcome fileError(FileOutcome out, const std::string &message, bool colors) {
+// A failure of the whole file (unreadable, unwritable, internal), with no
+// location in it: added to its diagnostics, and the file fails.
+void addFileError(FileOutcome &out, const std::string &message, bool colors) {
   SourceFile src(out.file.input, "");
-  out.diagnostics = renderDiagnostics(src, {Diagnostic{Diagnostic::Severity::Error, {}, message}}, 0, colors);
-  out.errors = 1;
+  out.diagnostics += renderDiagnostics(src, {Diagnostic{Diagnostic::Severity::Error, {}, message}}, 0, colors);
+  out.errors++;
   out.status = FileOutcome::Status::Failed;
-  return out;
 }
 
 // Creates the output's directory, then writes atomically.
@@ -96,6 +96,24 @@ std::string writeOutputFile(const std::string &outPath, const std::string &data)
 }
 
 } // namespace
+
+bool emit(const std::string &assembly, OutputKind kind, const targets::TargetInfo &t, cost::CostModel &costs,
+          const std::string &header, std::string &out, std::string &error) {
+  if (kind == OutputKind::Asm) {
+    out = header + assembly;
+    return true;
+  }
+  mc::AssembleResult r = costs.assembler(t).assemble(
+      assembly, kind == OutputKind::Object ? mc::OutputKind::Object : mc::OutputKind::AsmWithEncoding);
+  if (!r.ok) {
+    error = "internal error: LLVM MC rejected the translation";
+    if (!r.diagnostics.empty())
+      error += ": " + r.diagnostics.front().message + " in '" + r.diagnostics.front().source_line + "'";
+    return false;
+  }
+  out = kind == OutputKind::Object ? r.output : header + r.output;
+  return true;
+}
 
 bool collectInputs(const std::vector<std::string> &args, const std::string &outDir, OutputKind kind,
                    std::vector<InputFile> &files, std::string &error) {
@@ -151,8 +169,11 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
   try {
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buf =
         file.input == "-" ? llvm::MemoryBuffer::getSTDIN() : llvm::MemoryBuffer::getFile(file.input, /*IsText=*/true);
-    if (!buf)
-      return fileError(std::move(out), "cannot read '" + file.input + "': " + buf.getError().message(), opts.colors);
+    if (!buf) {
+      addFileError(out, "cannot read '" + file.input + "': " + buf.getError().message(), opts.colors);
+      out.seconds = secondsSince(t0);
+      return out;
+    }
     SourceFile src(file.input, (*buf)->getBuffer().str());
     out.lines = static_cast<unsigned>(std::count(src.text().begin(), src.text().end(), '\n') +
                                       (!src.text().empty() && src.text().back() != '\n'));
@@ -179,36 +200,15 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
                  : res->ok    ? FileOutcome::Status::Translated
                               : FileOutcome::Status::Failed;
     if (out.status == FileOutcome::Status::Translated) {
-      std::string data;
-      const std::string header =
-          "; ptx2amdgpu " + file.input + " for " + opts.target->name + "\n";
-      if (opts.kind == OutputKind::Asm) {
-        data = header + res->assembly; // MC already accepted it during translation
-      } else {
-        mc::AssembleResult r = costs.assembler(*opts.target).assemble(
-            res->assembly, opts.kind == OutputKind::Object ? mc::OutputKind::Object : mc::OutputKind::AsmWithEncoding);
-        if (!r.ok) {
-          std::string msg = "internal error: LLVM MC rejected the translation";
-          if (!r.diagnostics.empty())
-            msg += ": " + r.diagnostics.front().message + " in '" + r.diagnostics.front().source_line + "'";
-          out.diagnostics += fileError(FileOutcome{}, msg, opts.colors).diagnostics;
-          out.errors++;
-          out.status = FileOutcome::Status::Failed;
-        }
-        data = opts.kind == OutputKind::Object ? r.output : header + r.output;
-      }
-      if (out.status == FileOutcome::Status::Translated) {
-        std::string werr = writeOutputFile(file.output, data);
-        if (!werr.empty()) {
-          SourceFile none(file.input, "");
-          out.diagnostics += renderDiagnostics(none, {Diagnostic{Diagnostic::Severity::Error, {}, werr}}, 0, opts.colors);
-          out.errors++;
-          out.status = FileOutcome::Status::Failed;
-        }
-      }
+      std::string data, error;
+      const std::string header = "; ptx2amdgpu " + file.input + " for " + opts.target->name + "\n";
+      if (!emit(res->assembly, opts.kind, *opts.target, costs, header, data, error))
+        addFileError(out, error, opts.colors);
+      else if (std::string werr = writeOutputFile(file.output, data); !werr.empty())
+        addFileError(out, werr, opts.colors);
     }
   } catch (const std::exception &e) {
-    out = fileError(std::move(out), std::string("internal error: ") + e.what(), opts.colors);
+    addFileError(out, std::string("internal error: ") + e.what(), opts.colors);
   }
   out.seconds = secondsSince(t0);
   return out;

@@ -26,6 +26,12 @@ enum class OutputKind { Asm, AsmWithEncoding, Object };
 // The extension an output of this kind gets: .s or .o.
 const char *outputExtension(OutputKind kind);
 
+// The bytes of an output: the assembly with `header` (already checked by MC
+// during translation), the assembly with MC's encodings, or an ELF object.
+// False with `error` set when MC rejects it (an internal error).
+bool emit(const std::string &assembly, OutputKind kind, const targets::TargetInfo &t, cost::CostModel &costs,
+          const std::string &header, std::string &out, std::string &error);
+
 struct InputFile {
   std::string input;  // as given or found: "kernels/a.ptx"
   std::string output; // "OUT/a.s", or "-" for stdout
