@@ -490,6 +490,10 @@ TEST_CASE("hostile inputs: no crash, a clear error") {
     }
     Run none = run({});
     CHECK(none.exited(2));
+    CHECK(none.err == "ptx2amdgpu: error: no input files (see --help)\n");
+    Run closing = run({"explain", "}"});
+    CHECK(closing.exited(1));
+    CHECK(closing.err == "<snippet>:1:1: error: unexpected '}'\n}\n^\n");
   }
 }
 

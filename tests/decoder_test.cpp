@@ -758,3 +758,26 @@ TEST_CASE("register declarations: range limit") {
 }
 
 } // TEST_SUITE
+
+TEST_CASE("error: every form message of the neighbours and shf's modifier order") {
+  expectError("shf.wrap.l.b32 %r1, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'shf.wrap.l.b32': the direction comes before the mode: write 'shf.l.wrap'");
+  expectError("shf.clamp.r.b32 %r1, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'shf.clamp.r.b32': the direction comes before the mode: write 'shf.r.clamp'");
+  expectError("bmsk.b32 %r1, %r2, %r3;", 1, 1, "invalid form 'bmsk.b32': bmsk needs exactly one mode, .clamp or .wrap");
+  expectError("szext.clamp.wrap.u32 %r1, %r2, %r3;", 1, 1,
+              "invalid form 'szext.clamp.wrap.u32': szext needs exactly one mode, .clamp or .wrap");
+  expectError("bmsk.wrap.b64 %r1, %r2, %r3;", 1, 1, "invalid form 'bmsk.wrap.b64': bmsk is .b32 only");
+  expectError("szext.wrap.b32 %r1, %r2, %r3;", 1, 1, "invalid form 'szext.wrap.b32': szext takes .u32 or .s32");
+  expectError("bfind.b32 %r1, %r2;", 1, 1, "invalid form 'bfind.b32': bfind takes .u32, .s32, .u64 or .s64");
+  expectError("bfind.clamp.u32 %r1, %r2;", 1, 1,
+              "invalid form 'bfind.clamp.u32': unexpected modifier '.clamp' (expected .shiftamt)");
+  expectError("bfe.b32 %r1, %r2, %r3, %r4;", 1, 1, "invalid form 'bfe.b32': bfe takes .u32, .s32, .u64 or .s64");
+  expectError("prmt.b64 %r1, %r2, %r3, %r4;", 1, 1, "invalid form 'prmt.b64': prmt is .b32 only");
+  expectError("fns.b64 %r1, %r2, %r3, %r4;", 1, 1, "invalid form 'fns.b64': fns is .b32 only");
+  expectError("popc.u32 %r1, %r2;", 1, 1, "invalid form 'popc.u32': popc takes .b32 or .b64");
+  expectError("prmt.xyz.b32 %r1, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'prmt.xyz.b32': unexpected modifier '.xyz' (prmt modes: .f4e .b4e .rc8 .ecl .ecr .rc16, "
+              "after .b32)");
+  expectError("shl.u32 %r1, %r2, %r3;", 1, 1, "invalid form 'shl.u32': shl takes .b16, .b32 or .b64");
+}

@@ -230,12 +230,7 @@ int runExplain() {
   }
   SourceFile src(name, text);
   ::ptx::ParseResult pr = ::ptx::parseSnippet(text);
-  if (pr.module.functions.empty() || !pr.module.functions.front().body) {
-    for (const ::ptx::SyntaxError &e : pr.errors)
-      src.print(errs(), e);
-    WithColor::error(errs(), "ptx2amdgpu") << "empty snippet\n";
-    return 1;
-  }
+  // parseSnippet always returns one function whose body holds the statements.
   // Statements that parsed are still decoded, so one run reports syntax and
   // form errors together, in source order.
   cost::CostModel &costs = cost::sharedCostModel();

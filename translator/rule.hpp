@@ -99,4 +99,8 @@ struct Rule {
 // The whole table (built once). Ordered by family, then form, then priority.
 const std::vector<Rule> &ruleTable();
 
+// The rules of one form, in table order (an index built once; selection
+// looks up each instruction's form here instead of scanning the table).
+const std::vector<const Rule *> &rulesForForm(const ptx::Form &form);
+
 } // namespace p2a::rules

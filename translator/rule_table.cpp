@@ -3,6 +3,7 @@
 #include "translator/rules_builtin.hpp"
 
 #include <sstream>
+#include <unordered_map>
 
 namespace p2a::rules {
 
@@ -20,6 +21,18 @@ const std::vector<Rule> &ruleTable() {
     return t;
   }();
   return table;
+}
+
+const std::vector<const Rule *> &rulesForForm(const ptx::Form &form) {
+  static const std::unordered_map<std::string, std::vector<const Rule *>> byForm = [] {
+    std::unordered_map<std::string, std::vector<const Rule *>> m;
+    for (const Rule &r : ruleTable())
+      m[r.form.name()].push_back(&r);
+    return m;
+  }();
+  static const std::vector<const Rule *> none;
+  auto it = byForm.find(form.name());
+  return it == byForm.end() ? none : it->second;
 }
 
 // Source names as the PTX ISA writes each instruction's operands.

@@ -85,9 +85,9 @@ bool ruleMatches(const Rule &rule, const ptx::Instruction &inst, const targets::
 std::vector<const Rule *> candidates(const ptx::Instruction &inst, const targets::TargetInfo &t,
                                      const RuleCostFn &cost) {
   std::vector<std::pair<double, const Rule *>> found;
-  for (const Rule &r : rules::ruleTable())
-    if (ruleMatches(r, inst, t))
-      found.push_back({cost(r, t), &r});
+  for (const Rule *r : rules::rulesForForm(inst.form))
+    if (ruleMatches(*r, inst, t))
+      found.push_back({cost(*r, t), r});
   std::stable_sort(found.begin(), found.end(), [](const auto &a, const auto &b) {
     if (a.first != b.first)
       return a.first < b.first;
@@ -224,8 +224,19 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
 } // namespace
 
 bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t, mir::Function &fn) {
-  // Dry run on a copy: pairs must be consistent with those already required.
-  mir::Function trial = fn;
+  // Lowered in place, and undone if the rule's register pairs conflict with
+  // those already required: new vregs, pairs and PTX register bindings are
+  // only ever appended, so a checkpoint of their sizes is enough. (Copying
+  // the function per attempt made translation quadratic in its length.)
+  mir::Function &trial = fn;
+  const size_t vregsBefore = fn.vregs.size(), pairsBefore = fn.pairs.size();
+  auto rollback = [&] {
+    fn.vregs.resize(vregsBefore);
+    fn.pairs.resize(pairsBefore);
+    for (auto it = fn.ptxRegs.begin(); it != fn.ptxRegs.end();)
+      it = it->second >= vregsBefore ? fn.ptxRegs.erase(it) : std::next(it);
+    return false;
+  };
   Binder b{rule, inst, trial, {}, {}};
   for (unsigned i = 0; i < inst.dsts.size(); ++i) {
     const ptx::Operand &d = inst.dsts[i];
@@ -256,16 +267,15 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
         continue;
       if (o->vreg >= trial.vregs.size() || trial.vregs[o->vreg].cls != mir::RegClass::V32 ||
           trial.vregs[o->vregHi].cls != mir::RegClass::V32)
-        return false; // an immediate or a wide register cannot be half of a pair
+        return rollback(); // an immediate or a wide register cannot be half of a pair
       if (!pairConsistent(trial, o->vreg, o->vregHi))
-        return false;
+        return rollback();
       if (std::find(trial.pairs.begin(), trial.pairs.end(), std::make_pair(o->vreg, o->vregHi)) == trial.pairs.end())
         trial.pairs.push_back({o->vreg, o->vregHi});
     }
     legalize(std::move(mi), t, trial, lowered.insts);
   }
   trial.body.push_back(std::move(lowered));
-  fn = std::move(trial);
   return true;
 }
 

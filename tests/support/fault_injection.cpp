@@ -38,6 +38,17 @@ bool createDenied(const char *path, int flags) {
   return dir && *dir && (flags & O_CREAT) && path && std::strncmp(path, dir, std::strlen(dir)) == 0;
 }
 
+// The real open or open64, unless the file would be created under the
+// refused directory.
+int guardedOpen(const char *which, const char *path, int flags, mode_t mode) {
+  if (createDenied(path, flags)) {
+    errno = EACCES;
+    return -1;
+  }
+  auto real = next<int (*)(const char *, int, ...)>(which);
+  return real(path, flags, mode);
+}
+
 } // namespace
 
 extern "C" {
@@ -67,35 +78,19 @@ ssize_t writev(int fd, const struct iovec *iov, int n) {
 }
 
 int open(const char *path, int flags, ...) {
-  static auto real = next<int (*)(const char *, int, ...)>("open");
-  mode_t mode = 0;
-  if (flags & O_CREAT) {
-    va_list ap;
-    va_start(ap, flags);
-    mode = static_cast<mode_t>(va_arg(ap, int));
-    va_end(ap);
-  }
-  if (createDenied(path, flags)) {
-    errno = EACCES;
-    return -1;
-  }
-  return real(path, flags, mode);
+  va_list ap;
+  va_start(ap, flags);
+  const mode_t mode = (flags & O_CREAT) ? static_cast<mode_t>(va_arg(ap, int)) : 0;
+  va_end(ap);
+  return guardedOpen("open", path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...) {
-  static auto real = next<int (*)(const char *, int, ...)>("open64");
-  mode_t mode = 0;
-  if (flags & O_CREAT) {
-    va_list ap;
-    va_start(ap, flags);
-    mode = static_cast<mode_t>(va_arg(ap, int));
-    va_end(ap);
-  }
-  if (createDenied(path, flags)) {
-    errno = EACCES;
-    return -1;
-  }
-  return real(path, flags, mode);
+  va_list ap;
+  va_start(ap, flags);
+  const mode_t mode = (flags & O_CREAT) ? static_cast<mode_t>(va_arg(ap, int)) : 0;
+  va_end(ap);
+  return guardedOpen("open64", path, flags, mode);
 }
 
 } // extern "C"
