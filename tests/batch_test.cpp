@@ -79,7 +79,9 @@ TEST_CASE("batch: layout mirrored, failed and skipped files write nothing, summa
   std::set<std::string> names;
   for (const auto &[k, v] : outs)
     names.insert(k);
-  CHECK(names == std::set<std::string>{"a.s", "sub/b.s"});
+  // The skipped empty.ptx gets an output without code; the failed c.ptx none.
+  CHECK(names == std::set<std::string>{"a.s", "sub/b.s", "empty.s"});
+  CHECK(outs["empty.s"] == "; ptx2amdgpu " + t.root + "/empty.ptx for gfx1100\n");
   CHECK(contains(outs["a.s"], "; .entry ka\n"));
   CHECK(contains(outs["sub/b.s"], "; .entry kb0\n"));
   CHECK(contains(outs["sub/b.s"], "; .entry kb1\n"));
@@ -117,7 +119,9 @@ TEST_CASE("batch: --stats=json agrees with the inputs and the outputs") {
     const llvm::json::Object &o = *f.getAsObject();
     const std::string input = o.getString("input")->str();
     const std::string status = o.getString("status")->str();
-    // Every translated file's output exists; every other file has none.
+    // Every translated or skipped file's output exists; a failed file has none.
+    if (status == "skipped")
+      CHECK(fs::exists(o.getString("output")->str()));
     if (status == "translated") {
       const std::string out = o.getString("output")->str();
       REQUIRE(fs::exists(out));
@@ -136,7 +140,7 @@ TEST_CASE("batch: --stats=json agrees with the inputs and the outputs") {
         CHECK(*ko.getInteger("amd_instructions") == amdLines);
         CHECK(*ko.getInteger("vgprs") > 0);
       }
-    } else {
+    } else if (status == "failed") {
       CHECK(o.get("output")->kind() == llvm::json::Value::Null);
     }
     if (input.find("c.ptx") != std::string::npos) {
@@ -167,7 +171,7 @@ TEST_CASE("batch: outputs and diagnostics do not depend on -j") {
     CHECK(b.exited(1));
     CHECK(a.err == b.err);
     std::map<std::string, std::string> fa = filesUnder(o1), fb = filesUnder(o2);
-    CHECK(fa.size() == 10); // a, sub/b and 8 translating generated files
+    CHECK(fa.size() == 11); // a, sub/b, empty and 8 translating generated files
     CHECK(fa == fb);
     if (std::string(kind) == "obj")
       for (const auto &[name, bytes] : fa) {
@@ -236,12 +240,59 @@ TEST_CASE("warnings: -Wempty-file, -Wignored-directive, -Werror and -w") {
   CHECK(quiet.exited(0));
   CHECK(quiet.err.empty());
 
+  spit(out, "an older output\n");
   Run e = run({empty, "-o", out});
   CHECK(e.exited(0));
   CHECK(e.err == empty + ": warning: no function with a body: nothing to translate [-Wempty-file]\n");
+  // A skipped file still replaces its output (with no code), so an older one
+  // never passes for current.
+  CHECK(slurp(out) == "; ptx2amdgpu " + empty + " for gfx942\n");
   Run ee = run({empty, "-o", out, "-Werror"});
   CHECK(ee.exited(1));
   CHECK(ee.err == empty + ": error: no function with a body: nothing to translate [-Wempty-file]\n");
+}
+
+TEST_CASE("batch: directory arguments with trailing slashes, and a directory without PTX") {
+  Tree t = makeTree();
+  Run r = run({t.root + "//", "-o", t.out, "--stats=none"});
+  CHECK(r.exited(1));
+  std::map<std::string, std::string> outs = filesUnder(t.out);
+  std::set<std::string> names;
+  for (const auto &[k, v] : outs)
+    names.insert(k);
+  CHECK(names == std::set<std::string>{"a.s", "sub/b.s", "empty.s"});
+  const std::string none = tempPath("no-ptx");
+  fs::create_directories(none + "/x");
+  spit(none + "/x/readme.txt", "nothing here");
+  Run n = run({none, "-o", tempPath("o")});
+  CHECK(n.exited(0));
+  CHECK(contains(n.err, "ptx2amdgpu: warning: no .ptx files under '" + none + "' [-Wempty-file]\n"));
+  CHECK(contains(n.err, "ptx2amdgpu: 0 files: "));
+  Run w = run({none, "-o", tempPath("o"), "-Werror"});
+  CHECK(w.exited(1));
+  CHECK(w.err == "ptx2amdgpu: error: no .ptx files under '" + none + "' [-Wempty-file]\n");
+}
+
+TEST_CASE("diagnostics: CRLF lines, and a report line with both code and an error") {
+  const std::string f = tempFile("crlf.ptx", ".version 8.5\r\n.target sm_90\r\n.address_size 64\r\n"
+                                             ".visible .entry k(.param .u64 p)\r\n{\r\n\t.reg .b32 %r<4>;\r\n"
+                                             "\t.reg .b64 %rd<2>;\r\n"
+                                             "\txor.b32 %r1, %r2, %r3; ld.param.u64 %rd1, [p];\r\n}\r\n");
+  const std::string report = tempPath("r.html");
+  Run r = run({f, "-o", tempPath("x.s"), "--report=" + report});
+  CHECK(r.exited(1));
+  CHECK(r.err == f + ":8:25: error: unsupported PTX instruction 'ld.param.u64'\n"
+                     "        xor.b32 %r1, %r2, %r3; ld.param.u64 %rd1, [p];\n"
+                     "                               ^\n");
+  const std::string html = slurp(report);
+  // The code row, then the message in a row of its own.
+  const size_t code = html.find("data-line=\"8\"");
+  const size_t note = html.find("data-note-line=\"8\"");
+  REQUIRE(code != std::string::npos);
+  REQUIRE(note != std::string::npos);
+  CHECK(code < note);
+  CHECK(html.find("v_xor_b32", code) < note);
+  CHECK(html.find("error: unsupported PTX instruction &#39;ld.param.u64&#39;", note) != std::string::npos);
 }
 
 TEST_CASE("-ferror-limit") {

@@ -144,6 +144,16 @@ TEST_CASE("hostile: an unwritable output directory") {
   bool immutable = false;
   if (writable() && geteuid() == 0)
     immutable = std::system(("chattr +i '" + dir + "' 2>/dev/null").c_str()) == 0;
+  // Undone however the test ends, so that the temporary directory can go.
+  struct Mutable {
+    const std::string &dir;
+    bool on;
+    ~Mutable() {
+      if (on)
+        (void)std::system(("chattr -i '" + dir + "'").c_str());
+      fs::permissions(dir, fs::perms::owner_all);
+    }
+  } restore{dir, immutable};
   std::vector<std::string> env;
   if (writable() && !immutable)
     env = {"LD_PRELOAD=" + std::string(P2A_FAULT_INJECTION), "P2A_FAULT_EACCES_DIR=" + dir,
@@ -157,10 +167,7 @@ TEST_CASE("hostile: an unwritable output directory") {
                      (immutable ? "Operation not permitted" : "Permission denied") + "\n");
   Run b = run({in, in, "-o", dir, "--stats=none"}, "", env, kDeadline);
   CHECK(b.exited(2)); // the same input twice: one output name
-  if (immutable)
-    (void)std::system(("chattr -i '" + dir + "'").c_str());
   CHECK(fs::is_empty(dir));
-  fs::permissions(dir, fs::perms::owner_all);
 }
 
 TEST_CASE("hostile: a full filesystem (simulated)") {

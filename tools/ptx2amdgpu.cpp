@@ -370,9 +370,18 @@ int runTranslateFiles() {
       return 2;
     }
     std::string error;
-    if (!batch::collectInputs(Inputs, Output, opts.kind, files, error)) {
+    std::vector<std::string> warnings;
+    if (!batch::collectInputs(Inputs, Output, opts.kind, files, warnings, error)) {
       WithColor::error(errs(), "ptx2amdgpu") << error << "\n";
       return 2;
+    }
+    for (const std::string &w : warnings) {
+      if (NoWarnings)
+        continue;
+      (WarningsAsErrors ? WithColor::error(errs(), "ptx2amdgpu") : WithColor::warning(errs(), "ptx2amdgpu"))
+          << w << " [-Wempty-file]\n";
+      if (WarningsAsErrors)
+        return 1;
     }
   } else {
     files.push_back({Inputs.front(), Output});
@@ -380,7 +389,8 @@ int runTranslateFiles() {
 
   // A progress line on a terminal only; batch runs only.
   batch::Progress progress;
-  const bool showProgress = batchMode && errs().is_displayed() && files.size() > 1;
+  const char *term = std::getenv("TERM");
+  const bool showProgress = batchMode && errs().is_displayed() && files.size() > 1 && !(term && StringRef(term) == "dumb");
   progress.update = [](unsigned done, unsigned total, double secs) {
     const double eta = done ? secs / done * (total - done) : 0;
     errs() << "\r\x1b[K[" << done << "/" << total << "] " << format("%.1f", secs) << " s elapsed";

@@ -78,6 +78,7 @@ std::string renderDiagnostics(const SourceFile &src, const Diagnostics &diags, u
 // A failure of the whole file (unreadable, unwritable, internal), with no
 // location in it: added to its diagnostics, and the file fails.
 void addFileError(FileOutcome &out, const std::string &message, bool colors) {
+  out.fileErrors.push_back(message);
   SourceFile src(out.file.input, "");
   out.diagnostics += renderDiagnostics(src, {Diagnostic{Diagnostic::Severity::Error, {}, message}}, 0, colors);
   out.errors++;
@@ -116,7 +117,7 @@ bool emit(const std::string &assembly, OutputKind kind, const targets::TargetInf
 }
 
 bool collectInputs(const std::vector<std::string> &args, const std::string &outDir, OutputKind kind,
-                   std::vector<InputFile> &files, std::string &error) {
+                   std::vector<InputFile> &files, std::vector<std::string> &warnings, std::string &error) {
   std::map<std::string, std::string> claimedBy; // output -> input
   auto add = [&](const std::string &input, const std::string &relative) {
     std::string out = outputFor(relative, outDir, kind);
@@ -128,32 +129,42 @@ bool collectInputs(const std::vector<std::string> &args, const std::string &outD
     files.push_back({input, out});
     return true;
   };
-  for (const std::string &arg : args) {
+  for (const std::string &given : args) {
     fs::file_status st;
-    if (std::error_code ec = fs::status(arg, st)) {
-      error = "cannot read '" + arg + "': " + ec.message();
+    if (std::error_code ec = fs::status(given, st)) {
+      error = "cannot read '" + given + "': " + ec.message();
       return false;
     }
     if (!fs::is_directory(st)) {
-      if (!add(arg, path::filename(arg).str()))
+      if (!add(given, path::filename(given).str()))
         return false;
       continue;
     }
+    // "in//" and "in/" walk as "in", so that every path found starts with it.
+    std::string arg = given;
+    while (arg.size() > 1 && path::is_separator(arg.back()))
+      arg.pop_back();
     std::vector<std::string> found;
     std::error_code ec;
-    for (fs::recursive_directory_iterator it(arg, ec), end; it != end && !ec; it.increment(ec)) {
+    for (fs::recursive_directory_iterator it(arg, ec, /*follow_symlinks=*/false), end; it != end && !ec;
+         it.increment(ec)) {
       fs::file_status est;
       if (path::extension(it->path()) == ".ptx" && !fs::status(it->path(), est) && fs::is_regular_file(est))
         found.push_back(it->path());
     }
     if (ec) {
-      error = "cannot walk '" + arg + "': " + ec.message();
+      error = "cannot walk '" + given + "': " + ec.message();
       return false;
     }
+    if (found.empty())
+      warnings.push_back("no .ptx files under '" + given + "'");
     std::sort(found.begin(), found.end()); // directory order is not deterministic
     for (const std::string &f : found) {
       llvm::StringRef rel(f);
-      rel.consume_front(arg);
+      if (!rel.consume_front(arg)) {
+        error = "internal error: '" + f + "' is not under '" + arg + "'";
+        return false;
+      }
       rel = rel.ltrim('/');
       if (!add(f, rel.str()))
         return false;
@@ -199,7 +210,9 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
     out.status = res->skipped ? FileOutcome::Status::Skipped
                  : res->ok    ? FileOutcome::Status::Translated
                               : FileOutcome::Status::Failed;
-    if (out.status == FileOutcome::Status::Translated) {
+    // A skipped file (nothing to translate) still gets its (empty) output, so
+    // that an older output of the same name never passes for a current one.
+    if (out.status != FileOutcome::Status::Failed) {
       std::string data, error;
       const std::string header = "; ptx2amdgpu " + file.input + " for " + opts.target->name + "\n";
       if (!emit(res->assembly, opts.kind, *opts.target, costs, header, data, error))
@@ -209,6 +222,8 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
     }
   } catch (const std::exception &e) {
     addFileError(out, std::string("internal error: ") + e.what(), opts.colors);
+  } catch (...) {
+    addFileError(out, "internal error: unknown exception", opts.colors);
   }
   out.seconds = secondsSince(t0);
   return out;
@@ -241,7 +256,16 @@ Summary run(const std::vector<InputFile> &files, const Options &opts, cost::Cost
   size_t nextToPrint = 0;
   unsigned finished = 0;
   auto work = [&](size_t i) {
-    FileOutcome o = translateFile(files[i], opts, costs);
+    FileOutcome o;
+    try {
+      o = translateFile(files[i], opts, costs);
+    } catch (...) { // translateFile catches everything it can; this is the last resort
+      o.file = files[i];
+      o.status = FileOutcome::Status::Failed;
+      o.errors = 1;
+      o.fileErrors.push_back("internal error while translating this file");
+      o.diagnostics = files[i].input + ": error: internal error while translating this file\n";
+    }
     std::lock_guard<std::mutex> lock(mu);
     s.files[i] = std::move(o);
     done[i] = true;
@@ -294,8 +318,9 @@ std::string formatSummaryText(const Summary &s, unsigned topOpcodes) {
     kernels += f.kernels;
     instructions += f.instructions;
     lines += f.lines;
+    // A kernel counts as translated when its file's output was written.
     for (const FileOutcome::Kernel &k : f.kernelStats)
-      kernelsOk += k.isEntry && k.ok;
+      kernelsOk += k.isEntry && k.ok && f.status == FileOutcome::Status::Translated;
   }
   std::string out;
   llvm::raw_string_ostream os(out);
@@ -338,8 +363,8 @@ std::string formatSummaryJson(const Summary &s, const targets::TargetInfo &t) {
                          : f.status == FileOutcome::Status::Skipped  ? "skipped"
                                                                      : "failed";
     files.push_back(json::Object{{"input", f.file.input},
-                                 {"output", f.status == FileOutcome::Status::Translated ? json::Value(f.file.output)
-                                                                                        : json::Value(nullptr)},
+                                 {"output", f.status != FileOutcome::Status::Failed ? json::Value(f.file.output)
+                                                                                    : json::Value(nullptr)},
                                  {"status", status},
                                  {"errors", f.errors},
                                  {"warnings", f.warnings},

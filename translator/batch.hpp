@@ -42,8 +42,9 @@ struct InputFile {
 // output is outDir/its name; a file found under a directory D keeps its path
 // relative to D. False with a message when an input is missing or two
 // inputs would write the same output.
+// A directory without any .ptx file adds a warning.
 bool collectInputs(const std::vector<std::string> &args, const std::string &outDir, OutputKind kind,
-                   std::vector<InputFile> &files, std::string &error);
+                   std::vector<InputFile> &files, std::vector<std::string> &warnings, std::string &error);
 
 struct Options {
   const targets::TargetInfo *target = nullptr;
@@ -59,6 +60,7 @@ struct FileOutcome {
   enum class Status { Translated, Failed, Skipped } status = Status::Failed;
   InputFile file;
   std::string diagnostics; // rendered clang-style, possibly coloured
+  std::vector<std::string> fileErrors; // failures of the whole file (read, write, MC), uncoloured
   unsigned errors = 0, warnings = 0;
   unsigned lines = 0;        // PTX source lines
   unsigned instructions = 0; // PTX instructions in function bodies
@@ -77,8 +79,9 @@ struct FileOutcome {
   std::shared_ptr<module::ModuleResult> result;
 };
 
-// Translates one file and writes its output atomically (nothing is written
-// when it fails). Never throws: an internal error becomes a failed outcome.
+// Translates one file and writes its output atomically: a skipped file (no
+// function body) gets an output without code, a failed one gets nothing.
+// Never throws: an internal error becomes a failed outcome.
 FileOutcome translateFile(const InputFile &file, const Options &opts, cost::CostModel &costs);
 
 struct Summary {

@@ -62,6 +62,7 @@ td,th{border:1px solid #d0d7de;padding:2px 8px;vertical-align:top;text-align:lef
 th{background:#f6f8fa}
 table.listing td{font-family:ui-monospace,monospace;font-size:12.5px;white-space:pre}
 table.listing td.ln{color:#6e7781;text-align:right}
+ul.file-errors{color:#a40e26}
 tr.translated td.ptx{background:#eef8f0}
 tr.error td{background:#ffebe9}
 tr.warning td{background:#fff8c5}
@@ -92,9 +93,15 @@ void renderFile(llvm::raw_ostream &os, const batch::FileOutcome &f, size_t index
   os << "<section class=\"file\" id=\"file-" << index << "\" data-input=\"" << escape(f.file.input) << "\">\n";
   os << "<h2>" << escape(f.file.input) << " <span class=\"status status-" << statusName(f.status) << "\">"
      << statusName(f.status) << "</span></h2>\n";
+  // Failures of the whole file (unreadable, unwritable output, MC).
+  if (!f.fileErrors.empty()) {
+    os << "<ul class=\"file-errors\">\n";
+    for (const std::string &e : f.fileErrors)
+      os << "<li class=\"error\">error: " << escape(e) << "</li>\n";
+    os << "</ul>\n";
+  }
   if (!f.result) {
-    // Unreadable file, or nothing kept: the rendered message is all there is.
-    os << "<pre class=\"file-error\">" << escape(f.diagnostics) << "</pre>\n</section>\n";
+    os << "</section>\n";
     return;
   }
   const module::ModuleResult &m = *f.result;
@@ -159,6 +166,11 @@ void renderFile(llvm::raw_ostream &os, const batch::FileOutcome &f, size_t index
     const char *cls = hasError ? "error" : hasWarning ? "warning" : tr != byLine.end() ? "translated" : "plain";
     os << "<tr class=\"" << cls << "\" id=\"f" << index << "-L" << ln << "\" data-line=\"" << ln << "\"><td class=\"ln\">"
        << ln << "</td><td class=\"ptx\">" << escape(lines[i]) << "</td>";
+    std::string msgs;
+    if (dg != diagsByLine.end())
+      for (const Diagnostic *d : dg->second)
+        msgs += (msgs.empty() ? "" : "<br>") +
+                std::string(d->severity == Diagnostic::Severity::Error ? "error: " : "warning: ") + escape(d->message);
     if (tr != byLine.end()) {
       std::string gcn, rulesCell, cost;
       for (const translate::TranslatedInstruction *ti : tr->second) {
@@ -171,16 +183,18 @@ void renderFile(llvm::raw_ostream &os, const batch::FileOutcome &f, size_t index
       }
       os << "<td class=\"amd\">" << gcn << "</td><td class=\"rulecell\">" << rulesCell << "</td><td class=\"num cost\">"
          << cost << "</td>";
-    } else if (dg != diagsByLine.end()) {
-      std::string msgs;
-      for (const Diagnostic *d : dg->second)
-        msgs += (msgs.empty() ? "" : "<br>") + std::string(d->severity == Diagnostic::Severity::Error ? "error: " : "warning: ") +
-                escape(d->message);
+    } else if (!msgs.empty()) {
       os << "<td class=\"msg\" colspan=\"3\">" << msgs << "</td>";
+      msgs.clear();
     } else {
       os << "<td></td><td></td><td></td>";
     }
     os << "</tr>\n";
+    // A line with code and a message (two instructions on one line): the
+    // message goes in a row of its own under the code.
+    if (!msgs.empty())
+      os << "<tr class=\"" << cls << " note\" data-note-line=\"" << ln << "\"><td class=\"ln\"></td><td></td>"
+         << "<td class=\"msg\" colspan=\"3\">" << msgs << "</td></tr>\n";
   }
   os << "</table>\n</section>\n";
 }

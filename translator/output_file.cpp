@@ -56,9 +56,18 @@ std::string writeAtomically(const std::string &path, std::string_view data) {
     llvm::consumeError(temp->discard());
     return failure(path, error);
   }
-  if (llvm::Error e = temp->keep(path)) {
-    std::string msg = llvm::toString(std::move(e));
-    return failure(path, msg);
+  // keep() with no name only closes the file (reporting a failed close) and
+  // leaves it at its temporary name; the rename is ours. TempFile::keep(path)
+  // would fall back to copying over the destination when the rename fails,
+  // which can leave a partial output.
+  const std::string tmpName = temp->TmpName;
+  if (llvm::Error e = temp->keep()) {
+    llvm::sys::fs::remove(tmpName);
+    return failure(path, llvm::toString(std::move(e)));
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(tmpName, path)) {
+    llvm::sys::fs::remove(tmpName);
+    return failure(path, ec.message());
   }
   return "";
 }

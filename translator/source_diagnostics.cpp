@@ -69,11 +69,14 @@ void SourceFile::print(llvm::raw_ostream &os, const Diagnostic &d) const {
   if (lineStart.isValid()) {
     const llvm::MemoryBuffer *buf = sm_->getMemoryBuffer(1);
     llvm::StringRef rest(lineStart.getPointer(), buf->getBufferEnd() - lineStart.getPointer());
-    line = rest.take_until([](char c) { return c == '\n' || c == '\r'; });
+    line = rest.take_until([](char c) { return c == '\n'; });
+    if (line.ends_with("\r"))
+      line = line.drop_back(); // CRLF; any other CR is shown as '?'
   }
-  col = std::min<unsigned>(col, static_cast<unsigned>(line.size()) + 1); // a caret just past the end is fine
+  // The header keeps the real column; the caret stops just past the line's end.
+  const unsigned caretCol = std::min<unsigned>(col, static_cast<unsigned>(line.size()) + 1);
   unsigned shownCol = 1;
-  const std::string shown = shownLine(line, col, shownCol);
+  const std::string shown = shownLine(line, caretCol, shownCol);
   // "file:line:col: " in bold, then SourceMgr's own rendering of the kind,
   // message, line and caret.
   if (colors)
