@@ -79,35 +79,20 @@ void checkForm(const p2a::ptx::Form &f, const std::vector<uint64_t> &vals, const
   }
 }
 
-// Forms whose register-operand translation is not done yet, tracked here so
-// that a new gap fails the suite: fns.b32's loop-free sequence is correct on
-// every vector but not yet proved (the open part of the neighbours issue).
-const std::set<std::string> kFormsWithoutRegisterRule = {"fns.b32"};
 
 } // namespace
 
 TEST_SUITE("rules") {
 
-TEST_CASE("known gaps: exactly these forms lack a register-operand rule, with a clear error") {
-  for (const p2a::ptx::Form &f : p2a::ptx::allForms()) {
-    const std::string regs = f.name() + " %r0, %r1, %r2, %r3;";
-    ::ptx::ParseResult pr = ::ptx::parseSnippet(f.opcode == p2a::ptx::Opcode::Fns ? regs : "");
-    if (f.opcode != p2a::ptx::Opcode::Fns) {
-      CHECK(kFormsWithoutRegisterRule.count(f.name()) == 0);
-      continue;
-    }
-    translate::Translation tr;
-    Diagnostics diags;
-    CHECK_FALSE(translate::translateBody(*pr.module.functions.front().body, targets::defaultTarget(),
-                                         cost::sharedCostModel(), tr, diags));
-    REQUIRE(diags.size() == 1);
-    CHECK(diags[0].message == "no rule translates 'fns.b32' with these operands on gfx942");
-    // Constant operands fold.
-    ::ptx::ParseResult folded = ::ptx::parseSnippet("fns.b32 %r0, 0xaaaaaaaa, 2, -1;");
-    translate::Translation tc = translateOrFail("fns.b32 %r0, 0xaaaaaaaa, 2, -1;", targets::defaultTarget());
-    CHECK(tc.instructions.front().rule->name == "fns.b32/const");
-    (void)folded;
+TEST_CASE("fns.b32: the proved search with register operands on every target; constants fold") {
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    translate::Translation tr = translateOrFail("fns.b32 %r0, %r1, %r2, %r3;", t);
+    REQUIRE(tr.instructions.size() == 1);
+    CHECK(tr.instructions.front().rule->name == "fns.b32/bcnt-search");
+    CHECK(tr.instructions.front().gcn.size() == 33);
   }
+  translate::Translation tc = translateOrFail("fns.b32 %r0, 0xaaaaaaaa, 2, -1;", targets::defaultTarget());
+  CHECK(tc.instructions.front().rule->name == "fns.b32/const");
 }
 
 TEST_CASE("every rule assembles and is proved on every target it serves") {
@@ -183,8 +168,6 @@ TEST_CASE("every form translates on every target and computes the PTX result") {
                                        0x100000000ull, 0x8000000000000000ull, 0xffffffffffffffffull};
   for (const targets::TargetInfo &t : targets::allTargets())
     for (const p2a::ptx::Form &f : p2a::ptx::allForms()) {
-      if (kFormsWithoutRegisterRule.count(f.name()))
-        continue; // see the known-gap test below
       const unsigned n = f.numSrcs();
       for (unsigned trial = 0; trial < 24; ++trial) {
         std::vector<uint64_t> vals(n);
@@ -225,7 +208,14 @@ TEST_CASE("NVIDIA hardware vectors through translated code") {
   };
   const Vec vecs[] = {{"shf.l.wrap.b32", {0x12345678, 0x9abcdef0, 12}}, {"shf.r.wrap.b32", {0x12345678, 0x9abcdef0, 12}},
                       {"shf.l.clamp.b32", {0x12345678, 0x9abcdef0, 44}}, {"shf.r.clamp.b32", {0x12345678, 0x9abcdef0, 44}},
-                      {"shr.s16", {0x8000, 16}}, {"shr.s32", {0xfffffffe, 1}}, {"shl.b64", {11, 2}}};
+                      {"shr.s16", {0x8000, 16}}, {"shr.s32", {0xfffffffe, 1}}, {"shl.b64", {11, 2}},
+                      // The neighbours' table (semantics_test checks these inputs give the hardware's results).
+                      {"prmt.b32", {0x70c507d6, 0x6fbd4b5c, 0x7604}}, {"prmt.b32", {0x0100FE80, 0, 0x0A08}},
+                      {"bfe.u32", {0xF8C122A0, 16, 8}}, {"bfi.b32", {0b10, 0b101, 0, 2}}, {"brev.b32", {0xC75CAEFB}},
+                      {"popc.b32", {0xBC92498A}}, {"popc.b64", {0x99427D688BCB5258ull}}, {"clz.b32", {0x052D13AB}},
+                      {"bfind.shiftamt.u32", {0}}, {"bfind.shiftamt.u32", {0xFFFFFFFF}},
+                      {"bfind.shiftamt.u32", {0x2CD1A4C1}}, {"bmsk.clamp.b32", {24, 12}},
+                      {"fns.b32", {0xaaaaaaaa, 2, 0xffffffff}}, {"fns.b32", {0x00f000f0, 0, 5}}};
   for (const targets::TargetInfo &t : targets::allTargets())
     for (const Vec &v : vecs)
       for (bool immAmount : {false, true}) {

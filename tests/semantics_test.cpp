@@ -5,6 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <climits>
+#include <cstdint>
+#include <random>
 #include <vector>
 
 using namespace p2a;
@@ -41,6 +44,19 @@ uint64_t refShift(char kind, unsigned w, uint64_t a, uint32_t c) {
   return uint64_t(sa >> n) & mask;
 }
 
+// fns by walking the mask bit by bit from base (PTX ISA 9.7.1.11), the way
+// the ISA text describes it; the semantics under test count with popcounts.
+uint32_t refFns(uint32_t mask, uint32_t base, int32_t offset) {
+  if (offset == 0)
+    return (mask >> base) & 1 ? base : 0xffffffffu;
+  const int step = offset > 0 ? 1 : -1;
+  int64_t n = offset > 0 ? int64_t(offset) : -int64_t(offset);
+  for (int p = int(base); p >= 0 && p < 32; p += step)
+    if (((mask >> p) & 1) && --n == 0)
+      return uint32_t(p);
+  return 0xffffffffu;
+}
+
 const std::vector<uint64_t> kEdges = {0, 1, 31, 32, 33, 63, 64, 0x80000000u, 0xffffffffu};
 
 } // namespace
@@ -55,6 +71,40 @@ TEST_CASE("NVIDIA hardware vectors (issue table)") {
   CHECK(evalForm("shr.s16", {0x8000, 16}) == 0xffff);
   CHECK(evalForm("shr.s32", {0xfffffffe, 1}) == 0xffffffff);
   CHECK(evalForm("shl.b64", {11, 2}) == 44);
+}
+
+TEST_CASE("NVIDIA hardware vectors for the neighbours (issue table)") {
+  CHECK(evalForm("prmt.b32", {0x70c507d6, 0x6fbd4b5c, 0x7604}) == 0x6fbdd65c);
+  CHECK(evalForm("prmt.b32", {0x0100FE80, 0, 0x0A08}) == 0x800080FF);
+  CHECK(evalForm("bfe.u32", {0xF8C122A0, 16, 8}) == 0xC1);
+  CHECK(evalForm("bfi.b32", {0b10, 0b101, 0, 2}) == 0b110);
+  CHECK(evalForm("brev.b32", {0xC75CAEFB}) == 0xDF753AE3);
+  CHECK(evalForm("popc.b32", {0xBC92498A}) == 14);
+  CHECK(evalForm("popc.b64", {0x99427D688BCB5258ull}) == 30);
+  CHECK(evalForm("clz.b32", {0x052D13AB}) == 5);
+  CHECK(evalForm("bfind.shiftamt.u32", {0}) == 0xFFFFFFFF);
+  CHECK(evalForm("bfind.shiftamt.u32", {0xFFFFFFFF}) == 0);
+  CHECK(evalForm("bfind.shiftamt.u32", {0x2CD1A4C1}) == 2);
+  CHECK(evalForm("bmsk.clamp.b32", {24, 12}) == 0xFF000000);
+}
+
+TEST_CASE("fns matches a bit-by-bit walk of the mask") {
+  std::mt19937 rng(11);
+  std::vector<uint32_t> masks = {0, 1, 0x80000000u, 0xffffffffu, 0xaaaaaaaau, 0x55555555u, 0x00010001u};
+  for (int i = 0; i < 200; ++i)
+    masks.push_back(rng() & rng()); // sparse and dense masks
+  std::vector<int32_t> offsets = {INT32_MIN, INT32_MIN + 1, -1000, 1000, INT32_MAX};
+  for (int o = -34; o <= 34; ++o)
+    offsets.push_back(o);
+  unsigned checked = 0;
+  for (uint32_t mask : masks)
+    for (uint32_t base = 0; base < 32; ++base)
+      for (int32_t off : offsets) {
+        INFO("mask=" << mask << " base=" << base << " offset=" << off);
+        REQUIRE(evalForm("fns.b32", {mask, base, uint32_t(off)}) == refFns(mask, base, off));
+        ++checked;
+      }
+  MESSAGE("fns vectors: " << checked);
 }
 
 TEST_CASE("shf matches the reference on edge values") {

@@ -40,13 +40,6 @@ BV reverseBits(const BV &a) {
   return r;
 }
 
-BV popcount32(const BV &a) {
-  BV sum = BV::constant(32, 0);
-  for (unsigned i = 0; i < 32; ++i)
-    sum = sum + a.extract(i, i).zext(32);
-  return sum;
-}
-
 // Count of zeros above the highest set bit; 0xffffffff if none is set.
 BV firstBitHigh(const BV &a) {
   BV r = BV::constant(32, 0xffffffffu);
@@ -207,7 +200,7 @@ std::vector<OpDef> buildOps() {
        [](const S &s, const Ctx &) { return reverseBits(s[0]); }},
       // D = popcount(S0) + S1
       {Op::V_BCNT_U32_B32, "v_bcnt_u32_b32", E::VOP3, SL::V32, {SL::V32, SL::V32}, false, vega,
-       [](const S &s, const Ctx &) { return popcount32(s[0]) + s[1]; }},
+       [](const S &s, const Ctx &) { return sem::popcount(s[0]) + s[1]; }},
       // Leading zeros from the msb; 0xffffffff for 0 (gfx11+: v_clz_i32_u32).
       {Op::V_FFBH_U32, "v_ffbh_u32", E::VOP1, SL::V32, {SL::V32}, false, vega,
        [](const S &s, const Ctx &) { return firstBitHigh(s[0]); }},

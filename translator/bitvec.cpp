@@ -194,4 +194,11 @@ std::string BV::str() const {
   return os.str();
 }
 
+BV popcount(const BV &v) {
+  BV sum = BV::constant(7, 0);
+  for (unsigned i = 0; i < v.width(); ++i)
+    sum = sum + v.extract(i, i).zext(7);
+  return sum.zext(32);
+}
+
 } // namespace p2a::sem

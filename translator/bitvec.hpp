@@ -70,4 +70,10 @@ private:
 
 inline uint64_t maskOf(unsigned width) { return width >= 64 ? ~0ull : ((1ull << width) - 1); }
 
+// The number of set bits of v, as a 32-bit value. One definition for PTX popc
+// and AMD v_bcnt_u32_b32, so that the proofs of rules built from v_bcnt see
+// the same terms on both sides. Summed in 7 bits (enough for 64) and widened
+// once: bit-blasting 32-bit adders for 1-bit addends made proofs slow.
+BV popcount(const BV &v);
+
 } // namespace p2a::sem

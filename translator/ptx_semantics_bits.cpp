@@ -109,12 +109,7 @@ BV brev(const BV &a) {
 }
 
 // popc (9.7.1.8): the number of set bits, as .u32.
-BV popc(const BV &a) {
-  BV sum = BV::constant(32, 0);
-  for (unsigned i = 0; i < a.width(); ++i)
-    sum = sum + bitAt(a, i).zext(32);
-  return sum;
-}
+BV popc(const BV &a) { return popcount(a); }
 
 // clz (9.7.1.9): leading zeros from the msb; the width for 0. .u32 result.
 BV clz(const BV &a) {
@@ -141,32 +136,27 @@ BV bfind(bool isSigned, bool shiftamt, const BV &in) {
 // fns (9.7.1.11): the offset-th set bit of mask counting up (offset > 0) or
 // down (offset < 0) from base, base itself if set when offset == 0, else
 // 0xffffffff. base must be <= 31 (a precondition, see below).
+//
+// Written relative to base: X[i] is the bit i steps from base in the search
+// direction (X = mask >> base upward, brev(mask) >> (31 - base) downward), and
+// the n-th set bit (n = |offset|) is at the i where X[i] is set and exactly
+// n - 1 set bits of X lie below it; the result is base + i or base - i. (The
+// semantics tests check this against a direct walk over the mask.)
 BV fns(const BV &mask, const BV &base, const BV &offset) {
   BV notFound = mask.lit(0xffffffffu);
   BV base5 = base & base.lit(31);
-  // offset == 0
-  BV atBase = BV::ite(bitAtIndex(mask, base5), base, notFound);
-  // offset > 0: bits >= base, the n-th set one from the bottom.
-  BV up = mask & mask.lit(~0u).shl(base5);
-  BV n = offset;
-  BV count = BV::constant(32, 0);
-  BV upResult = notFound;
-  for (unsigned pos = 0; pos < 32; ++pos) {
-    count = count + bitAt(up, pos).zext(32);
-    upResult = BV::ite(bitAt(up, pos) & count.eq(n), upResult.lit(pos), upResult);
+  BV atBase = BV::ite(bitAtIndex(mask, base5), base, notFound); // offset == 0
+  BV down = bitAt(offset, 31);                                 // offset < 0
+  // 31 - base5 written as the 5-bit complement of base (the same number).
+  BV x = BV::ite(down, brev(mask).lshr(~base & base.lit(31)), mask.lshr(base5));
+  BV n = BV::ite(down, offset.lit(0) - offset, offset); // |offset|; 0x80000000 stays 2^31
+  BV result = notFound;
+  for (unsigned i = 0; i < 32; ++i) {
+    BV below = popc(x & lowMask(x.lit(i)));
+    BV found = bitAt(x, i) & below.eq(n - n.lit(1));
+    result = BV::ite(found, BV::ite(down, base - base.lit(i), base + base.lit(i)), result);
   }
-  // offset < 0: bits <= base, the |offset|-th set one from the top.
-  BV down = mask & (mask.lit(2).shl(base5) - mask.lit(1));
-  BV m = mask.lit(0) - offset;
-  BV countDown = BV::constant(32, 0);
-  BV downResult = notFound;
-  for (int pos = 31; pos >= 0; --pos) {
-    countDown = countDown + bitAt(down, pos).zext(32);
-    downResult = BV::ite(bitAt(down, pos) & countDown.eq(m), downResult.lit(pos), downResult);
-  }
-  BV positive = offset.lit(0).ult(offset) & ~bitAt(offset, 31); // 0 < offset as signed
-  BV zero = offset.eq(offset.lit(0));
-  return BV::ite(zero, atBase, BV::ite(positive, upResult, downResult));
+  return BV::ite(offset.eq(offset.lit(0)), atBase, result);
 }
 
 // bmsk (9.7.1.x, PTX 7.6): a mask of b bits starting at bit a.

@@ -83,10 +83,12 @@ struct Rule {
   int priority = 0;                 // among equal costs, higher wins
   std::string restriction;          // the AMD restriction this rule works around
   bool dstIsSink = false;           // lop3.{and,or} with d = _ (d lives in a temp)
-  // Proof by cases: when set, the proof runs one Z3 query per case (1-bit
-  // conditions over the sources), so each query sees mostly constants. The
-  // verifier first proves that the cases cover every allowed input.
-  std::function<std::vector<sem::BV>(const std::vector<sem::BV> &srcs)> proofCases;
+  // Proof by cases (optional): predicates over the sources and `written`, the
+  // value each template instruction wrote, in order. The verifier checks that
+  // their disjunction covers every allowed input, then proves each case with
+  // its own solver (a case may fix values that make the rest fold).
+  std::function<std::vector<sem::BV>(const std::vector<sem::BV> &srcs, const std::vector<sem::BV> &written)>
+      proofCases;
 
   // Does the rule serve target t: its target predicate holds and every AMD
   // instruction it emits exists there?

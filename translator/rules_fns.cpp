@@ -24,31 +24,35 @@ using namespace dsl;
 
 namespace {
 
-// Z3 did not finish the proof of this rule within 10 minutes, nor in 5 minutes
-// per target with the proof split into (base, offset) cases (it is checked on
-// ~3,600 concrete vectors per target and the NVIDIA hardware vectors). It
-// stays out of the table until it is proved; fns.b32 with register operands
-// is the open part of the neighbours issue.
-constexpr bool kFnsSearchProved = false;
-
 Rule fnsSearchRule() {
   Rule r;
   r.form = ptx::Form{ptx::Opcode::Fns, ptx::TypeClass::B, 32};
   r.name = r.form.name() + "/bcnt-search";
   r.srcReqs = {OperandReq::Any, OperandReq::Any, OperandReq::Any};
   r.target = allTargets();
-  // Proved one (base, offset) pair at a time, offsets past +-33 grouped (no
-  // 32-bit mask has that many set bits): only the mask stays symbolic.
-  r.proofCases = [](const std::vector<BV> &s) {
-    std::vector<BV> cases;
-    for (uint64_t base = 0; base < 32; ++base) {
-      BV atBase = s[1].eq(s[1].lit(base));
-      for (int64_t off = -33; off <= 33; ++off)
-        cases.push_back(atBase & s[2].eq(s[2].lit(static_cast<uint64_t>(off))));
-      BV sign = s[2].lit(0x80000000u);
-      BV biased = s[2] ^ sign; // signed order as unsigned order
-      cases.push_back(atBase & (s[2].lit(33) ^ sign).ult(biased));
-      cases.push_back(atBase & biased.ult(s[2].lit(static_cast<uint64_t>(-33)) ^ sign));
+  // The proof is split so that every popcount becomes a prefix of one sum
+  // chain over X's bits, the same terms in the template and in the PTX
+  // semantics (which computes X the same way):
+  //  - the direction fixed (sgn, written by instruction 0, and offset's sign);
+  //  - the search path fixed: the sign of each level's v_bcnt result
+  //    (instructions 8, 12, 16, 20, 24), i.e. the answer i's five bits, so that
+  //    every v_bfe_u32 width is a constant.
+  // offset == 0 is one more case: 1 + 2 x 32 cases, checked to cover every input.
+  r.proofCases = [](const std::vector<BV> &s, const std::vector<BV> &written) {
+    const unsigned levelCount[5] = {8, 12, 16, 20, 24}; // path bit 4, 3, 2, 1, 0
+    const BV zero = s[2].eq(s[2].lit(0));
+    const BV negative = s[2].extract(31, 31);
+    std::vector<BV> cases{zero};
+    for (int down = 0; down < 2; ++down) {
+      const BV dir = ~zero & (down ? negative : ~negative) & written[0].eq(written[0].lit(down ? ~0ull : 0));
+      for (unsigned path = 0; path < 32; ++path) {
+        BV c = dir;
+        for (unsigned k = 0; k < 5; ++k) {
+          const BV bit = written[levelCount[k]].extract(31, 31);
+          c = c & (((path >> (4 - k)) & 1) ? bit : ~bit);
+        }
+        cases.push_back(c);
+      }
     }
     return cases;
   };
@@ -94,9 +98,6 @@ Rule fnsSearchRule() {
 
 } // namespace
 
-void addFnsRules(std::vector<Rule> &out) {
-  if (kFnsSearchProved)
-    out.push_back(fnsSearchRule());
-}
+void addFnsRules(std::vector<Rule> &out) { out.push_back(fnsSearchRule()); }
 
 } // namespace p2a::rules

@@ -3,6 +3,8 @@
 #include "targets/target_info.hpp"
 #include "translator/ptx_semantics.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -161,9 +163,14 @@ public:
       std::vector<BV> in;
       for (size_t i = 0; i < ti.srcs.size(); ++i)
         in.push_back(read(ti.srcs[i], def.srcs[i]));
-      write(ti.dst, def.dst, def.semantics(in, ec_));
+      BV v = def.semantics(in, ec_);
+      written_.push_back(v);
+      write(ti.dst, def.dst, v);
     }
   }
+
+  // The value each template instruction wrote, in order (after run()).
+  const std::vector<BV> &written() const { return written_; }
 
   // The destination as the AMD code left it, in the PTX width.
   BV result(unsigned i) {
@@ -184,6 +191,7 @@ private:
   BV exec_ = BV::constant(1, 1);
   amd::EvalContext ec_;
   std::map<std::string, BV> store_;
+  std::vector<BV> written_;
   unsigned counter_ = 0;
 };
 
@@ -418,7 +426,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
     if (!rule.proofCases) {
       r = solver.check();
     } else {
-      std::vector<BV> cases = rule.proofCases(srcs);
+      std::vector<BV> cases = rule.proofCases(srcs, m.written());
       // The cases must cover every input the rule allows (checked, not assumed).
       z3::expr_vector any(ctx);
       for (const BV &c : cases)
@@ -438,7 +446,12 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
       // incremental core, which skips the bit-blasting preprocessing (and the
       // substitution of a case's fixed values) that makes these cases fast.
       const z3::expr_vector common = solver.assertions();
+      static const bool trace = std::getenv("P2A_TRACE_PROOF_CASES") != nullptr; // TEMP
+      unsigned caseIndex = 0;
       for (const BV &c : cases) {
+        if (trace)
+          std::fprintf(stderr, "case %u/%zu\n", caseIndex, cases.size());
+        ++caseIndex;
         caseSolver.emplace(ctx, "QF_BV");
         for (const z3::expr &e : common)
           caseSolver->add(e);
