@@ -2,18 +2,26 @@
 
 #include "targets/target_info.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace p2a::regalloc {
 
 namespace {
 
+// A register file: registers ever handed out (`used`, whose size is the
+// count the code needs) and, among them, those a finished temporary gave back.
 struct Pool {
   std::vector<bool> used;
+  std::vector<bool> released;
+
+  // `count` consecutive fresh registers starting at a multiple of `align`.
   unsigned take(unsigned count, unsigned align) {
     for (unsigned base = 0;; base += align) {
-      if (used.size() < base + count)
+      if (used.size() < base + count) {
         used.resize(base + count, false);
+        released.resize(base + count, false);
+      }
       bool free = true;
       for (unsigned k = 0; k < count; ++k)
         free = free && !used[base + k];
@@ -23,6 +31,26 @@ struct Pool {
         return base;
       }
     }
+  }
+
+  // For a temporary: released registers first, else fresh ones.
+  unsigned takeForTemp(unsigned count, unsigned align) {
+    for (unsigned base = 0; base + count <= released.size(); base += align) {
+      bool ok = true;
+      for (unsigned k = 0; k < count; ++k)
+        ok = ok && released[base + k];
+      if (ok) {
+        for (unsigned k = 0; k < count; ++k)
+          released[base + k] = false;
+        return base;
+      }
+    }
+    return take(count, align);
+  }
+
+  void release(unsigned base, unsigned count) {
+    for (unsigned k = 0; k < count; ++k)
+      released[base + k] = true;
   }
 };
 
@@ -35,30 +63,87 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t) 
   a.phys.assign(n, unset);
   Pool vgprs, sgprs;
   const unsigned maskRegs = t.wave_size == 64 ? 2 : 1;
-  for (unsigned v = 0; v < n; ++v) {
-    if (a.phys[v] != unset)
-      continue;
-    switch (fn.vregs[v].cls) {
-    case mir::RegClass::Mask: a.phys[v] = sgprs.take(maskRegs, maskRegs); break;
-    case mir::RegClass::V64: a.phys[v] = vgprs.take(2, 2); break;
-    case mir::RegClass::V32: {
-      const std::pair<unsigned, unsigned> *pr = nullptr;
-      for (const auto &p : fn.pairs)
-        if (p.first == v || p.second == v)
-          pr = &p;
-      if (!pr) {
-        a.phys[v] = vgprs.take(1, 1);
-        break;
-      }
-      if (a.phys[pr->first] != unset || a.phys[pr->second] != unset)
-        throw std::logic_error("regalloc: half of a register pair assigned alone");
-      unsigned base = vgprs.take(2, 2);
-      a.phys[pr->first] = base;
-      a.phys[pr->second] = base + 1;
-      break;
-    }
-    }
+
+  std::vector<int> pairOf(n, -1);
+  for (size_t i = 0; i < fn.pairs.size(); ++i) {
+    pairOf[fn.pairs[i].first] = static_cast<int>(i);
+    pairOf[fn.pairs[i].second] = static_cast<int>(i);
   }
+  auto isTemp = [&](unsigned v) { return fn.vregs[v].ptxName.empty(); };
+  // A temporary may reuse registers only if nothing ties it to a PTX register.
+  auto reusable = [&](unsigned v) {
+    if (!isTemp(v))
+      return false;
+    if (pairOf[v] < 0)
+      return true;
+    const auto &p = fn.pairs[static_cast<size_t>(pairOf[v])];
+    return isTemp(p.first) && isTemp(p.second);
+  };
+
+  // The vregs each lowered PTX instruction references, and the last one that
+  // references each vreg.
+  std::vector<std::vector<unsigned>> refs(fn.body.size());
+  std::vector<long> lastUse(n, -1);
+  for (size_t u = 0; u < fn.body.size(); ++u) {
+    auto note = [&](const mir::MOperand &o) {
+      if (o.kind != mir::MOperand::Kind::VReg && o.kind != mir::MOperand::Kind::Pair)
+        return;
+      refs[u].push_back(o.vreg);
+      if (o.kind == mir::MOperand::Kind::Pair)
+        refs[u].push_back(o.vregHi);
+    };
+    for (const mir::MInst &mi : fn.body[u].insts) {
+      note(mi.dst);
+      for (const mir::MOperand &s : mi.srcs)
+        note(s);
+    }
+    std::sort(refs[u].begin(), refs[u].end());
+    refs[u].erase(std::unique(refs[u].begin(), refs[u].end()), refs[u].end());
+    for (unsigned v : refs[u])
+      lastUse[v] = static_cast<long>(u);
+  }
+
+  auto assign = [&](unsigned v) {
+    const bool temp = reusable(v);
+    switch (fn.vregs[v].cls) {
+    case mir::RegClass::Mask:
+      a.phys[v] = temp ? sgprs.takeForTemp(maskRegs, maskRegs) : sgprs.take(maskRegs, maskRegs);
+      return;
+    case mir::RegClass::V64:
+      a.phys[v] = temp ? vgprs.takeForTemp(2, 2) : vgprs.take(2, 2);
+      return;
+    case mir::RegClass::V32:
+      if (pairOf[v] < 0) {
+        a.phys[v] = temp ? vgprs.takeForTemp(1, 1) : vgprs.take(1, 1);
+        return;
+      }
+      const auto &p = fn.pairs[static_cast<size_t>(pairOf[v])];
+      if (a.phys[p.first] != unset || a.phys[p.second] != unset)
+        throw std::logic_error("regalloc: half of a register pair assigned alone");
+      const unsigned base = temp ? vgprs.takeForTemp(2, 2) : vgprs.take(2, 2);
+      a.phys[p.first] = base;
+      a.phys[p.second] = base + 1;
+      return;
+    }
+  };
+  auto width = [&](unsigned v) {
+    return fn.vregs[v].cls == mir::RegClass::Mask ? maskRegs : fn.vregs[v].cls == mir::RegClass::V64 ? 2u : 1u;
+  };
+
+  // In program order: a PTX instruction's registers are assigned before it,
+  // and its temporaries are released after it (never in the middle: the
+  // proofs assume a rule's temporaries are distinct from its operands).
+  for (size_t u = 0; u < fn.body.size(); ++u) {
+    for (unsigned v : refs[u])
+      if (a.phys[v] == unset)
+        assign(v);
+    for (unsigned v : refs[u])
+      if (reusable(v) && lastUse[v] == static_cast<long>(u))
+        (fn.vregs[v].cls == mir::RegClass::Mask ? sgprs : vgprs).release(a.phys[v], width(v));
+  }
+  for (unsigned v = 0; v < n; ++v) // registers no instruction references
+    if (a.phys[v] == unset)
+      assign(v);
   a.numVgprs = static_cast<unsigned>(vgprs.used.size());
   a.numSgprs = static_cast<unsigned>(sgprs.used.size());
   return a;

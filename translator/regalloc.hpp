@@ -1,9 +1,14 @@
-// Register assignment for translated snippets. Every virtual register gets its
-// own physical register (no reuse): snippets are short, and a one-to-one map
-// keeps `explain`'s register table exact and in-place aliasing impossible
-// except where the PTX itself names one register twice -- which the rule
-// proofs cover. Pair constraints from rules (hi = lo + 1, lo even) and 64-bit
-// values get even-aligned VGPR pairs, as gfx90a+ require and gfx9 tolerates.
+// Register assignment for translated code. Every PTX register keeps its own
+// physical register for the whole function: `explain`'s register table stays
+// exact, any PTX register may be an input or an output, and in-place aliasing
+// happens only where the PTX itself names one register twice -- which the
+// rule proofs cover. Temporaries (rule temporaries, legalised literals, `_`
+// destinations) are released after the PTX instruction that made them and
+// reused by later temporaries, never by PTX registers and never within one
+// instruction (a proof assumes a rule's temporaries distinct from its
+// operands and of arbitrary initial value, which reuse keeps true). Pair
+// constraints from rules (hi = lo + 1, lo even) and 64-bit values get
+// even-aligned VGPR pairs, as gfx90a+ require and gfx9 tolerates.
 #pragma once
 
 #include "translator/machine_ir.hpp"

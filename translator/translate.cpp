@@ -94,13 +94,13 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
   }
   if (!lowered)
     return false;
-  // One register per value (no reuse yet, see regalloc.hpp): say so plainly
+  // Every PTX register keeps its own register (regalloc.hpp): say so plainly
   // rather than let MC reject every instruction past the register file.
   if (out.numVgprs > kMaxVgprs || out.numSgprs > kMaxSgprs) {
     error(diags, body.loc.line ? body.loc : ::ptx::ast::SourceLoc{1, 1},
           "the code needs " + std::to_string(out.numVgprs) + " VGPRs and " + std::to_string(out.numSgprs) +
               " SGPRs, more than " + t.name + " has (" + std::to_string(kMaxVgprs) + "/" + std::to_string(kMaxSgprs) +
-              "); registers are not reused yet, so split the code");
+              "); each PTX register keeps its own register, so split the code");
     return false;
   }
 
