@@ -15,7 +15,7 @@
 #   BENCH_NO_HYPERFINE  1: use the built-in timer even if hyperfine is installed
 #   BENCH_PROBE_SIZES   snippet sizes for the explain scaling probe (default "1000 2000 4000")
 #   BENCH_PROBE_LIMIT   seconds allowed per probe size (default 60)
-#   BENCH_VERIFY_LIMIT  seconds allowed for rules --verify (default 60)
+#   BENCH_VERIFY_LIMIT  seconds allowed for rules --verify (default 300)
 #   BENCH_KEEP          1: keep the work directory (its path is printed)
 #
 # A step whose command fails prints FAILED with the exit status and the first
@@ -32,7 +32,7 @@ FUNC=200         # instructions per .entry in the module form of the corpus
 SHA_COPIES=20    # copies of samples/sha256/sha256.ptx's functions in the big module
 PROBE_SIZES="${BENCH_PROBE_SIZES:-1000 2000 4000}"
 PROBE_LIMIT="${BENCH_PROBE_LIMIT:-60}"
-VERIFY_LIMIT="${BENCH_VERIFY_LIMIT:-60}"
+VERIFY_LIMIT="${BENCH_VERIFY_LIMIT:-300}"
 MCPU=gfx942
 TRIPLE=amdgcn-amd-amdhsa
 FAILED_STEPS=0
