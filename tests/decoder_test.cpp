@@ -7,6 +7,7 @@
 #include "grammar/parser.hpp"
 #include "translator/ptx_decoder.hpp"
 #include "translator/ptx_ir.hpp"
+#include "translator/translate.hpp"
 
 #include <doctest/doctest.h>
 
@@ -37,15 +38,6 @@ std::string describeSyntax(const ::ptx::ParseResult &r) {
   return s;
 }
 
-void flatten(const ast::Block &b, std::vector<const ast::Statement *> &out) {
-  for (const ast::Statement &s : b.statements) {
-    if (const ast::Block *inner = std::get_if<ast::Block>(&s))
-      flatten(*inner, out);
-    else
-      out.push_back(&s);
-  }
-}
-
 // A snippet run through the decoder as the translator does it: `.reg`
 // declarations first, then each instruction decoded and its registers typed.
 struct Decoded {
@@ -64,8 +56,7 @@ Decoded decodeSnippet(const std::string &text) {
   REQUIRE(d.parse.ok());
   REQUIRE(d.parse.module.functions.size() == 1);
   REQUIRE(d.parse.module.functions[0].body.has_value());
-  std::vector<const ast::Statement *> stmts;
-  flatten(*d.parse.module.functions[0].body, stmts);
+  const std::vector<const ast::Statement *> stmts = p2a::translate::flatten(*d.parse.module.functions[0].body);
   for (const ast::Statement *s : stmts)
     if (const ast::Declaration *decl = std::get_if<ast::Declaration>(s))
       ir::collectRegisterDeclaration(*decl, d.types, d.diags);

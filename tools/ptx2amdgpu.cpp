@@ -239,9 +239,7 @@ int runExplain() {
   bool ok = translate::translateBody(*pr.module.functions.front().body, *t, costs, tr, diags) && pr.ok();
   for (const ::ptx::SyntaxError &e : pr.errors)
     diags.push_back({Diagnostic::Severity::Error, e.loc, e.message});
-  std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic &a, const Diagnostic &b) {
-    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
-  });
+  sortBySource(diags);
   for (const Diagnostic &d : diags)
     src.print(errs(), d);
   if (!ok)

@@ -198,10 +198,8 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
     out.functions = static_cast<unsigned>(res->functions.size());
     out.kernels = res->kernelCount();
     for (const module::FunctionResult &f : res->functions) {
-      unsigned amd = 0;
-      for (const translate::TranslatedInstruction &ti : f.translation.instructions)
-        amd += static_cast<unsigned>(ti.gcn.size());
-      out.kernelStats.push_back({f.name, f.isEntry, f.ok, f.translation.numVgprs, f.translation.numSgprs, amd});
+      out.kernelStats.push_back({f.name, f.isEntry, f.ok, f.translation.numVgprs, f.translation.numSgprs,
+                                 translate::amdInstructionCount(f.translation)});
     }
     if (opts.keepResults) {
       out.source = src.text();
@@ -229,20 +227,9 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
   return out;
 }
 
-unsigned Summary::translated() const {
-  return static_cast<unsigned>(std::count_if(files.begin(), files.end(), [](const FileOutcome &f) {
-    return f.status == FileOutcome::Status::Translated;
-  }));
-}
-unsigned Summary::failed() const {
-  return static_cast<unsigned>(std::count_if(files.begin(), files.end(), [](const FileOutcome &f) {
-    return f.status == FileOutcome::Status::Failed;
-  }));
-}
-unsigned Summary::skipped() const {
-  return static_cast<unsigned>(std::count_if(files.begin(), files.end(), [](const FileOutcome &f) {
-    return f.status == FileOutcome::Status::Skipped;
-  }));
+unsigned Summary::count(FileOutcome::Status status) const {
+  return static_cast<unsigned>(
+      std::count_if(files.begin(), files.end(), [&](const FileOutcome &f) { return f.status == status; }));
 }
 
 Summary run(const std::vector<InputFile> &files, const Options &opts, cost::CostModel &costs,

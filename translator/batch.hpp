@@ -88,9 +88,10 @@ struct Summary {
   std::vector<FileOutcome> files; // in input order
   double seconds = 0;
   unsigned jobs = 1;
-  unsigned translated() const;
-  unsigned failed() const;
-  unsigned skipped() const;
+  unsigned count(FileOutcome::Status status) const;
+  unsigned translated() const { return count(FileOutcome::Status::Translated); }
+  unsigned failed() const { return count(FileOutcome::Status::Failed); }
+  unsigned skipped() const { return count(FileOutcome::Status::Skipped); }
 };
 
 // A terminal progress line: update() after each file with (files done,

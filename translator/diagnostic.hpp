@@ -4,6 +4,7 @@
 
 #include "grammar/ast.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,13 @@ using Diagnostics = std::vector<Diagnostic>;
 
 inline void error(Diagnostics &d, ::ptx::ast::SourceLoc loc, std::string msg) {
   d.push_back({Diagnostic::Severity::Error, loc, std::move(msg)});
+}
+
+// Source order (line, then column); equal positions keep their order.
+inline void sortBySource(Diagnostics &d) {
+  std::stable_sort(d.begin(), d.end(), [](const Diagnostic &a, const Diagnostic &b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+  });
 }
 
 inline void unsupported(Diagnostics &d, ::ptx::ast::SourceLoc loc, std::string opcode, std::string msg) {

@@ -111,9 +111,7 @@ void renderFile(llvm::raw_ostream &os, const batch::FileOutcome &f, size_t index
     os << "<h3>Functions</h3>\n<table class=\"functions\"><tr><th>function</th><th>kind</th><th>status</th>"
           "<th>VGPRs</th><th>SGPRs</th><th>PTX instructions</th><th>AMD instructions</th></tr>\n";
     for (const module::FunctionResult &fn : m.functions) {
-      unsigned amd = 0;
-      for (const translate::TranslatedInstruction &ti : fn.translation.instructions)
-        amd += static_cast<unsigned>(ti.gcn.size());
+      const unsigned amd = translate::amdInstructionCount(fn.translation);
       os << "<tr data-function=\"" << escape(fn.name) << "\"><td>" << escape(fn.name) << "</td><td>"
          << (fn.isEntry ? ".entry" : ".func") << "</td><td class=\"status-" << (fn.ok ? "translated" : "failed")
          << "\">" << (fn.ok ? "translated" : "failed") << "</td><td class=\"num vgprs\">" << fn.translation.numVgprs

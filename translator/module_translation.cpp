@@ -19,23 +19,6 @@ bool isPerformanceDirective(const std::string &name) {
          name == "maxnctapersm" || name == "maxclusterrank" || name == "reqnctapercluster";
 }
 
-unsigned countInstructions(const ast::Block &b) {
-  unsigned n = 0;
-  for (const ast::Statement &s : b.statements) {
-    if (std::holds_alternative<ast::Instruction>(s))
-      ++n;
-    else if (const ast::Block *inner = std::get_if<ast::Block>(&s))
-      n += countInstructions(*inner);
-  }
-  return n;
-}
-
-void sortBySource(Diagnostics &d) {
-  std::stable_sort(d.begin(), d.end(), [](const Diagnostic &a, const Diagnostic &b) {
-    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
-  });
-}
-
 } // namespace
 
 unsigned ModuleResult::errorCount() const {
@@ -71,7 +54,8 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     fr.name = f.name;
     fr.isEntry = f.is_entry;
     fr.loc = f.name_loc.line ? f.name_loc : f.loc;
-    res.ptxInstructions += countInstructions(*f.body);
+    for (const ast::Statement *st : translate::flatten(*f.body))
+      res.ptxInstructions += std::holds_alternative<ast::Instruction>(*st);
     fr.ok = translate::translateBody(*f.body, t, costs, fr.translation, res.diagnostics);
     res.functions.push_back(std::move(fr));
   }

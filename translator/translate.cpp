@@ -21,10 +21,10 @@ namespace {
 constexpr unsigned kMaxVgprs = 256;
 constexpr unsigned kMaxSgprs = 100;
 
-void flatten(const ast::Block &b, std::vector<const ast::Statement *> &out) {
+void flattenInto(const ast::Block &b, std::vector<const ast::Statement *> &out) {
   for (const ast::Statement &s : b.statements) {
     if (const ast::Block *inner = std::get_if<ast::Block>(&s))
-      flatten(*inner, out);
+      flattenInto(*inner, out);
     else
       out.push_back(&s);
   }
@@ -36,8 +36,7 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
                    Diagnostics &diags) {
   out.target = t.name;
   out.waveSize = t.wave_size;
-  std::vector<const ast::Statement *> stmts;
-  flatten(body, stmts);
+  const std::vector<const ast::Statement *> stmts = flatten(body);
 
   ptx::RegisterTypes types;
   const size_t errorsBefore = diags.size();
@@ -124,6 +123,19 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
     return false;
   }
   return true;
+}
+
+std::vector<const ast::Statement *> flatten(const ast::Block &body) {
+  std::vector<const ast::Statement *> out;
+  flattenInto(body, out);
+  return out;
+}
+
+unsigned amdInstructionCount(const Translation &tr) {
+  unsigned n = 0;
+  for (const TranslatedInstruction &ti : tr.instructions)
+    n += static_cast<unsigned>(ti.gcn.size());
+  return n;
 }
 
 std::string assemblyText(const Translation &tr) {

@@ -39,6 +39,12 @@ struct Translation {
   mir::Allocation allocation;
 };
 
+// The statements of `body` with nested `{ }` blocks flattened, in order.
+std::vector<const ::ptx::ast::Statement *> flatten(const ::ptx::ast::Block &body);
+
+// The number of AMD instructions a translation emitted.
+unsigned amdInstructionCount(const Translation &tr);
+
 // Translate the statements of `body` (nested blocks flattened). Returns false
 // with located errors when an instruction cannot be translated; an MC
 // rejection of emitted code is reported as an internal error naming the rule.
