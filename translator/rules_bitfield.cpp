@@ -55,6 +55,21 @@ BV lowMask64(const BV &n64) { // n64 <= 64, 64 bits wide
 }
 
 // ------------------------------------------------------------------ bfe
+// bfe.{u,s}32 with constant pos and len whose field ends below bit 31: the
+// one v_bfe_{u32,i32} (`op`) takes them as inline constants.
+Rule bfe32InRegister(const Form &form, Op op, const char *restriction) {
+  Rule r = makeRule(form, "imm", {A, Im, Im});
+  r.constraints = {when("0 < len, pos + len < 32", [](const Srcs &s) {
+    BV p = low8(s[1]), l = low8(s[2]);
+    return l.ne(l.lit(0)) & (p + l).ult(p.lit(32));
+  })};
+  r.immFns = {{"pos", [](const Srcs &s) { return low8(s[1]); }}, {"len", [](const Srcs &s) { return low8(s[2]); }}};
+  r.seq = {inst(op, D(), {S(0), F(0), F(1)})};
+  r.priority = 1;
+  r.restriction = restriction;
+  return r;
+}
+
 void addBfe(std::vector<Rule> &out) {
   const Form u32{Opcode::Bfe, TypeClass::U, 32}, s32{Opcode::Bfe, TypeClass::S, 32};
   const Form u64{Opcode::Bfe, TypeClass::U, 64}, s64{Opcode::Bfe, TypeClass::S, 64};
@@ -98,18 +113,7 @@ void addBfe(std::vector<Rule> &out) {
     r.restriction = "a field reaching bit 31 is a plain right shift (v_bfe_u32 cannot take width 32)";
     out.push_back(r);
   }
-  {
-    Rule r = makeRule(u32, "imm", {A, Im, Im});
-    r.constraints = {when("0 < len, pos + len < 32", [](const Srcs &s) {
-      BV p = low8(s[1]), l = low8(s[2]);
-      return l.ne(l.lit(0)) & (p + l).ult(p.lit(32));
-    })};
-    r.immFns = {{"pos", [](const Srcs &s) { return low8(s[1]); }}, {"len", [](const Srcs &s) { return low8(s[2]); }}};
-    r.seq = {inst(Op::V_BFE_U32, D(), {S(0), F(0), F(1)})};
-    r.priority = 1;
-    r.restriction = "pos + len < 32: one v_bfe_u32 with inline constants";
-    out.push_back(r);
-  }
+  out.push_back(bfe32InRegister(u32, Op::V_BFE_U32, "pos + len < 32: one v_bfe_u32 with inline constants"));
 
   // ---- bfe.s32, register pos/len
   {
@@ -148,18 +152,7 @@ void addBfe(std::vector<Rule> &out) {
     r.restriction = "a field reaching bit 31 (or starting past it) is an arithmetic right shift by min(pos, 31)";
     out.push_back(r);
   }
-  {
-    Rule r = makeRule(s32, "imm", {A, Im, Im});
-    r.constraints = {when("0 < len, pos + len < 32", [](const Srcs &s) {
-      BV p = low8(s[1]), l = low8(s[2]);
-      return l.ne(l.lit(0)) & (p + l).ult(p.lit(32));
-    })};
-    r.immFns = {{"pos", [](const Srcs &s) { return low8(s[1]); }}, {"len", [](const Srcs &s) { return low8(s[2]); }}};
-    r.seq = {inst(Op::V_BFE_I32, D(), {S(0), F(0), F(1)})};
-    r.priority = 1;
-    r.restriction = "pos + len < 32: one v_bfe_i32 with inline constants";
-    out.push_back(r);
-  }
+  out.push_back(bfe32InRegister(s32, Op::V_BFE_I32, "pos + len < 32: one v_bfe_i32 with inline constants"));
 
   // ---- bfe.u64, register pos/len (32 bits each, read whole)
   auto u64Seq = [](Rule &r) {
