@@ -27,6 +27,12 @@ BV widen16(const BV &r16, const Ctx &c) {
 // A compare writes the lane's bit only where EXEC is set, 0 elsewhere.
 BV compareResult(const BV &cond, const Ctx &c) { return cond & c.exec; }
 
+// A 33-bit sum or difference: bit 32 is the carry (or the borrow, which
+// the wrapped subtraction leaves there), written to VCC only where EXEC is set.
+BV carryResult(const BV &wide, const Ctx &c) {
+  return BV::concat(wide.extract(32, 32) & c.exec, wide.extract(31, 0));
+}
+
 // Signed less-than as a 1-bit value: flip the sign bits, compare unsigned.
 BV slt(const BV &a, const BV &b) {
   BV sign = a.lit(1).shl(a.lit(a.width() - 1));
@@ -262,6 +268,27 @@ std::vector<OpDef> buildOps() {
        [](const S &s, const Ctx &c) { return compareResult(s[1].ult(s[0]), c); }},
       {Op::V_CMP_LT_U64, "v_cmp_lt_u64", E::VOPC, SL::Mask, {SL::V64, SL::V64}, false, vega,
        [](const S &s, const Ctx &c) { return compareResult(s[0].ult(s[1]), c); }},
+      // D = low / high 32 bits of S0 * S1 (VOP3 only; one product definition
+      // with PTX mul, see sem::mulWide).
+      {Op::V_MUL_LO_U32, "v_mul_lo_u32", E::VOP3, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], false).trunc(32); }},
+      {Op::V_MUL_HI_U32, "v_mul_hi_u32", E::VOP3, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], false).extract(63, 32); }},
+      {Op::V_MUL_HI_I32, "v_mul_hi_i32", E::VOP3, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], true).extract(63, 32); }},
+      // Carry chains (Vega ISA 12.7 "V_ADD_CO_U32: D = S0 + S1, VCC = carry
+      // out"; V_ADDC_CO_U32 adds VCC as carry in; the SUB forms borrow). A
+      // lane outside EXEC writes 0 to its VCC bit, as compares do.
+      {Op::V_ADD_CO_U32, "v_add_co_u32", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &c) { return carryResult(s[0].zext(33) + s[1].zext(33), c); }, "", true},
+      {Op::V_ADDC_CO_U32, "v_addc_co_u32", E::VOP2, SL::V32, {SL::V32, SL::V32, SL::Mask}, true, vega,
+       [](const S &s, const Ctx &c) { return carryResult(s[0].zext(33) + s[1].zext(33) + s[2].zext(33), c); }, "",
+       true},
+      {Op::V_SUB_CO_U32, "v_sub_co_u32", E::VOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return carryResult(s[0].zext(33) - s[1].zext(33), c); }, "", true},
+      {Op::V_SUBB_CO_U32, "v_subb_co_u32", E::VOP2, SL::V32, {SL::V32, SL::V32, SL::Mask}, false, vega,
+       [](const S &s, const Ctx &c) { return carryResult(s[0].zext(33) - s[1].zext(33) - s[2].zext(33), c); }, "",
+       true},
   };
 }
 
@@ -322,6 +349,11 @@ bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t) {
   case Encoding::VOP3: return t.has_literal_in_vop3 && d.srcs.at(index) == Slot::V32;
   }
   return false;
+}
+
+std::pair<BV, BV> splitCarry(const BV &result) {
+  const unsigned w = result.width() - 1;
+  return {result.extract(w - 1, 0), result.extract(w, w)};
 }
 
 bool isInlineConstant(int64_t v) { return v >= -16 && v <= 64; }

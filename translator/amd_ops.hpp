@@ -42,6 +42,9 @@ enum class Op {
   V_ADD3_U32, V_LSHL_ADD_U32, V_ADD_LSHL_U32, V_XAD_U32,
   V_CMP_LT_U32, V_CMP_LE_U32, V_CMP_GE_U32, V_CMP_LT_I32, V_CMP_GT_I32, V_CMP_NE_U64, V_CMP_GT_U64,
   V_CMP_LT_U64,
+  // Integer arithmetic for kernels (Vega ISA 12.7 VOP2/VOP3 opcodes).
+  V_MUL_LO_U32, V_MUL_HI_U32, V_MUL_HI_I32,
+  V_ADD_CO_U32, V_ADDC_CO_U32, V_SUB_CO_U32, V_SUBB_CO_U32,
 };
 
 enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2 };
@@ -68,7 +71,13 @@ struct OpDef {
   const char *cite;  // where its semantics come from
   std::function<sem::BV(const std::vector<sem::BV> &, const EvalContext &)> semantics;
   const char *suffix = ""; // printed after the operands (" clamp")
+  // Writes a carry (or borrow) bit to VCC besides its destination: the
+  // semantics then returns width(dst)+1 bits, the carry on top (see splitCarry).
+  bool carryOut = false;
 };
+
+// A carry-out op's result -> (destination value, 1-bit carry for VCC).
+std::pair<sem::BV, sem::BV> splitCarry(const sem::BV &result);
 
 const OpDef &opDef(Op op);
 const std::vector<OpDef> &allOps();

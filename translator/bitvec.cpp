@@ -72,6 +72,7 @@ P2A_BINOP(orRaw, a | b, a | b)
 P2A_BINOP(xorRaw, a ^ b, a ^ b)
 P2A_BINOP(operator+, a + b, a + b)
 P2A_BINOP(operator-, a - b, a - b)
+P2A_BINOP(operator*, a *b, a *b)
 P2A_BINOP(shl, b >= w ? 0 : a << b, z3::shl(a, b))
 P2A_BINOP(lshr, b >= w ? 0 : a >> b, z3::lshr(a, b))
 P2A_BINOP(ashr,
@@ -199,6 +200,15 @@ BV popcount(const BV &v) {
   for (unsigned i = 0; i < v.width(); ++i)
     sum = sum + v.extract(i, i).zext(7);
   return sum.zext(32);
+}
+
+} // namespace p2a::sem
+
+namespace p2a::sem {
+
+BV mulWide(const BV &a, const BV &b, bool isSigned) {
+  const unsigned w = 2 * a.width();
+  return isSigned ? a.sext(w) * b.sext(w) : a.zext(w) * b.zext(w);
 }
 
 } // namespace p2a::sem

@@ -33,6 +33,7 @@ public:
   BV operator~() const;
   BV operator+(const BV &o) const;
   BV operator-(const BV &o) const;
+  BV operator*(const BV &o) const; // low `width` bits of the product
   BV shl(const BV &amount) const;  // amount same width; >= width gives 0
   BV lshr(const BV &amount) const; // >= width gives 0
   BV ashr(const BV &amount) const; // >= width gives the sign fill
@@ -75,5 +76,12 @@ inline uint64_t maskOf(unsigned width) { return width >= 64 ? ~0ull : ((1ull << 
 // the same terms on both sides. Summed in 7 bits (enough for 64) and widened
 // once: bit-blasting 32-bit adders for 1-bit addends made proofs slow.
 BV popcount(const BV &v);
+
+// The full double-width product of two same-width values (sign- or
+// zero-extended first). One definition for PTX mul.{lo,hi,wide}/mad.lo and
+// AMD v_mul_lo_u32/v_mul_hi_{u32,i32}: each side takes the bits it keeps from
+// the same product, so the proofs compare equal terms instead of asking the
+// solver to relate two different multipliers.
+BV mulWide(const BV &a, const BV &b, bool isSigned);
 
 } // namespace p2a::sem

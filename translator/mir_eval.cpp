@@ -110,7 +110,13 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
       std::vector<BV> in;
       for (size_t i = 0; i < mi.srcs.size(); ++i)
         in.push_back(read(mi.srcs[i], def.srcs[i]));
-      write(mi.dst, def.semantics(in, ec));
+      BV v = def.semantics(in, ec);
+      if (def.carryOut) {
+        auto [value, carry] = amd::splitCarry(v);
+        st.vcc = static_cast<uint32_t>(carry.value());
+        v = value;
+      }
+      write(mi.dst, v);
     }
 
   Values out;

@@ -84,6 +84,8 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
     return s;
   }
   std::string s = mn + " " + operandText(mi.dst, def.dst, fn, a, t);
+  if (def.carryOut) // the carry goes to VCC, written explicitly in the VOP2 syntax
+    s += t.wave_size == 32 ? ", vcc_lo" : ", vcc";
   for (size_t i = 0; i < mi.srcs.size(); ++i)
     s += ", " + operandText(mi.srcs[i], def.srcs[i], fn, a, t);
   return s + def.suffix;

@@ -11,7 +11,8 @@ namespace {
 
 const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "lop3", "shf", "shl",
                                        "shr",  "prmt", "bfe", "bfi",  "brev",  "popc", "clz", "bfind",
-                                       "fns",  "bmsk", "szext"};
+                                       "fns",  "bmsk", "szext", "mov", "add", "sub", "mul",
+                                       "mad",  "cvt"};
 
 std::optional<PrmtMode> prmtModeOf(const std::string &m) {
   static const std::pair<const char *, PrmtMode> modes[] = {{"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e},
@@ -79,6 +80,30 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       f.prmt = *m;
       mods.pop_back();
     }
+  // cvt.dtype.atype (PTX ISA 9.7.9.21): two types, the source last. Only the
+  // integer widenings and narrowings between 32 and 64 bits, without rounding
+  // or saturation modifiers.
+  if (in.opcode == "cvt") {
+    if (mods.size() != 2)
+      return bad("expected cvt.dtype.atype with integer types (e.g. cvt.u64.u32)");
+    auto to = parseType(mods[0]), from = parseType(mods[1]);
+    if (!to || !from || to->first == TypeClass::Pred || from->first == TypeClass::Pred)
+      return bad("only integer conversions are supported");
+    f.opcode = Opcode::Cvt;
+    if (to->second == 64 && from->second == 32) {
+      // Widening extends by the source's signedness (PTX ISA 9.7.9.21).
+      const bool sext = from->first == TypeClass::S;
+      f.type = sext ? TypeClass::S : TypeClass::U;
+      f.fromType = f.type;
+    } else if (to->second == 32 && from->second == 64) {
+      f.type = f.fromType = TypeClass::U; // truncation keeps the low bits whatever the types
+    } else {
+      return bad("only conversions between 32- and 64-bit integers are supported");
+    }
+    f.width = to->second;
+    f.fromWidth = from->second;
+    mods.clear();
+  } else {
   // The type is the last modifier in every other form.
   if (mods.empty())
     return bad("missing type suffix");
@@ -88,6 +113,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   f.type = ty->first;
   f.width = ty->second;
   mods.pop_back();
+  }
 
   auto typeOneOf = [&](std::initializer_list<const char *> allowed) {
     std::string spelled = f.type == TypeClass::Pred ? "pred" : std::string(1, "pbus"[int(f.type)]) + std::to_string(f.width);
@@ -176,6 +202,32 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     if (!typeOneOf({"u32", "s32", "u64", "s64"}))
       return bad("bfind takes .u32, .s32, .u64 or .s64");
+  } else if (in.opcode == "cvt") {
+    // decoded above
+  } else if (in.opcode == "mov" || in.opcode == "add" || in.opcode == "sub") {
+    f.opcode = in.opcode == "mov" ? Opcode::Mov : in.opcode == "add" ? Opcode::Add : Opcode::Sub;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'" +
+                 (in.opcode == "mov" ? "" : " (.sat and .cc forms are not supported)"));
+    if (!typeOneOf({"b32", "u32", "s32", "b64", "u64", "s64"}) || (f.opcode != Opcode::Mov && f.type == TypeClass::B))
+      return bad(f.opcode == Opcode::Mov ? "mov takes a 32- or 64-bit integer type" : in.opcode + " takes .u32, .s32, .u64 or .s64");
+    // One operation whatever the signedness (two's complement); mov of .b/.u/.s is a copy.
+    f.type = f.opcode == Opcode::Mov ? TypeClass::B : TypeClass::U;
+  } else if (in.opcode == "mul" || in.opcode == "mad") {
+    if (mods.size() != 1 || (mods[0] != "lo" && mods[0] != "hi" && mods[0] != "wide") ||
+        (in.opcode == "mad" && mods[0] != "lo"))
+      return bad(in.opcode == "mul" ? "mul needs exactly one of .lo, .hi, .wide" : "only mad.lo is supported");
+    if (!typeOneOf({"u32", "s32"}))
+      return bad(in.opcode + "." + mods[0] + " is supported for .u32 and .s32");
+    if (in.opcode == "mad") {
+      f.opcode = Opcode::MadLo;
+      f.type = TypeClass::U;
+    } else if (mods[0] == "lo") {
+      f.opcode = Opcode::MulLo;
+      f.type = TypeClass::U;
+    } else {
+      f.opcode = mods[0] == "hi" ? Opcode::MulHi : Opcode::MulWide;
+    }
   } else {
     // prmt bfe bfi brev popc clz fns: no modifiers besides the type (prmt's mode handled above).
     static const std::pair<const char *, Opcode> plain[] = {{"prmt", Opcode::Prmt}, {"bfe", Opcode::Bfe},

@@ -40,6 +40,14 @@ std::string Form::name() const {
   case Opcode::Fns: return "fns." + ty;
   case Opcode::Bmsk: return std::string("bmsk.") + (mode == ShfMode::Clamp ? "clamp." : "wrap.") + ty;
   case Opcode::Szext: return std::string("szext.") + (mode == ShfMode::Clamp ? "clamp." : "wrap.") + ty;
+  case Opcode::Mov: return "mov." + ty;
+  case Opcode::Add: return "add." + ty;
+  case Opcode::Sub: return "sub." + ty;
+  case Opcode::MulLo: return "mul.lo." + ty;
+  case Opcode::MulHi: return "mul.hi." + ty;
+  case Opcode::MulWide: return "mul.wide." + ty;
+  case Opcode::MadLo: return "mad.lo." + ty;
+  case Opcode::Cvt: return "cvt." + ty + "." + typePrefix(fromType) + std::to_string(fromWidth);
   }
   return "?";
 }
@@ -53,7 +61,10 @@ unsigned Form::numSrcs() const {
   case Opcode::Brev:
   case Opcode::Popc:
   case Opcode::Clz:
-  case Opcode::Bfind: return 1;
+  case Opcode::Bfind:
+  case Opcode::Mov:
+  case Opcode::Cvt: return 1;
+  case Opcode::MadLo: return 3;
   case Opcode::Prmt:
   case Opcode::Bfe:
   case Opcode::Fns: return 3;
@@ -78,6 +89,7 @@ unsigned Form::srcWidth(unsigned i) const {
   case Opcode::Shf: return 32;
   case Opcode::Shl:
   case Opcode::Shr: return i == 1 ? 32 : width; // PTX 9.7.8.7/8: the amount is .u32
+  case Opcode::Cvt: return fromWidth;
   default: return width;
   }
 }
@@ -89,6 +101,7 @@ unsigned Form::dstWidth(unsigned i) const {
   case Opcode::Popc:
   case Opcode::Clz:
   case Opcode::Bfind: return 32; // .u32 destination whatever the source type
+  case Opcode::MulWide: return 2 * width; // mul.wide.u32 writes 64 bits
   default: return width;
   }
 }
@@ -155,6 +168,27 @@ const std::vector<Form> &allForms() {
         add(z);
       }
     }
+    // Arithmetic around the family (canonical .u for sign-agnostic forms).
+    for (unsigned w : {32u, 64u}) {
+      add(Form{Opcode::Mov, TypeClass::B, w});
+      add(Form{Opcode::Add, TypeClass::U, w});
+      add(Form{Opcode::Sub, TypeClass::U, w});
+    }
+    add(Form{Opcode::MulLo, TypeClass::U, 32});
+    add(Form{Opcode::MadLo, TypeClass::U, 32});
+    for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+      add(Form{Opcode::MulHi, t, 32});
+      add(Form{Opcode::MulWide, t, 32});
+    }
+    auto cvt = [&](TypeClass to, unsigned tw, TypeClass from, unsigned fw) {
+      Form f{Opcode::Cvt, to, tw};
+      f.fromType = from;
+      f.fromWidth = fw;
+      add(f);
+    };
+    cvt(TypeClass::U, 64, TypeClass::U, 32); // zero-extend
+    cvt(TypeClass::S, 64, TypeClass::S, 32); // sign-extend
+    cvt(TypeClass::U, 32, TypeClass::U, 64); // truncate
     return v;
   }();
   return forms;

@@ -17,6 +17,11 @@ enum class Opcode {
   And, Or, Xor, Not, Cnot, Lop3, Shf, Shl, Shr,
   // Bit-manipulation neighbours (PTX ISA 9.7.1 integer arithmetic, 9.7.9.7 prmt)
   Prmt, Bfe, Bfi, Brev, Popc, Clz, Bfind, Fns, Bmsk, Szext,
+  // Integer arithmetic and moves that kernels need around the family
+  // (PTX ISA 9.7.1.1 add, 9.7.1.2 sub, 9.7.1.3 mul, 9.7.1.4 mad, 9.7.9.3 mov,
+  // 9.7.9.21 cvt). Two's complement: .s and .u add/sub/mul.lo/mad.lo are one
+  // operation, so the decoder canonicalises them to .u.
+  Mov, Add, Sub, MulLo, MulHi, MulWide, MadLo, Cvt,
 };
 
 // prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.
@@ -40,6 +45,8 @@ struct Form {
   BoolOp boolop = BoolOp::None;  // lop3 only
   PrmtMode prmt = PrmtMode::None; // prmt only
   bool shiftamt = false;          // bfind.shiftamt
+  TypeClass fromType = TypeClass::U; // cvt only: the source type
+  unsigned fromWidth = 32;           // cvt only
 
   // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
   std::string name() const;

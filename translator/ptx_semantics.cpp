@@ -78,6 +78,20 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   case Opcode::Fns: return {bits::fns(s[0], s[1], s[2])};
   case Opcode::Bmsk: return {bits::bmsk(f.mode == ShfMode::Clamp, s[0], s[1])};
   case Opcode::Szext: return {bits::szext(f.mode == ShfMode::Clamp, f.type == TypeClass::S, s[0], s[1])};
+  case Opcode::Mov: return {s[0]};          // 9.7.9.3
+  case Opcode::Add: return {s[0] + s[1]};   // 9.7.1.1 (wraps)
+  case Opcode::Sub: return {s[0] - s[1]};   // 9.7.1.2 (wraps)
+  case Opcode::MulLo:                       // 9.7.1.3: the low half of the product
+    return {mulWide(s[0], s[1], false).trunc(f.width)};
+  case Opcode::MulHi: // 9.7.1.3: the high half of the (signed or unsigned) product
+    return {mulWide(s[0], s[1], f.type == TypeClass::S).extract(2 * f.width - 1, f.width)};
+  case Opcode::MulWide: return {mulWide(s[0], s[1], f.type == TypeClass::S)}; // 9.7.1.3
+  case Opcode::MadLo:                                                         // 9.7.1.4
+    return {mulWide(s[0], s[1], false).trunc(f.width) + s[2]};
+  case Opcode::Cvt: // 9.7.9.21: integer widening extends by the source type, narrowing truncates
+    if (f.width > f.fromWidth)
+      return {f.fromType == TypeClass::S ? s[0].sext(f.width) : s[0].zext(f.width)};
+    return {s[0].trunc(f.width)};
   }
   throw std::logic_error("evalPtx: unknown form");
 }

@@ -17,6 +17,7 @@ const std::vector<Rule> &ruleTable() {
     addBitCountRules(t);
     addBitFieldRules(t);
     addFnsRules(t);
+    addArithRules(t);
     addConstantFoldRules(t);
     return t;
   }();

@@ -15,5 +15,6 @@ void addBitCountRules(std::vector<Rule> &out);  // brev popc clz bfind
 void addBitFieldRules(std::vector<Rule> &out);  // bfe bfi bmsk szext
 void addFnsRules(std::vector<Rule> &out);       // fns
 void addConstantFoldRules(std::vector<Rule> &out); // all-immediate operands
+void addArithRules(std::vector<Rule> &out);        // mov add sub mul mad cvt
 
 } // namespace p2a::rules

@@ -164,6 +164,11 @@ public:
       for (size_t i = 0; i < ti.srcs.size(); ++i)
         in.push_back(read(ti.srcs[i], def.srcs[i]));
       BV v = def.semantics(in, ec_);
+      if (def.carryOut) {
+        auto [value, carry] = amd::splitCarry(v);
+        write(TOperand{Ref{Ref::Kind::Vcc, 0, Part::Whole, 0}, std::nullopt}, amd::Slot::Mask, carry);
+        v = value;
+      }
       written_.push_back(v);
       write(ti.dst, def.dst, v);
     }
