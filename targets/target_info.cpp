@@ -142,6 +142,9 @@ TargetInfo gfx9Like(std::string name, std::string product, bool cdna) {
   t.valu_sub = "v_sub_u32";
   t.valu_addc = "v_addc_co_u32";
   t.gfx11_mnemonics = false;
+  t.packed_work_item_ids = cdna; // gfx90a and gfx942; not gfx900
+  t.global_offset_bits = 13;
+  t.counters = TargetInfo::Counters::Gfx9;
   return t;
 }
 
@@ -166,6 +169,9 @@ TargetInfo rdna(std::string name, std::string product, Generation gen) {
   t.valu_sub = "v_sub_nc_u32";
   t.valu_addc = "v_add_co_ci_u32";
   t.gfx11_mnemonics = gen >= Generation::GFX11;
+  t.packed_work_item_ids = gen >= Generation::GFX11;
+  t.global_offset_bits = gen == Generation::GFX10 ? 12 : gen == Generation::GFX11 ? 13 : 24;
+  t.counters = gen >= Generation::GFX12 ? TargetInfo::Counters::Gfx12 : TargetInfo::Counters::Gfx10;
   if (gen == Generation::GFX11)
     t.renames = gfx11Renames();
   else if (gen >= Generation::GFX12)

@@ -57,6 +57,21 @@ struct TargetInfo {
   // gfx11+ still accepts most old names as aliases but prints the new ones.
   std::vector<MnemonicRename> renames;
 
+  // ---- added for whole kernels (AMDGPUUsage "Initial Kernel Execution
+  // State", AMD ISA guides "Memory counters" / FLAT offsets) ----
+  // Work-item IDs packed into v0 (x in bits 9:0, y 19:10, z 29:20) rather than
+  // v0, v1, v2: gfx90a, gfx942 and gfx11+ (LLVM FeaturePackedTID).
+  bool packed_work_item_ids = false;
+  // Signed immediate offset bits of global_load/global_store: 13 on gfx9 and
+  // gfx11, 12 on gfx10, 24 on gfx12.
+  unsigned global_offset_bits = 13;
+  // The memory counters code must wait on (see waitInstruction).
+  enum class Counters {
+    Gfx9,  // vmcnt counts VMEM loads and stores, lgkmcnt SMEM/LDS
+    Gfx10, // stores move to vscnt (s_waitcnt_vscnt)
+    Gfx12, // split counters: s_wait_loadcnt, s_wait_storecnt, s_wait_kmcnt
+  } counters = Counters::Gfx9;
+
   bool wave32() const { return wave_size == 32; }
   bool isGfx10Plus() const { return generation >= Generation::GFX10; }
   // A mnemonic in GFX9/GFX10 spelling -> this target's spelling.

@@ -289,6 +289,27 @@ std::vector<OpDef> buildOps() {
       {Op::V_SUBB_CO_U32, "v_subb_co_u32", E::VOP2, SL::V32, {SL::V32, SL::V32, SL::Mask}, false, vega,
        [](const S &s, const Ctx &c) { return carryResult(s[0].zext(33) - s[1].zext(33) - s[2].zext(33), c); }, "",
        true},
+      // Memory: Vega ISA 9 "Flat, Scratch and Global instructions", 5 "Scalar
+      // memory". Their effect is in validation/amdgpu_emulator.cpp.
+      {Op::GLOBAL_LOAD_U8, "global_load_ubyte", E::VMEM, SL::V32, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::GLOBAL_LOAD_I8, "global_load_sbyte", E::VMEM, SL::V32, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::GLOBAL_LOAD_U16, "global_load_ushort", E::VMEM, SL::V32, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::GLOBAL_LOAD_I16, "global_load_sshort", E::VMEM, SL::V32, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::GLOBAL_LOAD_B32, "global_load_dword", E::VMEM, SL::V32, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::GLOBAL_LOAD_B64, "global_load_dwordx2", E::VMEM, SL::V64, {SL::V64, SL::V32}, false, "Vega ISA 9",
+       nullptr},
+      {Op::GLOBAL_STORE_B8, "global_store_byte", E::VMEM, SL::None, {SL::V64, SL::V32, SL::V32}, false, "Vega ISA 9",
+       nullptr},
+      {Op::GLOBAL_STORE_B16, "global_store_short", E::VMEM, SL::None, {SL::V64, SL::V32, SL::V32}, false,
+       "Vega ISA 9", nullptr},
+      {Op::GLOBAL_STORE_B32, "global_store_dword", E::VMEM, SL::None, {SL::V64, SL::V32, SL::V32}, false,
+       "Vega ISA 9", nullptr},
+      {Op::GLOBAL_STORE_B64, "global_store_dwordx2", E::VMEM, SL::None, {SL::V64, SL::V64, SL::V32}, false,
+       "Vega ISA 9", nullptr},
+      {Op::S_LOAD_B32, "s_load_dword", E::SMEM, SL::Sgprs, {SL::Sgprs, SL::V32}, false, "Vega ISA 5", nullptr},
+      {Op::S_LOAD_B64, "s_load_dwordx2", E::SMEM, SL::Sgprs, {SL::Sgprs, SL::V32}, false, "Vega ISA 5", nullptr},
+      {Op::S_LOAD_B128, "s_load_dwordx4", E::SMEM, SL::Sgprs, {SL::Sgprs, SL::V32}, false, "Vega ISA 5", nullptr},
+      {Op::S_LOAD_B256, "s_load_dwordx8", E::SMEM, SL::Sgprs, {SL::Sgprs, SL::V32}, false, "Vega ISA 5", nullptr},
   };
 }
 
@@ -347,6 +368,8 @@ bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t) {
     return false;
   // VOP3 literals exist from gfx10 on (RDNA ISA "VOP3 literal"); gfx9/CDNA have none.
   case Encoding::VOP3: return t.has_literal_in_vop3 && d.srcs.at(index) == Slot::V32;
+  case Encoding::VMEM:
+  case Encoding::SMEM: return false;
   }
   return false;
 }

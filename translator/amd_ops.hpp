@@ -45,12 +45,19 @@ enum class Op {
   // Integer arithmetic for kernels (Vega ISA 12.7 VOP2/VOP3 opcodes).
   V_MUL_LO_U32, V_MUL_HI_U32, V_MUL_HI_I32,
   V_ADD_CO_U32, V_ADDC_CO_U32, V_SUB_CO_U32, V_SUBB_CO_U32,
+  // Memory (no value semantics here: the kernel lowering emits them and the
+  // emulator executes them). Loads: dst, srcs {address pair, offset}.
+  // Stores: no dst, srcs {address pair, data, offset}. Scalar loads: dst an
+  // SGPR range, srcs {SGPR pair base, byte offset}.
+  GLOBAL_LOAD_U8, GLOBAL_LOAD_I8, GLOBAL_LOAD_U16, GLOBAL_LOAD_I16, GLOBAL_LOAD_B32, GLOBAL_LOAD_B64,
+  GLOBAL_STORE_B8, GLOBAL_STORE_B16, GLOBAL_STORE_B32, GLOBAL_STORE_B64,
+  S_LOAD_B32, S_LOAD_B64, S_LOAD_B128, S_LOAD_B256,
 };
 
-enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2 };
+enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, VMEM, SMEM };
 
 // What an operand slot holds.
-enum class Slot { V32, V64, Mask };
+enum class Slot { V32, V64, Mask, None, Sgprs };
 
 // Per-evaluation context: the lane's EXEC bit and a source of unspecified
 // values (for bits an instruction leaves undefined or preserves from an

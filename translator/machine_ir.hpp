@@ -22,13 +22,33 @@ struct VReg {
 };
 
 struct MOperand {
-  enum class Kind { VReg, Pair, Imm, Vcc, Exec };
+  // Phys: a fixed physical register range the ABI dictates (kernarg pointer,
+  // workgroup IDs, work-item IDs, loaded kernel arguments), never allocated.
+  // None: no operand (a store's destination).
+  enum class Kind { VReg, Pair, Imm, Vcc, Exec, Phys, None };
   Kind kind = Kind::Imm;
   unsigned vreg = 0;    // VReg / Pair lo
   unsigned vregHi = 0;  // Pair hi
   rules::Part part = rules::Part::Whole;
   uint64_t imm = 0;     // Imm: 32-bit pattern, or 64-bit for a V64 slot
+  bool physSgpr = false; // Phys: s vs v
+  unsigned physIndex = 0, physCount = 1;
 };
+
+inline MOperand physReg(bool sgpr, unsigned index, unsigned count = 1) {
+  MOperand o;
+  o.kind = MOperand::Kind::Phys;
+  o.physSgpr = sgpr;
+  o.physIndex = index;
+  o.physCount = count;
+  return o;
+}
+inline MOperand immOperand(uint64_t v) {
+  MOperand o;
+  o.kind = MOperand::Kind::Imm;
+  o.imm = v;
+  return o;
+}
 
 struct MInst {
   amd::Op op;

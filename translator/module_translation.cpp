@@ -56,7 +56,25 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     fr.loc = f.name_loc.line ? f.name_loc : f.loc;
     for (const ast::Statement *st : translate::flatten(*f.body))
       res.ptxInstructions += std::holds_alternative<ast::Instruction>(*st);
-    fr.ok = translate::translateBody(*f.body, t, costs, fr.translation, res.diagnostics);
+    if (f.is_entry) {
+      // A kernel: decoded whole (parameters, memory, special registers) and
+      // lowered with its ABI; its statements also fill `translation` so that
+      // stats and the report see one shape for kernels and functions.
+      std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, res.diagnostics);
+      if (k) {
+        klower::KernelTranslation kt;
+        fr.ok = klower::translateKernel(*k, t, costs, kt, res.diagnostics);
+        fr.translation.target = t.name;
+        fr.translation.waveSize = t.wave_size;
+        fr.translation.registers = kt.registers;
+        fr.translation.instructions = kt.statements;
+        fr.translation.numVgprs = kt.numVgprs;
+        fr.translation.numSgprs = kt.numSgprs;
+        fr.kernel = std::move(kt);
+      }
+    } else {
+      fr.ok = translate::translateBody(*f.body, t, costs, fr.translation, res.diagnostics);
+    }
     res.functions.push_back(std::move(fr));
   }
   if (!anyBody && pr.ok())
@@ -75,10 +93,16 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   // An empty file is skipped, unless -Werror made its warning an error.
   res.skipped = !anyBody && res.errorCount() == 0;
   res.ok = !anyBody ? false : res.errorCount() == 0;
-  if (res.ok)
-    for (const FunctionResult &f : res.functions)
-      res.assembly += "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n" +
-                      translate::assemblyText(f.translation);
+  if (res.ok) {
+    res.assembly = klower::moduleHeader(t);
+    for (const FunctionResult &f : res.functions) {
+      res.assembly += "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n";
+      if (f.kernel)
+        res.assembly += f.kernel->assembly;
+      else // a .func's instructions (no call convention yet)
+        res.assembly += "\t.text\n" + translate::assemblyText(f.translation);
+    }
+  }
   return res;
 }
 

@@ -7,6 +7,7 @@
 
 #include "grammar/ast.hpp"
 #include "translator/diagnostic.hpp"
+#include "translator/kernel_lowering.hpp"
 #include "translator/translate.hpp"
 
 #include <map>
@@ -33,8 +34,10 @@ struct FunctionResult {
   ::ptx::ast::SourceLoc loc;
   bool ok = false;
   // What lowered, with registers assigned; partial when !ok (the report shows
-  // it beside the errors).
+  // it beside the errors). For a kernel, the per-statement view of `kernel`.
   translate::Translation translation;
+  // A `.entry` translated as a whole kernel (ABI, waits, descriptor).
+  std::optional<klower::KernelTranslation> kernel;
 };
 
 struct ModuleResult {

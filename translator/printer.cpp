@@ -41,6 +41,14 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
       return "v" + std::to_string(half == 0 ? lo : hi);
     return vrange(lo, hi);
   }
+  case MOperand::Kind::Phys: {
+    const char *file = o.physSgpr ? "s" : "v";
+    if (o.physCount == 1)
+      return file + std::to_string(o.physIndex);
+    return std::string(file) + "[" + std::to_string(o.physIndex) + ":" + std::to_string(o.physIndex + o.physCount - 1) +
+           "]";
+  }
+  case MOperand::Kind::None: return "";
   case MOperand::Kind::VReg: break;
   }
   const mir::VReg &v = fn.vregs[o.vreg];
@@ -82,6 +90,27 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
            operandText(mi.srcs[0], def.srcs[0], fn, a, t, h) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t, h);
     }
     return s;
+  }
+  if (def.encoding == amd::Encoding::VMEM) {
+    // global_load vdst, vaddr, off [offset:N] / global_store vaddr, vdata, off [offset:N]
+    // (no SGPR base: "off"; FLAT-global syntax as llvm-mc prints it).
+    const bool store = def.dst == amd::Slot::None;
+    std::string s = mn + " ";
+    if (store)
+      s += operandText(mi.srcs[0], def.srcs[0], fn, a, t) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t);
+    else
+      s += operandText(mi.dst, def.dst, fn, a, t) + ", " + operandText(mi.srcs[0], def.srcs[0], fn, a, t);
+    s += ", off";
+    const int64_t off = static_cast<int32_t>(static_cast<uint32_t>(mi.srcs.back().imm));
+    if (off)
+      s += " offset:" + std::to_string(off);
+    return s;
+  }
+  if (def.encoding == amd::Encoding::SMEM) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(mi.srcs[1].imm));
+    return mn + " " + operandText(mi.dst, def.dst, fn, a, t) + ", " + operandText(mi.srcs[0], def.srcs[0], fn, a, t) +
+           ", " + buf;
   }
   std::string s = mn + " " + operandText(mi.dst, def.dst, fn, a, t);
   if (def.carryOut) // the carry goes to VCC, written explicitly in the VOP2 syntax

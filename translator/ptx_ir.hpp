@@ -32,7 +32,8 @@ enum class TypeClass { Pred, B, U, S };
 
 enum class ShfDir { Left, Right };
 enum class ShfMode { Wrap, Clamp }; // also bmsk's and szext's .wrap/.clamp
-enum class BoolOp { None, And, Or }; // lop3.{and,or} (PTX 8.2)
+enum class BoolOp { None, And, Or }; // lop3.{and,or} (PTX 8.2), setp's combiner
+enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };  // setp (PTX ISA 9.7.3.1)
 
 // A form is the opcode plus all modifiers: everything about an instruction but
 // its operands. Rules match on forms.

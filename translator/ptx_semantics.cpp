@@ -96,6 +96,21 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   throw std::logic_error("evalPtx: unknown form");
 }
 
+BV compare(ptx::CmpOp op, bool isSigned, const BV &a, const BV &b) {
+  // Signed order: flip the sign bits, then compare unsigned.
+  const BV sign = a.lit(1).shl(a.lit(a.width() - 1));
+  const BV x = isSigned ? a ^ sign : a, y = isSigned ? b ^ sign : b;
+  switch (op) {
+  case ptx::CmpOp::Eq: return a.eq(b);
+  case ptx::CmpOp::Ne: return a.ne(b);
+  case ptx::CmpOp::Lt: return x.ult(y);
+  case ptx::CmpOp::Le: return x.ule(y);
+  case ptx::CmpOp::Gt: return y.ult(x);
+  case ptx::CmpOp::Ge: return y.ule(x);
+  }
+  throw std::logic_error("compare: unknown op");
+}
+
 std::vector<BV> ptxPreconditions(const ptx::Form &f, const std::vector<BV> &s) {
   // fns (9.7.1.11): "base must be <= 31, otherwise behavior is undefined".
   if (f.opcode == Opcode::Fns)

@@ -19,4 +19,8 @@ std::vector<BV> evalPtx(const ptx::Form &form, const std::vector<BV> &srcs);
 // proofs assume them, test vectors respect them.
 std::vector<BV> ptxPreconditions(const ptx::Form &form, const std::vector<BV> &srcs);
 
+// setp.CmpOp.type (PTX ISA 9.7.3.1) on integers: a 1-bit result; lo/ls/hi/hs
+// are the unsigned spellings of lt/le/gt/ge.
+BV compare(ptx::CmpOp op, bool isSigned, const BV &a, const BV &b);
+
 } // namespace p2a::sem

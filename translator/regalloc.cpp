@@ -56,12 +56,20 @@ struct Pool {
 
 } // namespace
 
-mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t) {
+mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, unsigned firstVgpr,
+                         unsigned firstSgpr) {
   const unsigned n = static_cast<unsigned>(fn.vregs.size());
   const unsigned unset = ~0u;
   mir::Allocation a;
   a.phys.assign(n, unset);
   Pool vgprs, sgprs;
+  if (firstVgpr % 2 || firstSgpr % 2)
+    throw std::logic_error("regalloc: reserved register counts must be even");
+  // Reserved registers are simply marked used: never handed out, counted.
+  vgprs.used.assign(firstVgpr, true);
+  vgprs.released.assign(firstVgpr, false);
+  sgprs.used.assign(firstSgpr, true);
+  sgprs.released.assign(firstSgpr, false);
   const unsigned maskRegs = t.wave_size == 64 ? 2 : 1;
 
   std::vector<int> pairOf(n, -1);

@@ -19,6 +19,10 @@ struct TargetInfo;
 
 namespace p2a::regalloc {
 
-mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t);
+// `firstVgpr` / `firstSgpr` keep the registers below them for the ABI (a
+// kernel's work-item IDs, kernarg pointer, workgroup IDs, loaded arguments);
+// both must be even so that pairs stay aligned. The counts include them.
+mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, unsigned firstVgpr = 0,
+                         unsigned firstSgpr = 0);
 
 } // namespace p2a::regalloc

@@ -46,12 +46,7 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
     if (const ast::Declaration *d = std::get_if<ast::Declaration>(s))
       ptx::collectRegisterDeclaration(*d, types, diags);
 
-  select::RuleCostFn costFn = [&costs](const rules::Rule &r, const targets::TargetInfo &tt) {
-    const cost::RuleCost &c = costs.cost(r, tt);
-    // Cheapest in issue cycles; among equals, fewer instructions, then the
-    // shorter latency chain (LLVM models 64-bit shifts as slower there).
-    return c.ok ? c.cycles + 1e-3 * c.instructions + 1e-6 * c.latency : 1e9;
-  };
+  select::RuleCostFn costFn = ruleCostFn(costs);
   mir::Function &fn = out.function;
   for (const ast::Statement *s : stmts) {
     const ast::Instruction *in = std::get_if<ast::Instruction>(s);
@@ -123,6 +118,15 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
     return false;
   }
   return true;
+}
+
+select::RuleCostFn ruleCostFn(cost::CostModel &costs) {
+  return [&costs](const rules::Rule &r, const targets::TargetInfo &tt) {
+    const cost::RuleCost &c = costs.cost(r, tt);
+    // Cheapest in issue cycles; among equals, fewer instructions, then the
+    // shorter latency chain (LLVM models 64-bit shifts as slower there).
+    return c.ok ? c.cycles + 1e-3 * c.instructions + 1e-6 * c.latency : 1e9;
+  };
 }
 
 std::vector<const ast::Statement *> flatten(const ast::Block &body) {

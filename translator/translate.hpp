@@ -7,6 +7,7 @@
 #include "grammar/ast.hpp"
 #include "translator/diagnostic.hpp"
 #include "translator/machine_ir.hpp"
+#include "translator/selector.hpp"
 
 #include <string>
 #include <utility>
@@ -41,6 +42,10 @@ struct Translation {
 
 // The statements of `body` with nested `{ }` blocks flattened, in order.
 std::vector<const ::ptx::ast::Statement *> flatten(const ::ptx::ast::Block &body);
+
+// What rule selection minimises: a rule's issue cycles from LLVM's
+// scheduling model, then its instruction count, then its latency.
+select::RuleCostFn ruleCostFn(cost::CostModel &costs);
 
 // The number of AMD instructions a translation emitted.
 unsigned amdInstructionCount(const Translation &tr);

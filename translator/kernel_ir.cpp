@@ -1,0 +1,615 @@
+#include "translator/kernel_ir.hpp"
+
+#include "translator/translate.hpp"
+
+#include <cctype>
+#include <set>
+
+namespace p2a::kernel {
+
+namespace ast = ::ptx::ast;
+using ptx::TypeClass;
+
+const char *spaceName(Space s) {
+  switch (s) {
+  case Space::Param: return "param";
+  case Space::Global: return "global";
+  case Space::Generic: return "generic";
+  case Space::Shared: return "shared";
+  case Space::Local: return "local";
+  case Space::Const: return "const";
+  }
+  return "?";
+}
+
+const Param *Kernel::param(const std::string &n) const {
+  for (const Param &p : params)
+    if (p.name == n)
+      return &p;
+  return nullptr;
+}
+
+const Variable *Kernel::variable(const std::string &n) const {
+  for (const Variable &v : variables)
+    if (v.name == n)
+      return &v;
+  return nullptr;
+}
+
+namespace {
+
+struct ScalarType {
+  TypeClass cls = TypeClass::B;
+  unsigned bits = 32;
+};
+
+std::optional<ScalarType> scalarType(const std::string &t) {
+  if (t == "pred")
+    return ScalarType{TypeClass::Pred, 1};
+  if (t.size() < 2 || !std::isdigit(static_cast<unsigned char>(t[1])))
+    return std::nullopt;
+  TypeClass c;
+  switch (t[0]) {
+  case 'b': c = TypeClass::B; break;
+  case 'u': c = TypeClass::U; break;
+  case 's': c = TypeClass::S; break;
+  case 'f': c = TypeClass::B; break; // floats move as bits (ld/st/mov only)
+  default: return std::nullopt;
+  }
+  const std::string d = t.substr(1);
+  if (d != "8" && d != "16" && d != "32" && d != "64")
+    return std::nullopt;
+  return ScalarType{c, static_cast<unsigned>(std::stoul(d))};
+}
+
+unsigned alignTo(unsigned v, unsigned a) { return a ? (v + a - 1) / a * a : v; }
+
+// `{1, 2, 3}` or `5`: integers (decimal, hex, octal), element by element.
+bool parseInitializer(const std::string &text, unsigned elemBytes, std::vector<uint8_t> &out) {
+  std::string s;
+  for (char c : text)
+    if (c != '{' && c != '}' && !std::isspace(static_cast<unsigned char>(c)))
+      s += c;
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t j = s.find(',', i);
+    if (j == std::string::npos)
+      j = s.size();
+    std::string item = s.substr(i, j - i);
+    if (item.empty())
+      return false;
+    bool neg = item[0] == '-';
+    if (neg)
+      item = item.substr(1);
+    if (!item.empty() && (item.back() == 'U' || item.back() == 'u'))
+      item.pop_back();
+    uint64_t v = 0;
+    try {
+      size_t used = 0;
+      v = std::stoull(item, &used, 0);
+      if (used != item.size())
+        return false;
+    } catch (...) {
+      return false;
+    }
+    if (neg)
+      v = 0 - v;
+    for (unsigned b = 0; b < elemBytes; ++b)
+      out.push_back(static_cast<uint8_t>(v >> (8 * b)));
+    i = j + 1;
+  }
+  return true;
+}
+
+std::optional<Variable> variableOf(const ast::Declaration &d, const ast::Declarator &dr, Diagnostics &diags) {
+  Variable v;
+  v.name = dr.name;
+  v.loc = dr.loc;
+  if (d.space == "shared")
+    v.space = Space::Shared;
+  else if (d.space == "local")
+    v.space = Space::Local;
+  else if (d.space == "const")
+    v.space = Space::Const;
+  else if (d.space == "global")
+    v.space = Space::Global;
+  else
+    return std::nullopt;
+  std::optional<ScalarType> st = scalarType(d.type);
+  if (!st || st->bits < 8) {
+    error(diags, d.loc, "variables of type '." + d.type + "' are not supported");
+    return std::nullopt;
+  }
+  unsigned elem = st->bits / 8 * (d.vector ? *d.vector : 1);
+  uint64_t count = 1;
+  for (const std::optional<uint64_t> &n : dr.dims) {
+    if (!n) {
+      error(diags, dr.loc, "unsized array '" + dr.name + "' is not supported");
+      return std::nullopt;
+    }
+    count *= *n;
+  }
+  if (count * elem > (64u << 20)) {
+    error(diags, dr.loc, "variable '" + dr.name + "' is larger than 64 MiB");
+    return std::nullopt;
+  }
+  v.size = static_cast<unsigned>(count * elem);
+  v.align = d.align ? *d.align : elem;
+  if (!dr.initializer.empty()) {
+    if (!parseInitializer(dr.initializer, st->bits / 8, v.init) || v.init.size() > v.size) {
+      error(diags, dr.loc, "cannot read the initializer of '" + dr.name + "' (integers only)");
+      return std::nullopt;
+    }
+    v.init.resize(v.size, 0);
+  }
+  return v;
+}
+
+std::optional<std::pair<Special, unsigned>> specialOf(const ast::Operand &o) {
+  static const std::pair<const char *, Special> dims[] = {
+      {"%tid", Special::Tid}, {"%ntid", Special::Ntid}, {"%ctaid", Special::Ctaid}, {"%nctaid", Special::Nctaid}};
+  if (o.kind == ast::Operand::Kind::Register) {
+    for (auto &[n, s] : dims)
+      if (o.name == n && o.element >= 'x' && o.element <= 'z')
+        return std::make_pair(s, static_cast<unsigned>(o.element - 'x'));
+    if (o.name == "%laneid" && !o.element)
+      return std::make_pair(Special::Laneid, 0u);
+    if (o.name == "%warpid" && !o.element)
+      return std::make_pair(Special::Warpid, 0u);
+  }
+  if (o.kind == ast::Operand::Kind::Symbol && o.name == "WARP_SZ")
+    return std::make_pair(Special::WarpSize, 0u);
+  return std::nullopt;
+}
+
+class Decoder {
+public:
+  Decoder(const ast::Module &m, const ast::Function &f, Diagnostics &diags) : m_(m), f_(f), diags_(diags) {}
+
+  std::optional<Kernel> run() {
+    k_.name = f_.name;
+    k_.loc = f_.name_loc.line ? f_.name_loc : f_.loc;
+    const size_t before = diags_.size();
+    decodeParams();
+    for (const ast::Declaration &d : m_.globals)
+      for (const ast::Declarator &dr : d.declarators)
+        if (std::optional<Variable> v = variableOf(d, dr, diags_))
+          k_.variables.push_back(*v);
+    const std::vector<const ast::Statement *> stmts = translate::flatten(*f_.body);
+    for (const ast::Statement *s : stmts)
+      if (const ast::Declaration *d = std::get_if<ast::Declaration>(s)) {
+        if (d->space == "reg")
+          ptx::collectRegisterDeclaration(*d, k_.registers, diags_);
+        else
+          for (const ast::Declarator &dr : d->declarators)
+            if (std::optional<Variable> v = variableOf(*d, dr, diags_))
+              k_.variables.push_back(*v);
+      }
+    for (const ast::Statement *s : stmts) {
+      if (const ast::Label *l = std::get_if<ast::Label>(s))
+        k_.labels[l->name] = static_cast<unsigned>(k_.body.size());
+      else if (const ast::Instruction *in = std::get_if<ast::Instruction>(s))
+        decode(*in);
+    }
+    for (Stmt &s : k_.body)
+      if (s.kind == Stmt::Kind::Branch) {
+        auto it = k_.labels.find(s.label);
+        if (it == k_.labels.end())
+          error(diags_, s.loc, "branch to undefined label '" + s.label + "'");
+        else
+          s.target = it->second;
+      }
+    if (diags_.size() != before)
+      return std::nullopt;
+    return std::move(k_);
+  }
+
+private:
+  void decodeParams() {
+    unsigned offset = 0;
+    for (const ast::Declaration &d : f_.params) {
+      std::optional<ScalarType> st = scalarType(d.type);
+      if (!st || st->bits < 8) {
+        error(diags_, d.loc, "parameters of type '." + d.type + "' are not supported");
+        continue;
+      }
+      for (const ast::Declarator &dr : d.declarators) {
+        Param p;
+        p.name = dr.name;
+        p.loc = dr.loc;
+        unsigned elem = st->bits / 8 * (d.vector ? *d.vector : 1);
+        unsigned count = 1;
+        for (const std::optional<uint64_t> &n : dr.dims)
+          count *= n ? static_cast<unsigned>(*n) : 0;
+        p.size = elem * count;
+        // CUDA places each parameter at its natural (or declared) alignment,
+        // as the PTX .param list does (PTX ISA 5.1.6.1).
+        p.align = d.align ? *d.align : elem;
+        p.offset = alignTo(offset, p.align);
+        p.pointerSized = st->bits == 64 && dr.dims.empty();
+        offset = p.offset + p.size;
+        k_.params.push_back(p);
+      }
+    }
+    k_.paramBytes = offset;
+  }
+
+  void typeReg(const std::string &name, unsigned width, ::ptx::ast::SourceLoc loc) {
+    auto it = k_.registers.find(name);
+    if (it == k_.registers.end()) {
+      k_.registers[name] = ptx::RegisterType{width == 1 ? TypeClass::Pred : TypeClass::B, width};
+      return;
+    }
+    if (it->second.width != width)
+      error(diags_, loc,
+            "register " + name + " is " + std::to_string(it->second.width) + "-bit but is used as " +
+                std::to_string(width) + "-bit here");
+  }
+
+  bool regOperand(const ast::Operand &o, unsigned width, ptx::Operand &out, bool allowImm) {
+    out.loc = o.loc;
+    if (o.kind == ast::Operand::Kind::Register && !o.element && !o.negated) {
+      out.kind = ptx::Operand::Kind::Register;
+      out.reg = o.name;
+      typeReg(o.name, width, o.loc);
+      return true;
+    }
+    if (allowImm && o.kind == ast::Operand::Kind::Immediate && o.imm_kind == ast::Operand::ImmKind::Int) {
+      out.kind = ptx::Operand::Kind::Immediate;
+      out.imm = o.imm_bits & sem::maskOf(width);
+      return true;
+    }
+    error(diags_, o.loc, "expected a " + std::string(allowImm ? "register or integer" : "register") + ", got '" +
+                             o.text + "'");
+    return false;
+  }
+
+  void unsupportedForm(const ast::Instruction &in, const std::string &full, const std::string &why) {
+    error(diags_, in.opcode_loc.line ? in.opcode_loc : in.loc, "unsupported form '" + full + "': " + why);
+  }
+
+  void decode(const ast::Instruction &in) {
+    std::string full = in.opcode;
+    for (const std::string &m : in.modifiers)
+      full += "." + m;
+    Stmt s;
+    s.loc = in.loc;
+    s.text = in.text;
+    if (in.guard) {
+      s.guard = in.guard->pred;
+      s.guardNegated = in.guard->negated;
+      typeReg(s.guard, 1, in.guard->loc);
+    }
+    const std::vector<ast::Operand> &ops = in.operands;
+    const ast::SourceLoc at = in.opcode_loc.line ? in.opcode_loc : in.loc;
+    auto count = [&](size_t n) {
+      if (ops.size() == n)
+        return true;
+      error(diags_, at, "'" + full + "' expects " + std::to_string(n) + " operands, got " + std::to_string(ops.size()));
+      return false;
+    };
+
+    if (in.opcode == "mov" && ops.size() == 2) {
+      if (std::optional<std::pair<Special, unsigned>> sp = specialOf(ops[1])) {
+        s.kind = Stmt::Kind::ReadSpecial;
+        s.special = sp->first;
+        s.dim = sp->second;
+        ptx::Operand d;
+        if (!regOperand(ops[0], 32, d, false))
+          return;
+        s.dst = d.reg;
+        k_.body.push_back(s);
+        return;
+      }
+      const ast::Operand &src = ops[1];
+      if ((src.kind == ast::Operand::Kind::Symbol || src.kind == ast::Operand::Kind::Register) &&
+          (k_.variable(src.name) || k_.param(src.name))) {
+        s.kind = Stmt::Kind::AddressOf;
+        s.symbol = src.name;
+        s.regWidth = 64;
+        ptx::Operand d;
+        if (!regOperand(ops[0], 64, d, false))
+          return;
+        s.dst = d.reg;
+        k_.body.push_back(s);
+        return;
+      }
+    }
+    if (in.opcode == "ld" || in.opcode == "st" || in.opcode == "ldu") {
+      decodeMemory(in, full, s);
+      return;
+    }
+    if (in.opcode == "cvta") {
+      // cvta.space.size / cvta.to.space.size (PTX ISA 9.7.9.17)
+      std::vector<std::string> m = in.modifiers;
+      if (!m.empty() && m.front() == "to") {
+        s.toGeneric = false;
+        m.erase(m.begin());
+      } else {
+        s.toGeneric = true;
+      }
+      if (m.size() != 2 || (m[1] != "u64" && m[1] != "b64")) {
+        unsupportedForm(in, full, "expected cvta[.to].space.u64");
+        return;
+      }
+      if (m[0] == "global")
+        s.space = Space::Global;
+      else if (m[0] == "shared")
+        s.space = Space::Shared;
+      else if (m[0] == "local")
+        s.space = Space::Local;
+      else if (m[0] == "const")
+        s.space = Space::Const;
+      else if (m[0] == "param")
+        s.space = Space::Param;
+      else {
+        unsupportedForm(in, full, "unknown state space '." + m[0] + "'");
+        return;
+      }
+      s.kind = Stmt::Kind::Cvta;
+      s.regWidth = 64;
+      ptx::Operand d, a;
+      if (!count(2) || !regOperand(ops[0], 64, d, false))
+        return;
+      if ((ops[1].kind == ast::Operand::Kind::Symbol || ops[1].kind == ast::Operand::Kind::Register) &&
+          k_.variable(ops[1].name)) {
+        // cvta.shared.u64 %rd, var: the variable's address, then converted.
+        s.symbol = ops[1].name;
+      } else if (!regOperand(ops[1], 64, a, false)) {
+        return;
+      }
+      s.dst = d.reg;
+      s.srcs = {a};
+      k_.body.push_back(s);
+      return;
+    }
+    if (in.opcode == "setp") {
+      decodeSetp(in, full, s);
+      return;
+    }
+    if (in.opcode == "selp") {
+      std::optional<ScalarType> st = in.modifiers.size() == 1 ? scalarType(in.modifiers[0]) : std::nullopt;
+      if (!st || st->bits < 32 || st->cls == TypeClass::Pred) {
+        unsupportedForm(in, full, "selp is supported for 32- and 64-bit integer types");
+        return;
+      }
+      if (!count(4))
+        return;
+      s.kind = Stmt::Kind::Selp;
+      s.regWidth = st->bits;
+      ptx::Operand d, a, b, c;
+      if (!regOperand(ops[0], st->bits, d, false) || !regOperand(ops[1], st->bits, a, true) ||
+          !regOperand(ops[2], st->bits, b, true) || !regOperand(ops[3], 1, c, false))
+        return;
+      s.dst = d.reg;
+      s.srcs = {a, b, c};
+      k_.body.push_back(s);
+      return;
+    }
+    if (in.opcode == "bra") {
+      if (!(in.modifiers.empty() || (in.modifiers.size() == 1 && in.modifiers[0] == "uni")))
+        return unsupportedForm(in, full, "expected bra or bra.uni");
+      if (!count(1))
+        return;
+      if (ops[0].kind != ast::Operand::Kind::Symbol) {
+        error(diags_, ops[0].loc, "expected a label, got '" + ops[0].text + "'");
+        return;
+      }
+      s.kind = Stmt::Kind::Branch;
+      s.label = ops[0].name;
+      k_.body.push_back(s);
+      return;
+    }
+    if (in.opcode == "bar" || in.opcode == "barrier") {
+      // bar.sync a / barrier.sync{.aligned} a: a full-CTA barrier (PTX ISA 9.7.13.1).
+      std::vector<std::string> m = in.modifiers;
+      if (!m.empty() && m.back() == "aligned")
+        m.pop_back();
+      if (m.size() != 1 || m[0] != "sync" || ops.size() != 1 || ops[0].kind != ast::Operand::Kind::Immediate)
+        return unsupportedForm(in, full, "only bar.sync/barrier.sync with a constant barrier and no thread count");
+      s.kind = Stmt::Kind::Barrier;
+      k_.body.push_back(s);
+      return;
+    }
+    if (in.opcode == "ret" || in.opcode == "exit") {
+      if (!count(0))
+        return;
+      s.kind = Stmt::Kind::Return;
+      k_.body.push_back(s);
+      return;
+    }
+    // Everything else must be a rule form.
+    ast::Instruction plain = in;
+    plain.guard.reset();
+    std::optional<ptx::Instruction> inst = ptx::decodeInstruction(plain, diags_);
+    if (!inst || !ptx::typeRegisters(*inst, k_.registers, diags_))
+      return;
+    s.kind = Stmt::Kind::Compute;
+    s.inst = *inst;
+    k_.body.push_back(s);
+  }
+
+  void decodeMemory(const ast::Instruction &in, const std::string &full, Stmt &s) {
+    const bool store = in.opcode == "st";
+    s.kind = store ? Stmt::Kind::Store : Stmt::Kind::Load;
+    s.space = Space::Generic;
+    unsigned vec = 1;
+    std::optional<ScalarType> ty;
+    for (size_t i = 0; i < in.modifiers.size(); ++i) {
+      const std::string &m = in.modifiers[i];
+      if (m == "param") s.space = Space::Param;
+      else if (m == "global") s.space = Space::Global;
+      else if (m == "shared") s.space = Space::Shared;
+      else if (m == "local") s.space = Space::Local;
+      else if (m == "const") s.space = Space::Const;
+      else if (m == "nc") s.nonCoherent = true;
+      else if (m == "v2") vec = 2;
+      else if (m == "v4") vec = 4;
+      else if (m == "ca" || m == "cg" || m == "cs" || m == "lu" || m == "cv" || m == "wb" || m == "wt" ||
+               m == "weak" || m == "volatile")
+        continue; // cache and ordering hints: no effect on a single thread's values
+      else if (i + 1 == in.modifiers.size())
+        ty = scalarType(m);
+      else
+        return unsupportedForm(in, full, "unexpected modifier '." + m + "'");
+    }
+    if (!ty || ty->cls == TypeClass::Pred)
+      return unsupportedForm(in, full, "expected an integer or floating-point type suffix");
+    s.elemBits = ty->bits;
+    s.elemType = ty->cls;
+    if (in.operands.size() != 2) {
+      error(diags_, in.loc, "'" + full + "' expects 2 operands");
+      return;
+    }
+    const ast::Operand &addr = store ? in.operands[0] : in.operands[1];
+    const ast::Operand &val = store ? in.operands[1] : in.operands[0];
+    if (addr.kind != ast::Operand::Kind::Address) {
+      error(diags_, addr.loc, "expected an address [reg+offset] or [symbol+offset], got '" + addr.text + "'");
+      return;
+    }
+    if (addr.name.empty()) {
+      error(diags_, addr.loc, "absolute addresses are not supported");
+      return;
+    }
+    s.offset = addr.offset;
+    s.base = addr.name;
+    if (k_.param(addr.name) || k_.variable(addr.name)) {
+      s.baseIsSymbol = true;
+    } else if (addr.name[0] == '%') {
+      typeReg(addr.name, 64, addr.loc);
+    } else {
+      error(diags_, addr.loc, "unknown variable or parameter '" + addr.name + "'");
+      return;
+    }
+    if (s.space == Space::Param && !s.baseIsSymbol) {
+      error(diags_, addr.loc, "ld.param needs a kernel parameter name");
+      return;
+    }
+    // Registers hold at least 32 bits in this translation; sub-word elements
+    // are loaded into (and stored from) the low bits of a 16- or 32-bit register.
+    std::vector<const ast::Operand *> members;
+    if (val.kind == ast::Operand::Kind::Vector) {
+      for (const ast::Operand &e : val.elems)
+        members.push_back(&e);
+    } else {
+      members.push_back(&val);
+    }
+    if (members.size() != vec) {
+      error(diags_, val.loc, "'" + full + "' needs " + std::to_string(vec) + " value(s)");
+      return;
+    }
+    for (const ast::Operand *mo : members) {
+      ptx::Operand o;
+      unsigned regBits = std::max(ty->bits, 32u);
+      auto it = mo->kind == ast::Operand::Kind::Register ? k_.registers.find(mo->name) : k_.registers.end();
+      if (it != k_.registers.end() && ty->bits < 32 && it->second.width >= 16)
+        regBits = it->second.width; // ld.u8 into a .b16 register
+      if (!regOperand(*mo, regBits, o, store))
+        return;
+      s.values.push_back(o);
+    }
+    s.regWidth = std::max(ty->bits, 32u);
+    k_.body.push_back(s);
+  }
+
+  void decodeSetp(const ast::Instruction &in, const std::string &full, Stmt &s) {
+    // setp.CmpOp{.BoolOp}.type p, a, b{, c} (PTX ISA 9.7.3.1): integer compares.
+    std::vector<std::string> m = in.modifiers;
+    if (m.size() < 2 || m.size() > 3)
+      return unsupportedForm(in, full, "expected setp.cmp[.and|.or].type");
+    std::optional<ScalarType> ty = scalarType(m.back());
+    if (!ty || ty->cls == TypeClass::Pred || ty->bits < 32 || m.back()[0] == 'f')
+      return unsupportedForm(in, full, "integer compares of 32 or 64 bits only");
+    static const std::pair<const char *, CmpOp> cmps[] = {{"eq", CmpOp::Eq}, {"ne", CmpOp::Ne}, {"lt", CmpOp::Lt},
+                                                         {"le", CmpOp::Le}, {"gt", CmpOp::Gt}, {"ge", CmpOp::Ge},
+                                                         {"lo", CmpOp::Lt}, {"ls", CmpOp::Le}, {"hi", CmpOp::Gt},
+                                                         {"hs", CmpOp::Ge}};
+    bool found = false;
+    for (auto &[n, c] : cmps)
+      if (m[0] == n) {
+        s.cmp = c;
+        found = true;
+        // lo/ls/hi/hs are the unsigned spellings.
+        s.cmpType = (m[0] == "lo" || m[0] == "ls" || m[0] == "hi" || m[0] == "hs") ? TypeClass::U : ty->cls;
+      }
+    if (!found)
+      return unsupportedForm(in, full, "unknown comparison '." + m[0] + "'");
+    if (s.cmpType == TypeClass::B && s.cmp != CmpOp::Eq && s.cmp != CmpOp::Ne)
+      return unsupportedForm(in, full, ".b types allow only eq and ne");
+    if (m.size() == 3) {
+      if (m[1] == "and")
+        s.combine = ptx::BoolOp::And;
+      else if (m[1] == "or")
+        s.combine = ptx::BoolOp::Or;
+      else
+        return unsupportedForm(in, full, "the combiner must be .and or .or");
+    }
+    s.cmpWidth = ty->bits;
+    const size_t want = s.combine == ptx::BoolOp::None ? 3 : 4;
+    if (in.operands.size() != want) {
+      error(diags_, in.loc, "'" + full + "' expects " + std::to_string(want) + " operands");
+      return;
+    }
+    if (in.operands[0].kind == ast::Operand::Kind::Pair)
+      return unsupportedForm(in, full, "the p|q destination pair is not supported");
+    ptx::Operand d, a, b;
+    if (!regOperand(in.operands[0], 1, d, false) || !regOperand(in.operands[1], ty->bits, a, true) ||
+        !regOperand(in.operands[2], ty->bits, b, true))
+      return;
+    s.kind = Stmt::Kind::Setp;
+    s.dst = d.reg;
+    s.regWidth = 1;
+    s.srcs = {a, b};
+    if (want == 4) {
+      const ast::Operand &co = in.operands[3];
+      ptx::Operand c;
+      ast::Operand plain = co;
+      plain.negated = false;
+      if (!regOperand(plain, 1, c, false))
+        return;
+      // A negated combiner source (!c) is kept as an immediate flag in imm.
+      c.imm = co.negated ? 1 : 0;
+      s.srcs.push_back(c);
+    }
+    k_.body.push_back(s);
+  }
+
+  const ast::Module &m_;
+  const ast::Function &f_;
+  Diagnostics &diags_;
+  Kernel k_;
+};
+
+} // namespace
+
+std::optional<Kernel> decodeKernel(const ast::Module &m, const ast::Function &f, Diagnostics &diags) {
+  if (!f.body) {
+    error(diags, f.loc, "kernel '" + f.name + "' has no body");
+    return std::nullopt;
+  }
+  return Decoder(m, f, diags).run();
+}
+
+std::vector<std::string> writtenRegisters(const Stmt &s) {
+  std::vector<std::string> out;
+  switch (s.kind) {
+  case Stmt::Kind::Compute:
+    for (const ptx::Operand &d : s.inst.dsts)
+      if (d.isReg())
+        out.push_back(d.reg);
+    break;
+  case Stmt::Kind::Load:
+    for (const ptx::Operand &v : s.values)
+      out.push_back(v.reg);
+    break;
+  case Stmt::Kind::ReadSpecial:
+  case Stmt::Kind::AddressOf:
+  case Stmt::Kind::Cvta:
+  case Stmt::Kind::Setp:
+  case Stmt::Kind::Selp: out.push_back(s.dst); break;
+  default: break;
+  }
+  return out;
+}
+
+} // namespace p2a::kernel

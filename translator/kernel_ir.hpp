@@ -1,0 +1,119 @@
+// A decoded PTX kernel (`.entry`): its parameters laid out as CUDA lays them
+// out, its variables, and its body as statements the PTX interpreter runs and
+// the kernel lowering translates. Arithmetic and the Logic & Shift family are
+// `ptx::Instruction`s (rule forms); memory, special registers, comparisons
+// and control flow are kernel statements (PTX ISA 9.7.9 data movement,
+// 9.7.3 comparison, 9.7.12 control flow, 9.7.13 parallel synchronisation).
+#pragma once
+
+#include "grammar/ast.hpp"
+#include "translator/diagnostic.hpp"
+#include "translator/ptx_decoder.hpp"
+#include "translator/ptx_ir.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2a::kernel {
+
+// State spaces (PTX ISA 5.1). Generic addresses are global addresses here:
+// the interpreter and the AMD code both use flat 64-bit global addresses.
+enum class Space { Param, Global, Generic, Shared, Local, Const };
+const char *spaceName(Space s);
+
+// Special registers (PTX ISA 10): %tid, %ntid, %ctaid, %nctaid (with .x/.y/.z),
+// %laneid, %warpid, WARP_SZ.
+enum class Special { Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, WarpSize };
+
+struct Param {
+  std::string name;
+  unsigned size = 0;   // bytes
+  unsigned align = 0;  // bytes
+  unsigned offset = 0; // in the parameter block / kernarg segment
+  bool pointerSized = false; // .u64/.b64/.s64: usually a pointer
+  ::ptx::ast::SourceLoc loc;
+};
+
+// A module- or kernel-scope variable in shared, local, const or global space.
+struct Variable {
+  std::string name;
+  Space space = Space::Global;
+  unsigned size = 0;
+  unsigned align = 1;
+  std::vector<uint8_t> init; // initial bytes (const/global); empty = zero
+  ::ptx::ast::SourceLoc loc;
+};
+
+using ptx::CmpOp;
+
+struct Stmt {
+  enum class Kind {
+    Compute,     // inst: a rule form (family, arithmetic, moves)
+    ReadSpecial, // dst <- special register
+    AddressOf,   // dst <- address of `symbol` (mov.u64 %rd, var / a param in a generic address)
+    Load,        // values <- [base + offset] in space
+    Store,       // [base + offset] <- values
+    Cvta,        // dst <- src converted between generic and `space`
+    Setp,        // dst (pred) <- a cmp b, optionally combined with c by boolop
+    Selp,        // dst <- c ? a : b
+    Branch,      // to label
+    Barrier,     // bar.sync / barrier.sync
+    Return,      // ret / exit
+  };
+  Kind kind = Kind::Compute;
+  ::ptx::ast::SourceLoc loc;
+  std::string text;
+  // Guard predicate (@p / @!p).
+  std::string guard;
+  bool guardNegated = false;
+
+  ptx::Instruction inst; // Compute
+
+  // Registers and immediates by role.
+  std::string dst;                 // ReadSpecial, AddressOf, Cvta, Setp, Selp
+  Special special = Special::Tid;  // ReadSpecial
+  unsigned dim = 0;                // ReadSpecial: 0 x, 1 y, 2 z
+  std::string symbol;              // AddressOf, and the base of Load/Store when `baseIsSymbol`
+  Space space = Space::Global;     // Load/Store/Cvta
+  bool toGeneric = false;          // Cvta: cvta.space (to generic) vs cvta.to.space
+  unsigned elemBits = 32;          // Load/Store element width
+  ptx::TypeClass elemType = ptx::TypeClass::B; // Load: .s8/.s16 sign-extend into the register
+  std::vector<ptx::Operand> values; // Load: destination registers; Store: sources (register or immediate)
+  std::string base;                // Load/Store: register or symbol
+  bool baseIsSymbol = false;
+  int64_t offset = 0;
+  bool nonCoherent = false;        // ld.global.nc
+  CmpOp cmp = CmpOp::Eq;           // Setp
+  ptx::TypeClass cmpType = ptx::TypeClass::U;
+  unsigned cmpWidth = 32;
+  ptx::BoolOp combine = ptx::BoolOp::None; // setp.cmp.and/.or (xor not supported)
+  std::vector<ptx::Operand> srcs;  // Setp: a, b[, c]; Selp: a, b, c; Cvta: src
+  std::string label;               // Branch
+  unsigned target = 0;             // Branch: statement index of the label
+  unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64, Selp type)
+};
+
+struct Kernel {
+  std::string name;
+  ::ptx::ast::SourceLoc loc;
+  std::vector<Param> params;
+  unsigned paramBytes = 0; // kernarg size
+  std::vector<Variable> variables; // module globals/consts and kernel shared/local
+  ptx::RegisterTypes registers;
+  std::vector<Stmt> body;
+  std::map<std::string, unsigned> labels; // label -> index of the next statement
+
+  const Param *param(const std::string &n) const;
+  const Variable *variable(const std::string &n) const;
+};
+
+// Decode one `.entry`. Returns nullopt with located errors (unsupported
+// instructions are reported with their opcode for the file summary).
+std::optional<Kernel> decodeKernel(const ::ptx::ast::Module &m, const ::ptx::ast::Function &f, Diagnostics &diags);
+
+// The registers a statement reads and writes (for liveness, tracing, checks).
+std::vector<std::string> writtenRegisters(const Stmt &s);
+
+} // namespace p2a::kernel

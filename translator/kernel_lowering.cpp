@@ -1,0 +1,505 @@
+#include "translator/kernel_lowering.hpp"
+
+#include "targets/mc_backend.hpp"
+#include "targets/target_info.hpp"
+#include "targets/wait_states.hpp"
+#include "translator/cost_model.hpp"
+#include "translator/printer.hpp"
+#include "translator/regalloc.hpp"
+#include "translator/selector.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace p2a::klower {
+
+using kernel::Space;
+using kernel::Special;
+using kernel::Stmt;
+using mir::MInst;
+using mir::MOperand;
+using rules::Part;
+
+namespace {
+
+// The fixed SGPR layout (see the header): kernarg pointer, workgroup IDs,
+// the hidden-argument block, then the explicit arguments.
+constexpr unsigned kKernargPtr = 0;
+constexpr unsigned kWorkgroupId = 2;
+constexpr unsigned kHiddenSgprs = 8;  // s[8:15]: block counts, group sizes
+constexpr unsigned kParamSgprs = 16;  // s16...: the explicit arguments, dword by dword
+constexpr unsigned kMaxParamDwords = 64;
+
+unsigned alignUp(unsigned v, unsigned a) { return (v + a - 1) / a * a; }
+
+MOperand vregOperand(unsigned v, Part part = Part::Whole) {
+  MOperand o;
+  o.kind = MOperand::Kind::VReg;
+  o.vreg = v;
+  o.part = part;
+  return o;
+}
+
+MOperand noOperand() {
+  MOperand o;
+  o.kind = MOperand::Kind::None;
+  return o;
+}
+
+class Lowering {
+public:
+  Lowering(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs, KernelTranslation &out,
+           Diagnostics &diags, const Options &opts)
+      : k_(k), t_(t), costs_(costs), out_(out), diags_(diags), opts_(opts), fn_(out.function) {}
+
+  bool run() {
+    out_.name = k_.name;
+    out_.target = t_.name;
+    const size_t before = diags_.size();
+    const unsigned paramDwords = alignUp(k_.paramBytes, 4) / 4;
+    if (paramDwords > kMaxParamDwords) {
+      error(diags_, k_.loc,
+            "kernel '" + k_.name + "' has " + std::to_string(k_.paramBytes) + " bytes of parameters; at most " +
+                std::to_string(kMaxParamDwords * 4) + " are supported");
+      return false;
+    }
+    out_.hiddenArgsOffset = alignUp(k_.paramBytes, 8);
+    out_.kernargBytes = out_.hiddenArgsOffset + kHiddenArgsBytes;
+
+    // Registers take their declared widths.
+    for (const auto &[name, type] : k_.registers)
+      select::vregFor(fn_, name, type.width == 64 ? 64 : type.width == 1 ? 1 : 32);
+
+    for (size_t i = 0; i < k_.body.size(); ++i)
+      lower(k_.body[i]);
+    if (diags_.size() != before)
+      return false;
+
+    // Keep v0 (packed IDs) or v0..v2 free, and the ABI SGPRs below the masks.
+    const unsigned firstVgpr = t_.packed_work_item_ids ? 2 : 4;
+    const unsigned firstSgpr = kParamSgprs + alignUp(paramDwords, 2);
+    out_.allocation = regalloc::allocate(fn_, t_, firstVgpr, firstSgpr);
+    out_.numVgprs = out_.allocation.numVgprs;
+    out_.numSgprs = out_.allocation.numSgprs;
+    if (out_.numVgprs > 256 || out_.numSgprs > 100) {
+      error(diags_, k_.loc,
+            "kernel '" + k_.name + "' needs " + std::to_string(out_.numVgprs) + " VGPRs and " +
+                std::to_string(out_.numSgprs) + " SGPRs, more than " + t_.name +
+                " offers (256/100); each PTX register keeps its own register in this version");
+      return false;
+    }
+    for (unsigned v = 0; v < fn_.vregs.size(); ++v)
+      if (!fn_.vregs[v].ptxName.empty())
+        out_.registers.push_back({fn_.vregs[v].ptxName, printer::physName(v, fn_, out_.allocation, t_)});
+
+    emitPrologue(paramDwords);
+    emitBody();
+    assemble();
+    return diags_.size() == before;
+  }
+
+private:
+  // ---- lowering of statements into machine instructions over vregs ----
+
+  unsigned reg(const std::string &name, unsigned width) { return select::vregFor(fn_, name, width); }
+
+  unsigned newTemp(mir::RegClass cls) {
+    fn_.vregs.push_back({cls, ""});
+    return static_cast<unsigned>(fn_.vregs.size() - 1);
+  }
+
+  void unsupported(const Stmt &s, const std::string &what) {
+    error(diags_, s.loc, what + " is not supported by the kernel translation yet");
+  }
+
+  mir::LoweredInst &begin(const Stmt &s) {
+    mir::LoweredInst li;
+    li.ptx.loc = s.loc;
+    li.ptx.text = s.text;
+    fn_.body.push_back(std::move(li));
+    return fn_.body.back();
+  }
+
+  void lower(const Stmt &s) {
+    if (!s.guard.empty()) {
+      unsupported(s, "a guard predicate ('@" + std::string(s.guardNegated ? "!" : "") + s.guard + "')");
+      begin(s);
+      return;
+    }
+    switch (s.kind) {
+    case Stmt::Kind::Compute: {
+      const ptx::Instruction &inst = s.inst;
+      for (size_t i = 0; i < inst.dsts.size(); ++i)
+        if (inst.dsts[i].isReg())
+          reg(inst.dsts[i].reg, inst.form.dstWidth(static_cast<unsigned>(i)));
+      for (size_t i = 0; i < inst.srcs.size(); ++i)
+        if (inst.srcs[i].isReg())
+          reg(inst.srcs[i].reg, inst.form.srcWidth(static_cast<unsigned>(i)));
+      if (opts_.forcedRule && select::ruleMatches(*opts_.forcedRule, inst, t_) &&
+          select::lowerWith(*opts_.forcedRule, inst, t_, fn_))
+        return;
+      if (!select::selectAndLower(inst, t_, translate::ruleCostFn(costs_), fn_, diags_))
+        begin(s);
+      return;
+    }
+    case Stmt::Kind::ReadSpecial: return lowerSpecial(s);
+    case Stmt::Kind::Load:
+    case Stmt::Kind::Store: return lowerMemory(s);
+    case Stmt::Kind::Cvta: {
+      mir::LoweredInst &li = begin(s);
+      if ((s.space != Space::Global) || !s.symbol.empty()) {
+        unsupported(s, "cvta for the ." + std::string(kernel::spaceName(s.space)) + " space");
+        return;
+      }
+      // Global addresses are generic addresses on AMDGPU (flat): a copy.
+      const unsigned d = reg(s.dst, 64), a = reg(s.srcs[0].reg, 64);
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {vregOperand(a, Part::Lo)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {vregOperand(a, Part::Hi)}});
+      return;
+    }
+    case Stmt::Kind::Return: begin(s); return; // s_endpgm, printed with the statement
+    case Stmt::Kind::AddressOf: begin(s); return unsupported(s, "taking the address of '" + s.symbol + "'");
+    case Stmt::Kind::Setp: begin(s); return unsupported(s, "setp");
+    case Stmt::Kind::Selp: begin(s); return unsupported(s, "selp");
+    case Stmt::Kind::Branch: begin(s); return unsupported(s, "control flow (bra)");
+    case Stmt::Kind::Barrier: begin(s); return unsupported(s, "bar.sync");
+    }
+  }
+
+  void lowerSpecial(const Stmt &s) {
+    mir::LoweredInst &li = begin(s);
+    const MOperand d = vregOperand(reg(s.dst, 32));
+    switch (s.special) {
+    case Special::Tid:
+      if (!t_.packed_work_item_ids)
+        li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::physReg(false, s.dim)}});
+      else if (s.dim == 0)
+        li.insts.push_back({amd::Op::V_AND_B32, d, {mir::immOperand(0x3ff), mir::physReg(false, 0)}});
+      else
+        li.insts.push_back(
+            {amd::Op::V_BFE_U32, d, {mir::physReg(false, 0), mir::immOperand(10 * s.dim), mir::immOperand(10)}});
+      return;
+    case Special::Ctaid: li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::physReg(true, kWorkgroupId + s.dim)}}); return;
+    case Special::Nctaid:
+      usesHidden_ = true;
+      li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::physReg(true, kHiddenSgprs + s.dim)}});
+      return;
+    case Special::Ntid: {
+      // hidden_group_size_x|y share the dword at +12, z is the low half at +16.
+      usesHidden_ = true;
+      const unsigned sg = kHiddenSgprs + (s.dim == 2 ? 4 : 3);
+      li.insts.push_back({amd::Op::V_BFE_U32, d,
+                          {mir::physReg(true, sg), mir::immOperand(s.dim == 1 ? 16 : 0), mir::immOperand(16)}});
+      return;
+    }
+    case Special::WarpSize: li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::immOperand(32)}}); return;
+    case Special::Laneid:
+    case Special::Warpid: unsupported(s, "%laneid/%warpid"); return;
+    }
+  }
+
+  void lowerMemory(const Stmt &s) {
+    mir::LoweredInst &li = begin(s);
+    const unsigned bytes = s.elemBits / 8;
+    if (s.space == Space::Param) {
+      if (s.kind == Stmt::Kind::Store)
+        return unsupported(s, "st.param");
+      const kernel::Param *p = k_.param(s.base);
+      for (size_t e = 0; e < s.values.size(); ++e) {
+        const int64_t off = int64_t(p->offset) + s.offset + int64_t(e * bytes);
+        if (off < 0 || off % 4 || bytes < 4 || uint64_t(off) + bytes > alignUp(k_.paramBytes, 4)) {
+          unsupported(s, "a sub-dword or unaligned kernel parameter read");
+          return;
+        }
+        const unsigned sg = kParamSgprs + static_cast<unsigned>(off / 4);
+        const unsigned w = bytes == 8 ? 64 : 32;
+        const unsigned d = reg(s.values[e].reg, w);
+        if (w == 64) {
+          li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::physReg(true, sg)}});
+          li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::physReg(true, sg + 1)}});
+        } else {
+          li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d), {mir::physReg(true, sg)}});
+        }
+      }
+      return;
+    }
+    if (s.space != Space::Global && s.space != Space::Generic)
+      return unsupported(s, std::string(s.kind == Stmt::Kind::Load ? "ld." : "st.") + kernel::spaceName(s.space));
+    if (s.baseIsSymbol)
+      return unsupported(s, "addressing the variable '" + s.base + "'");
+    const unsigned base = reg(s.base, 64);
+    const int64_t limit = int64_t(1) << (t_.global_offset_bits - 1);
+    for (size_t e = 0; e < s.values.size(); ++e) {
+      const int64_t off = s.offset + int64_t(e * bytes);
+      MOperand addr = vregOperand(base);
+      int64_t field = off;
+      if (off < -limit || off >= limit) {
+        // Out of the instruction's offset range: add it to the address first.
+        const unsigned tmp = newTemp(mir::RegClass::V64);
+        const uint64_t u = static_cast<uint64_t>(off);
+        li.insts.push_back({amd::Op::V_ADD_CO_U32, vregOperand(tmp, Part::Lo),
+                            {mir::immOperand(u & 0xffffffffu), vregOperand(base, Part::Lo)}});
+        const unsigned hiTmp = newTemp(mir::RegClass::V32);
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(hiTmp), {mir::immOperand(u >> 32)}});
+        MOperand vcc;
+        vcc.kind = MOperand::Kind::Vcc;
+        li.insts.push_back({amd::Op::V_ADDC_CO_U32, vregOperand(tmp, Part::Hi),
+                            {vregOperand(hiTmp), vregOperand(base, Part::Hi), vcc}});
+        addr = vregOperand(tmp);
+        field = 0;
+      }
+      const MOperand offset = mir::immOperand(static_cast<uint64_t>(field) & 0xffffffffu);
+      if (s.kind == Stmt::Kind::Load) {
+        const bool sgn = s.elemType == ptx::TypeClass::S;
+        amd::Op op = bytes == 1 ? (sgn ? amd::Op::GLOBAL_LOAD_I8 : amd::Op::GLOBAL_LOAD_U8)
+                     : bytes == 2 ? (sgn ? amd::Op::GLOBAL_LOAD_I16 : amd::Op::GLOBAL_LOAD_U16)
+                     : bytes == 4 ? amd::Op::GLOBAL_LOAD_B32
+                                  : amd::Op::GLOBAL_LOAD_B64;
+        const unsigned width = k_.registers.count(s.values[e].reg) ? k_.registers.at(s.values[e].reg).width : 32;
+        if (bytes < 8 && width == 64)
+          return unsupported(s, "a sub-64-bit load into a 64-bit register");
+        li.insts.push_back({op, vregOperand(reg(s.values[e].reg, bytes == 8 ? 64 : 32)), {addr, offset}});
+      } else {
+        amd::Op op = bytes == 1 ? amd::Op::GLOBAL_STORE_B8
+                     : bytes == 2 ? amd::Op::GLOBAL_STORE_B16
+                     : bytes == 4 ? amd::Op::GLOBAL_STORE_B32
+                                  : amd::Op::GLOBAL_STORE_B64;
+        MOperand data;
+        if (s.values[e].isImm()) {
+          // Stores take their data from VGPRs: materialise the constant.
+          const unsigned tmp = newTemp(bytes == 8 ? mir::RegClass::V64 : mir::RegClass::V32);
+          if (bytes == 8) {
+            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Lo), {mir::immOperand(s.values[e].imm & 0xffffffffu)}});
+            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Hi), {mir::immOperand(s.values[e].imm >> 32)}});
+          } else {
+            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(s.values[e].imm & 0xffffffffu)}});
+          }
+          data = vregOperand(tmp);
+        } else {
+          const unsigned width = k_.registers.count(s.values[e].reg) ? k_.registers.at(s.values[e].reg).width : 32;
+          if ((bytes == 8) != (width == 64))
+            return unsupported(s, "a store whose width differs from its 64-bit register");
+          data = vregOperand(reg(s.values[e].reg, width == 64 ? 64 : 32));
+        }
+        li.insts.push_back({op, noOperand(), {addr, data, offset}});
+      }
+    }
+  }
+
+  // ---- output: prologue, waits, descriptor ----
+
+  // Register "keys" an operand touches: VGPR n -> n, SGPR n -> 1000 + n, VCC -> 2000.
+  std::vector<unsigned> keys(const MOperand &o) const {
+    std::vector<unsigned> k;
+    const mir::Allocation &a = out_.allocation;
+    switch (o.kind) {
+    case MOperand::Kind::Vcc: k.push_back(2000); break;
+    case MOperand::Kind::Phys:
+      for (unsigned i = 0; i < o.physCount; ++i)
+        k.push_back((o.physSgpr ? 1000 : 0) + o.physIndex + i);
+      break;
+    case MOperand::Kind::Pair:
+      k.push_back(a.phys[o.vreg]);
+      k.push_back(a.phys[o.vregHi]);
+      break;
+    case MOperand::Kind::VReg: {
+      const mir::VReg &v = fn_.vregs[o.vreg];
+      const unsigned p = a.phys[o.vreg];
+      if (v.cls == mir::RegClass::Mask) {
+        for (unsigned i = 0; i < (t_.wave_size == 64 ? 2u : 1u); ++i)
+          k.push_back(1000 + p + i);
+      } else if (v.cls == mir::RegClass::V64 && o.part == Part::Whole) {
+        k.push_back(p);
+        k.push_back(p + 1);
+      } else {
+        k.push_back(o.part == Part::Hi ? p + 1 : p);
+      }
+      break;
+    }
+    default: break;
+    }
+    return k;
+  }
+
+  struct Pending {
+    targets::Counter counter;
+    std::vector<unsigned> regs; // registers a load will write
+  };
+
+  // Emits the waits `mi` needs, then `mi`: a register a load has not yet
+  // written is neither read nor overwritten before its counter says so.
+  // VMEM loads return in order, so waiting for the newest conflicting load
+  // leaves the later ones in flight (counter value = how many came after it);
+  // SMEM loads may return out of order, so those wait for zero.
+  void emitWithWaits(const MInst &mi, std::vector<std::string> &lines, int stmt) {
+    std::vector<unsigned> touched = keys(mi.dst);
+    for (const MOperand &s : mi.srcs)
+      for (unsigned k : keys(s))
+        touched.push_back(k);
+    const bool shared = targets::storesShareLoadCounter(t_);
+    auto conflicts = [&](const Pending &p) {
+      for (unsigned r : p.regs)
+        if (std::find(touched.begin(), touched.end(), r) != touched.end())
+          return true;
+      return false;
+    };
+    // Vector memory: the queue of loads (and, on gfx9, stores) in issue order.
+    long newest = -1;
+    for (size_t i = 0; i < vmem_.size(); ++i)
+      if (vmem_[i].counter == targets::Counter::VmLoad && conflicts(vmem_[i]))
+        newest = static_cast<long>(i);
+    if (newest >= 0) {
+      unsigned after = 0;
+      for (size_t i = static_cast<size_t>(newest) + 1; i < vmem_.size(); ++i)
+        after += shared || vmem_[i].counter == targets::Counter::VmLoad;
+      push(targets::waitInstruction(targets::Counter::VmLoad, after, t_), lines, stmt);
+      // Everything up to the waited-for load (in its counter) has completed.
+      std::vector<Pending> rest;
+      for (size_t i = 0; i < vmem_.size(); ++i)
+        if (i > static_cast<size_t>(newest) || (!shared && vmem_[i].counter != targets::Counter::VmLoad))
+          rest.push_back(vmem_[i]);
+      vmem_ = std::move(rest);
+    }
+    bool scalarConflict = false;
+    for (const Pending &p : smem_)
+      scalarConflict |= conflicts(p);
+    if (scalarConflict) {
+      push(targets::waitInstruction(targets::Counter::Scalar, 0, t_), lines, stmt);
+      smem_.clear();
+    }
+    push(printer::printInst(mi, fn_, out_.allocation, t_), lines, stmt);
+    const amd::OpDef &def = amd::opDef(mi.op);
+    if (def.encoding == amd::Encoding::VMEM) {
+      if (def.dst == amd::Slot::None)
+        vmem_.push_back({targets::Counter::VmStore, {}});
+      else
+        vmem_.push_back({targets::Counter::VmLoad, keys(mi.dst)});
+    } else if (def.encoding == amd::Encoding::SMEM) {
+      smem_.push_back({targets::Counter::Scalar, keys(mi.dst)});
+    }
+  }
+
+  void push(const std::string &line, std::vector<std::string> &lines, int stmt) {
+    lines.push_back(line);
+    out_.code.push_back(line);
+    out_.codeStmt.push_back(stmt);
+  }
+
+  void emitPrologue(unsigned paramDwords) {
+    MOperand kernarg = mir::physReg(true, kKernargPtr, 2);
+    std::vector<MInst> loads;
+    auto sload = [&](unsigned sgpr, unsigned dwords, unsigned byteOffset) {
+      amd::Op op = dwords == 1 ? amd::Op::S_LOAD_B32 : dwords == 2 ? amd::Op::S_LOAD_B64
+                   : dwords == 4 ? amd::Op::S_LOAD_B128 : amd::Op::S_LOAD_B256;
+      loads.push_back({op, mir::physReg(true, sgpr, dwords), {kernarg, mir::immOperand(byteOffset)}});
+    };
+    if (usesHidden_)
+      sload(kHiddenSgprs, 8, out_.hiddenArgsOffset);
+    // The explicit arguments, in aligned chunks (x8 and x4 tuples start at a
+    // multiple of 4 SGPRs, x2 at an even one).
+    unsigned done = 0;
+    while (done < paramDwords) {
+      const unsigned left = paramDwords - done;
+      const unsigned n = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
+      sload(kParamSgprs + done, n, done * 4);
+      done += n;
+    }
+    for (const MInst &mi : loads) {
+      emitWithWaits(mi, out_.prologue, -1);
+    }
+  }
+
+  void emitBody() {
+    out_.statements.resize(k_.body.size());
+    for (size_t i = 0; i < k_.body.size(); ++i) {
+      const Stmt &s = k_.body[i];
+      const mir::LoweredInst &li = fn_.body[i];
+      translate::TranslatedInstruction &ti = out_.statements[i];
+      ti.ptxText = s.text;
+      ti.loc = s.loc;
+      ti.rule = li.rule;
+      ti.cycles = li.rule ? costs_.cost(*li.rule, t_).cycles : 0;
+      for (const MInst &mi : li.insts)
+        emitWithWaits(mi, ti.gcn, static_cast<int>(i));
+      if (s.kind == Stmt::Kind::Return)
+        push("s_endpgm", ti.gcn, static_cast<int>(i));
+    }
+    if (k_.body.empty() || k_.body.back().kind != Stmt::Kind::Return) {
+      std::vector<std::string> tail;
+      push("s_endpgm", tail, -1); // falling off the end of a kernel returns
+    }
+  }
+
+  void assemble() {
+    std::string a;
+    a += "\t.text\n\t.globl " + k_.name + "\n\t.p2align 8\n\t.type " + k_.name + ",@function\n" + k_.name + ":\n";
+    for (const std::string &line : out_.code)
+      a += "\t" + line + "\n";
+    a += ".Lfunc_end_" + k_.name + ":\n\t.size " + k_.name + ", .Lfunc_end_" + k_.name + "-" + k_.name + "\n";
+    // The descriptor (AMDGPUUsage "Kernel Descriptor"): the hardware sets up
+    // exactly the registers the code above reads.
+    const unsigned nv = std::max(out_.numVgprs, 1u);
+    a += "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel " + k_.name + "\n";
+    a += "\t\t.amdhsa_group_segment_fixed_size 0\n";
+    a += "\t\t.amdhsa_private_segment_fixed_size 0\n";
+    a += "\t\t.amdhsa_kernarg_size " + std::to_string(out_.kernargBytes) + "\n";
+    a += "\t\t.amdhsa_user_sgpr_count 2\n";
+    a += "\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n";
+    a += "\t\t.amdhsa_system_sgpr_workgroup_id_x 1\n";
+    a += "\t\t.amdhsa_system_sgpr_workgroup_id_y 1\n";
+    a += "\t\t.amdhsa_system_sgpr_workgroup_id_z 1\n";
+    a += "\t\t.amdhsa_system_vgpr_workitem_id 2\n";
+    a += "\t\t.amdhsa_next_free_vgpr " + std::to_string(nv) + "\n";
+    a += "\t\t.amdhsa_next_free_sgpr " + std::to_string(out_.numSgprs) + "\n";
+    if (t_.is_cdna)
+      a += "\t\t.amdhsa_accum_offset " + std::to_string(alignUp(nv, 4)) + "\n";
+    if (t_.wave32())
+      a += "\t\t.amdhsa_wavefront_size32 1\n";
+    a += "\t.end_amdhsa_kernel\n";
+    out_.assembly = a;
+  }
+
+  const kernel::Kernel &k_;
+  const targets::TargetInfo &t_;
+  cost::CostModel &costs_;
+  KernelTranslation &out_;
+  Diagnostics &diags_;
+  const Options &opts_;
+  mir::Function &fn_;
+  bool usesHidden_ = false;
+  std::vector<Pending> vmem_, smem_;
+};
+
+} // namespace
+
+std::string moduleHeader(const targets::TargetInfo &t) {
+  return "\t.amdgcn_target \"amdgcn-amd-amdhsa--" + t.name + "\"\n\t.amdhsa_code_object_version 5\n";
+}
+
+bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,
+                     KernelTranslation &out, Diagnostics &diags, const Options &options) {
+  Lowering l(k, t, costs, out, diags, options);
+  if (!l.run())
+    return false;
+  // LLVM MC is the authority: the kernel must assemble for the target.
+  mc::AssembleResult r = costs.assembler(t).assemble(moduleHeader(t) + out.assembly, mc::OutputKind::Asm);
+  if (!r.ok) {
+    for (const mc::McDiagnostic &d : r.diagnostics) {
+      // Lines: 2 header lines, 5 before the code.
+      const long codeLine = long(d.line) - 8;
+      ::ptx::ast::SourceLoc loc = k.loc;
+      std::string from = "the kernel's ABI code";
+      if (codeLine >= 0 && size_t(codeLine) < out.code.size() && out.codeStmt[size_t(codeLine)] >= 0) {
+        const translate::TranslatedInstruction &ti = out.statements[size_t(out.codeStmt[size_t(codeLine)])];
+        loc = ti.loc;
+        from = ti.rule ? "rule '" + ti.rule->name + "'" : "the lowering of '" + ti.ptxText + "'";
+      }
+      error(diags, loc,
+            "internal error: LLVM MC rejected '" + d.source_line + "' from " + from + " on " + t.name + ": " + d.message);
+    }
+    return false;
+  }
+  return true;
+}
+
+} // namespace p2a::klower

@@ -1,0 +1,67 @@
+// A decoded kernel (kernel_ir.hpp) -> AMDHSA code: the ABI prologue, each
+// statement lowered (rule forms through the rule table, memory and special
+// registers here), registers assigned, memory waits inserted, and the
+// `.amdhsa_kernel` descriptor that makes the hardware set up the initial
+// state the code reads.
+//
+// ABI (AMDGPUUsage "Kernel Descriptor", "Initial Kernel Execution State",
+// "Code Object V5 Metadata"):
+//   s[0:1]  kernarg segment pointer (the only user SGPRs)
+//   s2..s4  workgroup IDs x, y, z (system SGPRs)
+//   v0      work-item IDs packed (x 9:0, y 19:10, z 29:20) on gfx90a, gfx942
+//           and gfx11+; v0, v1, v2 elsewhere
+//   kernarg explicit arguments at CUDA's offsets, then the v5 hidden
+//           arguments from offset align8(explicit): hidden_block_count_x/y/z
+//           (u32 at +0/+4/+8) and hidden_group_size_x/y/z (u16 at +12/+14/+16)
+// so %nctaid and %ntid come from the hidden arguments, as HIP's own code
+// object v5 kernels read them.
+#pragma once
+
+#include "translator/diagnostic.hpp"
+#include "translator/kernel_ir.hpp"
+#include "translator/translate.hpp"
+
+#include <string>
+#include <vector>
+
+namespace p2a::klower {
+
+// Size of the hidden (implicit) argument block HIP allocates after the
+// explicit arguments (code object v5).
+constexpr unsigned kHiddenArgsBytes = 256;
+
+struct KernelTranslation {
+  std::string name;
+  std::string target;
+  // The complete text for this kernel: code section, symbol, descriptor.
+  std::string assembly;
+  // Per kernel statement (same index as Kernel::body): what it became.
+  std::vector<translate::TranslatedInstruction> statements;
+  std::vector<std::string> prologue; // ABI loads before the first statement
+  // Every code line in emission order, with the statement it belongs to
+  // (-1: prologue or the final s_endpgm). The emulator decodes the object in
+  // the same order, so line i is the i-th decoded instruction.
+  std::vector<std::string> code;
+  std::vector<int> codeStmt;
+  unsigned numVgprs = 0, numSgprs = 0;
+  unsigned kernargBytes = 0;     // explicit + hidden
+  unsigned hiddenArgsOffset = 0; // where the hidden arguments start
+  mir::Function function;
+  mir::Allocation allocation;
+  // Where each PTX register lives ("v5", "v[6:7]", "s[20:21]").
+  std::vector<std::pair<std::string, std::string>> registers;
+};
+
+struct Options {
+  // Tests inject a rule here (e.g. a deliberately broken one): when it
+  // applies to an instruction, it is used instead of the table's choice.
+  const rules::Rule *forcedRule = nullptr;
+};
+
+bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,
+                     KernelTranslation &out, Diagnostics &diags, const Options &options = {});
+
+// The module header every AMDHSA source starts with.
+std::string moduleHeader(const targets::TargetInfo &t);
+
+} // namespace p2a::klower

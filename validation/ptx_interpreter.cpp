@@ -1,0 +1,401 @@
+#include "validation/ptx_interpreter.hpp"
+
+#include "translator/bitvec.hpp"
+#include "translator/ptx_semantics.hpp"
+
+#include <unordered_map>
+
+namespace p2a::interp {
+
+using kernel::Space;
+using kernel::Special;
+using kernel::Stmt;
+using sem::BV;
+
+namespace {
+
+// Generic addresses of shared and local memory live in windows of the flat
+// space (PTX ISA 6.4.1 "generic addressing"); cvta converts by adding or
+// subtracting the window base.
+constexpr uint64_t kSharedWindow = 0x7f0000000000ull;
+constexpr uint64_t kLocalWindow = 0x7e0000000000ull;
+constexpr uint64_t kWindowSize = 0x10000000000ull;
+
+struct Thread {
+  std::vector<uint64_t> regs;
+  std::vector<bool> defined;
+  std::vector<uint8_t> local;
+  unsigned pc = 0;
+  bool done = false;
+  bool atBarrier = false;
+  uint64_t steps = 0;
+  unsigned tid[3] = {0, 0, 0};
+  unsigned linear = 0; // within the block
+};
+
+class Interpreter {
+public:
+  Interpreter(const kernel::Kernel &k, const Launch &l, GlobalMemory &mem, const Options &o)
+      : k_(k), l_(l), mem_(mem), o_(o) {
+    for (const auto &[name, type] : k.registers)
+      slot(name);
+    unsigned shared = 0, local = 0;
+    for (const kernel::Variable &v : k.variables) {
+      if (v.space == Space::Shared) {
+        shared = (shared + v.align - 1) / v.align * v.align;
+        sharedOffset_[v.name] = shared;
+        shared += v.size;
+      } else if (v.space == Space::Local) {
+        local = (local + v.align - 1) / v.align * v.align;
+        localOffset_[v.name] = local;
+        local += v.size;
+      } else if (const GlobalMemory::Buffer *b = mem.byName(v.name)) {
+        globalAddr_[v.name] = b->base;
+      } else {
+        std::vector<uint8_t> init = v.init;
+        init.resize(v.size, 0);
+        globalAddr_[v.name] = mem.add(v.name, std::move(init));
+      }
+    }
+    sharedBytes_ = shared;
+    localBytes_ = local;
+  }
+
+  std::optional<Fault> run() {
+    for (unsigned bz = 0; bz < l_.grid.z; ++bz)
+      for (unsigned by = 0; by < l_.grid.y; ++by)
+        for (unsigned bx = 0; bx < l_.grid.x; ++bx) {
+          ctaid_[0] = bx;
+          ctaid_[1] = by;
+          ctaid_[2] = bz;
+          if (std::optional<Fault> f = runBlock())
+            return f;
+        }
+    return std::nullopt;
+  }
+
+private:
+  unsigned slot(const std::string &name) {
+    auto [it, inserted] = slots_.try_emplace(name, static_cast<unsigned>(slots_.size()));
+    return it->second;
+  }
+  unsigned width(const std::string &name) const {
+    auto it = k_.registers.find(name);
+    return it == k_.registers.end() ? 64 : it->second.width;
+  }
+
+  std::optional<Fault> runBlock() {
+    shared_.assign(sharedBytes_, 0);
+    std::vector<Thread> threads(l_.block.count());
+    unsigned n = 0;
+    for (unsigned z = 0; z < l_.block.z; ++z)
+      for (unsigned y = 0; y < l_.block.y; ++y)
+        for (unsigned x = 0; x < l_.block.x; ++x) {
+          Thread &t = threads[n];
+          t.tid[0] = x;
+          t.tid[1] = y;
+          t.tid[2] = z;
+          t.linear = n++;
+          t.regs.assign(slots_.size(), 0);
+          t.defined.assign(slots_.size(), false);
+          t.local.assign(localBytes_, 0);
+        }
+    const uint64_t blockLinear =
+        (uint64_t(ctaid_[2]) * l_.grid.y + ctaid_[1]) * l_.grid.x + ctaid_[0];
+    for (;;) {
+      bool anyLive = false;
+      for (Thread &t : threads) {
+        if (t.done || t.atBarrier)
+          continue;
+        traced_ = o_.trace && blockLinear * l_.block.count() + t.linear == o_.traceThread;
+        if (std::optional<Fault> f = runThread(t))
+          return f;
+      }
+      for (Thread &t : threads)
+        anyLive |= !t.done;
+      if (!anyLive)
+        return std::nullopt;
+      // Every live thread waits at the barrier: release them all.
+      for (Thread &t : threads)
+        t.atBarrier = false;
+    }
+  }
+
+  Fault fault(const Stmt &s, std::string msg) { return Fault{std::move(msg), s.loc}; }
+
+  // Reads a source operand as `w` bits.
+  std::optional<BV> read(Thread &t, const ptx::Operand &o, unsigned w, const Stmt &s, std::optional<Fault> &f) {
+    if (o.isImm())
+      return BV::constant(w, o.imm & sem::maskOf(w));
+    const unsigned i = slot(o.reg);
+    if (i >= t.regs.size()) {
+      t.regs.resize(slots_.size(), 0);
+      t.defined.resize(slots_.size(), false);
+    }
+    if (!t.defined[i]) {
+      f = fault(s, "reads " + o.reg + " before any instruction wrote it");
+      return std::nullopt;
+    }
+    return BV::constant(w, t.regs[i] & sem::maskOf(w));
+  }
+  void write(Thread &t, const std::string &reg, uint64_t v) {
+    const unsigned i = slot(reg);
+    if (i >= t.regs.size()) {
+      t.regs.resize(slots_.size(), 0);
+      t.defined.resize(slots_.size(), false);
+    }
+    t.regs[i] = v & sem::maskOf(width(reg));
+    t.defined[i] = true;
+  }
+
+  // Resolves [base+offset] in `space` to bytes, or a fault message.
+  uint8_t *address(Thread &t, const Stmt &s, unsigned bytes, std::string &why) {
+    Space space = s.space;
+    uint64_t addr = 0;
+    if (s.baseIsSymbol) {
+      if (const kernel::Param *p = k_.param(s.base)) {
+        if (space != Space::Param) {
+          why = "parameter '" + s.base + "' used as an address outside ld.param";
+          return nullptr;
+        }
+        const int64_t off = int64_t(p->offset) + s.offset;
+        if (off < 0 || uint64_t(off) + bytes > l_.params.size()) {
+          why = "ld.param outside the parameter block";
+          return nullptr;
+        }
+        return const_cast<uint8_t *>(l_.params.data()) + off;
+      }
+      if (auto it = sharedOffset_.find(s.base); it != sharedOffset_.end()) {
+        addr = kSharedWindow + it->second + s.offset;
+        if (space == Space::Shared)
+          addr = it->second + s.offset;
+      } else if (auto it2 = localOffset_.find(s.base); it2 != localOffset_.end()) {
+        addr = kLocalWindow + it2->second + s.offset;
+        if (space == Space::Local)
+          addr = it2->second + s.offset;
+      } else {
+        addr = globalAddr_.at(s.base) + s.offset;
+      }
+    } else {
+      std::optional<Fault> f;
+      ptx::Operand o;
+      o.reg = s.base;
+      std::optional<BV> b = read(t, o, 64, s, f);
+      if (!b) {
+        why = f->message;
+        return nullptr;
+      }
+      addr = b->value() + s.offset;
+    }
+    if (space == Space::Generic) {
+      if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
+        space = Space::Shared;
+        addr -= kSharedWindow;
+      } else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) {
+        space = Space::Local;
+        addr -= kLocalWindow;
+      } else {
+        space = Space::Global;
+      }
+    }
+    auto inside = [&](std::vector<uint8_t> &mem, const char *name) -> uint8_t * {
+      if (addr + bytes <= mem.size() && addr + bytes >= addr)
+        return mem.data() + addr;
+      why = std::string(name) + " access of " + std::to_string(bytes) + " bytes at offset " + std::to_string(addr) +
+            " outside the " + std::to_string(mem.size()) + "-byte " + name + " memory";
+      return nullptr;
+    };
+    if (space == Space::Shared)
+      return inside(shared_, "shared");
+    if (space == Space::Local)
+      return inside(t.local, "local");
+    if (space == Space::Param) {
+      why = "ld.param with a register address";
+      return nullptr;
+    }
+    if (uint8_t *p = mem_.find(addr, bytes))
+      return p;
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(addr));
+    why = std::string(kernel::spaceName(space)) + " access of " + std::to_string(bytes) + " bytes at " + buf +
+          " is out of bounds (" + mem_.describe(addr) + ")";
+    return nullptr;
+  }
+
+  uint32_t specialValue(const Thread &t, Special sp, unsigned dim) const {
+    const unsigned blockDim[3] = {l_.block.x, l_.block.y, l_.block.z};
+    const unsigned gridDim[3] = {l_.grid.x, l_.grid.y, l_.grid.z};
+    switch (sp) {
+    case Special::Tid: return t.tid[dim];
+    case Special::Ntid: return blockDim[dim];
+    case Special::Ctaid: return ctaid_[dim];
+    case Special::Nctaid: return gridDim[dim];
+    case Special::Laneid: return t.linear % 32;
+    case Special::Warpid: return t.linear / 32;
+    case Special::WarpSize: return 32;
+    }
+    return 0;
+  }
+
+  void traceWrite(const Thread &t, unsigned stmtIndex, const Stmt &s) {
+    if (!traced_)
+      return;
+    TraceEvent e;
+    e.stmt = stmtIndex;
+    for (const std::string &r : kernel::writtenRegisters(s))
+      e.values.push_back(t.regs[slots_.at(r)]);
+    o_.trace->push_back(std::move(e));
+  }
+
+  std::optional<Fault> runThread(Thread &t) {
+    std::optional<Fault> f;
+    while (!t.done && !t.atBarrier) {
+      if (t.pc >= k_.body.size()) {
+        t.done = true; // falling off the end returns (PTX ISA 9.7.12.5)
+        break;
+      }
+      if (++t.steps > o_.stepLimit)
+        return fault(k_.body[t.pc], "thread " + std::to_string(t.linear) + " ran " + std::to_string(o_.stepLimit) +
+                                        " statements without finishing (an endless loop?)");
+      const unsigned index = t.pc;
+      const Stmt &s = k_.body[t.pc++];
+      if (!s.guard.empty()) {
+        ptx::Operand g;
+        g.reg = s.guard;
+        std::optional<BV> p = read(t, g, 1, s, f);
+        if (!p)
+          return f;
+        if ((p->value() != 0) == s.guardNegated)
+          continue;
+      }
+      switch (s.kind) {
+      case Stmt::Kind::Compute: {
+        std::vector<BV> srcs;
+        for (unsigned i = 0; i < s.inst.srcs.size(); ++i) {
+          std::optional<BV> v = read(t, s.inst.srcs[i], s.inst.form.srcWidth(i), s, f);
+          if (!v)
+            return f;
+          srcs.push_back(*v);
+        }
+        for (const BV &pre : sem::ptxPreconditions(s.inst.form, srcs))
+          if (pre.value() == 0)
+            return fault(s, "'" + s.text + "' has undefined behaviour for these operands (PTX ISA precondition)");
+        std::vector<BV> out = sem::evalPtx(s.inst.form, srcs);
+        for (size_t i = 0; i < out.size(); ++i)
+          if (s.inst.dsts[i].isReg())
+            write(t, s.inst.dsts[i].reg, out[i].value());
+        break;
+      }
+      case Stmt::Kind::ReadSpecial: write(t, s.dst, specialValue(t, s.special, s.dim)); break;
+      case Stmt::Kind::AddressOf: {
+        if (auto it = globalAddr_.find(s.symbol); it != globalAddr_.end())
+          write(t, s.dst, it->second);
+        else if (auto sh = sharedOffset_.find(s.symbol); sh != sharedOffset_.end())
+          write(t, s.dst, sh->second); // a shared-window offset, as ld.shared takes it
+        else if (auto lo = localOffset_.find(s.symbol); lo != localOffset_.end())
+          write(t, s.dst, lo->second);
+        else
+          return fault(s, "taking the address of parameter '" + s.symbol + "' is not supported");
+        break;
+      }
+      case Stmt::Kind::Cvta: {
+        uint64_t v;
+        if (!s.symbol.empty()) {
+          auto sh = sharedOffset_.find(s.symbol);
+          auto lo = localOffset_.find(s.symbol);
+          v = sh != sharedOffset_.end() ? sh->second : lo != localOffset_.end() ? lo->second : globalAddr_.at(s.symbol);
+        } else {
+          std::optional<BV> a = read(t, s.srcs[0], 64, s, f);
+          if (!a)
+            return f;
+          v = a->value();
+        }
+        const uint64_t window = s.space == Space::Shared ? kSharedWindow : s.space == Space::Local ? kLocalWindow : 0;
+        write(t, s.dst, s.toGeneric ? v + window : v - window);
+        break;
+      }
+      case Stmt::Kind::Load:
+      case Stmt::Kind::Store: {
+        const unsigned bytes = s.elemBits / 8;
+        for (size_t e = 0; e < s.values.size(); ++e) {
+          std::string why;
+          Stmt at = s;
+          at.offset = s.offset + int64_t(e * bytes);
+          uint8_t *p = address(t, at, bytes, why);
+          if (!p)
+            return fault(s, why);
+          if (s.kind == Stmt::Kind::Load) {
+            uint64_t v = loadLE(p, bytes);
+            if (s.elemType == ptx::TypeClass::S && s.elemBits < 64)
+              v = BV::constant(s.elemBits, v).sext(64).value();
+            write(t, s.values[e].reg, v);
+          } else {
+            // The register's own width (or 64 bits for an immediate); the
+            // store keeps the low elemBits.
+            const unsigned w = s.values[e].isReg() ? width(s.values[e].reg) : 64;
+            std::optional<BV> v = read(t, s.values[e], w, s, f);
+            if (!v)
+              return f;
+            storeLE(p, bytes, v->value());
+          }
+        }
+        break;
+      }
+      case Stmt::Kind::Setp: {
+        std::optional<BV> a = read(t, s.srcs[0], s.cmpWidth, s, f);
+        std::optional<BV> b = a ? read(t, s.srcs[1], s.cmpWidth, s, f) : std::nullopt;
+        if (!b)
+          return f;
+        BV r = sem::compare(s.cmp, s.cmpType == ptx::TypeClass::S, *a, *b);
+        if (s.combine != ptx::BoolOp::None) {
+          std::optional<BV> c = read(t, s.srcs[2], 1, s, f);
+          if (!c)
+            return f;
+          BV cv = s.srcs[2].imm ? ~*c : *c;
+          r = s.combine == ptx::BoolOp::And ? (r & cv) : (r | cv);
+        }
+        write(t, s.dst, r.value());
+        break;
+      }
+      case Stmt::Kind::Selp: {
+        std::optional<BV> a = read(t, s.srcs[0], s.regWidth, s, f);
+        std::optional<BV> b = a ? read(t, s.srcs[1], s.regWidth, s, f) : std::nullopt;
+        std::optional<BV> c = b ? read(t, s.srcs[2], 1, s, f) : std::nullopt;
+        if (!c)
+          return f;
+        write(t, s.dst, BV::ite(*c, *a, *b).value());
+        break;
+      }
+      case Stmt::Kind::Branch: t.pc = s.target; break;
+      case Stmt::Kind::Barrier: t.atBarrier = true; break;
+      case Stmt::Kind::Return: t.done = true; break;
+      }
+      traceWrite(t, index, s);
+    }
+    return std::nullopt;
+  }
+
+  const kernel::Kernel &k_;
+  const Launch &l_;
+  GlobalMemory &mem_;
+  const Options &o_;
+  std::unordered_map<std::string, unsigned> slots_;
+  std::unordered_map<std::string, unsigned> sharedOffset_, localOffset_;
+  std::unordered_map<std::string, uint64_t> globalAddr_;
+  unsigned sharedBytes_ = 0, localBytes_ = 0;
+  std::vector<uint8_t> shared_;
+  unsigned ctaid_[3] = {0, 0, 0};
+  bool traced_ = false;
+};
+
+} // namespace
+
+std::optional<Fault> run(const kernel::Kernel &k, const Launch &launch, GlobalMemory &memory, const Options &options) {
+  if (launch.params.size() < k.paramBytes)
+    return Fault{"the parameter block has " + std::to_string(launch.params.size()) + " bytes; '" + k.name +
+                     "' needs " + std::to_string(k.paramBytes),
+                 k.loc};
+  return Interpreter(k, launch, memory, options).run();
+}
+
+} // namespace p2a::interp

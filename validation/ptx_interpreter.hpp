@@ -1,0 +1,53 @@
+// The PTX reference interpreter: runs a decoded kernel (kernel::Kernel) over
+// a grid, thread by thread, as the PTX ISA defines it. Arithmetic and the
+// Logic & Shift family are evaluated by sem::evalPtx -- the very definitions
+// the rule proofs use for the PTX side -- on concrete bit-vectors.
+//
+// Execution model: a block's threads run one at a time until they reach
+// bar.sync or exit; when every live thread waits at the barrier, all go on
+// (PTX ISA 9.7.13.1). Warps are 32 consecutive threads (%laneid, %warpid).
+// Memory: global buffers at flat 64-bit addresses (shared with the AMD
+// emulator, so pointers mean the same on both sides), the kernel's parameter
+// block, per-block shared and per-thread local memory, module const/global
+// variables. Every access is bounds-checked; a fault names the PTX line.
+#pragma once
+
+#include "translator/kernel_ir.hpp"
+#include "validation/memory.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2a::interp {
+
+struct Launch {
+  Dim3 grid, block;
+  std::vector<uint8_t> params; // the parameter block (kernarg bytes), kernel.paramBytes long
+};
+
+struct Fault {
+  std::string message;
+  ::ptx::ast::SourceLoc loc;
+};
+
+// One executed statement of the traced thread and the values it wrote
+// (registers in writtenRegisters order).
+struct TraceEvent {
+  unsigned stmt = 0;
+  std::vector<uint64_t> values;
+};
+
+struct Options {
+  uint64_t traceThread = ~0ull; // global linear thread id to trace
+  std::vector<TraceEvent> *trace = nullptr;
+  uint64_t stepLimit = 2'000'000; // per thread: a loop that never ends is a fault, not a hang
+};
+
+// Runs the whole grid. Module const/global variables are placed in `memory`
+// (once) under their names. Returns the first fault, if any.
+std::optional<Fault> run(const kernel::Kernel &k, const Launch &launch, GlobalMemory &memory,
+                         const Options &options = {});
+
+} // namespace p2a::interp
