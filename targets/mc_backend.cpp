@@ -28,6 +28,7 @@
 #include <llvm/MC/MCAsmInfo.h>
 #include <llvm/MC/MCCodeEmitter.h>
 #include <llvm/MC/MCContext.h>
+#include <llvm/MC/MCDisassembler/MCDisassembler.h>
 #include <llvm/MC/MCInst.h>
 #include <llvm/MC/MCInstPrinter.h>
 #include <llvm/MC/MCInstrDesc.h>
@@ -50,6 +51,7 @@
 #include <llvm/TargetParser/Triple.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -58,6 +60,7 @@ extern "C" {
 void LLVMInitializeAMDGPUTargetInfo();
 void LLVMInitializeAMDGPUTargetMC();
 void LLVMInitializeAMDGPUAsmParser();
+void LLVMInitializeAMDGPUDisassembler();
 }
 
 namespace p2a::mc {
@@ -93,6 +96,7 @@ void initLlvmOnce() {
     LLVMInitializeAMDGPUTargetInfo();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmParser();
+    LLVMInitializeAMDGPUDisassembler();
     llvm::install_fatal_error_handler(&fatalErrorHandler, nullptr);
   });
 }
@@ -360,6 +364,48 @@ struct Assembler::Impl {
 
 Assembler::Assembler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Assembler::~Assembler() = default;
+
+std::optional<std::vector<Assembler::DecodedInst>> Assembler::disassemble(const uint8_t *code, size_t size,
+                                                                          std::string &error) const {
+  InsideMcScope inside;
+  std::unique_ptr<llvm::MCSubtargetInfo> sti = impl_->makeSTI();
+  llvm::MCContext ctx(impl_->triple, impl_->mai.get(), impl_->mri.get(), sti.get());
+  std::unique_ptr<llvm::MCDisassembler> dis(impl_->target->createMCDisassembler(*sti, ctx));
+  std::unique_ptr<llvm::MCInstPrinter> printer(
+      impl_->target->createMCInstPrinter(impl_->triple, 0, *impl_->mai, *impl_->mii, *impl_->mri));
+  if (!dis || !printer) {
+    error = "no AMDGPU disassembler for " + impl_->cpu;
+    return std::nullopt;
+  }
+  std::vector<DecodedInst> out;
+  llvm::ArrayRef<uint8_t> bytes(code, size);
+  uint64_t at = 0;
+  while (at < size) {
+    llvm::MCInst inst;
+    uint64_t len = 0;
+    llvm::MCDisassembler::DecodeStatus st = dis->getInstruction(inst, len, bytes.slice(at), at, llvm::nulls());
+    if (st != llvm::MCDisassembler::Success || len == 0) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "invalid instruction encoding at byte offset 0x%llx",
+                    static_cast<unsigned long long>(at));
+      error = buf;
+      return std::nullopt;
+    }
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    printer->printInst(&inst, at, "", *sti, os);
+    os.flush();
+    // The printer indents with a tab and may separate operands with tabs.
+    std::string clean;
+    for (char c : text)
+      clean += c == '\t' ? ' ' : c;
+    size_t b = clean.find_first_not_of(' ');
+    clean = b == std::string::npos ? "" : clean.substr(b);
+    out.push_back({at, static_cast<unsigned>(len), clean, impl_->mii->getName(inst.getOpcode()).str()});
+    at += len;
+  }
+  return out;
+}
 
 const std::string &Assembler::cpu() const { return impl_->cpu; }
 unsigned Assembler::waveSize() const { return impl_->waveSize; }

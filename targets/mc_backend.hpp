@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,6 +55,18 @@ public:
   // each. Fails (nullopt, diagnostics filled) if any line does not assemble.
   std::optional<std::vector<InstCost>> costs(std::string_view text,
                                              std::vector<McDiagnostic> &diags) const;
+
+  // One instruction as LLVM's AMDGPU disassembler decodes it and its
+  // instruction printer spells it (the canonical syntax for the target).
+  struct DecodedInst {
+    uint64_t offset = 0; // bytes from the start of `code`
+    unsigned size = 0;
+    std::string text;    // e.g. "v_alignbit_b32 v2, v1, v0, 20"
+    std::string opcodeName; // MCInstrInfo name, e.g. "V_ALIGNBIT_B32_vi"
+  };
+  // Decode machine code. Fails (nullopt, `error` set) at the first byte
+  // sequence that is not a valid instruction for this processor.
+  std::optional<std::vector<DecodedInst>> disassemble(const uint8_t *code, size_t size, std::string &error) const;
 
   const std::string &cpu() const;
 

@@ -12,6 +12,7 @@
 #include "translator/rules_report.hpp"
 #include "translator/source_diagnostics.hpp"
 #include "translator/translate.hpp"
+#include "validation/check.hpp"
 
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
@@ -37,6 +38,7 @@ cl::OptionCategory Category("ptx2amdgpu options");
 cl::SubCommand ExplainCmd("explain", "Translate a PTX instruction sequence (inline-asm snippet) and explain it");
 cl::SubCommand RulesCmd("rules", "Print the rule table: forms, constraints, AMD sequences, costs and proofs");
 cl::SubCommand CompareCmd("compare", "Compare instruction counts with LLVM's llc on the same semantics");
+cl::SubCommand CheckCmd("check", "Run a kernel and its translation on the same random inputs and compare the outputs");
 
 // Top level: syntax checking and file translation.
 cl::list<std::string> Inputs(cl::Positional, cl::desc("<input .ptx files>"), cl::sub(cl::SubCommand::getTopLevel()));
@@ -74,6 +76,23 @@ void registerStatsOption() {
 cl::opt<std::string> ReportFile("report", cl::desc("Write a self-contained HTML page: PTX beside AMD code"),
                                 cl::value_desc("file.html"), cl::init(""), cl::sub(cl::SubCommand::getTopLevel()),
                                 cl::cat(Category));
+
+// check: translation validation by execution.
+cl::opt<std::string> CheckFile(cl::Positional, cl::desc("<FILE.ptx>"), cl::Required, cl::sub(CheckCmd));
+cl::opt<std::string> CheckKernel("kernel", cl::desc("Kernel to check (default: the first .entry)"), cl::init(""),
+                                 cl::sub(CheckCmd), cl::cat(Category));
+cl::opt<std::string> CheckGrid("grid", cl::desc("Blocks per grid: X[,Y[,Z]] (default 1)"), cl::init("1"),
+                               cl::sub(CheckCmd), cl::cat(Category));
+cl::opt<std::string> CheckBlock("block", cl::desc("Threads per block: X[,Y[,Z]] (default 64)"), cl::init("64"),
+                                cl::sub(CheckCmd), cl::cat(Category));
+cl::opt<unsigned> CheckTrials("trials", cl::desc("Random input sets to run (default 3)"), cl::init(3),
+                              cl::sub(CheckCmd), cl::cat(Category));
+cl::opt<uint64_t> CheckSeed("seed", cl::desc("Seed of the random inputs (default 1)"), cl::init(1), cl::sub(CheckCmd),
+                            cl::cat(Category));
+cl::list<std::string> CheckBuffers("buffer", cl::desc("Size of a pointer parameter's buffer: NAME=BYTES (default: inferred from the launch)"),
+                                   cl::sub(CheckCmd), cl::cat(Category));
+cl::list<std::string> CheckParams("param", cl::desc("Value of a parameter: NAME=VALUE (default: random; a pointer parameter given a value gets no buffer)"),
+                                  cl::sub(CheckCmd), cl::cat(Category));
 
 // Shared options.
 cl::opt<std::string> Mcpu("mcpu", cl::desc("Target GPU: gfx900, gfx90a, gfx942 (default), gfx1030, gfx1100, gfx1200"),
@@ -414,6 +433,81 @@ int runTranslateFiles() {
   return rc;
 }
 
+std::optional<Dim3> parseDim3(const std::string &text, const char *option) {
+  Dim3 d;
+  unsigned *parts[] = {&d.x, &d.y, &d.z};
+  SmallVector<StringRef, 3> fields;
+  StringRef(text).split(fields, ',');
+  bool ok = !fields.empty() && fields.size() <= 3;
+  for (size_t i = 0; ok && i < fields.size(); ++i)
+    ok = !fields[i].trim().getAsInteger(10, *parts[i]) && *parts[i] > 0 && *parts[i] <= 65535;
+  if (ok && d.count() > 1024 * 65535ull)
+    ok = false;
+  if (!ok) {
+    WithColor::error(errs(), "ptx2amdgpu") << "--" << option << "=" << text
+                                           << ": expected X[,Y[,Z]] with each value in 1..65535\n";
+    return std::nullopt;
+  }
+  return d;
+}
+
+bool parseAssignments(const cl::list<std::string> &list, const char *option, std::map<std::string, uint64_t> &out) {
+  for (const std::string &a : list) {
+    auto [name, value] = StringRef(a).split('=');
+    uint64_t v = 0;
+    if (name.empty() || value.empty() || value.getAsInteger(0, v)) {
+      WithColor::error(errs(), "ptx2amdgpu") << "--" << option << "=" << a << ": expected NAME=INTEGER\n";
+      return false;
+    }
+    out[name.str()] = v;
+  }
+  return true;
+}
+
+// check: 0 all outputs agree, 1 a mismatch, 2 a usage or translation error.
+int runCheck() {
+  check::Options o;
+  o.kernel = CheckKernel;
+  std::optional<Dim3> grid = parseDim3(CheckGrid, "grid"), block = parseDim3(CheckBlock, "block");
+  if (!grid || !block)
+    return 2;
+  if (block->count() > 1024) {
+    WithColor::error(errs(), "ptx2amdgpu") << "--block: at most 1024 threads per block (CUDA's limit)\n";
+    return 2;
+  }
+  o.grid = *grid;
+  o.block = *block;
+  o.trials = CheckTrials;
+  o.seed = CheckSeed;
+  if (!parseAssignments(CheckBuffers, "buffer", o.bufferBytes) || !parseAssignments(CheckParams, "param", o.params))
+    return 2;
+  std::string text;
+  if (!readInput(CheckFile, text))
+    return 2;
+  SourceFile src(CheckFile, text);
+  std::vector<const targets::TargetInfo *> ts;
+  if (Mcpu == "all") {
+    for (const targets::TargetInfo &t : targets::allTargets())
+      ts.push_back(&t);
+  } else if (const targets::TargetInfo *t = requireTarget()) {
+    ts.push_back(t);
+  } else {
+    return 2;
+  }
+  int rc = 0;
+  for (const targets::TargetInfo *t : ts) {
+    check::Result r = check::run(text, *t, o);
+    for (const Diagnostic &d : r.diagnostics)
+      src.print(errs(), d);
+    outs() << r.report;
+    if (r.status == check::Status::Error)
+      return 2;
+    if (r.status == check::Status::Mismatch)
+      rc = 1;
+  }
+  return rc;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -429,6 +523,8 @@ int main(int argc, char **argv) {
                                    "  ptx2amdgpu explain [-mcpu=gfxN] [--format=text|json] SNIPPET|FILE|-\n"
                                    "  ptx2amdgpu rules [--format=text|md|json] [-mcpu=gfxN] [--verify] [FILTER]\n"
                                    "  ptx2amdgpu compare --llc=llc_counts.json [--format=md|json]\n"
+                                   "  ptx2amdgpu check FILE.ptx [--kernel NAME] [-mcpu=gfxN|all] [--grid X,Y,Z] [--block X,Y,Z]\n"
+                                   "                   [--trials N] [--seed S] [--buffer NAME=BYTES] [--param NAME=VALUE]\n"
                                    "  ptx2amdgpu FILE.ptx [-mcpu=gfxN] [-o OUT] [-filetype=asm|obj]\n"
                                    "  ptx2amdgpu INPUT... -o OUTDIR [-j N] [--stats=text|json] [--report=FILE.html]\n",
                                    &errs()))
@@ -440,6 +536,8 @@ int main(int argc, char **argv) {
       return runRules();
     if (CompareCmd)
       return runCompare();
+    if (CheckCmd)
+      return runCheck();
     if (SyntaxOnly)
       return runSyntaxOnly();
     return runTranslateFiles();

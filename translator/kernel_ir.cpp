@@ -612,4 +612,36 @@ std::vector<std::string> writtenRegisters(const Stmt &s) {
   return out;
 }
 
+std::vector<std::string> readRegisters(const Stmt &s) {
+  std::vector<std::string> out;
+  auto add = [&](const ptx::Operand &o) {
+    if (o.isReg())
+      out.push_back(o.reg);
+  };
+  if (!s.guard.empty())
+    out.push_back(s.guard);
+  switch (s.kind) {
+  case Stmt::Kind::Compute:
+    for (const ptx::Operand &o : s.inst.srcs)
+      add(o);
+    break;
+  case Stmt::Kind::Store:
+    for (const ptx::Operand &o : s.values)
+      add(o);
+    [[fallthrough]];
+  case Stmt::Kind::Load:
+    if (!s.baseIsSymbol)
+      out.push_back(s.base);
+    break;
+  case Stmt::Kind::Cvta:
+  case Stmt::Kind::Setp:
+  case Stmt::Kind::Selp:
+    for (const ptx::Operand &o : s.srcs)
+      add(o);
+    break;
+  default: break;
+  }
+  return out;
+}
+
 } // namespace p2a::kernel

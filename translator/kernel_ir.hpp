@@ -113,7 +113,8 @@ struct Kernel {
 // instructions are reported with their opcode for the file summary).
 std::optional<Kernel> decodeKernel(const ::ptx::ast::Module &m, const ::ptx::ast::Function &f, Diagnostics &diags);
 
-// The registers a statement reads and writes (for liveness, tracing, checks).
+// The registers a statement writes and reads (for tracing and checks).
 std::vector<std::string> writtenRegisters(const Stmt &s);
+std::vector<std::string> readRegisters(const Stmt &s);
 
 } // namespace p2a::kernel

@@ -24,12 +24,13 @@ public:
     std::vector<uint8_t> bytes;
   };
 
-  // Places a buffer at the next free base (256-byte aligned, with an unmapped
-  // gap after each buffer so that an overrun faults instead of landing in
-  // a neighbour). Returns the base address.
+  // Places a buffer at the next free base (256-byte aligned, with a 1 GiB
+  // unmapped gap after each buffer so that an overrun faults -- and is
+  // attributed to the buffer it ran past -- instead of landing in a
+  // neighbour). Returns the base address.
   uint64_t add(std::string name, std::vector<uint8_t> bytes) {
     const uint64_t base = next_;
-    next_ += (bytes.size() + 0x1000 + 0xff) & ~uint64_t(0xff);
+    next_ += ((bytes.size() + 0xff) & ~uint64_t(0xff)) + (uint64_t(1) << 30);
     buffers_.push_back({std::move(name), base, std::move(bytes)});
     return base;
   }

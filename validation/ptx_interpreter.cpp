@@ -100,8 +100,8 @@ private:
           t.defined.assign(slots_.size(), false);
           t.local.assign(localBytes_, 0);
         }
-    const uint64_t blockLinear =
-        (uint64_t(ctaid_[2]) * l_.grid.y + ctaid_[1]) * l_.grid.x + ctaid_[0];
+    blockLinear_ = (uint64_t(ctaid_[2]) * l_.grid.y + ctaid_[1]) * l_.grid.x + ctaid_[0];
+    const uint64_t blockLinear = blockLinear_;
     for (;;) {
       bool anyLive = false;
       for (Thread &t : threads) {
@@ -219,6 +219,9 @@ private:
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(addr));
     why = std::string(kernel::spaceName(space)) + " access of " + std::to_string(bytes) + " bytes at " + buf +
           " is out of bounds (" + mem_.describe(addr) + ")";
+    oob_ = true;
+    oobAddress_ = addr;
+    oobBytes_ = bytes;
     return nullptr;
   }
 
@@ -321,9 +324,18 @@ private:
           std::string why;
           Stmt at = s;
           at.offset = s.offset + int64_t(e * bytes);
+          oob_ = false;
           uint8_t *p = address(t, at, bytes, why);
-          if (!p)
-            return fault(s, why);
+          if (!p) {
+            Fault fl = fault(s, why);
+            fl.outOfBounds = oob_;
+            fl.address = oobAddress_;
+            fl.bytes = oobBytes_;
+            return fl;
+          }
+          if (s.kind == Stmt::Kind::Store && o_.lastWriter)
+            if (const uint8_t *wp = mem_.find(o_.watchAddress, 1); wp && wp >= p && wp < p + bytes)
+              *o_.lastWriter = blockLinear_ * l_.block.count() + t.linear;
           if (s.kind == Stmt::Kind::Load) {
             uint64_t v = loadLE(p, bytes);
             if (s.elemType == ptx::TypeClass::S && s.elemBits < 64)
@@ -386,6 +398,9 @@ private:
   std::vector<uint8_t> shared_;
   unsigned ctaid_[3] = {0, 0, 0};
   bool traced_ = false;
+  uint64_t blockLinear_ = 0;
+  bool oob_ = false;
+  uint64_t oobAddress_ = 0, oobBytes_ = 0;
 };
 
 } // namespace

@@ -30,6 +30,9 @@ struct Launch {
 struct Fault {
   std::string message;
   ::ptx::ast::SourceLoc loc;
+  // A global access outside every buffer: where (for buffer-size inference).
+  bool outOfBounds = false;
+  uint64_t address = 0, bytes = 0;
 };
 
 // One executed statement of the traced thread and the values it wrote
@@ -43,6 +46,10 @@ struct Options {
   uint64_t traceThread = ~0ull; // global linear thread id to trace
   std::vector<TraceEvent> *trace = nullptr;
   uint64_t stepLimit = 2'000'000; // per thread: a loop that never ends is a fault, not a hang
+  // Records which thread last stored to this global address (for `check`'s
+  // trace of a differing output element).
+  uint64_t watchAddress = 0;
+  uint64_t *lastWriter = nullptr; // global linear thread id, ~0 if none
 };
 
 // Runs the whole grid. Module const/global variables are placed in `memory`

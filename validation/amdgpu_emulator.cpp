@@ -1,0 +1,947 @@
+#include "validation/amdgpu_emulator.hpp"
+
+#include "targets/wait_states.hpp"
+#include "translator/amd_ops.hpp"
+#include "translator/bitvec.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <deque>
+#include <map>
+
+namespace p2a::emu {
+
+using sem::BV;
+using targets::Counter;
+using targets::InstClass;
+
+namespace {
+
+// SGPR numbers of the special registers (the same numbering the hardware
+// uses in scalar operand fields): VCC 106/107, M0 124, EXEC 126/127.
+constexpr unsigned kVcc = 106, kM0 = 124, kExec = 126, kNumSgprs = 128;
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// ---- decoded text -> operands ----
+
+struct Operand {
+  enum class Kind { V, S, Imm, Off, Null, Other };
+  Kind kind = Kind::Other;
+  unsigned index = 0, count = 1;
+  uint64_t imm = 0;    // sign-extended to 64 bits
+  bool inlineConst = false;
+  std::string text;
+};
+
+struct Parsed {
+  std::string mnemonic;
+  std::vector<Operand> ops;
+  std::vector<std::string> modifiers; // "offset:4", "clamp", "src1_sel:WORD_0", ...
+  std::string rest;                   // the raw operand text (s_waitcnt fields)
+};
+
+std::optional<uint64_t> parseInt(const std::string &s) {
+  if (s.empty())
+    return std::nullopt;
+  try {
+    size_t used = 0;
+    const bool neg = s[0] == '-';
+    uint64_t v = std::stoull(neg ? s.substr(1) : s, &used, 0);
+    if (used + (neg ? 1 : 0) != s.size())
+      return std::nullopt;
+    return neg ? 0 - v : v;
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+Operand parseOperand(const std::string &tok, unsigned wave) {
+  Operand o;
+  o.text = tok;
+  auto range = [&](char file) -> bool {
+    if (tok.size() < 2 || tok[0] != file)
+      return false;
+    if (tok[1] == '[') {
+      unsigned a = 0, b = 0;
+      if (std::sscanf(tok.c_str() + 1, "[%u:%u]", &a, &b) != 2 || b < a)
+        return false;
+      o.index = a;
+      o.count = b - a + 1;
+      return true;
+    }
+    for (size_t i = 1; i < tok.size(); ++i)
+      if (!std::isdigit(static_cast<unsigned char>(tok[i])))
+        return false;
+    o.index = static_cast<unsigned>(std::stoul(tok.substr(1)));
+    o.count = 1;
+    return true;
+  };
+  if (range('v')) {
+    o.kind = Operand::Kind::V;
+    return o;
+  }
+  if (range('s')) {
+    o.kind = Operand::Kind::S;
+    return o;
+  }
+  static const std::pair<const char *, std::pair<unsigned, unsigned>> named[] = {
+      {"vcc_lo", {kVcc, 1}}, {"vcc_hi", {kVcc + 1, 1}}, {"exec_lo", {kExec, 1}}, {"exec_hi", {kExec + 1, 1}},
+      {"m0", {kM0, 1}}};
+  for (auto &[n, r] : named)
+    if (tok == n) {
+      o.kind = Operand::Kind::S;
+      o.index = r.first;
+      o.count = r.second;
+      return o;
+    }
+  if (tok == "vcc" || tok == "exec") {
+    o.kind = Operand::Kind::S;
+    o.index = tok == "vcc" ? kVcc : kExec;
+    o.count = wave == 64 ? 2 : 1;
+    return o;
+  }
+  if (tok == "off") {
+    o.kind = Operand::Kind::Off;
+    return o;
+  }
+  if (tok == "null") {
+    o.kind = Operand::Kind::Null;
+    return o;
+  }
+  if (std::optional<uint64_t> v = parseInt(tok)) {
+    o.kind = Operand::Kind::Imm;
+    o.imm = *v;
+    const int64_t sv = static_cast<int64_t>(*v);
+    o.inlineConst = (sv >= -16 && sv <= 64) && tok.rfind("0x", 0) != 0;
+    if (tok.rfind("0x", 0) == 0 && *v <= 0xffffffffull) // a literal: 32 bits, zero-extended
+      o.imm = *v;
+    return o;
+  }
+  // Inline floating-point constants, as the printer spells them for bits
+  // that happen to match (Vega ISA 12.6 "Inline constants").
+  static const std::pair<const char *, uint32_t> floats[] = {
+      {"0.5", 0x3f000000u},  {"-0.5", 0xbf000000u}, {"1.0", 0x3f800000u},  {"-1.0", 0xbf800000u},
+      {"2.0", 0x40000000u},  {"-2.0", 0xc0000000u}, {"4.0", 0x40800000u},  {"-4.0", 0xc0800000u},
+      {"0.15915494", 0x3e22f983u}};
+  for (auto &[n, bits] : floats)
+    if (tok == n) {
+      o.kind = Operand::Kind::Imm;
+      o.imm = bits;
+      o.inlineConst = true;
+      return o;
+    }
+  return o; // Kind::Other
+}
+
+Parsed parseText(const std::string &text, unsigned wave) {
+  Parsed p;
+  size_t sp = text.find(' ');
+  p.mnemonic = text.substr(0, sp);
+  if (sp == std::string::npos)
+    return p;
+  p.rest = text.substr(sp + 1);
+  std::vector<std::string> toks;
+  std::string cur;
+  for (char c : p.rest) {
+    if (c == ',') {
+      toks.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  toks.push_back(cur);
+  for (std::string &t : toks) {
+    size_t b = t.find_first_not_of(' ');
+    t = b == std::string::npos ? "" : t.substr(b);
+  }
+  // Modifiers follow the last operand, separated by spaces.
+  std::string &last = toks.back();
+  size_t s2 = last.find(' ');
+  if (s2 != std::string::npos) {
+    std::string mods = last.substr(s2 + 1);
+    last = last.substr(0, s2);
+    std::string m;
+    for (char c : mods + " ") {
+      if (c == ' ') {
+        if (!m.empty())
+          p.modifiers.push_back(m);
+        m.clear();
+      } else {
+        m += c;
+      }
+    }
+  }
+  for (const std::string &t : toks)
+    p.ops.push_back(parseOperand(t, wave));
+  return p;
+}
+
+std::string stripEncoding(const std::string &m) {
+  for (const char *suf : {"_e32", "_e64"})
+    if (m.size() > 4 && m.compare(m.size() - 4, 4, suf) == 0)
+      return m.substr(0, m.size() - 4);
+  return m;
+}
+
+// ---- memory instruction table (gfx9 names; t.mnemonic gives the target's) ----
+
+struct MemOp {
+  const char *gfx9Name;
+  enum Kind { GlobalLoad, GlobalStore, ScalarLoad, LdsLoad, LdsStore } kind;
+  unsigned bytes;
+  bool sign;
+};
+
+const MemOp kMemOps[] = {
+    {"global_load_ubyte", MemOp::GlobalLoad, 1, false},   {"global_load_sbyte", MemOp::GlobalLoad, 1, true},
+    {"global_load_ushort", MemOp::GlobalLoad, 2, false},  {"global_load_sshort", MemOp::GlobalLoad, 2, true},
+    {"global_load_dword", MemOp::GlobalLoad, 4, false},   {"global_load_dwordx2", MemOp::GlobalLoad, 8, false},
+    {"global_load_dwordx4", MemOp::GlobalLoad, 16, false}, {"global_store_byte", MemOp::GlobalStore, 1, false},
+    {"global_store_short", MemOp::GlobalStore, 2, false}, {"global_store_dword", MemOp::GlobalStore, 4, false},
+    {"global_store_dwordx2", MemOp::GlobalStore, 8, false}, {"global_store_dwordx4", MemOp::GlobalStore, 16, false},
+    {"s_load_dword", MemOp::ScalarLoad, 4, false},        {"s_load_dwordx2", MemOp::ScalarLoad, 8, false},
+    {"s_load_dwordx4", MemOp::ScalarLoad, 16, false},     {"s_load_dwordx8", MemOp::ScalarLoad, 32, false},
+    {"s_load_dwordx16", MemOp::ScalarLoad, 64, false},    {"ds_read_b32", MemOp::LdsLoad, 4, false},
+    {"ds_write_b32", MemOp::LdsStore, 4, false},
+};
+
+// ---- waves ----
+
+struct PendingLoad {
+  Counter counter;
+  bool lds = false;                 // counts in lgkmcnt (gfx9-11) / dscnt (gfx12)
+  std::vector<unsigned> keys;       // registers it will write (VGPR n / 1000 + SGPR n)
+  std::vector<std::pair<unsigned, uint32_t>> writes; // (key * 64 + lane) for VGPRs, key for SGPRs -> value
+  long instruction = 0;
+  std::string text;
+};
+
+struct HistoryEntry {
+  targets::InstFacts facts;
+  unsigned waitStates = 1; // s_nop N: N+1
+  long instruction = 0;
+};
+
+struct Wave {
+  unsigned firstThread = 0; // linear thread id within the block of lane 0
+  std::vector<uint32_t> v;  // v[reg * W + lane]
+  uint32_t s[kNumSgprs] = {};
+  bool scc = false;
+  size_t pc = 0;
+  bool done = false, atBarrier = false;
+  uint64_t steps = 0;
+  std::deque<PendingLoad> pending;
+  std::deque<HistoryEntry> history;
+};
+
+class Emulator {
+public:
+  Emulator(const LoadedKernel &k, const targets::TargetInfo &t, const Launch &l, GlobalMemory &mem, const Options &o)
+      : k_(k), t_(t), l_(l), mem_(mem), o_(o), W_(k.descriptor.wavefrontSize32() ? 32 : 64),
+        nv_(k.descriptor.vgprCount(t)) {
+    for (const amd::OpDef &d : amd::allOps())
+      if (d.semantics && amd::available(d.op, t))
+        byMnemonic_.insert({stripEncoding(amd::mnemonic(d.op, t)), d.op});
+    for (size_t i = 0; i < k.code.size(); ++i) {
+      parsed_.push_back(parseText(k.code[i].text, W_));
+      offsetIndex_[k.code[i].offset] = i;
+    }
+  }
+
+  std::optional<Fault> run() {
+    if (W_ != t_.wave_size)
+      return Fault{"the descriptor asks for wave" + std::to_string(W_) + " but " + t_.name + " code is wave" +
+                       std::to_string(t_.wave_size) + " here",
+                   -1};
+    if (k_.descriptor.userPrivateSegmentBuffer() || k_.descriptor.userFlatScratchInit() ||
+        k_.descriptor.privateSegmentEnabled() || k_.descriptor.userQueuePtr())
+      return Fault{"the descriptor requests scratch or queue state, which the emulator does not provide", -1};
+    for (unsigned bz = 0; bz < l_.grid.z; ++bz)
+      for (unsigned by = 0; by < l_.grid.y; ++by)
+        for (unsigned bx = 0; bx < l_.grid.x; ++bx)
+          if (std::optional<Fault> f = runWorkgroup(bx, by, bz))
+            return f;
+    return std::nullopt;
+  }
+
+private:
+  // ---- initial state (AMDGPUUsage "Initial Kernel Execution State") ----
+
+  std::optional<Fault> runWorkgroup(unsigned bx, unsigned by, unsigned bz) {
+    const KernelDescriptor &kd = k_.descriptor;
+    const uint64_t threads = l_.block.count();
+    const unsigned waves = static_cast<unsigned>((threads + W_ - 1) / W_);
+    lds_.assign(kd.groupSegmentFixedSize, 0);
+    blockLinear_ = (uint64_t(bz) * l_.grid.y + by) * l_.grid.x + bx;
+    std::vector<Wave> ws(waves);
+    for (unsigned w = 0; w < waves; ++w) {
+      Wave &wave = ws[w];
+      wave.firstThread = w * W_;
+      wave.v.assign(size_t(nv_) * W_, 0xdeadbeefu); // VGPRs start as junk, as on hardware
+      for (uint32_t &x : wave.s)
+        x = 0xdeadbeefu;
+      uint64_t exec = 0;
+      for (unsigned lane = 0; lane < W_; ++lane)
+        if (wave.firstThread + lane < threads)
+          exec |= uint64_t(1) << lane;
+      setMask(wave, kExec, exec);
+      // User SGPRs, in the fixed order the descriptor's enables define.
+      unsigned u = 0;
+      auto put64 = [&](uint64_t v) {
+        wave.s[u++] = static_cast<uint32_t>(v);
+        wave.s[u++] = static_cast<uint32_t>(v >> 32);
+      };
+      if (kd.userDispatchPtr())
+        put64(l_.dispatchAddress);
+      if (kd.userKernargSegmentPtr())
+        put64(l_.kernargAddress);
+      if (kd.userDispatchId())
+        put64(0);
+      if (kd.userPrivateSegmentSize())
+        wave.s[u++] = 0;
+      if (u != kd.userSgprCount())
+        return Fault{"the descriptor enables " + std::to_string(u) + " user SGPRs but USER_SGPR_COUNT says " +
+                         std::to_string(kd.userSgprCount()),
+                     -1};
+      const unsigned ids[3] = {bx, by, bz};
+      for (unsigned d = 0; d < 3; ++d)
+        if (kd.workgroupId(d))
+          wave.s[u++] = ids[d];
+      if (kd.workgroupInfo())
+        wave.s[u++] = 0;
+      // Work-item IDs.
+      for (unsigned lane = 0; lane < W_; ++lane) {
+        const uint64_t lin = wave.firstThread + lane;
+        const unsigned x = static_cast<unsigned>(lin % l_.block.x);
+        const unsigned y = static_cast<unsigned>((lin / l_.block.x) % l_.block.y);
+        const unsigned z = static_cast<unsigned>(lin / (uint64_t(l_.block.x) * l_.block.y));
+        const unsigned dims = kd.workItemIdDims();
+        if (t_.packed_work_item_ids) {
+          wave.v[lane] = x | (dims >= 1 ? y << 10 : 0) | (dims >= 2 ? z << 20 : 0);
+        } else {
+          wave.v[lane] = x;
+          if (dims >= 1 && nv_ > 1)
+            wave.v[size_t(1) * W_ + lane] = y;
+          if (dims >= 2 && nv_ > 2)
+            wave.v[size_t(2) * W_ + lane] = z;
+        }
+      }
+    }
+    for (;;) {
+      for (Wave &w : ws)
+        if (!w.done && !w.atBarrier)
+          if (std::optional<Fault> f = runWave(w))
+            return f;
+      bool live = false;
+      for (Wave &w : ws)
+        live |= !w.done;
+      if (!live)
+        return std::nullopt;
+      for (Wave &w : ws)
+        w.atBarrier = false;
+    }
+  }
+
+  // ---- registers ----
+
+  uint64_t mask(const Wave &w, unsigned sgpr) const {
+    return W_ == 64 ? (uint64_t(w.s[sgpr + 1]) << 32) | w.s[sgpr] : w.s[sgpr];
+  }
+  void setMask(Wave &w, unsigned sgpr, uint64_t m) {
+    w.s[sgpr] = static_cast<uint32_t>(m);
+    if (W_ == 64)
+      w.s[sgpr + 1] = static_cast<uint32_t>(m >> 32);
+  }
+  uint64_t exec(const Wave &w) const { return mask(w, kExec); }
+
+  Fault fault(long inst, std::string msg) const { return Fault{std::move(msg), inst}; }
+
+  std::optional<Fault> checkRange(const Operand &o, long inst) const {
+    if (o.kind == Operand::Kind::V && o.index + o.count > nv_)
+      return fault(inst, "'" + o.text + "' is beyond the " + std::to_string(nv_) +
+                             " VGPRs the kernel descriptor allocates");
+    if (o.kind == Operand::Kind::S && o.index + o.count > kNumSgprs)
+      return fault(inst, "'" + o.text + "' is not an SGPR the emulator models");
+    return std::nullopt;
+  }
+
+  std::vector<unsigned> keys(const Operand &o) const {
+    std::vector<unsigned> k;
+    if (o.kind == Operand::Kind::V)
+      for (unsigned i = 0; i < o.count; ++i)
+        k.push_back(o.index + i);
+    if (o.kind == Operand::Kind::S)
+      for (unsigned i = 0; i < o.count; ++i)
+        k.push_back(1000 + o.index + i);
+    return k;
+  }
+
+  // A lane's value of an operand in a VALU slot.
+  BV laneValue(const Wave &w, const Operand &o, amd::Slot slot, unsigned lane) const {
+    switch (slot) {
+    case amd::Slot::Mask: {
+      const uint64_t m = o.kind == Operand::Kind::S ? mask(w, o.index) : o.imm;
+      return BV::constant(1, (m >> lane) & 1);
+    }
+    case amd::Slot::V64:
+      if (o.kind == Operand::Kind::V)
+        return BV::constant(64, (uint64_t(w.v[size_t(o.index + 1) * W_ + lane]) << 32) | w.v[size_t(o.index) * W_ + lane]);
+      if (o.kind == Operand::Kind::S)
+        return BV::constant(64, (uint64_t(w.s[o.index + 1]) << 32) | w.s[o.index]);
+      return BV::constant(64, o.inlineConst ? o.imm : (o.imm & 0xffffffffu));
+    default:
+      if (o.kind == Operand::Kind::V)
+        return BV::constant(32, w.v[size_t(o.index) * W_ + lane]);
+      if (o.kind == Operand::Kind::S)
+        return BV::constant(32, w.s[o.index]);
+      return BV::constant(32, o.imm & 0xffffffffu);
+    }
+  }
+
+  // ---- hazards and outstanding memory ----
+
+  targets::InstFacts facts(const Parsed &p, const MemOp *mem) const {
+    targets::InstFacts f;
+    f.mnemonic = p.mnemonic;
+    const std::string &m = p.mnemonic;
+    if (mem)
+      f.cls = mem->kind == MemOp::ScalarLoad ? InstClass::Smem
+              : (mem->kind == MemOp::LdsLoad || mem->kind == MemOp::LdsStore) ? InstClass::Lds
+                                                                               : InstClass::Vmem;
+    else if (m.rfind("v_", 0) == 0)
+      f.cls = InstClass::Valu;
+    else if (m.rfind("s_cbranch", 0) == 0 || m == "s_branch")
+      f.cls = InstClass::Branch;
+    else if (m.rfind("s_wait", 0) == 0 || m == "s_nop" || m == "s_endpgm" || m.rfind("s_barrier", 0) == 0 ||
+             m == "s_delay_alu")
+      f.cls = InstClass::Other;
+    else if (m.rfind("s_", 0) == 0)
+      f.cls = InstClass::Salu;
+    const bool store = mem && (mem->kind == MemOp::GlobalStore || mem->kind == MemOp::LdsStore);
+    for (size_t i = 0; i < p.ops.size(); ++i) {
+      const Operand &o = p.ops[i];
+      const bool written = !store && f.cls != InstClass::Other && f.cls != InstClass::Branch &&
+                           (i == 0 || (i == 1 && carryOut(p)));
+      std::vector<unsigned> &sg = written ? f.sgprWrites : f.sgprReads;
+      std::vector<unsigned> &vg = written ? f.vgprWrites : f.vgprReads;
+      for (unsigned k = 0; k < o.count; ++k) {
+        if (o.kind == Operand::Kind::S)
+          sg.push_back(o.index + k);
+        if (o.kind == Operand::Kind::V)
+          vg.push_back(o.index + k);
+      }
+    }
+    if (store && mem)
+      f.storeDataBytes = mem->bytes;
+    if (m.rfind("v_readlane", 0) == 0 || m.rfind("v_writelane", 0) == 0)
+      if (p.ops.size() >= 3 && p.ops[2].kind == Operand::Kind::S)
+        f.laneSelectSgprs.push_back(p.ops[2].index);
+    return f;
+  }
+
+  bool carryOut(const Parsed &p) const {
+    auto it = byMnemonic_.find(stripEncoding(p.mnemonic));
+    return it != byMnemonic_.end() && amd::opDef(it->second).carryOut;
+  }
+
+  std::optional<Fault> checkHazards(Wave &w, const targets::InstFacts &f, long inst) {
+    for (const targets::HazardRule &h : targets::hazardRules()) {
+      if (!h.applies(t_))
+        continue;
+      unsigned states = 0, valus = 0;
+      for (auto it = w.history.rbegin(); it != w.history.rend(); ++it) {
+        if (h.onlyValuMitigates ? valus > 0 : states >= h.waitStates)
+          break;
+        if (h.matches(it->facts, f))
+          return fault(inst, "hazard '" + h.name + "': '" + k_.code[size_t(inst)].text + "' follows '" +
+                                 k_.code[size_t(it->instruction)].text + "' with " +
+                                 (h.onlyValuMitigates ? std::string("no VALU instruction")
+                                                      : std::to_string(states) + " wait state(s)") +
+                                 " between; " + h.cite);
+        states += it->waitStates;
+        valus += it->facts.cls == InstClass::Valu;
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Fault> checkPending(const Wave &w, const Parsed &p, long inst) const {
+    for (const Operand &o : p.ops)
+      for (unsigned k : keys(o))
+        for (const PendingLoad &pl : w.pending)
+          if (std::find(pl.keys.begin(), pl.keys.end(), k) != pl.keys.end()) {
+            const char *counter = pl.counter == Counter::Scalar ? (t_.counters == targets::TargetInfo::Counters::Gfx12 ? "kmcnt" : "lgkmcnt")
+                                  : pl.lds ? "lgkmcnt"
+                                  : t_.counters == targets::TargetInfo::Counters::Gfx12 ? "loadcnt"
+                                                                                         : "vmcnt";
+            return fault(inst, "'" + k_.code[size_t(inst)].text + "' uses '" + o.text + "' while '" + pl.text +
+                                   "' (instruction " + std::to_string(pl.instruction) +
+                                   ") may still be writing it: no wait on " + counter + " retired that load");
+          }
+    return std::nullopt;
+  }
+
+  void retire(Wave &w, const PendingLoad &pl) {
+    for (auto [key, value] : pl.writes) {
+      if (pl.counter == Counter::Scalar)
+        w.s[key - 1000] = value;
+      else
+        w.v[size_t(key / 64) * W_ + key % 64] = value;
+    }
+  }
+
+  // Waits until at most `n` operations of a counter are outstanding.
+  // In-order counters retire the oldest first; SMEM returns out of order,
+  // so only a wait for zero guarantees any particular load.
+  void waitFor(Wave &w, Counter c, bool lds, unsigned n) {
+    auto counts = [&](const PendingLoad &pl) {
+      if (c == Counter::Scalar)
+        return pl.counter == Counter::Scalar || (pl.lds && t_.counters != targets::TargetInfo::Counters::Gfx12);
+      if (pl.lds || pl.counter == Counter::Scalar)
+        return false;
+      if (targets::storesShareLoadCounter(t_))
+        return true;
+      return pl.counter == c;
+    };
+    (void)lds;
+    unsigned outstanding = 0;
+    for (const PendingLoad &pl : w.pending)
+      outstanding += counts(pl);
+    if (outstanding <= n)
+      return;
+    const bool inOrder = c != Counter::Scalar;
+    if (!inOrder && n != 0)
+      return; // which SMEM loads completed is unknown: none is guaranteed
+    unsigned toRetire = outstanding - n;
+    std::deque<PendingLoad> rest;
+    for (PendingLoad &pl : w.pending) {
+      if (toRetire && counts(pl)) {
+        retire(w, pl);
+        --toRetire;
+      } else {
+        rest.push_back(std::move(pl));
+      }
+    }
+    w.pending = std::move(rest);
+  }
+
+  std::optional<Fault> execWait(Wave &w, const Parsed &p, long inst) {
+    const std::string &m = p.mnemonic;
+    auto num = [&](const std::string &s) -> std::optional<unsigned> {
+      std::optional<uint64_t> v = parseInt(s);
+      if (!v)
+        return std::nullopt;
+      return static_cast<unsigned>(*v);
+    };
+    if (m == "s_waitcnt") {
+      // "vmcnt(0) expcnt(0) lgkmcnt(0)" (fields absent = no wait), or a raw
+      // immediate, which the printer uses only when no field applies.
+      std::string r = p.rest;
+      size_t at = 0;
+      bool any = false;
+      while ((at = r.find('(', at)) != std::string::npos) {
+        size_t nameStart = r.rfind(' ', at);
+        nameStart = nameStart == std::string::npos ? 0 : nameStart + 1;
+        const std::string name = r.substr(nameStart, at - nameStart);
+        const size_t close = r.find(')', at);
+        std::optional<unsigned> n = num(r.substr(at + 1, close - at - 1));
+        if (!n)
+          return fault(inst, "cannot read the wait '" + p.rest + "'");
+        if (name == "vmcnt")
+          waitFor(w, Counter::VmLoad, false, *n);
+        else if (name == "lgkmcnt")
+          waitFor(w, Counter::Scalar, false, *n);
+        at = close;
+        any = true;
+      }
+      if (!any && !num(p.rest))
+        return fault(inst, "cannot read the wait '" + p.rest + "'");
+      return std::nullopt;
+    }
+    if (m == "s_waitcnt_vscnt") {
+      std::optional<unsigned> n = p.ops.size() == 2 ? num(p.ops[1].text) : std::nullopt;
+      if (!n)
+        return fault(inst, "cannot read the wait '" + p.rest + "'");
+      waitFor(w, Counter::VmStore, false, *n);
+      return std::nullopt;
+    }
+    if (m == "s_wait_loadcnt" || m == "s_wait_storecnt" || m == "s_wait_kmcnt" || m == "s_wait_dscnt") {
+      std::optional<unsigned> n = p.ops.size() == 1 ? num(p.ops[0].text) : std::nullopt;
+      if (!n)
+        return fault(inst, "cannot read the wait '" + p.rest + "'");
+      waitFor(w,
+              m == "s_wait_loadcnt" ? Counter::VmLoad : m == "s_wait_storecnt" ? Counter::VmStore : Counter::Scalar,
+              m == "s_wait_dscnt", *n);
+      return std::nullopt;
+    }
+    return fault(inst, "unknown wait instruction '" + m + "'");
+  }
+
+  // ---- execution ----
+
+  const MemOp *memOp(const std::string &mnemonic) const {
+    for (const MemOp &mo : kMemOps)
+      if (t_.mnemonic(mo.gfx9Name) == mnemonic)
+        return &mo;
+    return nullptr;
+  }
+
+  std::optional<Fault> execMemory(Wave &w, const Parsed &p, const MemOp &mo, long inst) {
+    int64_t offset = 0;
+    for (const std::string &m : p.modifiers)
+      if (m.rfind("offset:", 0) == 0)
+        offset = static_cast<int64_t>(*parseInt(m.substr(7)));
+    PendingLoad pl;
+    pl.instruction = inst;
+    pl.text = k_.code[size_t(inst)].text;
+    const uint64_t ex = exec(w);
+    if (mo.kind == MemOp::ScalarLoad) {
+      // s_load sdst, sbase, offset (Vega ISA 5: byte offset, address = sbase + offset)
+      // The offset is an immediate, an SGPR, or `null` (gfx10+ print a zero
+      // offset as the null SGPR).
+      if (p.ops.size() != 3 || p.ops[0].kind != Operand::Kind::S || p.ops[1].kind != Operand::Kind::S ||
+          (p.ops[2].kind != Operand::Kind::Imm && p.ops[2].kind != Operand::Kind::Null &&
+           p.ops[2].kind != Operand::Kind::S))
+        return fault(inst, "unexpected operands in '" + pl.text + "'");
+      const uint64_t off = p.ops[2].kind == Operand::Kind::Imm ? p.ops[2].imm
+                           : p.ops[2].kind == Operand::Kind::S ? w.s[p.ops[2].index]
+                                                               : 0;
+      const uint64_t addr = (uint64_t(w.s[p.ops[1].index + 1]) << 32 | w.s[p.ops[1].index]) + off;
+      const uint8_t *src = mem_.find(addr & ~uint64_t(3), mo.bytes);
+      if (!src)
+        return fault(inst, "'" + pl.text + "' reads " + std::to_string(mo.bytes) + " bytes at " + hex(addr) +
+                               ", out of bounds (" + mem_.describe(addr) + ")");
+      pl.counter = Counter::Scalar;
+      pl.keys = keys(p.ops[0]);
+      for (unsigned d = 0; d < mo.bytes / 4; ++d)
+        pl.writes.push_back({1000 + p.ops[0].index + d, static_cast<uint32_t>(loadLE(src + 4 * d, 4))});
+      w.pending.push_back(std::move(pl));
+      return std::nullopt;
+    }
+    if (mo.kind == MemOp::LdsLoad || mo.kind == MemOp::LdsStore) {
+      // ds_read_b32 vdst, vaddr [offset:N] / ds_write_b32 vaddr, vdata [offset:N]
+      if (p.ops.size() != 2)
+        return fault(inst, "unexpected operands in '" + pl.text + "'");
+      pl.counter = Counter::Scalar;
+      pl.lds = true;
+      const Operand &addrOp = mo.kind == MemOp::LdsLoad ? p.ops[1] : p.ops[0];
+      for (unsigned lane = 0; lane < W_; ++lane) {
+        if (!((ex >> lane) & 1))
+          continue;
+        const uint64_t a = w.v[size_t(addrOp.index) * W_ + lane] + uint64_t(offset);
+        if (a + mo.bytes > lds_.size())
+          return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses LDS offset " +
+                                 std::to_string(a) + ", outside the " + std::to_string(lds_.size()) +
+                                 "-byte allocation");
+        if (mo.kind == MemOp::LdsLoad)
+          pl.writes.push_back({p.ops[0].index * 64 + lane, static_cast<uint32_t>(loadLE(&lds_[a], 4))});
+        else
+          storeLE(&lds_[a], 4, w.v[size_t(p.ops[1].index) * W_ + lane]);
+      }
+      if (mo.kind == MemOp::LdsLoad)
+        pl.keys = keys(p.ops[0]);
+      w.pending.push_back(std::move(pl));
+      return std::nullopt;
+    }
+    // global_load vdst, vaddr, off|saddr / global_store vaddr, vdata, off|saddr
+    const bool store = mo.kind == MemOp::GlobalStore;
+    if (p.ops.size() != 3)
+      return fault(inst, "unexpected operands in '" + pl.text + "'");
+    const Operand &vaddr = store ? p.ops[0] : p.ops[1];
+    const Operand &saddr = p.ops[2];
+    const Operand &data = store ? p.ops[1] : p.ops[0];
+    const unsigned dwords = std::max(1u, mo.bytes / 4);
+    pl.counter = store ? Counter::VmStore : Counter::VmLoad;
+    for (unsigned lane = 0; lane < W_; ++lane) {
+      if (!((ex >> lane) & 1))
+        continue;
+      uint64_t addr;
+      if (saddr.kind == Operand::Kind::Off)
+        addr = (uint64_t(w.v[size_t(vaddr.index + 1) * W_ + lane]) << 32) | w.v[size_t(vaddr.index) * W_ + lane];
+      else
+        addr = ((uint64_t(w.s[saddr.index + 1]) << 32) | w.s[saddr.index]) + w.v[size_t(vaddr.index) * W_ + lane];
+      addr += uint64_t(offset);
+      uint8_t *ptr = mem_.find(addr, mo.bytes);
+      if (!ptr)
+        return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses " +
+                               std::to_string(mo.bytes) + " bytes at " + hex(addr) + ", out of bounds (" +
+                               mem_.describe(addr) + ")");
+      if (store) {
+        for (unsigned d = 0; d < dwords; ++d)
+          storeLE(ptr + 4 * d, std::min(4u, mo.bytes), w.v[size_t(data.index + d) * W_ + lane]);
+      } else {
+        for (unsigned d = 0; d < dwords; ++d) {
+          uint64_t v = loadLE(ptr + 4 * d, std::min(4u, mo.bytes));
+          if (mo.sign && mo.bytes < 4)
+            v = BV::constant(mo.bytes * 8, v).sext(32).value();
+          pl.writes.push_back({(data.index + d) * 64 + lane, static_cast<uint32_t>(v)});
+        }
+      }
+    }
+    if (!store)
+      pl.keys = keys(data);
+    w.pending.push_back(std::move(pl));
+    return std::nullopt;
+  }
+
+  std::optional<Fault> execAlu(Wave &w, const Parsed &p, long inst) {
+    std::string key = stripEncoding(p.mnemonic);
+    auto has = [&](const char *m) { return std::find(p.modifiers.begin(), p.modifiers.end(), m) != p.modifiers.end(); };
+    std::optional<amd::Op> op;
+    if (has("clamp")) {
+      if (key == t_.mnemonic("v_sub_u32"))
+        op = amd::Op::V_SUB_U32_CLAMP;
+    } else if (key.size() > 5 && key.compare(key.size() - 5, 5, "_sdwa") == 0) {
+      if (key == t_.mnemonic("v_lshrrev_b32") + "_sdwa" && has("src1_sel:WORD_0") &&
+          (has("src0_sel:DWORD") || p.modifiers.size() <= 4) && !has("dst_sel:WORD_1"))
+        op = amd::Op::V_LSHRREV_B32_SDWA_W0;
+    } else if (auto it = byMnemonic_.find(key); it != byMnemonic_.end()) {
+      op = it->second;
+      if (*op == amd::Op::V_SUB_U32_CLAMP) // shares the VOP3 name; without clamp it is the plain subtract
+        op = amd::Op::V_SUB_U32;
+    }
+    for (const std::string &m : p.modifiers)
+      if (!has("clamp") && op && *op != amd::Op::V_LSHRREV_B32_SDWA_W0)
+        return fault(inst, "modifier '" + m + "' in '" + k_.code[size_t(inst)].text + "' is not modelled");
+    if (!op)
+      return fault(inst, "unknown instruction '" + k_.code[size_t(inst)].text +
+                             "': the emulator does not model it (refusing to guess its effect)");
+    const amd::OpDef &def = amd::opDef(*op);
+    const size_t ndst = def.carryOut ? 2 : 1;
+    if (p.ops.size() != ndst + def.srcs.size())
+      return fault(inst, "'" + k_.code[size_t(inst)].text + "' has " + std::to_string(p.ops.size()) +
+                             " operands; the model of " + def.name + " takes " +
+                             std::to_string(ndst + def.srcs.size()));
+    for (const Operand &o : p.ops) {
+      if (o.kind == Operand::Kind::Other || o.kind == Operand::Kind::Off)
+        return fault(inst, "operand '" + o.text + "' of '" + k_.code[size_t(inst)].text + "' is not modelled");
+      if (std::optional<Fault> f = checkRange(o, inst))
+        return f;
+    }
+    amd::EvalContext ec;
+    ec.high16_zeroed = t_.generation <= targets::Generation::GFX9;
+    uint32_t junk = 0x2545f491u;
+    ec.unspecified = [&junk](unsigned width) {
+      junk = junk * 1664525u + 1013904223u;
+      return BV::constant(width, junk);
+    };
+    const Operand &dst = p.ops[0];
+    const bool scalar = def.encoding == amd::Encoding::SOP1 || def.encoding == amd::Encoding::SOP2;
+    const uint64_t ex = exec(w);
+    // Evaluate every lane from the old state first, then write: a VALU
+    // instruction reads all its sources before writing (in-place is fine).
+    std::vector<std::optional<BV>> results(W_);
+    uint64_t carry = 0;
+    for (unsigned lane = 0; lane < W_; ++lane) {
+      const bool active = scalar || ((ex >> lane) & 1);
+      if (!active && def.dst != amd::Slot::Mask && !def.carryOut)
+        continue;
+      ec.exec = BV::constant(1, scalar ? 1 : (ex >> lane) & 1);
+      std::vector<BV> srcs;
+      for (size_t i = 0; i < def.srcs.size(); ++i)
+        srcs.push_back(laneValue(w, p.ops[ndst + i], def.srcs[i], lane));
+      BV r = def.semantics(srcs, ec);
+      if (def.carryOut) {
+        auto [value, c] = amd::splitCarry(r);
+        carry |= c.value() << lane;
+        r = value;
+      }
+      if (active || def.dst == amd::Slot::Mask)
+        results[lane] = r;
+    }
+    if (def.dst == amd::Slot::Mask) {
+      uint64_t m = 0;
+      for (unsigned lane = 0; lane < W_; ++lane)
+        if (results[lane])
+          m |= results[lane]->value() << lane;
+      if (dst.kind != Operand::Kind::S && dst.kind != Operand::Kind::Null)
+        return fault(inst, "mask destination '" + dst.text + "' is not an SGPR");
+      if (dst.kind == Operand::Kind::S)
+        setMask(w, dst.index, m);
+      if (scalar)
+        w.scc = m != 0;
+    } else {
+      if (dst.kind != Operand::Kind::V)
+        return fault(inst, "destination '" + dst.text + "' is not a VGPR");
+      for (unsigned lane = 0; lane < W_; ++lane) {
+        if (!results[lane])
+          continue;
+        const uint64_t v = results[lane]->value();
+        w.v[size_t(dst.index) * W_ + lane] = static_cast<uint32_t>(v);
+        if (def.dst == amd::Slot::V64)
+          w.v[size_t(dst.index + 1) * W_ + lane] = static_cast<uint32_t>(v >> 32);
+      }
+    }
+    if (def.carryOut && p.ops[1].kind == Operand::Kind::S)
+      setMask(w, p.ops[1].index, carry);
+    return std::nullopt;
+  }
+
+  std::optional<Fault> execDual(Wave &w, long inst) {
+    // v_dual_cndmask_b32 X :: v_dual_cndmask_b32 Y (gfx11+ VOPD): both halves
+    // read their sources (and VCC) before either writes.
+    const std::string &text = k_.code[size_t(inst)].text;
+    const size_t sep = text.find(" :: ");
+    if (sep == std::string::npos)
+      return fault(inst, "cannot read the dual instruction '" + text + "'");
+    Parsed x = parseText(text.substr(0, sep), W_), y = parseText(text.substr(sep + 4), W_);
+    if (x.mnemonic != "v_dual_cndmask_b32" || y.mnemonic != "v_dual_cndmask_b32" || x.ops.size() != 3 ||
+        y.ops.size() != 3)
+      return fault(inst, "unknown dual instruction '" + text + "': only v_dual_cndmask_b32 pairs are modelled");
+    const amd::OpDef &def = amd::opDef(amd::Op::V_CNDMASK_B32);
+    const uint64_t ex = exec(w);
+    Operand vcc;
+    vcc.kind = Operand::Kind::S;
+    vcc.index = kVcc;
+    std::vector<std::pair<unsigned, uint32_t>> writes;
+    amd::EvalContext ec;
+    for (const Parsed *h : {&x, &y}) {
+      for (const Operand &o : h->ops)
+        if (std::optional<Fault> f = checkRange(o, inst))
+          return f;
+      for (unsigned lane = 0; lane < W_; ++lane) {
+        if (!((ex >> lane) & 1))
+          continue;
+        BV r = def.semantics({laneValue(w, h->ops[1], amd::Slot::V32, lane), laneValue(w, h->ops[2], amd::Slot::V32, lane),
+                              laneValue(w, vcc, amd::Slot::Mask, lane)},
+                             ec);
+        writes.push_back({h->ops[0].index * W_ + lane, static_cast<uint32_t>(r.value())});
+      }
+    }
+    for (auto [at, v] : writes)
+      w.v[at] = v;
+    return std::nullopt;
+  }
+
+  void trace(const Wave &w, long inst) {
+    if (!o_.trace)
+      return;
+    const uint64_t first = blockLinear_ * l_.block.count() + w.firstThread;
+    if (o_.traceThread < first || o_.traceThread >= first + W_)
+      return;
+    TraceRecord r;
+    r.instruction = static_cast<unsigned>(inst);
+    r.lane = static_cast<unsigned>(o_.traceThread - first);
+    for (unsigned i = 0; i < nv_; ++i)
+      r.vgprs.push_back(w.v[size_t(i) * W_ + r.lane]);
+    r.sgprs.assign(std::begin(w.s), std::end(w.s));
+    o_.trace->push_back(std::move(r));
+  }
+
+  std::optional<Fault> runWave(Wave &w) {
+    while (!w.done && !w.atBarrier) {
+      if (w.pc >= k_.code.size())
+        return fault(-1, "execution ran past the end of the code without s_endpgm");
+      if (++w.steps > o_.stepLimit)
+        return fault(long(w.pc), "a wave executed " + std::to_string(o_.stepLimit) +
+                                     " instructions without finishing (an endless loop?)");
+      const long inst = static_cast<long>(w.pc);
+      const Parsed &p = parsed_[w.pc];
+      const MemOp *mo = memOp(p.mnemonic);
+      const targets::InstFacts f = facts(p, mo);
+      if (std::optional<Fault> fl = checkHazards(w, f, inst))
+        return fl;
+      if (std::optional<Fault> fl = checkPending(w, p, inst))
+        return fl;
+      for (const Operand &o : p.ops)
+        if (std::optional<Fault> fl = checkRange(o, inst))
+          return fl;
+      size_t next = w.pc + 1;
+      unsigned waitStates = 1;
+      const std::string &m = p.mnemonic;
+      std::optional<Fault> fl;
+      if (mo) {
+        fl = execMemory(w, p, *mo, inst);
+      } else if (m == "s_endpgm") {
+        w.done = true;
+      } else if (m == "s_nop") {
+        waitStates = static_cast<unsigned>(p.ops.empty() ? 1 : (p.ops[0].imm & 0xf) + 1);
+      } else if (m == "s_delay_alu") {
+        // a scheduling hint (RDNA3 ISA "s_delay_alu"): no architectural effect
+      } else if (m.rfind("s_wait", 0) == 0) {
+        fl = execWait(w, p, inst);
+      } else if (m == "s_barrier" || m == "s_barrier_wait") {
+        w.atBarrier = true;
+      } else if (m == "s_barrier_signal") {
+        // gfx12 splits the barrier; the wait is where waves meet
+      } else if (m == "s_branch" || m.rfind("s_cbranch_", 0) == 0) {
+        // SOPP branch: target = next PC + 4 * simm16 (Vega ISA 4.2).
+        const int16_t rel = static_cast<int16_t>(p.ops.empty() ? 0 : p.ops[0].imm);
+        bool taken = m == "s_branch";
+        const std::string cond = m.size() > 10 ? m.substr(10) : "";
+        if (cond == "scc0") taken = !w.scc;
+        else if (cond == "scc1") taken = w.scc;
+        else if (cond == "vccz") taken = mask(w, kVcc) == 0;
+        else if (cond == "vccnz") taken = mask(w, kVcc) != 0;
+        else if (cond == "execz") taken = exec(w) == 0;
+        else if (cond == "execnz") taken = exec(w) != 0;
+        else if (m != "s_branch")
+          return fault(inst, "unknown branch '" + m + "'");
+        if (taken) {
+          const int64_t target = int64_t(k_.code[w.pc].offset + k_.code[w.pc].size) + 4 * int64_t(rel);
+          auto it = offsetIndex_.find(static_cast<uint64_t>(target));
+          if (it == offsetIndex_.end())
+            return fault(inst, "branch target " + std::to_string(target) + " is not an instruction boundary");
+          next = it->second;
+        }
+      } else if (m.rfind("v_dual_", 0) == 0) {
+        fl = execDual(w, inst);
+      } else {
+        fl = execAlu(w, p, inst);
+      }
+      if (fl)
+        return fl;
+      w.history.push_back({f, waitStates, inst});
+      if (w.history.size() > 16)
+        w.history.pop_front();
+      trace(w, inst);
+      w.pc = next;
+    }
+    return std::nullopt;
+  }
+
+  const LoadedKernel &k_;
+  const targets::TargetInfo &t_;
+  const Launch &l_;
+  GlobalMemory &mem_;
+  const Options &o_;
+  const unsigned W_;
+  const unsigned nv_;
+  std::map<std::string, amd::Op> byMnemonic_;
+  std::vector<Parsed> parsed_;
+  std::map<uint64_t, size_t> offsetIndex_;
+  std::vector<uint8_t> lds_;
+  uint64_t blockLinear_ = 0;
+};
+
+} // namespace
+
+std::optional<Fault> run(const LoadedKernel &k, const targets::TargetInfo &t, const Launch &launch,
+                         GlobalMemory &memory, const Options &options) {
+  return Emulator(k, t, launch, memory, options).run();
+}
+
+std::vector<uint8_t> dispatchPacket(const Dim3 &grid, const Dim3 &block, uint64_t kernargAddress) {
+  // hsa_kernel_dispatch_packet_t: header u16, setup u16 (dimensions),
+  // workgroup_size_x/y/z u16, reserved u16, grid_size_x/y/z u32 (in
+  // work-items), private/group segment sizes, kernel_object, kernarg_address.
+  std::vector<uint8_t> p(64, 0);
+  storeLE(&p[2], 2, 3);
+  storeLE(&p[4], 2, block.x);
+  storeLE(&p[6], 2, block.y);
+  storeLE(&p[8], 2, block.z);
+  storeLE(&p[12], 4, uint64_t(grid.x) * block.x);
+  storeLE(&p[16], 4, uint64_t(grid.y) * block.y);
+  storeLE(&p[20], 4, uint64_t(grid.z) * block.z);
+  storeLE(&p[40], 8, kernargAddress);
+  return p;
+}
+
+} // namespace p2a::emu

@@ -1,0 +1,461 @@
+#include "validation/check.hpp"
+
+#include "grammar/parser.hpp"
+#include "targets/mc_backend.hpp"
+#include "targets/target_info.hpp"
+#include "translator/cost_model.hpp"
+#include "translator/kernel_lowering.hpp"
+#include "validation/amdgpu_emulator.hpp"
+#include "validation/code_object.hpp"
+#include "validation/ptx_interpreter.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace p2a::check {
+
+namespace ast = ::ptx::ast;
+using kernel::Stmt;
+
+namespace {
+
+std::string hex(uint64_t v, unsigned digits = 8) {
+  char b[40];
+  std::snprintf(b, sizeof b, "0x%0*llx", int(digits), static_cast<unsigned long long>(v));
+  return b;
+}
+
+std::string dim(const Dim3 &d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+// SplitMix64: a small, well-mixed generator whose sequence depends only on
+// the seed, so a failing check is reproduced exactly by --seed.
+struct Rng {
+  uint64_t s;
+  uint64_t next() {
+    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+};
+
+// Where a PTX register lives after translation, parsed from the printed
+// physical name ("v5", "v[6:7]", "s20", "s[20:21]").
+struct Location {
+  bool sgpr = false;
+  unsigned index = 0, count = 1;
+};
+
+std::optional<Location> parseLocation(const std::string &s) {
+  Location l;
+  if (s.size() < 2 || (s[0] != 'v' && s[0] != 's'))
+    return std::nullopt;
+  l.sgpr = s[0] == 's';
+  unsigned a = 0, b = 0;
+  if (s[1] == '[') {
+    if (std::sscanf(s.c_str() + 1, "[%u:%u]", &a, &b) != 2)
+      return std::nullopt;
+    l.index = a;
+    l.count = b - a + 1;
+  } else {
+    l.index = static_cast<unsigned>(std::stoul(s.substr(1)));
+  }
+  return l;
+}
+
+class Checker {
+public:
+  Checker(const std::string &src, const targets::TargetInfo &t, const Options &o) : src_(src), t_(t), o_(o) {}
+
+  Result run() {
+    if (!prepare())
+      return std::move(r_);
+    if (!inferBuffers())
+      return std::move(r_);
+    std::string sizes;
+    for (const Buffer &b : buffers_)
+      sizes += (sizes.empty() ? "" : ", ") + b.name + " " + std::to_string(b.size) + " bytes" +
+               (b.inferred ? " (inferred)" : "");
+    header_ = "check: kernel '" + k_->name + "' on " + t_.name + " (wave" + std::to_string(t_.wave_size) +
+              "), grid " + dim(o_.grid) + " block " + dim(o_.block) + ", " + std::to_string(o_.trials) +
+              " trial(s), seed " + std::to_string(o_.seed) + "\n  buffers: " + (sizes.empty() ? "none" : sizes) +
+              "\n  translation: " + std::to_string(kt_.code.size()) + " AMD instructions, " +
+              std::to_string(kt_.numVgprs) + " VGPRs, " + std::to_string(kt_.numSgprs) + " SGPRs\n";
+    for (unsigned trial = 0; trial < o_.trials; ++trial)
+      if (!runTrial(trial))
+        return std::move(r_);
+    r_.status = Status::Pass;
+    r_.report = header_ + "  result: every output buffer agrees in all " + std::to_string(o_.trials) + " trial(s)\n";
+    return std::move(r_);
+  }
+
+private:
+  struct Buffer {
+    std::string name;
+    uint64_t size = 0;
+    bool inferred = false;
+  };
+
+  bool fail(ast::SourceLoc loc, const std::string &msg) {
+    error(r_.diagnostics, loc, msg);
+    r_.status = Status::Error;
+    return false;
+  }
+
+  bool prepare() {
+    ::ptx::ParseResult pr = ::ptx::parseModule(src_);
+    for (const ::ptx::SyntaxError &e : pr.errors)
+      error(r_.diagnostics, e.loc, e.message);
+    if (!pr.ok()) {
+      r_.status = Status::Error;
+      return false;
+    }
+    module_ = std::move(pr.module);
+    const ast::Function *fn = nullptr;
+    std::string names;
+    for (const ast::Function &f : module_.functions) {
+      if (!f.is_entry || !f.body)
+        continue;
+      names += (names.empty() ? "" : ", ") + f.name;
+      if ((o_.kernel.empty() && !fn) || f.name == o_.kernel)
+        fn = &f;
+    }
+    if (!fn)
+      return fail({1, 1}, o_.kernel.empty() ? "no .entry kernel with a body in this file"
+                                            : "no kernel '" + o_.kernel + "' (kernels: " +
+                                                  (names.empty() ? "none" : names) + ")");
+    k_ = kernel::decodeKernel(module_, *fn, r_.diagnostics);
+    if (!k_)
+      return fail(fn->loc, "kernel '" + fn->name + "' cannot be checked");
+    cost::CostModel &costs = cost::sharedCostModel();
+    klower::Options lo;
+    lo.forcedRule = o_.forcedRule;
+    if (!klower::translateKernel(*k_, t_, costs, kt_, r_.diagnostics, lo))
+      return fail(k_->loc, "kernel '" + k_->name + "' does not translate for " + t_.name);
+    mc::Assembler &asmr = costs.assembler(t_);
+    mc::AssembleResult obj = asmr.assemble(klower::moduleHeader(t_) + kt_.assembly, mc::OutputKind::Object);
+    if (!obj.ok)
+      return fail(k_->loc, "internal error: the translation of '" + k_->name + "' does not assemble for " + t_.name);
+    std::string err;
+    std::optional<emu::LoadedKernel> lk = emu::loadKernel(obj.output, k_->name, asmr, err);
+    if (!lk)
+      return fail(k_->loc, "internal error: " + err);
+    loaded_ = std::move(*lk);
+    if (loaded_.code.size() != kt_.code.size())
+      return fail(k_->loc, "internal error: the object holds " + std::to_string(loaded_.code.size()) +
+                               " instructions but the translation emitted " + std::to_string(kt_.code.size()));
+    for (const kernel::Param &p : k_->params) {
+      if (p.pointerSized && !o_.params.count(p.name)) {
+        Buffer b;
+        b.name = p.name;
+        auto it = o_.bufferBytes.find(p.name);
+        b.inferred = it == o_.bufferBytes.end();
+        b.size = b.inferred ? std::max<uint64_t>(256, o_.grid.count() * o_.block.count() * 4) : it->second;
+        buffers_.push_back(b);
+      }
+    }
+    for (const auto &[name, v] : o_.bufferBytes)
+      if (!k_->param(name))
+        return fail(k_->loc, "--buffer " + name + ": kernel '" + k_->name + "' has no such parameter");
+    for (const auto &[name, v] : o_.params)
+      if (!k_->param(name))
+        return fail(k_->loc, "--param " + name + ": kernel '" + k_->name + "' has no such parameter");
+    return true;
+  }
+
+  // Inputs for one trial: buffer contents and scalar parameter values.
+  struct Inputs {
+    std::vector<std::vector<uint8_t>> contents;
+    std::map<std::string, uint64_t> scalars;
+  };
+
+  Inputs makeInputs(unsigned trial) const {
+    Inputs in;
+    Rng rng{o_.seed * 0x100000001b3ull + trial};
+    for (const Buffer &b : buffers_) {
+      std::vector<uint8_t> bytes(b.size);
+      for (size_t i = 0; i < bytes.size(); i += 8) {
+        const uint64_t v = rng.next();
+        for (size_t j = 0; j < 8 && i + j < bytes.size(); ++j)
+          bytes[i + j] = static_cast<uint8_t>(v >> (8 * j));
+      }
+      in.contents.push_back(std::move(bytes));
+    }
+    for (const kernel::Param &p : k_->params) {
+      if (std::find_if(buffers_.begin(), buffers_.end(), [&](const Buffer &b) { return b.name == p.name; }) !=
+          buffers_.end())
+        continue;
+      auto given = o_.params.find(p.name);
+      in.scalars[p.name] = given != o_.params.end() ? given->second : rng.next();
+    }
+    return in;
+  }
+
+  // The parameter block: buffer base addresses and scalar values at CUDA's offsets.
+  std::vector<uint8_t> paramBlock(const Inputs &in, const std::vector<uint64_t> &bases) const {
+    std::vector<uint8_t> block(k_->paramBytes, 0);
+    for (const kernel::Param &p : k_->params) {
+      uint64_t v = 0;
+      for (size_t i = 0; i < buffers_.size(); ++i)
+        if (buffers_[i].name == p.name)
+          v = bases[i];
+      if (auto it = in.scalars.find(p.name); it != in.scalars.end())
+        v = it->second;
+      for (unsigned b = 0; b < p.size && b < 8; ++b)
+        block[p.offset + b] = static_cast<uint8_t>(v >> (8 * b));
+    }
+    return block;
+  }
+
+  std::vector<uint64_t> place(GlobalMemory &mem, const Inputs &in) const {
+    std::vector<uint64_t> bases;
+    for (size_t i = 0; i < buffers_.size(); ++i)
+      bases.push_back(mem.add(buffers_[i].name, in.contents[i]));
+    return bases;
+  }
+
+  std::optional<interp::Fault> runPtx(GlobalMemory &mem, const Inputs &in, interp::Options opts = {}) const {
+    interp::Launch l;
+    l.grid = o_.grid;
+    l.block = o_.block;
+    const std::vector<uint64_t> bases = place(mem, in);
+    l.params = paramBlock(in, bases);
+    return interp::run(*k_, l, mem, opts);
+  }
+
+  std::optional<emu::Fault> runAmd(GlobalMemory &mem, const Inputs &in, emu::Options opts = {}) const {
+    const std::vector<uint64_t> bases = place(mem, in);
+    std::vector<uint8_t> kernarg = paramBlock(in, bases);
+    kernarg.resize(kt_.kernargBytes, 0);
+    // Code object v5 hidden arguments, as the HIP runtime fills them.
+    const unsigned h = kt_.hiddenArgsOffset;
+    storeLE(&kernarg[h + 0], 4, o_.grid.x);
+    storeLE(&kernarg[h + 4], 4, o_.grid.y);
+    storeLE(&kernarg[h + 8], 4, o_.grid.z);
+    storeLE(&kernarg[h + 12], 2, o_.block.x);
+    storeLE(&kernarg[h + 14], 2, o_.block.y);
+    storeLE(&kernarg[h + 16], 2, o_.block.z);
+    emu::Launch l;
+    l.grid = o_.grid;
+    l.block = o_.block;
+    l.kernargAddress = mem.add("kernarg segment", kernarg);
+    l.dispatchAddress = mem.add("dispatch packet", emu::dispatchPacket(o_.grid, o_.block, l.kernargAddress));
+    return emu::run(loaded_, t_, l, mem, opts);
+  }
+
+  // Grows inferred buffers until the PTX kernel runs without running past
+  // one of them (doubling, so a few rounds settle any launch).
+  bool inferBuffers() {
+    for (unsigned round = 0; round < 48; ++round) {
+      GlobalMemory mem;
+      Inputs in = makeInputs(0);
+      std::optional<interp::Fault> f = runPtx(mem, in);
+      if (!f)
+        return true;
+      bool grown = false;
+      if (f->outOfBounds)
+        for (size_t i = 0; i < buffers_.size(); ++i) {
+          const GlobalMemory::Buffer *b = mem.byName(buffers_[i].name);
+          if (!buffers_[i].inferred || !b || f->address < b->base + b->bytes.size() ||
+              f->address >= b->base + b->bytes.size() + (uint64_t(1) << 30))
+            continue;
+          const uint64_t need = f->address + f->bytes - b->base;
+          buffers_[i].size = std::max<uint64_t>((need + 15) & ~uint64_t(15), buffers_[i].size * 2);
+          if (buffers_[i].size > (uint64_t(256) << 20))
+            return fail(f->loc, "buffer '" + buffers_[i].name + "' would need more than 256 MiB; give its size with --buffer");
+          grown = true;
+        }
+      if (!grown)
+        return fail(f->loc, "the PTX kernel faults in the reference interpreter: " + f->message);
+    }
+    return fail(k_->loc, "could not infer the buffer sizes; give them with --buffer NAME=BYTES");
+  }
+
+  bool runTrial(unsigned trial) {
+    const Inputs in = makeInputs(trial);
+    GlobalMemory ptxMem, amdMem;
+    if (std::optional<interp::Fault> f = runPtx(ptxMem, in))
+      return fail(f->loc, "the PTX kernel faults in the reference interpreter (trial " + std::to_string(trial) +
+                              "): " + f->message);
+    if (std::optional<emu::Fault> f = runAmd(amdMem, in)) {
+      std::string where;
+      if (f->instruction >= 0) {
+        where = "\n  at AMD instruction " + std::to_string(f->instruction) + ": " +
+                loaded_.code[size_t(f->instruction)].text;
+        const int s = kt_.codeStmt[size_t(f->instruction)];
+        if (s >= 0)
+          blame(static_cast<unsigned>(s), where);
+        else
+          where += "\n  (in the kernel's ABI prologue or epilogue)";
+      }
+      return mismatch("trial " + std::to_string(trial) + ": the translated code fails in the AMDGPU emulator: " +
+                      f->message + where);
+    }
+    for (size_t i = 0; i < buffers_.size(); ++i) {
+      const GlobalMemory::Buffer *a = ptxMem.byName(buffers_[i].name);
+      const GlobalMemory::Buffer *b = amdMem.byName(buffers_[i].name);
+      for (size_t off = 0; off < a->bytes.size(); ++off) {
+        if (a->bytes[off] == b->bytes[off])
+          continue;
+        const size_t word = off & ~size_t(3);
+        const unsigned n = static_cast<unsigned>(std::min<size_t>(4, a->bytes.size() - word));
+        std::string msg = "trial " + std::to_string(trial) + ": buffer '" + buffers_[i].name +
+                          "' differs first at byte offset " + std::to_string(off) + " (32-bit element " +
+                          std::to_string(word / 4) + "): PTX " + hex(loadLE(&a->bytes[word], n)) + ", AMD " +
+                          hex(loadLE(&b->bytes[word], n));
+        msg += trace(in, a->base + off);
+        return mismatch(msg);
+      }
+    }
+    return true;
+  }
+
+  bool mismatch(const std::string &msg) {
+    r_.status = Status::Mismatch;
+    r_.report = header_ + "  MISMATCH: " + msg + "\n";
+    return false;
+  }
+
+  void blame(unsigned s, std::string &out) {
+    const Stmt &st = k_->body[s];
+    const translate::TranslatedInstruction &ti = kt_.statements[s];
+    out += "\n  PTX line " + std::to_string(st.loc.line) + ": " + st.text;
+    if (ti.rule) {
+      out += "\n  rule '" + ti.rule->name + "' (" + ti.rule->restriction + ")";
+      r_.blamedRule = ti.rule->name;
+    }
+    r_.blamedLoc = st.loc;
+    out += "\n  AMD code for it:";
+    for (const std::string &g : ti.gcn)
+      out += "\n    " + g;
+  }
+
+  // Reruns both sides tracing the thread that wrote `address` last and
+  // names the first statement whose written value differs.
+  std::string trace(const Inputs &in, uint64_t address) {
+    uint64_t writer = ~0ull;
+    {
+      GlobalMemory mem;
+      interp::Options po;
+      po.watchAddress = address;
+      po.lastWriter = &writer;
+      runPtx(mem, in, po);
+    }
+    if (writer == ~0ull)
+      return "\n  (no PTX thread stored to that element: the AMD code wrote where the PTX kernel did not)";
+    std::vector<interp::TraceEvent> ptxTrace;
+    std::vector<emu::TraceRecord> amdTrace;
+    {
+      GlobalMemory mem;
+      interp::Options po;
+      po.traceThread = writer;
+      po.trace = &ptxTrace;
+      runPtx(mem, in, po);
+    }
+    {
+      GlobalMemory mem;
+      emu::Options eo;
+      eo.traceThread = writer;
+      eo.trace = &amdTrace;
+      runAmd(mem, in, eo);
+    }
+    std::map<std::string, Location> where;
+    for (const auto &[reg, phys] : kt_.registers)
+      if (std::optional<Location> l = parseLocation(phys))
+        where[reg] = *l;
+    auto amdValue = [&](const emu::TraceRecord &r, const std::string &reg) -> std::optional<uint64_t> {
+      auto it = where.find(reg);
+      if (it == where.end())
+        return std::nullopt;
+      const Location &l = it->second;
+      const unsigned width = k_->registers.count(reg) ? k_->registers.at(reg).width : 32;
+      if (width == 1) { // a lane mask: this lane's bit
+        const unsigned word = l.index + (r.lane >= 32 ? 1 : 0);
+        return (r.sgprs[word] >> (r.lane % 32)) & 1;
+      }
+      const std::vector<uint32_t> &file = l.sgpr ? r.sgprs : r.vgprs;
+      uint64_t v = file[l.index];
+      if (l.count > 1)
+        v |= uint64_t(file[l.index + 1]) << 32;
+      return v & sem::maskOf(width);
+    };
+    // The last AMD instruction of each statement.
+    std::map<unsigned, unsigned> lastLine;
+    for (size_t i = 0; i < kt_.codeStmt.size(); ++i)
+      if (kt_.codeStmt[i] >= 0)
+        lastLine[static_cast<unsigned>(kt_.codeStmt[i])] = static_cast<unsigned>(i);
+    std::map<std::string, uint64_t> ptxValues;
+    std::map<unsigned, unsigned> seen; // statement -> occurrences so far
+    std::string header = "\n  traced thread " + std::to_string(writer) + " (the last to store there in PTX)";
+    for (const interp::TraceEvent &e : ptxTrace) {
+      const Stmt &st = k_->body[e.stmt];
+      const std::vector<std::string> written = kernel::writtenRegisters(st);
+      const unsigned nth = seen[e.stmt]++;
+      auto ll = lastLine.find(e.stmt);
+      if (st.kind != Stmt::Kind::Load && ll != lastLine.end() && !written.empty()) {
+        // The nth completion of this statement in the AMD trace.
+        const emu::TraceRecord *rec = nullptr;
+        unsigned count = 0;
+        for (const emu::TraceRecord &r : amdTrace)
+          if (r.instruction == ll->second && count++ == nth) {
+            rec = &r;
+            break;
+          }
+        for (size_t i = 0; i < written.size() && rec; ++i) {
+          const std::string &reg = written[i];
+          std::optional<uint64_t> got = amdValue(*rec, reg);
+          if (!got || *got == e.values[i])
+            continue;
+          std::string out = header + "\n  first differing value: " + reg + " = " + hex(e.values[i]) + " in PTX, " +
+                            hex(*got) + " in " + physOf(reg) + " on AMD";
+          blame(e.stmt, out);
+          std::string inputs;
+          for (const std::string &src : kernel::readRegisters(st))
+            if (ptxValues.count(src))
+              inputs += " " + src + "=" + hex(ptxValues[src]);
+          if (!inputs.empty())
+            out += "\n  its PTX inputs:" + inputs;
+          return out;
+        }
+      }
+      for (size_t i = 0; i < written.size(); ++i)
+        ptxValues[written[i]] = e.values[i];
+    }
+    std::string out = header + "\n  every register value the thread computed agrees; the difference is in a store";
+    // The last store statement the thread executed that covers the element.
+    for (auto it = ptxTrace.rbegin(); it != ptxTrace.rend(); ++it)
+      if (k_->body[it->stmt].kind == Stmt::Kind::Store) {
+        blame(it->stmt, out);
+        break;
+      }
+    return out;
+  }
+
+  std::string physOf(const std::string &reg) const {
+    for (const auto &[r, p] : kt_.registers)
+      if (r == reg)
+        return p;
+    return "?";
+  }
+
+  const std::string &src_;
+  const targets::TargetInfo &t_;
+  const Options &o_;
+  Result r_;
+  ast::Module module_;
+  std::optional<kernel::Kernel> k_;
+  klower::KernelTranslation kt_;
+  emu::LoadedKernel loaded_;
+  std::vector<Buffer> buffers_;
+  std::string header_;
+};
+
+} // namespace
+
+Result run(const std::string &source, const targets::TargetInfo &t, const Options &options) {
+  return Checker(source, t, options).run();
+}
+
+} // namespace p2a::check

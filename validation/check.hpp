@@ -1,0 +1,50 @@
+// `ptx2amdgpu check`: translation validation by execution. The PTX kernel
+// runs in the reference interpreter, its translation (assembled by LLVM MC,
+// decoded back from the object) in the AMDGPU emulator, on the same random
+// inputs at the same addresses; every buffer is compared afterwards. On a
+// difference, both sides rerun with a trace of the thread that wrote the
+// first differing element, to name the first PTX statement whose value
+// differs and the rule and AMD instructions it became.
+#pragma once
+
+#include "translator/diagnostic.hpp"
+#include "translator/rule.hpp"
+#include "validation/memory.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2a::targets {
+struct TargetInfo;
+}
+
+namespace p2a::check {
+
+struct Options {
+  std::string kernel;         // empty: the module's only (or first) .entry
+  Dim3 grid{1, 1, 1};
+  Dim3 block{64, 1, 1};
+  unsigned trials = 3;
+  uint64_t seed = 1;
+  std::map<std::string, uint64_t> bufferBytes; // pointer parameter -> size; others inferred from the launch
+  std::map<std::string, uint64_t> params;      // scalar parameter -> value; others random per trial
+  const rules::Rule *forcedRule = nullptr;     // tests: lower with this rule where it applies
+};
+
+enum class Status { Pass, Mismatch, Error };
+
+struct Result {
+  Status status = Status::Error;
+  Diagnostics diagnostics; // located errors (parse, decode, translation, PTX faults)
+  std::string report;      // what was run and what was found, for people
+  // On a mismatch: the rule blamed (empty if none could be named).
+  std::string blamedRule;
+  ::ptx::ast::SourceLoc blamedLoc;
+};
+
+Result run(const std::string &source, const targets::TargetInfo &t, const Options &options);
+
+} // namespace p2a::check

@@ -1,0 +1,86 @@
+#include "validation/code_object.hpp"
+
+#include <llvm/Object/ELFObjectFile.h>
+#include <llvm/Object/ObjectFile.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <cstring>
+
+namespace p2a::emu {
+
+unsigned KernelDescriptor::vgprCount(const targets::TargetInfo &t) const {
+  // Granule: 4 VGPRs on gfx9 and in wave64, 8 on gfx90a/gfx942 (unified
+  // VGPR/AGPR file) and in wave32 on gfx10+ (AMDGPUUsage, COMPUTE_PGM_RSRC1).
+  const unsigned granule = t.is_cdna ? 8 : (t.isGfx10Plus() && wavefrontSize32()) ? 8 : 4;
+  return ((rsrc1 & 0x3f) + 1) * granule;
+}
+
+namespace {
+
+uint32_t le32(const uint8_t *p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
+
+} // namespace
+
+std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string &name, const mc::Assembler &asmr,
+                                       std::string &error) {
+  llvm::MemoryBufferRef ref(llvm::StringRef(elf.data(), elf.size()), "kernel");
+  llvm::Expected<std::unique_ptr<llvm::object::ObjectFile>> obj = llvm::object::ObjectFile::createObjectFile(ref);
+  if (!obj) {
+    error = "not an ELF object: " + llvm::toString(obj.takeError());
+    return std::nullopt;
+  }
+  std::optional<std::vector<uint8_t>> code, kd;
+  for (const llvm::object::SymbolRef &sym : (*obj)->symbols()) {
+    llvm::Expected<llvm::StringRef> n = sym.getName();
+    llvm::Expected<uint64_t> value = sym.getValue();
+    llvm::Expected<llvm::object::section_iterator> sec = sym.getSection();
+    if (!n || !value || !sec || *sec == (*obj)->section_end()) {
+      if (!n) llvm::consumeError(n.takeError());
+      if (!value) llvm::consumeError(value.takeError());
+      if (!sec) llvm::consumeError(sec.takeError());
+      continue;
+    }
+    const bool isCode = *n == name, isKd = *n == name + ".kd";
+    if (!isCode && !isKd)
+      continue;
+    llvm::Expected<llvm::StringRef> contents = (*sec)->getContents();
+    if (!contents) {
+      error = llvm::toString(contents.takeError());
+      return std::nullopt;
+    }
+    // Section-relative in objects; relative to the section's address in a shared object.
+    uint64_t start = *value;
+    if ((*obj)->isRelocatableObject() == false)
+      start -= (*sec)->getAddress();
+    uint64_t size = llvm::object::ELFSymbolRef(sym).getSize();
+    if (isKd)
+      size = 64;
+    if (start + size > contents->size()) {
+      error = "symbol '" + n->str() + "' lies outside its section";
+      return std::nullopt;
+    }
+    std::vector<uint8_t> bytes(contents->bytes_begin() + start, contents->bytes_begin() + start + size);
+    (isKd ? kd : code) = std::move(bytes);
+  }
+  if (!code || !kd) {
+    error = "no kernel '" + name + "' (symbol and descriptor '" + name + ".kd') in the code object";
+    return std::nullopt;
+  }
+  LoadedKernel k;
+  k.name = name;
+  const uint8_t *d = kd->data();
+  k.descriptor.groupSegmentFixedSize = le32(d + 0);
+  k.descriptor.privateSegmentFixedSize = le32(d + 4);
+  k.descriptor.kernargSize = le32(d + 8);
+  k.descriptor.rsrc3 = le32(d + 44);
+  k.descriptor.rsrc1 = le32(d + 48);
+  k.descriptor.rsrc2 = le32(d + 52);
+  k.descriptor.properties = static_cast<uint16_t>(d[56] | d[57] << 8);
+  std::optional<std::vector<mc::Assembler::DecodedInst>> insts = asmr.disassemble(code->data(), code->size(), error);
+  if (!insts)
+    return std::nullopt;
+  k.code = std::move(*insts);
+  return k;
+}
+
+} // namespace p2a::emu
