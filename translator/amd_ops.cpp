@@ -289,6 +289,23 @@ std::vector<OpDef> buildOps() {
       {Op::V_SUBB_CO_U32, "v_subb_co_u32", E::VOP2, SL::V32, {SL::V32, SL::V32, SL::Mask}, false, vega,
        [](const S &s, const Ctx &c) { return carryResult(s[0].zext(33) - s[1].zext(33) - s[2].zext(33), c); }, "",
        true},
+      // The remaining integer compares setp needs (Vega ISA 12.8 VOPC).
+      {Op::V_CMP_LE_I32, "v_cmp_le_i32", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(~slt(s[1], s[0]), c); }},
+      {Op::V_CMP_GE_I32, "v_cmp_ge_i32", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(~slt(s[0], s[1]), c); }},
+      {Op::V_CMP_LE_U64, "v_cmp_le_u64", E::VOPC, SL::Mask, {SL::V64, SL::V64}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[0].ule(s[1]), c); }},
+      {Op::V_CMP_GE_U64, "v_cmp_ge_u64", E::VOPC, SL::Mask, {SL::V64, SL::V64}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(s[1].ule(s[0]), c); }},
+      {Op::V_CMP_LT_I64, "v_cmp_lt_i64", E::VOPC, SL::Mask, {SL::V64, SL::V64}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(slt(s[0], s[1]), c); }},
+      {Op::V_CMP_LE_I64, "v_cmp_le_i64", E::VOPC, SL::Mask, {SL::V64, SL::V64}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(~slt(s[1], s[0]), c); }},
+      {Op::V_CMP_GT_I64, "v_cmp_gt_i64", E::VOPC, SL::Mask, {SL::V64, SL::V64}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(slt(s[1], s[0]), c); }},
+      {Op::V_CMP_GE_I64, "v_cmp_ge_i64", E::VOPC, SL::Mask, {SL::V64, SL::V64}, false, vega,
+       [](const S &s, const Ctx &c) { return compareResult(~slt(s[0], s[1]), c); }},
       // Memory: Vega ISA 9 "Flat, Scratch and Global instructions", 5 "Scalar
       // memory". Their effect is in validation/amdgpu_emulator.cpp.
       {Op::GLOBAL_LOAD_U8, "global_load_ubyte", E::VMEM, SL::V32, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},

@@ -45,6 +45,7 @@ enum class Op {
   // Integer arithmetic for kernels (Vega ISA 12.7 VOP2/VOP3 opcodes).
   V_MUL_LO_U32, V_MUL_HI_U32, V_MUL_HI_I32,
   V_ADD_CO_U32, V_ADDC_CO_U32, V_SUB_CO_U32, V_SUBB_CO_U32,
+  V_CMP_LE_I32, V_CMP_GE_I32, V_CMP_LE_U64, V_CMP_GE_U64, V_CMP_LT_I64, V_CMP_LE_I64, V_CMP_GT_I64, V_CMP_GE_I64,
   // Memory (no value semantics here: the kernel lowering emits them and the
   // emulator executes them). Loads: dst, srcs {address pair, offset}.
   // Stores: no dst, srcs {address pair, data, offset}. Scalar loads: dst an

@@ -363,29 +363,6 @@ private:
       k_.body.push_back(s);
       return;
     }
-    if (in.opcode == "setp") {
-      decodeSetp(in, full, s);
-      return;
-    }
-    if (in.opcode == "selp") {
-      std::optional<ScalarType> st = in.modifiers.size() == 1 ? scalarType(in.modifiers[0]) : std::nullopt;
-      if (!st || st->bits < 32 || st->cls == TypeClass::Pred) {
-        unsupportedForm(in, full, "selp is supported for 32- and 64-bit integer types");
-        return;
-      }
-      if (!count(4))
-        return;
-      s.kind = Stmt::Kind::Selp;
-      s.regWidth = st->bits;
-      ptx::Operand d, a, b, c;
-      if (!regOperand(ops[0], st->bits, d, false) || !regOperand(ops[1], st->bits, a, true) ||
-          !regOperand(ops[2], st->bits, b, true) || !regOperand(ops[3], 1, c, false))
-        return;
-      s.dst = d.reg;
-      s.srcs = {a, b, c};
-      k_.body.push_back(s);
-      return;
-    }
     if (in.opcode == "bra") {
       if (!(in.modifiers.empty() || (in.modifiers.size() == 1 && in.modifiers[0] == "uni")))
         return unsupportedForm(in, full, "expected bra or bra.uni");
@@ -512,68 +489,6 @@ private:
     k_.body.push_back(s);
   }
 
-  void decodeSetp(const ast::Instruction &in, const std::string &full, Stmt &s) {
-    // setp.CmpOp{.BoolOp}.type p, a, b{, c} (PTX ISA 9.7.3.1): integer compares.
-    std::vector<std::string> m = in.modifiers;
-    if (m.size() < 2 || m.size() > 3)
-      return unsupportedForm(in, full, "expected setp.cmp[.and|.or].type");
-    std::optional<ScalarType> ty = scalarType(m.back());
-    if (!ty || ty->cls == TypeClass::Pred || ty->bits < 32 || m.back()[0] == 'f')
-      return unsupportedForm(in, full, "integer compares of 32 or 64 bits only");
-    static const std::pair<const char *, CmpOp> cmps[] = {{"eq", CmpOp::Eq}, {"ne", CmpOp::Ne}, {"lt", CmpOp::Lt},
-                                                         {"le", CmpOp::Le}, {"gt", CmpOp::Gt}, {"ge", CmpOp::Ge},
-                                                         {"lo", CmpOp::Lt}, {"ls", CmpOp::Le}, {"hi", CmpOp::Gt},
-                                                         {"hs", CmpOp::Ge}};
-    bool found = false;
-    for (auto &[n, c] : cmps)
-      if (m[0] == n) {
-        s.cmp = c;
-        found = true;
-        // lo/ls/hi/hs are the unsigned spellings.
-        s.cmpType = (m[0] == "lo" || m[0] == "ls" || m[0] == "hi" || m[0] == "hs") ? TypeClass::U : ty->cls;
-      }
-    if (!found)
-      return unsupportedForm(in, full, "unknown comparison '." + m[0] + "'");
-    if (s.cmpType == TypeClass::B && s.cmp != CmpOp::Eq && s.cmp != CmpOp::Ne)
-      return unsupportedForm(in, full, ".b types allow only eq and ne");
-    if (m.size() == 3) {
-      if (m[1] == "and")
-        s.combine = ptx::BoolOp::And;
-      else if (m[1] == "or")
-        s.combine = ptx::BoolOp::Or;
-      else
-        return unsupportedForm(in, full, "the combiner must be .and or .or");
-    }
-    s.cmpWidth = ty->bits;
-    const size_t want = s.combine == ptx::BoolOp::None ? 3 : 4;
-    if (in.operands.size() != want) {
-      error(diags_, in.loc, "'" + full + "' expects " + std::to_string(want) + " operands");
-      return;
-    }
-    if (in.operands[0].kind == ast::Operand::Kind::Pair)
-      return unsupportedForm(in, full, "the p|q destination pair is not supported");
-    ptx::Operand d, a, b;
-    if (!regOperand(in.operands[0], 1, d, false) || !regOperand(in.operands[1], ty->bits, a, true) ||
-        !regOperand(in.operands[2], ty->bits, b, true))
-      return;
-    s.kind = Stmt::Kind::Setp;
-    s.dst = d.reg;
-    s.regWidth = 1;
-    s.srcs = {a, b};
-    if (want == 4) {
-      const ast::Operand &co = in.operands[3];
-      ptx::Operand c;
-      ast::Operand plain = co;
-      plain.negated = false;
-      if (!regOperand(plain, 1, c, false))
-        return;
-      // A negated combiner source (!c) is kept as an immediate flag in imm.
-      c.imm = co.negated ? 1 : 0;
-      s.srcs.push_back(c);
-    }
-    k_.body.push_back(s);
-  }
-
   const ast::Module &m_;
   const ast::Function &f_;
   Diagnostics &diags_;
@@ -604,9 +519,7 @@ std::vector<std::string> writtenRegisters(const Stmt &s) {
     break;
   case Stmt::Kind::ReadSpecial:
   case Stmt::Kind::AddressOf:
-  case Stmt::Kind::Cvta:
-  case Stmt::Kind::Setp:
-  case Stmt::Kind::Selp: out.push_back(s.dst); break;
+  case Stmt::Kind::Cvta: out.push_back(s.dst); break;
   default: break;
   }
   return out;
@@ -634,8 +547,6 @@ std::vector<std::string> readRegisters(const Stmt &s) {
       out.push_back(s.base);
     break;
   case Stmt::Kind::Cvta:
-  case Stmt::Kind::Setp:
-  case Stmt::Kind::Selp:
     for (const ptx::Operand &o : s.srcs)
       add(o);
     break;

@@ -3,7 +3,7 @@
 // the kernel lowering translates. Arithmetic and the Logic & Shift family are
 // `ptx::Instruction`s (rule forms); memory, special registers, comparisons
 // and control flow are kernel statements (PTX ISA 9.7.9 data movement,
-// 9.7.3 comparison, 9.7.12 control flow, 9.7.13 parallel synchronisation).
+// 9.7.12 control flow, 9.7.13 parallel synchronisation).
 #pragma once
 
 #include "grammar/ast.hpp"
@@ -46,7 +46,6 @@ struct Variable {
   ::ptx::ast::SourceLoc loc;
 };
 
-using ptx::CmpOp;
 
 struct Stmt {
   enum class Kind {
@@ -56,8 +55,6 @@ struct Stmt {
     Load,        // values <- [base + offset] in space
     Store,       // [base + offset] <- values
     Cvta,        // dst <- src converted between generic and `space`
-    Setp,        // dst (pred) <- a cmp b, optionally combined with c by boolop
-    Selp,        // dst <- c ? a : b
     Branch,      // to label
     Barrier,     // bar.sync / barrier.sync
     Return,      // ret / exit
@@ -72,7 +69,7 @@ struct Stmt {
   ptx::Instruction inst; // Compute
 
   // Registers and immediates by role.
-  std::string dst;                 // ReadSpecial, AddressOf, Cvta, Setp, Selp
+  std::string dst;                 // ReadSpecial, AddressOf, Cvta
   Special special = Special::Tid;  // ReadSpecial
   unsigned dim = 0;                // ReadSpecial: 0 x, 1 y, 2 z
   std::string symbol;              // AddressOf, and the base of Load/Store when `baseIsSymbol`
@@ -85,14 +82,10 @@ struct Stmt {
   bool baseIsSymbol = false;
   int64_t offset = 0;
   bool nonCoherent = false;        // ld.global.nc
-  CmpOp cmp = CmpOp::Eq;           // Setp
-  ptx::TypeClass cmpType = ptx::TypeClass::U;
-  unsigned cmpWidth = 32;
-  ptx::BoolOp combine = ptx::BoolOp::None; // setp.cmp.and/.or (xor not supported)
-  std::vector<ptx::Operand> srcs;  // Setp: a, b[, c]; Selp: a, b, c; Cvta: src
+  std::vector<ptx::Operand> srcs;  // Cvta: src
   std::string label;               // Branch
   unsigned target = 0;             // Branch: statement index of the label
-  unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64, Selp type)
+  unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64)
 };
 
 struct Kernel {

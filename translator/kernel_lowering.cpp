@@ -66,9 +66,6 @@ public:
     out_.hiddenArgsOffset = alignUp(k_.paramBytes, 8);
     out_.kernargBytes = out_.hiddenArgsOffset + kHiddenArgsBytes;
 
-    // Registers take their declared widths.
-    for (const auto &[name, type] : k_.registers)
-      select::vregFor(fn_, name, type.width == 64 ? 64 : type.width == 1 ? 1 : 32);
 
     for (size_t i = 0; i < k_.body.size(); ++i)
       lower(k_.body[i]);
@@ -101,7 +98,14 @@ public:
 private:
   // ---- lowering of statements into machine instructions over vregs ----
 
-  unsigned reg(const std::string &name, unsigned width) { return select::vregFor(fn_, name, width); }
+  // The vreg of a PTX register, created at first use with its declared width
+  // (declared but unused registers -- nvcc declares %r<N> generously -- get none).
+  unsigned reg(const std::string &name, unsigned width) {
+    auto it = k_.registers.find(name);
+    if (it != k_.registers.end())
+      width = it->second.width == 64 ? 64 : it->second.width == 1 ? 1 : 32;
+    return select::vregFor(fn_, name, width);
+  }
 
   unsigned newTemp(mir::RegClass cls) {
     fn_.vregs.push_back({cls, ""});
@@ -159,8 +163,6 @@ private:
     }
     case Stmt::Kind::Return: begin(s); return; // s_endpgm, printed with the statement
     case Stmt::Kind::AddressOf: begin(s); return unsupported(s, "taking the address of '" + s.symbol + "'");
-    case Stmt::Kind::Setp: begin(s); return unsupported(s, "setp");
-    case Stmt::Kind::Selp: begin(s); return unsupported(s, "selp");
     case Stmt::Kind::Branch: begin(s); return unsupported(s, "control flow (bra)");
     case Stmt::Kind::Barrier: begin(s); return unsupported(s, "bar.sync");
     }

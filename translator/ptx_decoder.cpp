@@ -12,7 +12,7 @@ namespace {
 const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "lop3", "shf", "shl",
                                        "shr",  "prmt", "bfe", "bfi",  "brev",  "popc", "clz", "bfind",
                                        "fns",  "bmsk", "szext", "mov", "add", "sub", "mul",
-                                       "mad",  "cvt"};
+                                       "mad",  "cvt", "setp", "selp"};
 
 std::optional<PrmtMode> prmtModeOf(const std::string &m) {
   static const std::pair<const char *, PrmtMode> modes[] = {{"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e},
@@ -204,6 +204,47 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       return bad("bfind takes .u32, .s32, .u64 or .s64");
   } else if (in.opcode == "cvt") {
     // decoded above
+  } else if (in.opcode == "setp") {
+    // setp.CmpOp{.BoolOp}.type (PTX ISA 9.7.3.1), integer types.
+    f.opcode = Opcode::Setp;
+    static const std::pair<const char *, std::pair<CmpOp, bool>> cmps[] = {
+        {"eq", {CmpOp::Eq, false}}, {"ne", {CmpOp::Ne, false}}, {"lt", {CmpOp::Lt, false}},
+        {"le", {CmpOp::Le, false}}, {"gt", {CmpOp::Gt, false}}, {"ge", {CmpOp::Ge, false}},
+        {"lo", {CmpOp::Lt, true}},  {"ls", {CmpOp::Le, true}},  {"hi", {CmpOp::Gt, true}},
+        {"hs", {CmpOp::Ge, true}}};
+    if (mods.empty() || mods.size() > 2)
+      return bad("expected setp.cmp[.and|.or].type");
+    bool found = false, unsignedSpelling = false;
+    for (auto &[n, c] : cmps)
+      if (mods[0] == n) {
+        f.cmp = c.first;
+        unsignedSpelling = c.second;
+        found = true;
+      }
+    if (!found)
+      return bad("unknown integer comparison '." + mods[0] + "'");
+    if (mods.size() == 2) {
+      if (mods[1] == "and")
+        f.boolop = BoolOp::And;
+      else if (mods[1] == "or")
+        f.boolop = BoolOp::Or;
+      else
+        return bad("the combiner must be .and or .or (.xor is not supported)");
+    }
+    if (!typeOneOf({"b32", "u32", "s32", "b64", "u64", "s64"}))
+      return bad("integer comparisons of 32 or 64 bits only");
+    if (f.type == TypeClass::B && f.cmp != CmpOp::Eq && f.cmp != CmpOp::Ne)
+      return bad(".b types allow only eq and ne");
+    // Equality ignores signedness; lo/ls/hi/hs are unsigned whatever the type.
+    if (f.cmp == CmpOp::Eq || f.cmp == CmpOp::Ne || f.type == TypeClass::B || unsignedSpelling)
+      f.type = TypeClass::U;
+  } else if (in.opcode == "selp") {
+    f.opcode = Opcode::Selp;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"b32", "u32", "s32", "b64", "u64", "s64"}))
+      return bad("selp is supported for 32- and 64-bit integer types");
+    f.type = TypeClass::B;
   } else if (in.opcode == "mov" || in.opcode == "add" || in.opcode == "sub") {
     f.opcode = in.opcode == "mov" ? Opcode::Mov : in.opcode == "add" ? Opcode::Add : Opcode::Sub;
     if (!mods.empty())

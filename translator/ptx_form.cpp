@@ -48,11 +48,19 @@ std::string Form::name() const {
   case Opcode::MulWide: return "mul.wide." + ty;
   case Opcode::MadLo: return "mad.lo." + ty;
   case Opcode::Cvt: return "cvt." + ty + "." + typePrefix(fromType) + std::to_string(fromWidth);
+  case Opcode::Setp: {
+    static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    return std::string("setp.") + cmps[static_cast<int>(cmp)] + "." +
+           (boolop == BoolOp::And ? "and." : boolop == BoolOp::Or ? "or." : "") + ty;
+  }
+  case Opcode::Selp: return "selp." + ty;
   }
   return "?";
 }
 
-unsigned Form::numDsts() const { return opcode == Opcode::Lop3 && boolop != BoolOp::None ? 2 : 1; }
+unsigned Form::numDsts() const {
+  if (opcode == Opcode::Setp)
+    return 1; return opcode == Opcode::Lop3 && boolop != BoolOp::None ? 2 : 1; }
 
 unsigned Form::numSrcs() const {
   switch (opcode) {
@@ -64,7 +72,9 @@ unsigned Form::numSrcs() const {
   case Opcode::Bfind:
   case Opcode::Mov:
   case Opcode::Cvt: return 1;
-  case Opcode::MadLo: return 3;
+  case Opcode::MadLo:
+  case Opcode::Selp: return 3;
+  case Opcode::Setp: return boolop == BoolOp::None ? 2 : 3;
   case Opcode::Prmt:
   case Opcode::Bfe:
   case Opcode::Fns: return 3;
@@ -90,12 +100,14 @@ unsigned Form::srcWidth(unsigned i) const {
   case Opcode::Shl:
   case Opcode::Shr: return i == 1 ? 32 : width; // PTX 9.7.8.7/8: the amount is .u32
   case Opcode::Cvt: return fromWidth;
+  case Opcode::Setp:
+  case Opcode::Selp: return i == 2 ? 1 : width; // the combiner / selector is a predicate
   default: return width;
   }
 }
 
 unsigned Form::dstWidth(unsigned i) const {
-  if (i == 1)
+  if (i == 1 || opcode == Opcode::Setp)
     return 1;
   switch (opcode) {
   case Opcode::Popc:
@@ -189,6 +201,19 @@ const std::vector<Form> &allForms() {
     cvt(TypeClass::U, 64, TypeClass::U, 32); // zero-extend
     cvt(TypeClass::S, 64, TypeClass::S, 32); // sign-extend
     cvt(TypeClass::U, 32, TypeClass::U, 64); // truncate
+    for (unsigned w : {32u, 64u})
+      for (TypeClass t : {TypeClass::U, TypeClass::S})
+        for (CmpOp c : {CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge})
+          for (BoolOp b : {BoolOp::None, BoolOp::And, BoolOp::Or}) {
+            if (t == TypeClass::S && (c == CmpOp::Eq || c == CmpOp::Ne))
+              continue; // equality ignores signedness: one form (.u)
+            Form f{Opcode::Setp, t, w};
+            f.cmp = c;
+            f.boolop = b;
+            add(f);
+          }
+    for (unsigned w : {32u, 64u})
+      add(Form{Opcode::Selp, TypeClass::B, w});
     return v;
   }();
   return forms;

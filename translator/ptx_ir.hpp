@@ -22,6 +22,9 @@ enum class Opcode {
   // 9.7.9.21 cvt). Two's complement: .s and .u add/sub/mul.lo/mad.lo are one
   // operation, so the decoder canonicalises them to .u.
   Mov, Add, Sub, MulLo, MulHi, MulWide, MadLo, Cvt,
+  // Comparison and selection (PTX ISA 9.7.3.1 setp, 9.7.3.3 selp): setp's
+  // .b types (eq/ne only) and lo/ls/hi/hs spellings canonicalise to .u.
+  Setp, Selp,
 };
 
 // prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.
@@ -48,6 +51,7 @@ struct Form {
   bool shiftamt = false;          // bfind.shiftamt
   TypeClass fromType = TypeClass::U; // cvt only: the source type
   unsigned fromWidth = 32;           // cvt only
+  CmpOp cmp = CmpOp::Eq;             // setp only (boolop: its .and/.or combiner)
 
   // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
   std::string name() const;

@@ -88,6 +88,15 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   case Opcode::MulWide: return {mulWide(s[0], s[1], f.type == TypeClass::S)}; // 9.7.1.3
   case Opcode::MadLo:                                                         // 9.7.1.4
     return {mulWide(s[0], s[1], false).trunc(f.width) + s[2]};
+  case Opcode::Setp: { // 9.7.3.1: p = (a cmp b) [BoolOp c]
+    BV p = compare(f.cmp, f.type == TypeClass::S, s[0], s[1]);
+    if (f.boolop == BoolOp::And)
+      p = p & s[2];
+    else if (f.boolop == BoolOp::Or)
+      p = p | s[2];
+    return {p};
+  }
+  case Opcode::Selp: return {BV::ite(s[2], s[0], s[1])}; // 9.7.3.3: d = c ? a : b
   case Opcode::Cvt: // 9.7.9.21: integer widening extends by the source type, narrowing truncates
     if (f.width > f.fromWidth)
       return {f.fromType == TypeClass::S ? s[0].sext(f.width) : s[0].zext(f.width)};

@@ -18,6 +18,7 @@ const std::vector<Rule> &ruleTable() {
     addBitFieldRules(t);
     addFnsRules(t);
     addArithRules(t);
+    addCompareRules(t);
     addConstantFoldRules(t);
     return t;
   }();

@@ -16,5 +16,6 @@ void addBitFieldRules(std::vector<Rule> &out);  // bfe bfi bmsk szext
 void addFnsRules(std::vector<Rule> &out);       // fns
 void addConstantFoldRules(std::vector<Rule> &out); // all-immediate operands
 void addArithRules(std::vector<Rule> &out);        // mov add sub mul mad cvt
+void addCompareRules(std::vector<Rule> &out);      // setp selp
 
 } // namespace p2a::rules

@@ -10,8 +10,9 @@ using namespace dsl;
 
 void addConstantFoldRules(std::vector<Rule> &out) {
   for (const ptx::Form &form : ptx::allForms()) {
-    if (form.type == ptx::TypeClass::Pred || form.boolop != ptx::BoolOp::None)
-      continue; // predicates have no immediate sources
+    if (form.type == ptx::TypeClass::Pred || form.boolop != ptx::BoolOp::None || form.opcode == ptx::Opcode::Setp ||
+        form.opcode == ptx::Opcode::Selp)
+      continue; // predicates have no immediate sources (and setp's result is a lane mask)
     Rule r;
     r.form = form;
     r.name = form.name() + "/const";

@@ -863,6 +863,8 @@ private:
         w.done = true;
       } else if (m == "s_nop") {
         waitStates = static_cast<unsigned>(p.ops.empty() ? 1 : (p.ops[0].imm & 0xf) + 1);
+      } else if (m == "v_nop") {
+        // a VALU instruction with no effect (it counts for VALU-mitigated hazards)
       } else if (m == "s_delay_alu") {
         // a scheduling hint (RDNA3 ISA "s_delay_alu"): no architectural effect
       } else if (m.rfind("s_wait", 0) == 0) {

@@ -181,6 +181,8 @@ private:
         for (size_t j = 0; j < 8 && i + j < bytes.size(); ++j)
           bytes[i + j] = static_cast<uint8_t>(v >> (8 * j));
       }
+      if (auto given = o_.contents.find(b.name); given != o_.contents.end() && trial == 0)
+        std::copy_n(given->second.begin(), std::min(given->second.size(), bytes.size()), bytes.begin());
       in.contents.push_back(std::move(bytes));
     }
     for (const kernel::Param &p : k_->params) {

@@ -31,6 +31,9 @@ struct Options {
   uint64_t seed = 1;
   std::map<std::string, uint64_t> bufferBytes; // pointer parameter -> size; others inferred from the launch
   std::map<std::string, uint64_t> params;      // scalar parameter -> value; others random per trial
+  // Known leading bytes of a buffer in trial 0 (e.g. a hardware-measured
+  // vector); the rest stays random.
+  std::map<std::string, std::vector<uint8_t>> contents;
   const rules::Rule *forcedRule = nullptr;     // tests: lower with this rule where it applies
 };
 

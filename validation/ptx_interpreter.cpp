@@ -353,31 +353,6 @@ private:
         }
         break;
       }
-      case Stmt::Kind::Setp: {
-        std::optional<BV> a = read(t, s.srcs[0], s.cmpWidth, s, f);
-        std::optional<BV> b = a ? read(t, s.srcs[1], s.cmpWidth, s, f) : std::nullopt;
-        if (!b)
-          return f;
-        BV r = sem::compare(s.cmp, s.cmpType == ptx::TypeClass::S, *a, *b);
-        if (s.combine != ptx::BoolOp::None) {
-          std::optional<BV> c = read(t, s.srcs[2], 1, s, f);
-          if (!c)
-            return f;
-          BV cv = s.srcs[2].imm ? ~*c : *c;
-          r = s.combine == ptx::BoolOp::And ? (r & cv) : (r | cv);
-        }
-        write(t, s.dst, r.value());
-        break;
-      }
-      case Stmt::Kind::Selp: {
-        std::optional<BV> a = read(t, s.srcs[0], s.regWidth, s, f);
-        std::optional<BV> b = a ? read(t, s.srcs[1], s.regWidth, s, f) : std::nullopt;
-        std::optional<BV> c = b ? read(t, s.srcs[2], 1, s, f) : std::nullopt;
-        if (!c)
-          return f;
-        write(t, s.dst, BV::ite(*c, *a, *b).value());
-        break;
-      }
       case Stmt::Kind::Branch: t.pc = s.target; break;
       case Stmt::Kind::Barrier: t.atBarrier = true; break;
       case Stmt::Kind::Return: t.done = true; break;
