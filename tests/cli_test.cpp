@@ -177,13 +177,13 @@ TEST_CASE("explain --show-encoding and -filetype=obj") {
 }
 
 TEST_CASE("a failed translation writes no output file") {
-  const std::string bad = "and.b32 %r1, %r2, %r3;\nmov.b32 %r4, 1;";
+  const std::string bad = "and.b32 %r1, %r2, %r3;\natom.global.add.u32 %r4, [%rd1], 1;";
   SUBCASE("explain, object output, new path") {
     const std::string obj = tempPath("fail.o");
     Run r = run({"explain", "-filetype=obj", "-o", obj, bad});
     INFO(toString(r));
     CHECK(r.exited(1));
-    CHECK(contains(r.err, "unsupported PTX instruction 'mov.b32'"));
+    CHECK(contains(r.err, "unsupported PTX instruction 'atom.global.add.u32'"));
     CHECK_FALSE(fs::exists(obj));
   }
   SUBCASE("explain, text output, new path") {
@@ -202,12 +202,13 @@ TEST_CASE("a failed translation writes no output file") {
   SUBCASE("file translation, object output") {
     const std::string in = tempFile("bad.ptx", ".version 9.0\n.target sm_90\n.address_size 64\n"
                                                ".visible .entry k()\n{\n  .reg .b32 %r<4>;\n"
-                                               "  and.b32 %r1, %r2, %r3;\n  ret;\n}\n");
+                                               "  and.b32 %r1, %r2, %r3;\n  atom.global.add.u32 %r1, [%rd1], 1;\n}\n");
     const std::string obj = tempPath("bad.o");
     Run r = run({in, "-filetype=obj", "-o", obj});
     INFO(toString(r));
     CHECK(r.exited(1));
-    CHECK(contains(r.err, in + ":8:3: error: unsupported PTX instruction 'ret'\n  ret;\n  ^\n"));
+    CHECK(contains(r.err, in + ":8:3: error: unsupported PTX instruction 'atom.global.add.u32'\n"
+                                  "  atom.global.add.u32 %r1, [%rd1], 1;\n  ^\n"));
     CHECK_FALSE(fs::exists(obj));
   }
   SUBCASE("an output path that cannot be opened is an error") {
@@ -277,7 +278,7 @@ TEST_CASE("explain: clang-style errors with exact caret positions") {
       {"and.b32 %0 %1, 3;", 1, 11, "expected ';'", "and.b32 %0 %1, 3;"},
       {"and.b32 %0, %1, 3", 1, 18, "expected ';'", "and.b32 %0, %1, 3"},
       // decoder errors: at the opcode, or at the operand at fault
-      {"mov.b32 %0, 3;", 1, 1, "unsupported PTX instruction 'mov.b32'", "mov.b32 %0, 3;"},
+      {"atom.add.u32 %0, [%1], 3;", 1, 1, "unsupported PTX instruction 'atom.add.u32'", "atom.add.u32 %0, [%1], 3;"},
       {"and.u32 %0, %1, 3;", 1, 1, "invalid form 'and.u32': type must be one of .pred, .b16, .b32, .b64",
        "and.u32 %0, %1, 3;"},
       {"shf.l.b32 %0, %1, %2, 3;", 1, 1, "invalid form 'shf.l.b32': shf needs a mode, .wrap or .clamp",
@@ -320,9 +321,9 @@ TEST_CASE("explain: clang-style errors with exact caret positions") {
                                   "and.b64 %0, %1, 2;"));
 
   // Several statements with errors: all reported, in source order.
-  Run many = run({"explain", "mov.b32 %0, 1;\nand.b32 %0, %1, %2;\nshl.u32 %0, %1, 2;"});
+  Run many = run({"explain", "atom.add.u32 %0, [%1], 1;\nand.b32 %0, %1, %2;\nshl.u32 %0, %1, 2;"});
   CHECK(many.exited(1));
-  CHECK(many.err == diagnostic("<snippet>", 1, 1, "unsupported PTX instruction 'mov.b32'", "mov.b32 %0, 1;") +
+  CHECK(many.err == diagnostic("<snippet>", 1, 1, "unsupported PTX instruction 'atom.add.u32'", "atom.add.u32 %0, [%1], 1;") +
                         diagnostic("<snippet>", 3, 1, "invalid form 'shl.u32': shl takes .b16, .b32 or .b64",
                                    "shl.u32 %0, %1, 2;"));
 }

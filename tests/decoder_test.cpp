@@ -386,8 +386,9 @@ TEST_CASE("immediates are truncated to the operand width") {
 }
 
 TEST_CASE("error: unsupported instructions") {
-  expectError("mov.b32 %r1, 3;", 1, 1, "unsupported PTX instruction 'mov.b32'");
-  expectError("  add.s32 %r1, %r2, %r3;", 1, 3, "unsupported PTX instruction 'add.s32'");
+  expectError("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f5, %f6}];", 1, 1,
+              "unsupported PTX instruction 'tex.2d.v4.f32.f32'");
+  expectError("  atom.global.add.u32 %r1, [%rd1], %r3;", 1, 3, "unsupported PTX instruction 'atom.global.add.u32'");
   expectError("ret;", 1, 1, "unsupported PTX instruction 'ret'");
   expectError("ld.global.nc.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];", 1, 1,
               "unsupported PTX instruction 'ld.global.nc.v4.u32'");
@@ -397,8 +398,9 @@ TEST_CASE("error: unsupported instructions") {
   // A guarded unsupported instruction names the opcode, at the opcode.
   expectError("@%p1 bra done;", 1, 6, "unsupported PTX instruction 'bra'");
   // Several statements: each error is reported at its own line.
-  expectErrors("and.b32 %r1, %r2, %r3;\n  mov.u32 %r4, 1;\nsub.s32 %r1, %r1, 1;",
-               {{2, 3, "unsupported PTX instruction 'mov.u32'"}, {3, 1, "unsupported PTX instruction 'sub.s32'"}});
+  expectErrors("and.b32 %r1, %r2, %r3;\n  atom.global.inc.u32 %r4, [%rd1], 1;\nred.global.add.u32 [%rd1], 1;",
+               {{2, 3, "unsupported PTX instruction 'atom.global.inc.u32'"},
+                {3, 1, "unsupported PTX instruction 'red.global.add.u32'"}});
 }
 
 TEST_CASE("error: guard predicates are not supported") {
@@ -595,14 +597,14 @@ TEST_CASE("error: the predicate of a d|p pair cannot be the sink") {
 TEST_CASE("error: a location-less opcode falls back to the statement location") {
   ast::Instruction in;
   in.loc = {7, 2};
-  in.opcode = "mov";
-  in.modifiers = {"b32"};
+  in.opcode = "atom";
+  in.modifiers = {"add", "u32"};
   p2a::Diagnostics diags;
   CHECK_FALSE(ir::decodeInstruction(in, diags).has_value());
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].loc.line == 7);
   CHECK(diags[0].loc.col == 2);
-  CHECK(diags[0].message == "unsupported PTX instruction 'mov.b32'");
+  CHECK(diags[0].message == "unsupported PTX instruction 'atom.add.u32'");
 }
 
 TEST_CASE("error: source operands") {

@@ -113,8 +113,8 @@ TEST_CASE("hostile: a million registers") {
   const std::string f = tempFile("million.ptx", kHeader + body + "}\n");
   Run r = translate(f);
   CHECK(r.exited(1));
-  CHECK(r.err == f + ":6:1: error: the code needs 900 VGPRs and 0 SGPRs, more than gfx942 has (256/100); each PTX "
-                     "register keeps its own register, so split the code\n{\n^\n");
+  CHECK(r.err == f + ":5:17: error: kernel 'k' needs 902 VGPRs and 16 SGPRs, more than gfx942 offers (256/100); "
+                     "each PTX register keeps its own register in this version\n.visible .entry k()\n                ^\n");
 }
 
 TEST_CASE("hostile: a directory passed as a file") {

@@ -8,6 +8,7 @@
 #include "translator/batch.hpp"
 #include "translator/explain.hpp"
 #include "translator/html_report.hpp"
+#include "translator/module_translation.hpp"
 #include "translator/output_file.hpp"
 #include "translator/rules_report.hpp"
 #include "translator/source_diagnostics.hpp"
@@ -248,6 +249,22 @@ int runExplain() {
     text = Snippet;
   }
   SourceFile src(name, text);
+  if (text.find(".version") != std::string::npos) {
+    // A whole module: every function explained, kernels with their ABI code.
+    module::ModuleResult m = module::translateModule(text, *t, cost::sharedCostModel());
+    for (const Diagnostic &d : m.diagnostics)
+      src.print(errs(), d);
+    if (!m.ok)
+      return 1;
+    std::string out;
+    for (const module::FunctionResult &f : m.functions) {
+      if (ExplainFormat == Format::Json)
+        out += explain::formatJson(f.translation);
+      else
+        out += "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n" + explain::formatText(f.translation);
+    }
+    return writeOutput(out) ? 0 : 1;
+  }
   ::ptx::ParseResult pr = ::ptx::parseSnippet(text);
   // parseSnippet always returns one function whose body holds the statements.
   // Statements that parsed are still decoded, so one run reports syntax and

@@ -10,6 +10,11 @@
 
 namespace p2a::explain {
 
+// Kernel ABI code, memory accesses and special registers are lowered
+// directly, not by a rule of the table.
+static const char *kNoRule = "(kernel lowering)";
+static const char *kNoRuleWhy = "kernel ABI, memory or special register: lowered directly (see docs/architecture.md)";
+
 static std::string formatCycles(double c) {
   std::ostringstream os;
   os << c;
@@ -25,9 +30,9 @@ std::string formatText(const translate::Translation &tr) {
   os << "\n";
   for (const translate::TranslatedInstruction &ti : tr.instructions) {
     os << ";\n; line " << ti.loc.line << ": " << ti.ptxText << "\n";
-    os << ";   rule " << ti.rule->name << " (" << ti.gcn.size() << " instruction" << (ti.gcn.size() == 1 ? "" : "s")
+    os << ";   rule " << (ti.rule ? ti.rule->name : kNoRule) << " (" << ti.gcn.size() << " instruction" << (ti.gcn.size() == 1 ? "" : "s")
        << ", " << formatCycles(ti.cycles) << " issue cycle" << (ti.cycles == 1 ? "" : "s") << ")\n";
-    os << ";   " << ti.rule->restriction << "\n";
+    os << ";   " << (ti.rule ? ti.rule->restriction : kNoRuleWhy) << "\n";
     for (const std::string &g : ti.gcn)
       os << g << "\n";
   }
@@ -46,9 +51,9 @@ std::string formatJson(const translate::Translation &tr) {
     insts.push_back(llvm::json::Object{{"ptx", ti.ptxText},
                                        {"line", static_cast<int64_t>(ti.loc.line)},
                                        {"column", static_cast<int64_t>(ti.loc.col)},
-                                       {"rule", ti.rule->name},
+                                       {"rule", ti.rule ? ti.rule->name : kNoRule},
                                        {"cost", ti.cycles},
-                                       {"restriction", ti.rule->restriction},
+                                       {"restriction", ti.rule ? ti.rule->restriction : kNoRuleWhy},
                                        {"gcn", std::move(gcn)}});
   }
   llvm::json::Object root{{"target", tr.target},

@@ -126,7 +126,8 @@ void renderFile(llvm::raw_ostream &os, const batch::FileOutcome &f, size_t index
   std::map<unsigned, std::vector<const translate::TranslatedInstruction *>> byLine;
   for (const module::FunctionResult &fn : m.functions)
     for (const translate::TranslatedInstruction &ti : fn.translation.instructions) {
-      ++used[ti.rule];
+      if (ti.rule) // kernel ABI code, memory and special registers have no rule
+        ++used[ti.rule];
       byLine[ti.loc.line].push_back(&ti);
     }
   if (!used.empty()) {
@@ -174,7 +175,8 @@ void renderFile(llvm::raw_ostream &os, const batch::FileOutcome &f, size_t index
       for (const translate::TranslatedInstruction *ti : tr->second) {
         for (const std::string &g : ti->gcn)
           gcn += (gcn.empty() ? "" : "\n") + escape(g);
-        rulesCell += (rulesCell.empty() ? "" : "<br>") + ruleSpan(*ti->rule);
+        rulesCell += (rulesCell.empty() ? "" : "<br>") +
+                     (ti->rule ? ruleSpan(*ti->rule) : std::string("<span class=\"abi\">kernel ABI / memory</span>"));
         std::string c;
         llvm::raw_string_ostream(c) << llvm::format("%g", ti->cycles);
         cost += (cost.empty() ? "" : "\n") + c;

@@ -427,8 +427,7 @@ private:
         push("s_endpgm", ti.gcn, static_cast<int>(i));
     }
     if (k_.body.empty() || k_.body.back().kind != Stmt::Kind::Return) {
-      std::vector<std::string> tail;
-      push("s_endpgm", tail, -1); // falling off the end of a kernel returns
+      push("s_endpgm", out_.epilogue, -1); // falling off the end of a kernel returns
     }
   }
 

@@ -38,6 +38,7 @@ struct KernelTranslation {
   // Per kernel statement (same index as Kernel::body): what it became.
   std::vector<translate::TranslatedInstruction> statements;
   std::vector<std::string> prologue; // ABI loads before the first statement
+  std::vector<std::string> epilogue; // s_endpgm when the body falls off its end
   // Every code line in emission order, with the statement it belongs to
   // (-1: prologue or the final s_endpgm). The emulator decodes the object in
   // the same order, so line i is the i-th decoded instruction.

@@ -67,7 +67,22 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
         fr.translation.target = t.name;
         fr.translation.waveSize = t.wave_size;
         fr.translation.registers = kt.registers;
-        fr.translation.instructions = kt.statements;
+        // The ABI prologue and a closing s_endpgm appear as rows of their
+        // own at the kernel's line, so that counts and listings cover every
+        // instruction the kernel has.
+        auto abiRow = [&](const std::vector<std::string> &code, const char *what) {
+          if (code.empty())
+            return;
+          translate::TranslatedInstruction ti;
+          ti.ptxText = what;
+          ti.loc = k->loc;
+          ti.gcn = code;
+          fr.translation.instructions.push_back(std::move(ti));
+        };
+        abiRow(kt.prologue, "(kernel entry: load the kernel arguments)");
+        for (const translate::TranslatedInstruction &ti : kt.statements)
+          fr.translation.instructions.push_back(ti);
+        abiRow(kt.epilogue, "(end of the kernel)");
         fr.translation.numVgprs = kt.numVgprs;
         fr.translation.numSgprs = kt.numSgprs;
         fr.kernel = std::move(kt);

@@ -191,8 +191,13 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
     std::swap(mi.srcs[0], mi.srcs[1]);
   // A constant in src1 of a VOP2/VOPC op (even an inline one) forces the VOP3
   // encoding, and then VOP3's literal rules apply to every operand.
-  const bool promotedToVop3 = !fixedEncoding && (def.encoding == amd::Encoding::VOP2 || def.encoding == amd::Encoding::VOPC) &&
-                              mi.srcs.size() >= 2 && mi.srcs[1].kind == mir::MOperand::Kind::Imm;
+  // So does a compare writing an SGPR mask rather than VCC (VOPC's only
+  // destination is VCC).
+  const bool promotedToVop3 =
+      !fixedEncoding &&
+      (((def.encoding == amd::Encoding::VOP2 || def.encoding == amd::Encoding::VOPC) && mi.srcs.size() >= 2 &&
+        mi.srcs[1].kind == mir::MOperand::Kind::Imm) ||
+       (def.encoding == amd::Encoding::VOPC && mi.dst.kind != mir::MOperand::Kind::Vcc));
   std::optional<uint64_t> literal;
   for (unsigned i = 0; i < mi.srcs.size(); ++i) {
     mir::MOperand &o = mi.srcs[i];
