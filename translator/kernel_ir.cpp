@@ -2,6 +2,7 @@
 
 #include "translator/translate.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -164,7 +165,8 @@ std::optional<std::pair<Special, unsigned>> specialOf(const ast::Operand &o) {
 
 class Decoder {
 public:
-  Decoder(const ast::Module &m, const ast::Function &f, Diagnostics &diags) : m_(m), f_(f), diags_(diags) {}
+  Decoder(const ast::Module &m, const ast::Function &f, Diagnostics &diags, bool partial)
+      : m_(m), f_(f), diags_(diags), partial_(partial) {}
 
   std::optional<Kernel> run() {
     k_.name = f_.name;
@@ -199,8 +201,14 @@ public:
         else
           s.target = it->second;
       }
-    if (diags_.size() != before)
+    if (diags_.size() != before && !partial_)
       return std::nullopt;
+    if (diags_.size() != before) // drop branches to labels that did not resolve
+      k_.body.erase(std::remove_if(k_.body.begin(), k_.body.end(),
+                                   [&](const Stmt &s) {
+                                     return s.kind == Stmt::Kind::Branch && !k_.labels.count(s.label);
+                                   }),
+                    k_.body.end());
     return std::move(k_);
   }
 
@@ -492,17 +500,18 @@ private:
   const ast::Module &m_;
   const ast::Function &f_;
   Diagnostics &diags_;
+  bool partial_ = false;
   Kernel k_;
 };
 
 } // namespace
 
-std::optional<Kernel> decodeKernel(const ast::Module &m, const ast::Function &f, Diagnostics &diags) {
+std::optional<Kernel> decodeKernel(const ast::Module &m, const ast::Function &f, Diagnostics &diags, bool partial) {
   if (!f.body) {
     error(diags, f.loc, "kernel '" + f.name + "' has no body");
     return std::nullopt;
   }
-  return Decoder(m, f, diags).run();
+  return Decoder(m, f, diags, partial).run();
 }
 
 std::vector<std::string> writtenRegisters(const Stmt &s) {

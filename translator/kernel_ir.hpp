@@ -104,7 +104,11 @@ struct Kernel {
 
 // Decode one `.entry`. Returns nullopt with located errors (unsupported
 // instructions are reported with their opcode for the file summary).
-std::optional<Kernel> decodeKernel(const ::ptx::ast::Module &m, const ::ptx::ast::Function &f, Diagnostics &diags);
+// With `partial`, a kernel with errors is still returned, holding the
+// statements that did decode (the report shows their translation beside the
+// errors); the caller tells success by the diagnostics.
+std::optional<Kernel> decodeKernel(const ::ptx::ast::Module &m, const ::ptx::ast::Function &f, Diagnostics &diags,
+                                   bool partial = false);
 
 // The registers a statement writes and reads (for tracing and checks).
 std::vector<std::string> writtenRegisters(const Stmt &s);

@@ -69,8 +69,9 @@ public:
 
     for (size_t i = 0; i < k_.body.size(); ++i)
       lower(k_.body[i]);
-    if (diags_.size() != before)
-      return false;
+    // On a lowering error what did lower is still assigned registers and
+    // printed (the report shows it beside the error), but the caller gets false.
+    const bool lowered = diags_.size() == before;
 
     // Keep v0 (packed IDs) or v0..v2 free, and the ABI SGPRs below the masks.
     const unsigned firstVgpr = t_.packed_work_item_ids ? 2 : 4;
@@ -92,7 +93,7 @@ public:
     emitPrologue(paramDwords);
     emitBody();
     assemble();
-    return diags_.size() == before;
+    return lowered && diags_.size() == before;
   }
 
 private:

@@ -60,10 +60,15 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
       // A kernel: decoded whole (parameters, memory, special registers) and
       // lowered with its ABI; its statements also fill `translation` so that
       // stats and the report see one shape for kernels and functions.
-      std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, res.diagnostics);
+      const size_t errorsBefore = res.diagnostics.size();
+      std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, res.diagnostics, /*partial=*/true);
       if (k) {
         klower::KernelTranslation kt;
-        fr.ok = klower::translateKernel(*k, t, costs, kt, res.diagnostics);
+        const bool decoded = res.diagnostics.size() == errorsBefore;
+        // A kernel with decode errors is still lowered (for the report's
+        // rows), its own lowering messages set aside: the first error stands.
+        Diagnostics partialDiags;
+        fr.ok = klower::translateKernel(*k, t, costs, kt, decoded ? res.diagnostics : partialDiags) && decoded;
         fr.translation.target = t.name;
         fr.translation.waveSize = t.wave_size;
         fr.translation.registers = kt.registers;
