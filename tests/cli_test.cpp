@@ -4,6 +4,7 @@
 // exit status, output and clang-style diagnostics are checked exactly.
 #include "cli_support.hpp"
 #include "targets/mc_backend.hpp"
+#include "targets/target_info.hpp"
 
 #include <doctest/doctest.h>
 
@@ -638,6 +639,48 @@ TEST_CASE("compare: missing or bad --llc") {
   Run b = run({"compare", "--llc=" + bad});
   CHECK(b.exited(1));
   CHECK(b.err.rfind("ptx2amdgpu: error: " + bad + ": ", 0) == 0);
+}
+
+TEST_CASE("check: exit status and report") {
+  const std::string fixture = std::string(P2A_SOURCE_DIR) + "/tests/fixtures/shift.ptx";
+  // Agreement on every target: exit 0, one report per target.
+  Run ok = run({"check", fixture, "--kernel", "shf_r_clamp", "-mcpu=all", "--grid", "2", "--block", "96",
+                "--trials", "2", "--seed", "7"});
+  INFO(toString(ok));
+  CHECK(ok.exited(0));
+  for (const targets::TargetInfo &t : targets::allTargets())
+    CHECK(contains(ok.out, "check: kernel 'shf_r_clamp' on " + t.name));
+  CHECK(contains(ok.out, "grid (2,1,1) block (96,1,1), 2 trial(s), seed 7"));
+  CHECK(contains(ok.out, "buffers: in 6144 bytes (inferred), out 1536 bytes (inferred)"));
+  CHECK(contains(ok.out, "result: every output buffer agrees in all 2 trial(s)"));
+  // Given buffer sizes are used as they are.
+  Run sized = run({"check", fixture, "--kernel", "shf_r_clamp", "--buffer", "in=8192", "--buffer", "out=2048"});
+  CHECK(sized.exited(0));
+  CHECK(contains(sized.out, "buffers: in 8192 bytes, out 2048 bytes"));
+  // Usage and input errors: exit 2, located where there is a location.
+  Run noKernel = run({"check", fixture, "--kernel", "nope"});
+  CHECK(noKernel.exited(2));
+  CHECK(contains(noKernel.err, fixture + ":1:1: error: no kernel 'nope' (kernels: "));
+  Run badGrid = run({"check", fixture, "--grid", "0,1"});
+  CHECK(badGrid.exited(2));
+  CHECK(contains(badGrid.err, "--grid=0,1: expected X[,Y[,Z]] with each value in 1..65535"));
+  Run badParam = run({"check", fixture, "--param", "x"});
+  CHECK(badParam.exited(2));
+  CHECK(contains(badParam.err, "--param=x: expected NAME=INTEGER"));
+  Run small = run({"check", fixture, "--kernel", "shf_r_clamp", "--buffer", "out=16"});
+  CHECK(small.exited(2));
+  CHECK(contains(small.err, "error: the PTX kernel faults in the reference interpreter (trial 0): global access of 4 "
+                            "bytes at 0x"));
+  CHECK(contains(small.err, "bytes past the end of 'out' (16 bytes)"));
+  // A kernel that does not translate: exit 2 with the translator's own error.
+  const std::string bad = tempFile("untranslatable.ptx", ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                                         ".visible .entry k(.param .u64 p)\n{\n"
+                                                         "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+                                                         "  ld.param.u64 %rd1, [p];\n"
+                                                         "  atom.global.add.u32 %r1, [%rd1], 1;\n  ret;\n}\n");
+  Run untranslatable = run({"check", bad});
+  CHECK(untranslatable.exited(2));
+  CHECK(contains(untranslatable.err, bad + ":9:3: error: unsupported PTX instruction 'atom.global.add.u32'"));
 }
 
 } // TEST_SUITE

@@ -90,15 +90,15 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     if (!to || !from || to->first == TypeClass::Pred || from->first == TypeClass::Pred)
       return bad("only integer conversions are supported");
     f.opcode = Opcode::Cvt;
-    if (to->second == 64 && from->second == 32) {
+    if (to->second < 16 || from->second < 16 || to->second == from->second)
+      return bad("only conversions between 16-, 32- and 64-bit integers of different widths are supported");
+    if (to->second > from->second) {
       // Widening extends by the source's signedness (PTX ISA 9.7.9.21).
       const bool sext = from->first == TypeClass::S;
       f.type = sext ? TypeClass::S : TypeClass::U;
       f.fromType = f.type;
-    } else if (to->second == 32 && from->second == 64) {
-      f.type = f.fromType = TypeClass::U; // truncation keeps the low bits whatever the types
     } else {
-      return bad("only conversions between 32- and 64-bit integers are supported");
+      f.type = f.fromType = TypeClass::U; // truncation keeps the low bits whatever the types
     }
     f.width = to->second;
     f.fromWidth = from->second;
@@ -258,8 +258,10 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     if (mods.size() != 1 || (mods[0] != "lo" && mods[0] != "hi" && mods[0] != "wide") ||
         (in.opcode == "mad" && mods[0] != "lo"))
       return bad(in.opcode == "mul" ? "mul needs exactly one of .lo, .hi, .wide" : "only mad.lo is supported");
-    if (!typeOneOf({"u32", "s32"}))
-      return bad(in.opcode + "." + mods[0] + " is supported for .u32 and .s32");
+    const bool wide16 = in.opcode == "mul" && mods[0] == "wide" && typeOneOf({"u16", "s16"});
+    if (!typeOneOf({"u32", "s32"}) && !wide16)
+      return bad(in.opcode + "." + mods[0] + " is supported for .u32 and .s32" +
+                 (in.opcode == "mul" && mods[0] == "wide" ? " (and .u16, .s16)" : ""));
     if (in.opcode == "mad") {
       f.opcode = Opcode::MadLo;
       f.type = TypeClass::U;

@@ -198,9 +198,18 @@ const std::vector<Form> &allForms() {
       f.fromWidth = fw;
       add(f);
     };
-    cvt(TypeClass::U, 64, TypeClass::U, 32); // zero-extend
-    cvt(TypeClass::S, 64, TypeClass::S, 32); // sign-extend
-    cvt(TypeClass::U, 32, TypeClass::U, 64); // truncate
+    // Widening by the source's signedness, narrowing by truncation.
+    for (unsigned from : {16u, 32u, 64u})
+      for (unsigned to : {16u, 32u, 64u}) {
+        if (to > from) {
+          cvt(TypeClass::U, to, TypeClass::U, from);
+          cvt(TypeClass::S, to, TypeClass::S, from);
+        } else if (to < from) {
+          cvt(TypeClass::U, to, TypeClass::U, from);
+        }
+      }
+    add(Form{Opcode::MulWide, TypeClass::U, 16});
+    add(Form{Opcode::MulWide, TypeClass::S, 16});
     for (unsigned w : {32u, 64u})
       for (TypeClass t : {TypeClass::U, TypeClass::S})
         for (CmpOp c : {CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge})

@@ -13,17 +13,6 @@ using ptx::Form;
 using ptx::Opcode;
 using ptx::TypeClass;
 
-namespace {
-
-Form cvtForm(TypeClass to, unsigned tw, TypeClass from, unsigned fw) {
-  Form f{Opcode::Cvt, to, tw};
-  f.fromType = from;
-  f.fromWidth = fw;
-  return f;
-}
-
-} // namespace
-
 void addArithRules(std::vector<Rule> &out) {
   {
     Rule r = makeRule(Form{Opcode::Mov, TypeClass::B, 32}, "vop1", {OperandReq::Any});
@@ -81,19 +70,41 @@ void addArithRules(std::vector<Rule> &out) {
     mad.restriction = "no 32-bit integer multiply-add (v_mad_u32_u24 is 24-bit only): multiply, then add";
     out.push_back(mad);
   }
-  {
-    Rule z = makeRule(cvtForm(TypeClass::U, 64, TypeClass::U, 32), "zext", {OperandReq::Any});
-    z.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {S(0)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
-    z.restriction = "a 64-bit value is a VGPR pair: copy the low half, zero the high";
-    out.push_back(z);
-    Rule sx = makeRule(cvtForm(TypeClass::S, 64, TypeClass::S, 32), "sext", {OperandReq::Reg});
-    sx.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {S(0)}), inst(Op::V_ASHRREV_I32, D(0, Part::Hi), {I(31), S(0)})};
-    sx.restriction = "a 64-bit value is a VGPR pair: copy the low half, fill the high with the sign";
-    out.push_back(sx);
-    Rule t = makeRule(cvtForm(TypeClass::U, 32, TypeClass::U, 64), "low-half", {OperandReq::Any});
-    t.seq = {inst(Op::V_MOV_B32, D(), {S(0, Part::Lo)})};
-    t.restriction = "none: the low VGPR of the pair";
-    out.push_back(t);
+  // cvt between 16-, 32- and 64-bit integers. A 16-bit register's high half
+  // is don't-care, so widening from 16 bits extracts first.
+  for (const Form &f : ptx::allForms()) {
+    if (f.opcode == Opcode::Cvt) {
+      const bool sgn = f.fromType == TypeClass::S;
+      const Op ext16 = sgn ? Op::V_BFE_I32 : Op::V_BFE_U32;
+      Rule r = makeRule(f, f.width > f.fromWidth ? (sgn ? "sext" : "zext") : "low-bits", {OperandReq::Reg});
+      if (f.width < f.fromWidth) {
+        r.seq = {inst(Op::V_MOV_B32, D(), {S(0, f.fromWidth == 64 ? Part::Lo : Part::Whole)})};
+        r.restriction = "none: the low bits are the value (a narrower register's high bits are don't-care)";
+      } else if (f.width == 32) { // from 16
+        r.seq = {inst(ext16, D(), {S(0), I(0), I(16)})};
+        r.restriction = "a 16-bit value's high half is don't-care in its VGPR: extract and extend it";
+      } else if (f.fromWidth == 16) { // 64 from 16
+        r.seq = {inst(ext16, D(0, Part::Lo), {S(0), I(0), I(16)}),
+                 sgn ? inst(Op::V_ASHRREV_I32, D(0, Part::Hi), {I(31), D(0, Part::Lo)})
+                     : inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
+        r.restriction = "extract and extend the 16-bit value into the low VGPR, then fill the high one";
+      } else { // 64 from 32
+        r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {S(0)}),
+                 sgn ? inst(Op::V_ASHRREV_I32, D(0, Part::Hi), {I(31), S(0)}) : inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
+        r.restriction = sgn ? "a 64-bit value is a VGPR pair: copy the low half, fill the high with the sign"
+                            : "a 64-bit value is a VGPR pair: copy the low half, zero the high";
+      }
+      out.push_back(r);
+    } else if (f.opcode == Opcode::MulWide && f.width == 16) {
+      // 16 x 16 -> 32: extend both (their high halves are don't-care), multiply.
+      const Op ext16 = f.type == TypeClass::S ? Op::V_BFE_I32 : Op::V_BFE_U32;
+      Rule r = makeRule(f, "extend-mul", {OperandReq::Any, OperandReq::Any});
+      r.temps = {TempKind::V32, TempKind::V32};
+      r.seq = {inst(ext16, T(0), {S(0), I(0), I(16)}), inst(ext16, T(1), {S(1), I(0), I(16)}),
+               inst(Op::V_MUL_LO_U32, D(), {T(0), T(1)})};
+      r.restriction = "no 16-bit widening multiply: extend both halves to 32 bits, then one 32-bit multiply";
+      out.push_back(r);
+    }
   }
 }
 
