@@ -648,7 +648,7 @@ TEST_CASE("check: exit status and report") {
                 "--trials", "2", "--seed", "7"});
   INFO(toString(ok));
   CHECK(ok.exited(0));
-  for (const targets::TargetInfo &t : targets::allTargets())
+  for (const p2a::targets::TargetInfo &t : p2a::targets::allTargets())
     CHECK(contains(ok.out, "check: kernel 'shf_r_clamp' on " + t.name));
   CHECK(contains(ok.out, "grid (2,1,1) block (96,1,1), 2 trial(s), seed 7"));
   CHECK(contains(ok.out, "buffers: in 6144 bytes (inferred), out 1536 bytes (inferred)"));
@@ -669,7 +669,7 @@ TEST_CASE("check: exit status and report") {
   CHECK(contains(badParam.err, "--param=x: expected NAME=INTEGER"));
   Run small = run({"check", fixture, "--kernel", "shf_r_clamp", "--buffer", "out=16"});
   CHECK(small.exited(2));
-  CHECK(contains(small.err, "error: the PTX kernel faults in the reference interpreter (trial 0): global access of 4 "
+  CHECK(contains(small.err, "error: the PTX kernel faults in the reference interpreter: global access of 4 "
                             "bytes at 0x"));
   CHECK(contains(small.err, "bytes past the end of 'out' (16 bytes)"));
   // A kernel that does not translate: exit 2 with the translator's own error.

@@ -9,6 +9,7 @@
 #include "translator/selector.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace p2a::klower {
@@ -29,6 +30,7 @@ constexpr unsigned kWorkgroupId = 2;
 constexpr unsigned kHiddenSgprs = 8;  // s[8:15]: block counts, group sizes
 constexpr unsigned kParamSgprs = 16;  // s16...: the explicit arguments, dword by dword
 constexpr unsigned kMaxParamDwords = 64;
+constexpr unsigned kHeaderLines = 2; // moduleHeader()'s lines
 
 unsigned alignUp(unsigned v, unsigned a) { return (v + a - 1) / a * a; }
 
@@ -67,8 +69,14 @@ public:
     out_.kernargBytes = out_.hiddenArgsOffset + kHiddenArgsBytes;
 
 
-    for (size_t i = 0; i < k_.body.size(); ++i)
+    buildBlocks();
+    before_.assign(k_.body.size(), {});
+    after_.assign(k_.body.size(), {});
+    for (size_t i = 0; i < k_.body.size(); ++i) {
+      current_ = i;
       lower(k_.body[i]);
+      controlFlow(i);
+    }
     // On a lowering error what did lower is still assigned registers and
     // printed (the report shows it beside the error), but the caller gets false.
     const bool lowered = diags_.size() == before;
@@ -126,11 +134,6 @@ private:
   }
 
   void lower(const Stmt &s) {
-    if (!s.guard.empty()) {
-      unsupported(s, "a guard predicate ('@" + std::string(s.guardNegated ? "!" : "") + s.guard + "')");
-      begin(s);
-      return;
-    }
     switch (s.kind) {
     case Stmt::Kind::Compute: {
       const ptx::Instruction &inst = s.inst;
@@ -140,11 +143,13 @@ private:
       for (size_t i = 0; i < inst.srcs.size(); ++i)
         if (inst.srcs[i].isReg())
           reg(inst.srcs[i].reg, inst.form.srcWidth(static_cast<unsigned>(i)));
-      if (opts_.forcedRule && select::ruleMatches(*opts_.forcedRule, inst, t_) &&
-          select::lowerWith(*opts_.forcedRule, inst, t_, fn_))
-        return;
-      if (!select::selectAndLower(inst, t_, translate::ruleCostFn(costs_), fn_, diags_))
+      if (!(opts_.forcedRule && select::ruleMatches(*opts_.forcedRule, inst, t_) &&
+            select::lowerWith(*opts_.forcedRule, inst, t_, fn_)) &&
+          !select::selectAndLower(inst, t_, translate::ruleCostFn(costs_), fn_, diags_)) {
         begin(s);
+        return;
+      }
+      mergePredicates(s);
       return;
     }
     case Stmt::Kind::ReadSpecial: return lowerSpecial(s);
@@ -162,9 +167,9 @@ private:
       li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {vregOperand(a, Part::Hi)}});
       return;
     }
-    case Stmt::Kind::Return: begin(s); return; // s_endpgm, printed with the statement
+    case Stmt::Kind::Return: begin(s); return; // control flow: see controlFlow()
     case Stmt::Kind::AddressOf: begin(s); return unsupported(s, "taking the address of '" + s.symbol + "'");
-    case Stmt::Kind::Branch: begin(s); return unsupported(s, "control flow (bra)");
+    case Stmt::Kind::Branch: begin(s); return;
     case Stmt::Kind::Barrier: begin(s); return unsupported(s, "bar.sync");
     }
   }
@@ -287,6 +292,233 @@ private:
         li.insts.push_back({op, noOperand(), {addr, data, offset}});
       }
     }
+  }
+
+  // ---- control flow (see docs/architecture.md, "Control flow") ----
+  //
+  // Every basic block B > 0 owns a lane mask M_B: the lanes waiting to run
+  // it. Blocks run in source order; a block starts with EXEC = M_B, M_B = 0
+  // and is skipped when that is empty; its end adds the lanes leaving it to
+  // its successors' masks (a conditional branch splits EXEC by the
+  // predicate). A successor earlier in the order (a loop's back edge) that
+  // received lanes is jumped to; the blocks in between then run again for
+  // whatever lanes wait there. So the next block run is always the first one
+  // with waiting lanes, which is correct for any CFG, reducible or not, and
+  // for `ret` in the middle (returning lanes join no mask). One block (no
+  // control flow) emits none of this.
+
+  struct Piece {
+    enum class Kind { Inst, Raw, Label, Drain } kind = Kind::Inst;
+    MInst mi{amd::Op::V_MOV_B32, {}, {}};
+    std::string raw;            // "%0" is replaced by the physical name of args[0]
+    std::vector<unsigned> args; // vregs
+  };
+
+  void buildBlocks() {
+    const size_t n = k_.body.size();
+    std::vector<bool> starts(n + 1, false);
+    starts[0] = true;
+    for (const auto &[label, index] : k_.labels)
+      if (index < n)
+        starts[index] = true;
+    for (size_t i = 0; i < n; ++i) {
+      const Stmt &st = k_.body[i];
+      if (st.kind == Stmt::Kind::Branch || st.kind == Stmt::Kind::Return)
+        starts[i + 1] = true;
+    }
+    blockOf_.assign(n + 1, 0);
+    unsigned b = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (i > 0 && starts[i])
+        ++b;
+      blockOf_[i] = b;
+    }
+    numBlocks_ = n ? b + 1 : 1;
+    blockOf_[n] = numBlocks_; // "after the last block": the end of the kernel
+    blockStart_.assign(numBlocks_ + 1, static_cast<unsigned>(n));
+    for (size_t i = n; i-- > 0;)
+      blockStart_[blockOf_[i]] = static_cast<unsigned>(i);
+    if (numBlocks_ > 1) {
+      for (unsigned blk = 1; blk < numBlocks_; ++blk)
+        maskVreg_.push_back(persistentMask("%__lanes_bb" + std::to_string(blk)));
+      tmpA_ = persistentMask("%__cf_a");
+      tmpB_ = persistentMask("%__cf_b");
+    }
+  }
+
+  unsigned persistentMask(const std::string &name) { return select::vregFor(fn_, name, 1); }
+  unsigned mask(unsigned block) const { return maskVreg_.at(block - 1); }
+  std::string label(unsigned block, bool end = false) const {
+    return ".L" + k_.name + "_bb" + std::to_string(block) + (end ? "_end" : "");
+  }
+
+  static MOperand execOperand() {
+    MOperand o;
+    o.kind = MOperand::Kind::Exec;
+    return o;
+  }
+  Piece inst(amd::Op op, MOperand d, std::vector<MOperand> srcs) {
+    Piece p;
+    p.mi = MInst{op, d, std::move(srcs)};
+    return p;
+  }
+  Piece raw(std::string text, std::vector<unsigned> args = {}) {
+    Piece p;
+    p.kind = Piece::Kind::Raw;
+    p.raw = std::move(text);
+    p.args = std::move(args);
+    return p;
+  }
+  Piece labelPiece(std::string name) {
+    Piece p;
+    p.kind = Piece::Kind::Label;
+    p.raw = std::move(name);
+    return p;
+  }
+  Piece drain() {
+    Piece p;
+    p.kind = Piece::Kind::Drain;
+    return p;
+  }
+
+  // dst |= EXEC & (p or ~p), or dst |= EXEC without a predicate.
+  void addLanes(std::vector<Piece> &out, unsigned dstMask, const std::string &pred, bool negated) {
+    const MOperand d = vregOperand(dstMask);
+    if (pred.empty()) {
+      out.push_back(inst(amd::Op::S_OR_MASK, d, {d, execOperand()}));
+      return;
+    }
+    const MOperand p = vregOperand(reg(pred, 1)), a = vregOperand(tmpA_);
+    out.push_back(inst(amd::Op::S_AND_MASK, a, {execOperand(), p}));
+    if (negated) // EXEC & ~p = EXEC ^ (EXEC & p)
+      out.push_back(inst(amd::Op::S_XOR_MASK, a, {execOperand(), a}));
+    out.push_back(inst(amd::Op::S_OR_MASK, d, {d, a}));
+  }
+
+  void controlFlow(size_t i) {
+    const Stmt &st = k_.body[i];
+    const unsigned b = blockOf_[i];
+    const bool control = st.kind == Stmt::Kind::Branch || st.kind == Stmt::Kind::Return;
+    // A guard on anything else narrows EXEC around the statement.
+    if (!st.guard.empty() && !control) {
+      const MOperand p = vregOperand(reg(st.guard, 1)), save = vregOperand(persistentMask("%__exec_save"));
+      before_[i].push_back(inst(amd::Op::S_MOV_MASK, save, {execOperand()}));
+      before_[i].push_back(inst(amd::Op::S_AND_MASK, execOperand(), {execOperand(), p}));
+      if (st.guardNegated) // EXEC = saved & ~p = saved ^ (saved & p)
+        before_[i].push_back(inst(amd::Op::S_XOR_MASK, execOperand(), {save, execOperand()}));
+      after_[i].insert(after_[i].begin(), inst(amd::Op::S_MOV_MASK, execOperand(), {save}));
+    }
+    if (numBlocks_ == 1)
+      return;
+    if (i == 0) // no lanes wait anywhere yet
+      for (unsigned blk = 1; blk < numBlocks_; ++blk)
+        before_[0].push_back(inst(amd::Op::S_MOV_MASK, vregOperand(mask(blk)), {mir::immOperand(0)}));
+    const std::string cmp = t_.wave_size == 64 ? "s_cmp_lg_u64 %0, 0" : "s_cmp_lg_u32 %0, 0";
+    if (blockStart_[b] == i && b > 0) {
+      std::vector<Piece> head;
+      head.push_back(drain());
+      head.push_back(labelPiece(label(b)));
+      head.push_back(inst(amd::Op::S_MOV_MASK, execOperand(), {vregOperand(mask(b))}));
+      head.push_back(inst(amd::Op::S_MOV_MASK, vregOperand(mask(b)), {mir::immOperand(0)}));
+      head.push_back(raw("s_cbranch_execz " + label(b, true)));
+      before_[i].insert(before_[i].begin(), head.begin(), head.end());
+    }
+    const bool last = i + 1 == k_.body.size() || blockOf_[i + 1] != b;
+    if (!last)
+      return;
+    std::vector<Piece> &tail = after_[i];
+    tail.push_back(drain());
+    const unsigned next = b + 1;
+    const bool hasNext = next < numBlocks_;
+    std::vector<unsigned> backTargets;
+    if (st.kind == Stmt::Kind::Branch) {
+      const unsigned target = blockOf_[st.target];
+      if (target < numBlocks_) {
+        addLanes(tail, mask(std::max(target, 1u)), st.guard, st.guardNegated);
+        if (target <= b)
+          backTargets.push_back(target);
+      }
+      if (!st.guard.empty() && hasNext) // the lanes not taking the branch fall through
+        addLanes(tail, mask(next), st.guard, !st.guardNegated);
+    } else if (st.kind == Stmt::Kind::Return) {
+      if (!st.guard.empty() && hasNext) // lanes that do not return fall through
+        addLanes(tail, mask(next), st.guard, !st.guardNegated);
+    } else if (hasNext) {
+      addLanes(tail, mask(next), "", false);
+    }
+    tail.push_back(labelPiece(label(b, true)));
+    std::sort(backTargets.begin(), backTargets.end());
+    for (unsigned target : backTargets) {
+      tail.push_back(raw(cmp, {mask(std::max(target, 1u))}));
+      tail.push_back(raw("s_cbranch_scc1 " + label(std::max(target, 1u))));
+    }
+    if (std::find(backTargets.begin(), backTargets.end(), 0u) != backTargets.end())
+      error(diags_, st.loc, "a branch back to the kernel's first statement is not supported; add a label after the entry code");
+  }
+
+  // In a divergent region a predicate write must leave the bits of inactive
+  // lanes alone (a VOPC or SALU result covers every lane): the rule writes
+  // a temporary, then p = p ^ ((p ^ new) & EXEC).
+  void mergePredicates(const Stmt &s) {
+    if (numBlocks_ == 1 && s.guard.empty())
+      return;
+    if (numBlocks_ > 1 && blockOf_[current_] == 0 && s.guard.empty())
+      return; // block 0 runs with every live lane
+    mir::LoweredInst &li = fn_.body.back();
+    for (size_t d = 0; d < s.inst.dsts.size(); ++d) {
+      if (!s.inst.dsts[d].isReg() || s.inst.form.dstWidth(static_cast<unsigned>(d)) != 1)
+        continue;
+      const unsigned vp = reg(s.inst.dsts[d].reg, 1);
+      const unsigned fresh = persistentMask("%__pred_new");
+      bool written = false;
+      for (MInst &mi : li.insts) {
+        if (written)
+          for (MOperand &o : mi.srcs)
+            if (o.kind == MOperand::Kind::VReg && o.vreg == vp)
+              o.vreg = fresh;
+        if (mi.dst.kind == MOperand::Kind::VReg && mi.dst.vreg == vp) {
+          mi.dst.vreg = fresh;
+          written = true;
+        }
+      }
+      const MOperand p = vregOperand(vp), f = vregOperand(fresh), a = vregOperand(persistentMask("%__cf_a"));
+      li.insts.push_back({amd::Op::S_XOR_MASK, a, {p, f}});
+      li.insts.push_back({amd::Op::S_AND_MASK, a, {a, execOperand()}});
+      li.insts.push_back({amd::Op::S_XOR_MASK, p, {p, a}});
+    }
+  }
+
+  void emitPieces(const std::vector<Piece> &pieces, std::vector<std::string> &lines, int stmt) {
+    for (const Piece &p : pieces) {
+      switch (p.kind) {
+      case Piece::Kind::Inst: emitWithWaits(p.mi, lines, stmt); break;
+      case Piece::Kind::Raw: {
+        std::string text = p.raw;
+        if (!p.args.empty()) {
+          const size_t at = text.find("%0");
+          text.replace(at, 2, printer::physName(p.args[0], fn_, out_.allocation, t_));
+        }
+        push(text, lines, stmt);
+        break;
+      }
+      case Piece::Kind::Label: labels_[out_.code.size()].push_back(p.raw); break;
+      case Piece::Kind::Drain: drainWaits(lines, stmt); break;
+      }
+    }
+  }
+
+  // At block boundaries every outstanding load is waited for: the waits
+  // are exact within a block and conservative across blocks.
+  void drainWaits(std::vector<std::string> &lines, int stmt) {
+    bool loads = false;
+    for (const Pending &p : vmem_)
+      loads |= p.counter == targets::Counter::VmLoad;
+    if (loads)
+      push(targets::waitInstruction(targets::Counter::VmLoad, 0, t_), lines, stmt);
+    if (!smem_.empty())
+      push(targets::waitInstruction(targets::Counter::Scalar, 0, t_), lines, stmt);
+    vmem_.clear();
+    smem_.clear();
   }
 
   // ---- output: prologue, waits, descriptor ----
@@ -422,12 +654,15 @@ private:
       ti.loc = s.loc;
       ti.rule = li.rule;
       ti.cycles = li.rule ? costs_.cost(*li.rule, t_).cycles : 0;
+      emitPieces(before_[i], ti.gcn, static_cast<int>(i));
       for (const MInst &mi : li.insts)
         emitWithWaits(mi, ti.gcn, static_cast<int>(i));
-      if (s.kind == Stmt::Kind::Return)
+      emitPieces(after_[i], ti.gcn, static_cast<int>(i));
+      // The kernel's last statement, an unguarded ret, ends the program itself.
+      if (s.kind == Stmt::Kind::Return && s.guard.empty() && i + 1 == k_.body.size())
         push("s_endpgm", ti.gcn, static_cast<int>(i));
     }
-    if (k_.body.empty() || k_.body.back().kind != Stmt::Kind::Return) {
+    if (k_.body.empty() || k_.body.back().kind != Stmt::Kind::Return || !k_.body.back().guard.empty()) {
       push("s_endpgm", out_.epilogue, -1); // falling off the end of a kernel returns
     }
   }
@@ -435,8 +670,15 @@ private:
   void assemble() {
     std::string a;
     a += "\t.text\n\t.globl " + k_.name + "\n\t.p2align 8\n\t.type " + k_.name + ",@function\n" + k_.name + ":\n";
-    for (const std::string &line : out_.code)
-      a += "\t" + line + "\n";
+    for (size_t i = 0; i <= out_.code.size(); ++i) {
+      if (auto it = labels_.find(i); it != labels_.end())
+        for (const std::string &l : it->second)
+          a += l + ":\n";
+      if (i < out_.code.size()) {
+        out_.codeAsmLine.push_back(kHeaderLines + 1 + static_cast<unsigned>(std::count(a.begin(), a.end(), '\n')));
+        a += "\t" + out_.code[i] + "\n";
+      }
+    }
     a += ".Lfunc_end_" + k_.name + ":\n\t.size " + k_.name + ", .Lfunc_end_" + k_.name + "-" + k_.name + "\n";
     // The descriptor (AMDGPUUsage "Kernel Descriptor"): the hardware sets up
     // exactly the registers the code above reads.
@@ -470,6 +712,13 @@ private:
   mir::Function &fn_;
   bool usesHidden_ = false;
   std::vector<Pending> vmem_, smem_;
+  // Control flow.
+  std::vector<unsigned> blockOf_, blockStart_, maskVreg_;
+  unsigned numBlocks_ = 1;
+  unsigned tmpA_ = 0, tmpB_ = 0;
+  size_t current_ = 0;
+  std::vector<std::vector<Piece>> before_, after_;
+  std::map<size_t, std::vector<std::string>> labels_; // code index -> labels before it
 };
 
 } // namespace
@@ -487,8 +736,10 @@ bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost
   mc::AssembleResult r = costs.assembler(t).assemble(moduleHeader(t) + out.assembly, mc::OutputKind::Asm);
   if (!r.ok) {
     for (const mc::McDiagnostic &d : r.diagnostics) {
-      // Lines: 2 header lines, 5 before the code.
-      const long codeLine = long(d.line) - 8;
+      long codeLine = -1;
+      for (size_t i = 0; i < out.codeAsmLine.size(); ++i)
+        if (out.codeAsmLine[i] == d.line)
+          codeLine = static_cast<long>(i);
       ::ptx::ast::SourceLoc loc = k.loc;
       std::string from = "the kernel's ABI code";
       if (codeLine >= 0 && size_t(codeLine) < out.code.size() && out.codeStmt[size_t(codeLine)] >= 0) {

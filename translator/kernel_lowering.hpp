@@ -44,6 +44,7 @@ struct KernelTranslation {
   // the same order, so line i is the i-th decoded instruction.
   std::vector<std::string> code;
   std::vector<int> codeStmt;
+  std::vector<unsigned> codeAsmLine; // line of each code line in moduleHeader() + assembly
   unsigned numVgprs = 0, numSgprs = 0;
   unsigned kernargBytes = 0;     // explicit + hidden
   unsigned hiddenArgsOffset = 0; // where the hidden arguments start

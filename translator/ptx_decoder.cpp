@@ -418,7 +418,7 @@ static std::string typeName(const RegisterType &t) {
 
 bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &diags) {
   bool ok = true;
-  auto check = [&](const Operand &o, unsigned width) {
+  auto check = [&](const Operand &o, unsigned width, bool source) {
     if (!o.isReg())
       return;
     RegisterType want{width == 1 ? TypeClass::Pred : TypeClass::B, width};
@@ -429,7 +429,13 @@ bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &d
     }
     // PTX allows a register of any bit-size-compatible type (b/u/s of the same width).
     const RegisterType &have = it->second;
-    const bool compatible = (have.cls == TypeClass::Pred) == (want.cls == TypeClass::Pred) && have.width == want.width;
+    // PTX ISA 5.4.x "Operand size exceeding instruction-type size": a wider
+    // source register is chopped to the instruction type. Accepted for a
+    // 32-bit register read as 16 bits, which lives in the same VGPR (the
+    // rules treat a 16-bit value's high half as don't-care).
+    const bool chopped = source && have.width == 32 && want.width == 16 && have.cls != TypeClass::Pred;
+    const bool compatible =
+        chopped || ((have.cls == TypeClass::Pred) == (want.cls == TypeClass::Pred) && have.width == want.width);
     if (!compatible) {
       error(diags, o.loc,
             "register " + o.reg + " is " + typeName(have) + " but '" + inst.form.name() + "' needs " +
@@ -438,9 +444,9 @@ bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &d
     }
   };
   for (unsigned i = 0; i < inst.dsts.size(); ++i)
-    check(inst.dsts[i], inst.form.dstWidth(i));
+    check(inst.dsts[i], inst.form.dstWidth(i), false);
   for (unsigned i = 0; i < inst.srcs.size(); ++i)
-    check(inst.srcs[i], inst.form.srcWidth(i));
+    check(inst.srcs[i], inst.form.srcWidth(i), true);
   return ok;
 }
 

@@ -784,6 +784,28 @@ private:
     return std::nullopt;
   }
 
+  std::optional<Fault> execScalarCompare(Wave &w, const Parsed &p, long inst) {
+    static const char *ops[] = {"eq", "lg", "gt", "ge", "lt", "le"};
+    const std::string &m = p.mnemonic; // s_cmp_<op>_<u32|i32|u64>
+    const size_t us = m.rfind('_');
+    const std::string op = m.substr(6, us - 6), ty = m.substr(us + 1);
+    if (p.ops.size() != 2 || (ty != "u32" && ty != "i32" && ty != "u64") ||
+        std::find(std::begin(ops), std::end(ops), op) == std::end(ops) || (ty == "u64" && op != "eq" && op != "lg"))
+      return fault(inst, "unknown instruction '" + k_.code[size_t(inst)].text + "': the emulator does not model it");
+    auto value = [&](const Operand &o) -> uint64_t {
+      if (o.kind == Operand::Kind::S)
+        return ty == "u64" ? (uint64_t(w.s[o.index + 1]) << 32) | w.s[o.index] : w.s[o.index];
+      return ty == "u64" ? o.imm : (o.imm & 0xffffffffu);
+    };
+    uint64_t a = value(p.ops[0]), b = value(p.ops[1]);
+    if (ty == "i32") { // order signed values by flipping the sign bit
+      a ^= 0x80000000u;
+      b ^= 0x80000000u;
+    }
+    w.scc = op == "eq" ? a == b : op == "lg" ? a != b : op == "gt" ? a > b : op == "ge" ? a >= b : op == "lt" ? a < b : a <= b;
+    return std::nullopt;
+  }
+
   std::optional<Fault> execDual(Wave &w, long inst) {
     // v_dual_cndmask_b32 X :: v_dual_cndmask_b32 Y (gfx11+ VOPD): both halves
     // read their sources (and VCC) before either writes.
@@ -893,6 +915,9 @@ private:
             return fault(inst, "branch target " + std::to_string(target) + " is not an instruction boundary");
           next = it->second;
         }
+      } else if (m.rfind("s_cmp_", 0) == 0) {
+        // SOPC (Vega ISA 12.4): SCC = S0 op S1 on 32 or 64 bits.
+        fl = execScalarCompare(w, p, inst);
       } else if (m.rfind("v_dual_", 0) == 0) {
         fl = execDual(w, inst);
       } else {

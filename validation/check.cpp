@@ -173,7 +173,10 @@ private:
 
   Inputs makeInputs(unsigned trial) const {
     Inputs in;
+    // Two streams: scalar values must not depend on the buffer sizes (which
+    // inference changes), contents may.
     Rng rng{o_.seed * 0x100000001b3ull + trial};
+    Rng scalarRng{(o_.seed * 0x100000001b3ull + trial) ^ 0x5ca1a75ca1a75ca1ull};
     for (const Buffer &b : buffers_) {
       std::vector<uint8_t> bytes(b.size);
       for (size_t i = 0; i < bytes.size(); i += 8) {
@@ -190,7 +193,7 @@ private:
           buffers_.end())
         continue;
       auto given = o_.params.find(p.name);
-      in.scalars[p.name] = given != o_.params.end() ? given->second : rng.next();
+      in.scalars[p.name] = given != o_.params.end() ? given->second : scalarRng.next();
     }
     return in;
   }
@@ -248,14 +251,19 @@ private:
   }
 
   // Grows inferred buffers until the PTX kernel runs without running past
-  // one of them (doubling, so a few rounds settle any launch).
+  // one of them on every trial's inputs (their scalar parameters may reach
+  // further), doubling, so a few rounds settle any launch.
   bool inferBuffers() {
-    for (unsigned round = 0; round < 48; ++round) {
-      GlobalMemory mem;
-      Inputs in = makeInputs(0);
-      std::optional<interp::Fault> f = runPtx(mem, in);
-      if (!f)
+    unsigned trial = 0;
+    for (unsigned round = 0; round < 48 + o_.trials; ++round) {
+      if (trial >= o_.trials)
         return true;
+      GlobalMemory mem;
+      std::optional<interp::Fault> f = runPtx(mem, makeInputs(trial));
+      if (!f) {
+        ++trial;
+        continue;
+      }
       bool grown = false;
       if (f->outOfBounds)
         for (size_t i = 0; i < buffers_.size(); ++i) {
@@ -266,13 +274,14 @@ private:
           const uint64_t need = f->address + f->bytes - b->base;
           buffers_[i].size = std::max<uint64_t>((need + 15) & ~uint64_t(15), buffers_[i].size * 2);
           if (buffers_[i].size > (uint64_t(256) << 20))
-            return fail(f->loc, "buffer '" + buffers_[i].name + "' would need more than 256 MiB; give its size with --buffer");
+            return fail(f->loc, "buffer '" + buffers_[i].name +
+                                    "' would need more than 256 MiB; give its size with --buffer");
           grown = true;
         }
       if (!grown)
         return fail(f->loc, "the PTX kernel faults in the reference interpreter: " + f->message);
     }
-    return fail(k_->loc, "could not infer the buffer sizes; give them with --buffer NAME=BYTES");
+    return trial >= o_.trials || fail(k_->loc, "could not infer the buffer sizes; give them with --buffer NAME=BYTES");
   }
 
   bool runTrial(unsigned trial) {
