@@ -161,6 +161,29 @@ TEST_CASE("every fixture passes check on every target") {
   CHECK(checked >= 200 * 6);
 }
 
+TEST_CASE("control-flow fixtures pass check on every target, for several launch shapes") {
+  const std::string src = readFixture("control.ptx");
+  const std::vector<std::string> names = kernelNames(src);
+  REQUIRE(names.size() >= 5);
+  // One partial wave; several blocks of several waves; an odd 2-D block.
+  const std::vector<std::pair<Dim3, Dim3>> shapes = {{{1, 1, 1}, {40, 1, 1}}, {{3, 1, 1}, {128, 1, 1}},
+                                                     {{2, 2, 1}, {16, 5, 1}}};
+  for (const std::string &k : names)
+    for (const auto &[grid, block] : shapes)
+      for (const targets::TargetInfo &t : targets::allTargets()) {
+        check::Options o;
+        o.kernel = k;
+        o.grid = grid;
+        o.block = block;
+        o.trials = 2;
+        check::Result r = check::run(src, t, o);
+        std::string why = r.report;
+        for (const Diagnostic &d : r.diagnostics)
+          why += d.message + "\n";
+        CHECK_MESSAGE(r.status == check::Status::Pass, k << " on " << t.name << ": " << why);
+      }
+}
+
 TEST_CASE("NVIDIA-measured vectors through the interpreter and through translation") {
   struct Vector {
     const char *file, *kernel;
