@@ -84,7 +84,8 @@ public:
     // Keep v0 (packed IDs) or v0..v2 free, and the ABI SGPRs below the masks.
     const unsigned firstVgpr = t_.packed_work_item_ids ? 2 : 4;
     const unsigned firstSgpr = kParamSgprs + alignUp(paramDwords, 2);
-    out_.allocation = regalloc::allocate(fn_, t_, firstVgpr, firstSgpr);
+    const regalloc::LiveIntervals live = liveIntervals();
+    out_.allocation = regalloc::allocate(fn_, t_, firstVgpr, firstSgpr, &live);
     out_.numVgprs = out_.allocation.numVgprs;
     out_.numSgprs = out_.allocation.numSgprs;
     if (out_.numVgprs > 256 || out_.numSgprs > 100) {
@@ -292,6 +293,107 @@ private:
         li.insts.push_back({op, noOperand(), {addr, data, offset}});
       }
     }
+  }
+
+  // ---- liveness (see regalloc.hpp) ----
+  //
+  // Per-lane CFG liveness over PTX registers held in VGPRs, by statement.
+  // A register's interval is the span of statements (in layout order) from
+  // the first to the last where it is live, so one spanning a loop covers
+  // the loop. Reusing a VGPR after an interval ends is safe under EXEC
+  // masking too: a block run for some lanes writes only their VGPR lanes, so
+  // lanes waiting elsewhere keep theirs. Predicates are excluded: SALU
+  // writes every lane of a mask, so each predicate keeps its own SGPRs.
+  regalloc::LiveIntervals liveIntervals() {
+    const size_t n = k_.body.size();
+    const unsigned nv = static_cast<unsigned>(fn_.vregs.size());
+    regalloc::LiveIntervals iv{std::vector<long>(nv, -1), std::vector<long>(nv, -1)};
+    auto vregOf = [&](const std::string &r) -> long {
+      auto it = fn_.ptxRegs.find(r);
+      if (it == fn_.ptxRegs.end() || fn_.vregs[it->second].cls == mir::RegClass::Mask)
+        return -1;
+      return it->second;
+    };
+    std::vector<std::vector<unsigned>> use(n), def(n);
+    for (size_t i = 0; i < n; ++i) {
+      const Stmt &st = k_.body[i];
+      for (const std::string &r : kernel::readRegisters(st))
+        if (long v = vregOf(r); v >= 0)
+          use[i].push_back(static_cast<unsigned>(v));
+      for (const std::string &r : kernel::writtenRegisters(st))
+        if (long v = vregOf(r); v >= 0) {
+          def[i].push_back(static_cast<unsigned>(v));
+          if (!st.guard.empty()) // a guarded write keeps the old value in other lanes
+            use[i].push_back(static_cast<unsigned>(v));
+        }
+    }
+    auto mark = [&](unsigned v, size_t i) {
+      const long p = static_cast<long>(i);
+      iv.start[v] = iv.start[v] < 0 ? p : std::min(iv.start[v], p);
+      iv.end[v] = std::max(iv.end[v], p);
+    };
+    const unsigned nb = numBlocks_;
+    std::vector<std::vector<unsigned>> succ(nb);
+    for (unsigned b = 0; b < nb && n; ++b) {
+      const size_t last = (b + 1 < nb ? blockStart_[b + 1] : n) - 1;
+      const Stmt &st = k_.body[last];
+      const bool next = b + 1 < nb;
+      if (st.kind == Stmt::Kind::Branch) {
+        if (blockOf_[st.target] < nb)
+          succ[b].push_back(blockOf_[st.target]);
+        if (!st.guard.empty() && next)
+          succ[b].push_back(b + 1);
+      } else if (st.kind == Stmt::Kind::Return) {
+        if (!st.guard.empty() && next)
+          succ[b].push_back(b + 1);
+      } else if (next) {
+        succ[b].push_back(b + 1);
+      }
+    }
+    std::vector<std::vector<bool>> liveIn(nb, std::vector<bool>(nv, false)), liveOut = liveIn;
+    // Backward through a block from `live` (its live-out); `visit` sees each
+    // statement with the values live across it.
+    auto walk = [&](unsigned b, std::vector<bool> live, bool record) {
+      const size_t first = blockStart_[b], end = b + 1 < nb ? blockStart_[b + 1] : n;
+      for (size_t i = end; i-- > first;) {
+        if (record) {
+          for (unsigned v = 0; v < nv; ++v)
+            if (live[v])
+              mark(v, i);
+          for (unsigned v : def[i])
+            mark(v, i);
+          for (unsigned v : use[i])
+            mark(v, i);
+        }
+        for (unsigned v : def[i])
+          live[v] = false;
+        for (unsigned v : use[i])
+          live[v] = true;
+      }
+      return live;
+    };
+    for (bool changed = true; changed && n;) {
+      changed = false;
+      for (unsigned b = nb; b-- > 0;) {
+        std::vector<bool> out(nv, false);
+        for (unsigned s2 : succ[b])
+          for (unsigned v = 0; v < nv; ++v)
+            out[v] = out[v] || liveIn[s2][v];
+        std::vector<bool> in = walk(b, out, false);
+        if (in != liveIn[b] || out != liveOut[b]) {
+          liveIn[b] = std::move(in);
+          liveOut[b] = std::move(out);
+          changed = true;
+        }
+      }
+    }
+    for (unsigned b = 0; b < nb && n; ++b) {
+      walk(b, liveOut[b], true);
+      for (unsigned v = 0; v < nv; ++v) // live on entry: held from the block's first statement
+        if (liveIn[b][v])
+          mark(v, blockStart_[b]);
+    }
+    return iv;
   }
 
   // ---- control flow (see docs/architecture.md, "Control flow") ----

@@ -3,6 +3,7 @@
 #include "targets/target_info.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <stdexcept>
 
 namespace p2a::regalloc {
@@ -57,7 +58,7 @@ struct Pool {
 } // namespace
 
 mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, unsigned firstVgpr,
-                         unsigned firstSgpr) {
+                         unsigned firstSgpr, const LiveIntervals *live) {
   const unsigned n = static_cast<unsigned>(fn.vregs.size());
   const unsigned unset = ~0u;
   mir::Allocation a;
@@ -77,7 +78,8 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     pairOf[fn.pairs[i].first] = static_cast<int>(i);
     pairOf[fn.pairs[i].second] = static_cast<int>(i);
   }
-  auto isTemp = [&](unsigned v) { return fn.vregs[v].ptxName.empty(); };
+  auto hasInterval = [&](unsigned v) { return live && v < live->start.size() && live->start[v] >= 0; };
+  auto isTemp = [&](unsigned v) { return fn.vregs[v].ptxName.empty() || hasInterval(v); };
   // A temporary may reuse registers only if nothing ties it to a PTX register.
   auto reusable = [&](unsigned v) {
     if (!isTemp(v))
@@ -111,6 +113,26 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
       lastUse[v] = static_cast<long>(u);
   }
 
+  // Intervals: a pair's halves share the union of theirs.
+  std::vector<long> firstPos(n, -1);
+  if (live) {
+    for (unsigned v = 0; v < n; ++v)
+      if (hasInterval(v)) {
+        firstPos[v] = live->start[v];
+        lastUse[v] = std::max(lastUse[v], live->end[v]);
+      }
+    for (const auto &[lo, hi] : fn.pairs)
+      if (hasInterval(lo) || hasInterval(hi)) {
+        const long s0 = std::min(firstPos[lo] < 0 ? LONG_MAX : firstPos[lo], firstPos[hi] < 0 ? LONG_MAX : firstPos[hi]);
+        const long e0 = std::max(lastUse[lo], lastUse[hi]);
+        firstPos[lo] = firstPos[hi] = s0 == LONG_MAX ? -1 : s0;
+        lastUse[lo] = lastUse[hi] = e0;
+      }
+  }
+  std::vector<std::vector<unsigned>> startsAt(fn.body.size());
+  for (unsigned v = 0; v < n; ++v)
+    if (firstPos[v] >= 0 && static_cast<size_t>(firstPos[v]) < fn.body.size())
+      startsAt[static_cast<size_t>(firstPos[v])].push_back(v);
   auto assign = [&](unsigned v) {
     const bool temp = reusable(v);
     switch (fn.vregs[v].cls) {
@@ -141,13 +163,41 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   // In program order: a PTX instruction's registers are assigned before it,
   // and its temporaries are released after it (never in the middle: the
   // proofs assume a rule's temporaries are distinct from its operands).
+  // With intervals, values live across the position are released after it
+  // too (not only those it references).
+  std::vector<std::vector<unsigned>> endsAt(fn.body.size());
+  if (live)
+    for (unsigned v = 0; v < n; ++v)
+      if (hasInterval(v) && lastUse[v] >= 0 && static_cast<size_t>(lastUse[v]) < fn.body.size())
+        endsAt[static_cast<size_t>(lastUse[v])].push_back(v);
+  std::vector<bool> released(n, false);
+  auto releaseOne = [&](unsigned v) {
+    if (a.phys[v] == unset)
+      return;
+    if (pairOf[v] >= 0) { // a pair goes back whole, once, through its low half
+      const unsigned lo = fn.pairs[static_cast<size_t>(pairOf[v])].first;
+      if (!released[lo])
+        vgprs.release(a.phys[lo], 2);
+      released[lo] = true;
+      return;
+    }
+    if (!released[v])
+      (fn.vregs[v].cls == mir::RegClass::Mask ? sgprs : vgprs).release(a.phys[v], width(v));
+    released[v] = true;
+  };
   for (size_t u = 0; u < fn.body.size(); ++u) {
+    for (unsigned v : startsAt[u])
+      if (a.phys[v] == unset)
+        assign(v);
     for (unsigned v : refs[u])
       if (a.phys[v] == unset)
         assign(v);
     for (unsigned v : refs[u])
-      if (reusable(v) && lastUse[v] == static_cast<long>(u))
+      if (reusable(v) && lastUse[v] == static_cast<long>(u) && !hasInterval(v))
         (fn.vregs[v].cls == mir::RegClass::Mask ? sgprs : vgprs).release(a.phys[v], width(v));
+    for (unsigned v : endsAt[u])
+      if (reusable(v))
+        releaseOne(v);
   }
   for (unsigned v = 0; v < n; ++v) // registers no instruction references
     if (a.phys[v] == unset)

@@ -22,7 +22,18 @@ namespace p2a::regalloc {
 // `firstVgpr` / `firstSgpr` keep the registers below them for the ABI (a
 // kernel's work-item IDs, kernarg pointer, workgroup IDs, loaded arguments);
 // both must be even so that pairs stay aligned. The counts include them.
+//
+// `live` (kernels): per vreg, the first and last body position (LoweredInst
+// index) where its value is live, from liveness over the kernel's CFG; -1
+// keeps the default (temporaries: first to last reference; PTX registers:
+// the whole function). A vreg with an interval gets a register for exactly
+// that span -- assigned at its start even if first referenced later (a value
+// carried around a loop) -- and frees it after its end for any later value.
+// Never within one position, so a rule's operands and temporaries stay distinct.
+struct LiveIntervals {
+  std::vector<long> start, end;
+};
 mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, unsigned firstVgpr = 0,
-                         unsigned firstSgpr = 0);
+                         unsigned firstSgpr = 0, const LiveIntervals *live = nullptr);
 
 } // namespace p2a::regalloc
