@@ -100,10 +100,12 @@ cl::opt<std::string> Mcpu("mcpu", cl::desc("Target GPU: gfx900, gfx90a, gfx942 (
                           cl::value_desc("gpu"), cl::init("gfx942"), cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
 cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout), or directory for several inputs"), cl::value_desc("file"), cl::init("-"),
                             cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
-enum class FileType { Asm, Obj };
+enum class FileType { Asm, Obj, Hsaco };
 cl::opt<FileType> Filetype("filetype", cl::desc("Output kind"), cl::init(FileType::Asm),
                            cl::values(clEnumValN(FileType::Asm, "asm", "AMDGPU assembly"),
-                                      clEnumValN(FileType::Obj, "obj", "ELF relocatable object")),
+                                      clEnumValN(FileType::Obj, "obj", "ELF relocatable object"),
+                                      clEnumValN(FileType::Hsaco, "hsaco",
+                                                 "loadable code object (linked with ld.lld-19 -shared)")),
                            cl::sub(cl::SubCommand::getTopLevel()), cl::sub(ExplainCmd), cl::cat(Category));
 cl::opt<bool> ShowEncoding("show-encoding", cl::desc("Show instruction encodings (assembly output)"),
                            cl::sub(cl::SubCommand::getTopLevel()), cl::sub(ExplainCmd), cl::cat(Category));
@@ -193,7 +195,8 @@ bool readInput(const std::string &path, std::string &text) {
 }
 
 batch::OutputKind outputKind() {
-  return Filetype == FileType::Obj ? batch::OutputKind::Object
+  return Filetype == FileType::Hsaco ? batch::OutputKind::CodeObject
+         : Filetype == FileType::Obj ? batch::OutputKind::Object
          : ShowEncoding            ? batch::OutputKind::AsmWithEncoding
                                    : batch::OutputKind::Asm;
 }
@@ -286,7 +289,7 @@ int runExplain() {
   }
   if (ExplainFormat == Format::Json)
     return writeOutput(explain::formatJson(tr)) ? 0 : 1;
-  if (Filetype == FileType::Obj || ShowEncoding) {
+  if (Filetype != FileType::Asm || ShowEncoding) {
     std::string out, error;
     if (!batch::emit(translate::assemblyText(tr), outputKind(), *t, costs, "", out, error)) {
       WithColor::error(errs(), "ptx2amdgpu") << error << "\n";
@@ -542,7 +545,7 @@ int main(int argc, char **argv) {
                                    "  ptx2amdgpu compare --llc=llc_counts.json [--format=md|json]\n"
                                    "  ptx2amdgpu check FILE.ptx [--kernel NAME] [-mcpu=gfxN|all] [--grid X,Y,Z] [--block X,Y,Z]\n"
                                    "                   [--trials N] [--seed S] [--buffer NAME=BYTES] [--param NAME=VALUE]\n"
-                                   "  ptx2amdgpu FILE.ptx [-mcpu=gfxN] [-o OUT] [-filetype=asm|obj]\n"
+                                   "  ptx2amdgpu FILE.ptx [-mcpu=gfxN] [-o OUT] [-filetype=asm|obj|hsaco]\n"
                                    "  ptx2amdgpu INPUT... -o OUTDIR [-j N] [--stats=text|json] [--report=FILE.html]\n",
                                    &errs()))
     return 2;

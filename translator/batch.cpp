@@ -1,5 +1,7 @@
 #include "translator/batch.hpp"
 
+#include "translator/code_object_link.hpp"
+
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
 #include "translator/cost_model.hpp"
@@ -26,7 +28,9 @@ namespace p2a::batch {
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
-const char *outputExtension(OutputKind kind) { return kind == OutputKind::Object ? ".o" : ".s"; }
+const char *outputExtension(OutputKind kind) {
+  return kind == OutputKind::Object ? ".o" : kind == OutputKind::CodeObject ? ".hsaco" : ".s";
+}
 
 namespace {
 
@@ -104,14 +108,17 @@ bool emit(const std::string &assembly, OutputKind kind, const targets::TargetInf
     out = header + assembly;
     return true;
   }
+  const bool binary = kind == OutputKind::Object || kind == OutputKind::CodeObject;
   mc::AssembleResult r = costs.assembler(t).assemble(
-      assembly, kind == OutputKind::Object ? mc::OutputKind::Object : mc::OutputKind::AsmWithEncoding);
+      assembly, binary ? mc::OutputKind::Object : mc::OutputKind::AsmWithEncoding);
   if (!r.ok) {
     error = "internal error: LLVM MC rejected the translation";
     if (!r.diagnostics.empty())
       error += ": " + r.diagnostics.front().message + " in '" + r.diagnostics.front().source_line + "'";
     return false;
   }
+  if (kind == OutputKind::CodeObject)
+    return link::linkCodeObject(r.output, out, error);
   out = kind == OutputKind::Object ? r.output : header + r.output;
   return true;
 }
@@ -198,8 +205,11 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
     out.functions = static_cast<unsigned>(res->functions.size());
     out.kernels = res->kernelCount();
     for (const module::FunctionResult &f : res->functions) {
-      out.kernelStats.push_back({f.name, f.isEntry, f.ok, f.translation.numVgprs, f.translation.numSgprs,
-                                 translate::amdInstructionCount(f.translation)});
+      FileOutcome::Kernel k{f.name, f.isEntry, f.ok, f.translation.numVgprs, f.translation.numSgprs,
+                            translate::amdInstructionCount(f.translation)};
+      for (const translate::TranslatedInstruction &ti : f.translation.instructions)
+        ++k.rules[ti.rule ? ti.rule->name : "(kernel lowering)"];
+      out.kernelStats.push_back(std::move(k));
     }
     if (opts.keepResults) {
       out.source = src.text();
@@ -315,6 +325,19 @@ std::string formatSummaryText(const Summary &s, unsigned topOpcodes) {
      << " translated, " << s.failed() << " failed, " << s.skipped() << " skipped; " << kernelsOk << " of " << kernels
      << " kernels translated; " << instructions << " PTX instructions in " << lines << " lines; "
      << llvm::format("%.2f", s.seconds) << " s with " << s.jobs << " thread" << (s.jobs == 1 ? "" : "s") << "\n";
+  // Per kernel: registers, scratch, size and the rules used, most used first.
+  for (const FileOutcome &f : s.files)
+    for (const FileOutcome::Kernel &k : f.kernelStats) {
+      if (!k.ok)
+        continue;
+      os << "ptx2amdgpu: " << (k.isEntry ? "kernel " : "function ") << k.name << ": " << k.vgprs << " VGPRs, "
+         << k.sgprs << " SGPRs, " << k.scratchBytes << " bytes scratch, " << k.amdInstructions
+         << " AMD instructions; rules:";
+      std::vector<std::pair<std::string, unsigned>> used = byCount(k.rules);
+      for (size_t i = 0; i < used.size(); ++i)
+        os << (i ? ", " : " ") << used[i].first << " x" << used[i].second;
+      os << "\n";
+    }
   std::vector<std::pair<std::string, unsigned>> top = byCount(unsupportedTotals(s));
   if (!top.empty()) {
     os << "ptx2amdgpu: unsupported opcodes:";
@@ -336,13 +359,19 @@ std::string formatSummaryJson(const Summary &s, const targets::TargetInfo &t) {
     instructions += f.instructions;
     lines += f.lines;
     json::Array ks;
-    for (const FileOutcome::Kernel &k : f.kernelStats)
+    for (const FileOutcome::Kernel &k : f.kernelStats) {
+      json::Object rules;
+      for (const auto &[name, n] : k.rules)
+        rules[name] = n;
       ks.push_back(json::Object{{"name", k.name},
                                 {"kind", k.isEntry ? "entry" : "func"},
                                 {"translated", k.ok},
                                 {"vgprs", k.vgprs},
                                 {"sgprs", k.sgprs},
-                                {"amd_instructions", k.amdInstructions}});
+                                {"scratch_bytes", k.scratchBytes},
+                                {"amd_instructions", k.amdInstructions},
+                                {"rules", std::move(rules)}});
+    }
     json::Array unsup;
     for (const auto &[op, n] : byCount(f.unsupported))
       unsup.push_back(json::Object{{"opcode", op}, {"count", n}});

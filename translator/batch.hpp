@@ -21,7 +21,7 @@ class raw_ostream;
 
 namespace p2a::batch {
 
-enum class OutputKind { Asm, AsmWithEncoding, Object };
+enum class OutputKind { Asm, AsmWithEncoding, Object, CodeObject };
 
 // The extension an output of this kind gets: .s or .o.
 const char *outputExtension(OutputKind kind);
@@ -71,6 +71,8 @@ struct FileOutcome {
     bool isEntry = false;
     bool ok = false;
     unsigned vgprs = 0, sgprs = 0, amdInstructions = 0;
+    unsigned scratchBytes = 0; // private segment (no spilling yet: always 0)
+    std::map<std::string, unsigned> rules; // rule name -> statements it lowered
   };
   std::vector<Kernel> kernelStats;
   double seconds = 0;

@@ -9,6 +9,7 @@
 #include "translator/selector.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -33,6 +34,21 @@ constexpr unsigned kMaxParamDwords = 64;
 constexpr unsigned kHeaderLines = 2; // moduleHeader()'s lines
 
 unsigned alignUp(unsigned v, unsigned a) { return (v + a - 1) / a * a; }
+
+// Whether LLVM's metadata reader takes a scalar for a string: its YAML
+// reader types scalars by their spelling even when quoted, so `n`, `yes`,
+// `off`, `null` or `12` become booleans, nulls or numbers and the metadata is
+// rejected. Such an argument name is left out (names are optional).
+bool readsAsString(const std::string &v) {
+  std::string l;
+  for (char c : v)
+    l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const char *special[] = {"y", "n", "yes", "no", "true", "false", "on", "off", "null", "~", ""};
+  for (const char *x : special)
+    if (l == x)
+      return false;
+  return !std::isdigit(static_cast<unsigned char>(l[0])) && l[0] != '-' && l[0] != '+' && l[0] != '.';
+}
 
 MOperand vregOperand(unsigned v, Part part = Part::Whole) {
   MOperand o;
@@ -91,8 +107,8 @@ public:
     if (out_.numVgprs > 256 || out_.numSgprs > 100) {
       error(diags_, k_.loc,
             "kernel '" + k_.name + "' needs " + std::to_string(out_.numVgprs) + " VGPRs and " +
-                std::to_string(out_.numSgprs) + " SGPRs, more than " + t_.name +
-                " offers (256/100); each PTX register keeps its own register in this version");
+                std::to_string(out_.numSgprs) + " SGPRs at its peak register pressure, more than " + t_.name +
+                " offers (256/100); spilling to scratch is not implemented yet");
       return false;
     }
     for (unsigned v = 0; v < fn_.vregs.size(); ++v)
@@ -803,6 +819,46 @@ private:
       a += "\t\t.amdhsa_wavefront_size32 1\n";
     a += "\t.end_amdhsa_kernel\n";
     out_.assembly = a;
+    out_.metadata = metadataEntry(nv);
+  }
+
+  // One `amdhsa.kernels` item: the explicit arguments at their offsets
+  // (8-byte ones as global buffers: nvcc writes pointers as .u64), then the
+  // hidden arguments the code reads, at the offsets it reads them.
+  std::string metadataEntry(unsigned nv) const {
+    std::string m = "  - .args:\n";
+    auto arg = [&](const std::string &name, unsigned offset, unsigned size, const char *kind, bool global) {
+      m += "      - ";
+      if (global)
+        m += ".address_space: global\n        ";
+      if (!name.empty() && readsAsString(name))
+        m += ".name: " + name + "\n        ";
+      m += ".offset: " + std::to_string(offset) + "\n        .size: " + std::to_string(size) +
+           "\n        .value_kind: " + kind + "\n";
+    };
+    for (const kernel::Param &p : k_.params)
+      arg(p.name, p.offset, p.size, p.pointerSized ? "global_buffer" : "by_value", p.pointerSized);
+    const unsigned h = out_.hiddenArgsOffset;
+    static const std::pair<const char *, unsigned> hidden[] = {
+        {"hidden_block_count_x", 4}, {"hidden_block_count_y", 4}, {"hidden_block_count_z", 4},
+        {"hidden_group_size_x", 2},  {"hidden_group_size_y", 2},  {"hidden_group_size_z", 2},
+        {"hidden_remainder_x", 2},   {"hidden_remainder_y", 2},   {"hidden_remainder_z", 2}};
+    unsigned off = h;
+    for (const auto &[kind, size] : hidden) {
+      arg("", off, size, kind, false);
+      off += size;
+    }
+    m += "    .group_segment_fixed_size: 0\n";
+    m += "    .kernarg_segment_align: 8\n";
+    m += "    .kernarg_segment_size: " + std::to_string(out_.kernargBytes) + "\n";
+    m += "    .max_flat_workgroup_size: 1024\n";
+    m += "    .name: " + k_.name + "\n";
+    m += "    .private_segment_fixed_size: 0\n";
+    m += "    .sgpr_count: " + std::to_string(out_.numSgprs) + "\n";
+    m += "    .symbol: " + k_.name + ".kd\n";
+    m += "    .vgpr_count: " + std::to_string(nv) + "\n";
+    m += "    .wavefront_size: " + std::to_string(t_.wave_size) + "\n";
+    return m;
   }
 
   const kernel::Kernel &k_;
@@ -827,6 +883,14 @@ private:
 
 std::string moduleHeader(const targets::TargetInfo &t) {
   return "\t.amdgcn_target \"amdgcn-amd-amdhsa--" + t.name + "\"\n\t.amdhsa_code_object_version 5\n";
+}
+
+std::string moduleMetadata(const targets::TargetInfo &t, const std::vector<std::string> &kernelEntries) {
+  std::string m = "\t.amdgpu_metadata\n---\namdhsa.kernels:\n";
+  for (const std::string &e : kernelEntries)
+    m += e;
+  m += "amdhsa.target: amdgcn-amd-amdhsa--" + t.name + "\namdhsa.version:\n  - 1\n  - 2\n...\n\t.end_amdgpu_metadata\n";
+  return m;
 }
 
 bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,

@@ -50,6 +50,9 @@ struct KernelTranslation {
   unsigned hiddenArgsOffset = 0; // where the hidden arguments start
   mir::Function function;
   mir::Allocation allocation;
+  // This kernel's entry in the module's code object v5 metadata
+  // (`amdhsa.kernels` list item, YAML), see moduleMetadata().
+  std::string metadata;
   // Where each PTX register lives ("v5", "v[6:7]", "s[20:21]").
   std::vector<std::pair<std::string, std::string>> registers;
 };
@@ -65,5 +68,10 @@ bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost
 
 // The module header every AMDHSA source starts with.
 std::string moduleHeader(const targets::TargetInfo &t);
+
+// The `.amdgpu_metadata` block (code object v5, AMDGPUUsage "Code Object V5
+// Metadata") for the kernels' entries: what HIP's module API and the HSA
+// runtime read to lay out the kernel arguments.
+std::string moduleMetadata(const targets::TargetInfo &t, const std::vector<std::string> &kernelEntries);
 
 } // namespace p2a::klower

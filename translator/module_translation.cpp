@@ -115,13 +115,18 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   res.ok = !anyBody ? false : res.errorCount() == 0;
   if (res.ok) {
     res.assembly = klower::moduleHeader(t);
+    std::vector<std::string> metadata;
     for (const FunctionResult &f : res.functions) {
       res.assembly += "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n";
-      if (f.kernel)
+      if (f.kernel) {
         res.assembly += f.kernel->assembly;
-      else // a .func's instructions (no call convention yet)
+        metadata.push_back(f.kernel->metadata);
+      } else { // a .func's instructions (no call convention yet)
         res.assembly += "\t.text\n" + translate::assemblyText(f.translation);
+      }
     }
+    if (!metadata.empty())
+      res.assembly += klower::moduleMetadata(t, metadata);
   }
   return res;
 }
