@@ -109,6 +109,12 @@ std::vector<MnemonicRename> gfx11Renames() {
       {"ds_write_b64", "ds_store_b64"},
       {"ds_read_b32", "ds_load_b32"},
       {"ds_read_b64", "ds_load_b64"},
+      {"ds_write_b8", "ds_store_b8"},
+      {"ds_write_b16", "ds_store_b16"},
+      {"ds_read_u8", "ds_load_u8"},
+      {"ds_read_i8", "ds_load_i8"},
+      {"ds_read_u16", "ds_load_u16"},
+      {"ds_read_i16", "ds_load_i16"},
   };
 }
 

@@ -14,6 +14,7 @@ unsigned counterMax(Counter c, const TargetInfo &t) {
   case Counter::VmLoad: return 63;
   case Counter::VmStore: return 63;
   case Counter::Scalar: return t.counters == TargetInfo::Counters::Gfx9 ? 15 : t.counters == TargetInfo::Counters::Gfx12 ? 31 : 63;
+  case Counter::Lds: return t.counters == TargetInfo::Counters::Gfx9 ? 15 : 63;
   }
   return 0;
 }
@@ -21,6 +22,11 @@ unsigned counterMax(Counter c, const TargetInfo &t) {
 std::string waitInstruction(Counter c, unsigned n, const TargetInfo &t) {
   n = std::min(n, counterMax(c, t));
   char buf[64];
+  if (c == Counter::Lds) {
+    std::snprintf(buf, sizeof buf,
+                  t.counters == TargetInfo::Counters::Gfx12 ? "s_wait_dscnt 0x%x" : "s_waitcnt lgkmcnt(%u)", n);
+    return buf;
+  }
   switch (t.counters) {
   case TargetInfo::Counters::Gfx9:
     std::snprintf(buf, sizeof buf, c == Counter::Scalar ? "s_waitcnt lgkmcnt(%u)" : "s_waitcnt vmcnt(%u)", n);

@@ -22,6 +22,7 @@ enum class Counter {
   VmLoad,  // vmcnt (gfx9-11), loadcnt (gfx12): VMEM loads
   VmStore, // vmcnt on gfx9; vscnt on gfx10/11; storecnt on gfx12
   Scalar,  // lgkmcnt (gfx9-11), kmcnt (gfx12): SMEM loads (may return out of order)
+  Lds,     // lgkmcnt (gfx9-11, shared with SMEM), dscnt (gfx12): LDS loads
 };
 
 // True when VMEM loads and stores share one in-order counter (gfx9 vmcnt).

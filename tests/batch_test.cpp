@@ -132,7 +132,7 @@ TEST_CASE("batch: --stats=json agrees with the inputs and the outputs") {
         const std::string name = ko.getString("name")->str();
         size_t at = text.find("; .entry " + name + "\n");
         REQUIRE(at != std::string::npos);
-        size_t end = text.find("; .entry ", at + 1);
+        size_t end = std::min(text.find("; .entry ", at + 1), text.find("\t.amdgpu_metadata", at));
         std::string section = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
         // Instructions: not comments, directives or labels.
         unsigned amdLines = 0;

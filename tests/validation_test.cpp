@@ -186,6 +186,27 @@ TEST_CASE("control-flow fixtures pass check on every target, for several launch 
       }
 }
 
+TEST_CASE("shared-memory fixtures (bar.sync, LDS, a barrier inside a loop) pass check on every target") {
+  const std::string src = readFixture("shared.ptx");
+  // Multi-wave blocks, so a missing barrier or wait would show.
+  const std::vector<std::pair<Dim3, Dim3>> shapes = {{{1, 1, 1}, {64, 1, 1}}, {{2, 1, 1}, {128, 1, 1}},
+                                                     {{3, 1, 1}, {256, 1, 1}}};
+  for (const std::string &k : kernelNames(src))
+    for (const auto &[grid, block] : shapes)
+      for (const targets::TargetInfo &t : targets::allTargets()) {
+        check::Options o;
+        o.kernel = k;
+        o.grid = grid;
+        o.block = block;
+        o.trials = 2;
+        check::Result r = check::run(src, t, o);
+        std::string why = r.report;
+        for (const Diagnostic &d : r.diagnostics)
+          why += d.message + "\n";
+        CHECK_MESSAGE(r.status == check::Status::Pass, k << " on " << t.name << ": " << why);
+      }
+}
+
 TEST_CASE("NVIDIA-measured vectors through the interpreter and through translation") {
   struct Vector {
     const char *file, *kernel;

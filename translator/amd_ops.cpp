@@ -327,6 +327,17 @@ std::vector<OpDef> buildOps() {
       {Op::S_LOAD_B64, "s_load_dwordx2", E::SMEM, SL::Sgprs, {SL::Sgprs, SL::V32}, false, "Vega ISA 5", nullptr},
       {Op::S_LOAD_B128, "s_load_dwordx4", E::SMEM, SL::Sgprs, {SL::Sgprs, SL::V32}, false, "Vega ISA 5", nullptr},
       {Op::S_LOAD_B256, "s_load_dwordx8", E::SMEM, SL::Sgprs, {SL::Sgprs, SL::V32}, false, "Vega ISA 5", nullptr},
+      // LDS (Vega ISA 10 "Data share operations"): address = vaddr + offset (16 bits).
+      {Op::DS_READ_U8, "ds_read_u8", E::DS, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA 10", nullptr},
+      {Op::DS_READ_I8, "ds_read_i8", E::DS, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA 10", nullptr},
+      {Op::DS_READ_U16, "ds_read_u16", E::DS, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA 10", nullptr},
+      {Op::DS_READ_I16, "ds_read_i16", E::DS, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA 10", nullptr},
+      {Op::DS_READ_B32, "ds_read_b32", E::DS, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA 10", nullptr},
+      {Op::DS_READ_B64, "ds_read_b64", E::DS, SL::V64, {SL::V32, SL::V32}, false, "Vega ISA 10", nullptr},
+      {Op::DS_WRITE_B8, "ds_write_b8", E::DS, SL::None, {SL::V32, SL::V32, SL::V32}, false, "Vega ISA 10", nullptr},
+      {Op::DS_WRITE_B16, "ds_write_b16", E::DS, SL::None, {SL::V32, SL::V32, SL::V32}, false, "Vega ISA 10", nullptr},
+      {Op::DS_WRITE_B32, "ds_write_b32", E::DS, SL::None, {SL::V32, SL::V32, SL::V32}, false, "Vega ISA 10", nullptr},
+      {Op::DS_WRITE_B64, "ds_write_b64", E::DS, SL::None, {SL::V32, SL::V64, SL::V32}, false, "Vega ISA 10", nullptr},
   };
 }
 
@@ -386,7 +397,8 @@ bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t) {
   // VOP3 literals exist from gfx10 on (RDNA ISA "VOP3 literal"); gfx9/CDNA have none.
   case Encoding::VOP3: return t.has_literal_in_vop3 && d.srcs.at(index) == Slot::V32;
   case Encoding::VMEM:
-  case Encoding::SMEM: return false;
+  case Encoding::SMEM:
+  case Encoding::DS: return false;
   }
   return false;
 }

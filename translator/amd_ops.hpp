@@ -53,9 +53,12 @@ enum class Op {
   GLOBAL_LOAD_U8, GLOBAL_LOAD_I8, GLOBAL_LOAD_U16, GLOBAL_LOAD_I16, GLOBAL_LOAD_B32, GLOBAL_LOAD_B64,
   GLOBAL_STORE_B8, GLOBAL_STORE_B16, GLOBAL_STORE_B32, GLOBAL_STORE_B64,
   S_LOAD_B32, S_LOAD_B64, S_LOAD_B128, S_LOAD_B256,
+  // LDS: loads dst, srcs {address, offset}; stores no dst, srcs {address, data, offset}.
+  DS_READ_U8, DS_READ_I8, DS_READ_U16, DS_READ_I16, DS_READ_B32, DS_READ_B64,
+  DS_WRITE_B8, DS_WRITE_B16, DS_WRITE_B32, DS_WRITE_B64,
 };
 
-enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, VMEM, SMEM };
+enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, VMEM, SMEM, DS };
 
 // What an operand slot holds.
 enum class Slot { V32, V64, Mask, None, Sgprs };

@@ -315,8 +315,14 @@ private:
         s.kind = Stmt::Kind::AddressOf;
         s.symbol = src.name;
         s.regWidth = 64;
+        // A shared or local variable's address fits 32 bits (mov.u32 %r, smem).
+        const kernel::Variable *var = k_.variable(src.name);
+        auto it = ops[0].kind == ast::Operand::Kind::Register ? k_.registers.find(ops[0].name) : k_.registers.end();
+        if (var && (var->space == Space::Shared || var->space == Space::Local) && it != k_.registers.end() &&
+            it->second.width == 32)
+          s.regWidth = 32;
         ptx::Operand d;
-        if (!regOperand(ops[0], 64, d, false))
+        if (!regOperand(ops[0], s.regWidth, d, false))
           return;
         s.dst = d.reg;
         k_.body.push_back(s);
@@ -461,7 +467,12 @@ private:
     if (k_.param(addr.name) || k_.variable(addr.name)) {
       s.baseIsSymbol = true;
     } else if (addr.name[0] == '%') {
-      typeReg(addr.name, 64, addr.loc);
+      // Shared and local addresses may be 32-bit registers (nvcc's usual
+      // form: mov.u32 %r, smem; ld.shared.u32 [%r+4]).
+      auto it = k_.registers.find(addr.name);
+      const bool narrow = (s.space == Space::Shared || s.space == Space::Local) && it != k_.registers.end() &&
+                          it->second.width == 32;
+      typeReg(addr.name, narrow ? 32 : 64, addr.loc);
     } else {
       error(diags_, addr.loc, "unknown variable or parameter '" + addr.name + "'");
       return;

@@ -81,6 +81,14 @@ public:
                 std::to_string(kMaxParamDwords * 4) + " are supported");
       return false;
     }
+    // .shared variables, laid out in declaration order at their alignment
+    // (as the interpreter lays them out), form the group segment.
+    for (const kernel::Variable &v : k_.variables)
+      if (v.space == Space::Shared) {
+        groupBytes_ = alignUp(groupBytes_, std::max(v.align, 1u));
+        sharedOffset_[v.name] = groupBytes_;
+        groupBytes_ += v.size;
+      }
     out_.hiddenArgsOffset = alignUp(k_.paramBytes, 8);
     out_.kernargBytes = out_.hiddenArgsOffset + kHiddenArgsBytes;
 
@@ -185,9 +193,23 @@ private:
       return;
     }
     case Stmt::Kind::Return: begin(s); return; // control flow: see controlFlow()
-    case Stmt::Kind::AddressOf: begin(s); return unsupported(s, "taking the address of '" + s.symbol + "'");
+    case Stmt::Kind::AddressOf: {
+      mir::LoweredInst &li = begin(s);
+      auto it = sharedOffset_.find(s.symbol);
+      if (it == sharedOffset_.end())
+        return unsupported(s, "taking the address of '" + s.symbol + "' (only .shared variables so far)");
+      // An LDS address is the offset in the workgroup's allocation.
+      const unsigned d = reg(s.dst, s.regWidth);
+      if (s.regWidth == 64) {
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::immOperand(it->second)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
+      } else {
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d), {mir::immOperand(it->second)}});
+      }
+      return;
+    }
     case Stmt::Kind::Branch: begin(s); return;
-    case Stmt::Kind::Barrier: begin(s); return unsupported(s, "bar.sync");
+    case Stmt::Kind::Barrier: begin(s); return; // see controlFlow(): waits, then s_barrier
     }
   }
 
@@ -248,6 +270,8 @@ private:
       }
       return;
     }
+    if (s.space == Space::Shared)
+      return lowerShared(s, li);
     if (s.space != Space::Global && s.space != Space::Generic)
       return unsupported(s, std::string(s.kind == Stmt::Kind::Load ? "ld." : "st.") + kernel::spaceName(s.space));
     if (s.baseIsSymbol)
@@ -538,7 +562,12 @@ private:
       head.push_back(labelPiece(label(b)));
       head.push_back(inst(amd::Op::S_MOV_MASK, execOperand(), {vregOperand(mask(b))}));
       head.push_back(inst(amd::Op::S_MOV_MASK, vregOperand(mask(b)), {mir::immOperand(0)}));
-      head.push_back(raw("s_cbranch_execz " + label(b, true)));
+      // A block with a barrier is never skipped: every wave must reach it.
+      bool hasBarrier = false;
+      for (size_t j = blockStart_[b]; j < (b + 1 < numBlocks_ ? blockStart_[b + 1] : k_.body.size()); ++j)
+        hasBarrier |= k_.body[j].kind == Stmt::Kind::Barrier;
+      if (!hasBarrier)
+        head.push_back(raw("s_cbranch_execz " + label(b, true)));
       before_[i].insert(before_[i].begin(), head.begin(), head.end());
     }
     const bool last = i + 1 == k_.body.size() || blockOf_[i + 1] != b;
@@ -633,10 +662,92 @@ private:
       loads |= p.counter == targets::Counter::VmLoad;
     if (loads)
       push(targets::waitInstruction(targets::Counter::VmLoad, 0, t_), lines, stmt);
-    if (!smem_.empty())
+    const bool lgkm = t_.counters != targets::TargetInfo::Counters::Gfx12; // SMEM and LDS share lgkmcnt
+    if (!smem_.empty() || (lgkm && !lds_.empty()))
       push(targets::waitInstruction(targets::Counter::Scalar, 0, t_), lines, stmt);
+    if (!lgkm && !lds_.empty())
+      push(targets::waitInstruction(targets::Counter::Lds, 0, t_), lines, stmt);
     vmem_.clear();
     smem_.clear();
+    lds_.clear();
+  }
+
+  // bar.sync: every memory access of the wave completes (loads and stores,
+  // global and LDS), then the workgroup's waves meet (gfx12 splits the
+  // barrier into signal and wait).
+  void barrier(std::vector<std::string> &lines, int stmt) {
+    bool stores = false;
+    for (const Pending &p : vmem_)
+      stores |= p.counter == targets::Counter::VmStore;
+    drainWaits(lines, stmt);
+    if (stores && t_.counters != targets::TargetInfo::Counters::Gfx9)
+      push(targets::waitInstruction(targets::Counter::VmStore, 0, t_), lines, stmt);
+    else if (stores)
+      push(targets::waitInstruction(targets::Counter::VmLoad, 0, t_), lines, stmt);
+    if (t_.generation >= targets::Generation::GFX12) {
+      push("s_barrier_signal -1", lines, stmt);
+      push("s_barrier_wait -1", lines, stmt);
+    } else {
+      push("s_barrier", lines, stmt);
+    }
+  }
+
+  // ld.shared / st.shared -> ds_read / ds_write: the address is the offset
+  // in the group segment (the low 32 bits of a 64-bit register), the 16-bit
+  // unsigned offset field takes the constant part when it fits.
+  void lowerShared(const Stmt &s, mir::LoweredInst &li) {
+    const unsigned bytes = s.elemBits / 8;
+    for (size_t e = 0; e < s.values.size(); ++e) {
+      int64_t off = s.offset + int64_t(e * bytes);
+      MOperand addr;
+      if (s.baseIsSymbol) {
+        auto it = sharedOffset_.find(s.base);
+        if (it == sharedOffset_.end())
+          return unsupported(s, "addressing '" + s.base + "' as shared memory");
+        const unsigned tmp = newTemp(mir::RegClass::V32);
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(uint64_t(it->second + off) & 0xffffffffu)}});
+        addr = vregOperand(tmp);
+        off = 0;
+      } else {
+        const unsigned width = k_.registers.count(s.base) ? k_.registers.at(s.base).width : 64;
+        const unsigned b = reg(s.base, width == 32 ? 32 : 64);
+        addr = vregOperand(b, width == 32 ? Part::Whole : Part::Lo);
+        if (off < 0 || off > 0xffff) {
+          const unsigned tmp = newTemp(mir::RegClass::V32);
+          li.insts.push_back({amd::Op::V_ADD_U32, vregOperand(tmp), {mir::immOperand(uint64_t(off) & 0xffffffffu), addr}});
+          addr = vregOperand(tmp);
+          off = 0;
+        }
+      }
+      const MOperand offset = mir::immOperand(static_cast<uint64_t>(off));
+      if (s.kind == Stmt::Kind::Load) {
+        const bool sgn = s.elemType == ptx::TypeClass::S;
+        const amd::Op op = bytes == 1 ? (sgn ? amd::Op::DS_READ_I8 : amd::Op::DS_READ_U8)
+                           : bytes == 2 ? (sgn ? amd::Op::DS_READ_I16 : amd::Op::DS_READ_U16)
+                           : bytes == 4 ? amd::Op::DS_READ_B32
+                                        : amd::Op::DS_READ_B64;
+        li.insts.push_back({op, vregOperand(reg(s.values[e].reg, bytes == 8 ? 64 : 32)), {addr, offset}});
+      } else {
+        const amd::Op op = bytes == 1 ? amd::Op::DS_WRITE_B8
+                           : bytes == 2 ? amd::Op::DS_WRITE_B16
+                           : bytes == 4 ? amd::Op::DS_WRITE_B32
+                                        : amd::Op::DS_WRITE_B64;
+        MOperand data;
+        if (s.values[e].isImm()) {
+          const unsigned tmp = newTemp(bytes == 8 ? mir::RegClass::V64 : mir::RegClass::V32);
+          if (bytes == 8) {
+            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Lo), {mir::immOperand(s.values[e].imm & 0xffffffffu)}});
+            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Hi), {mir::immOperand(s.values[e].imm >> 32)}});
+          } else {
+            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(s.values[e].imm & 0xffffffffu)}});
+          }
+          data = vregOperand(tmp);
+        } else {
+          data = vregOperand(reg(s.values[e].reg, bytes == 8 ? 64 : 32));
+        }
+        li.insts.push_back({op, noOperand(), {addr, data, offset}});
+      }
+    }
   }
 
   // ---- output: prologue, waits, descriptor ----
@@ -713,12 +824,23 @@ private:
           rest.push_back(vmem_[i]);
       vmem_ = std::move(rest);
     }
-    bool scalarConflict = false;
+    bool scalarConflict = false, ldsConflict = false;
     for (const Pending &p : smem_)
       scalarConflict |= conflicts(p);
-    if (scalarConflict) {
+    for (const Pending &p : lds_)
+      ldsConflict |= conflicts(p);
+    // gfx9-11 count SMEM and LDS in one lgkmcnt (SMEM out of order): a wait
+    // for zero there covers both. gfx12 has kmcnt and dscnt apart.
+    const bool lgkm = t_.counters != targets::TargetInfo::Counters::Gfx12;
+    if (scalarConflict || (ldsConflict && lgkm)) {
       push(targets::waitInstruction(targets::Counter::Scalar, 0, t_), lines, stmt);
       smem_.clear();
+      if (lgkm)
+        lds_.clear();
+    }
+    if (ldsConflict && !lds_.empty()) {
+      push(targets::waitInstruction(targets::Counter::Lds, 0, t_), lines, stmt);
+      lds_.clear();
     }
     push(printer::printInst(mi, fn_, out_.allocation, t_), lines, stmt);
     const amd::OpDef &def = amd::opDef(mi.op);
@@ -729,6 +851,8 @@ private:
         vmem_.push_back({targets::Counter::VmLoad, keys(mi.dst)});
     } else if (def.encoding == amd::Encoding::SMEM) {
       smem_.push_back({targets::Counter::Scalar, keys(mi.dst)});
+    } else if (def.encoding == amd::Encoding::DS && def.dst != amd::Slot::None) {
+      lds_.push_back({targets::Counter::Lds, keys(mi.dst)});
     }
   }
 
@@ -775,6 +899,8 @@ private:
       emitPieces(before_[i], ti.gcn, static_cast<int>(i));
       for (const MInst &mi : li.insts)
         emitWithWaits(mi, ti.gcn, static_cast<int>(i));
+      if (s.kind == Stmt::Kind::Barrier)
+        barrier(ti.gcn, static_cast<int>(i));
       emitPieces(after_[i], ti.gcn, static_cast<int>(i));
       // The kernel's last statement, an unguarded ret, ends the program itself.
       if (s.kind == Stmt::Kind::Return && s.guard.empty() && i + 1 == k_.body.size())
@@ -802,7 +928,7 @@ private:
     // exactly the registers the code above reads.
     const unsigned nv = std::max(out_.numVgprs, 1u);
     a += "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel " + k_.name + "\n";
-    a += "\t\t.amdhsa_group_segment_fixed_size 0\n";
+    a += "\t\t.amdhsa_group_segment_fixed_size " + std::to_string(groupBytes_) + "\n";
     a += "\t\t.amdhsa_private_segment_fixed_size 0\n";
     a += "\t\t.amdhsa_kernarg_size " + std::to_string(out_.kernargBytes) + "\n";
     a += "\t\t.amdhsa_user_sgpr_count 2\n";
@@ -848,7 +974,7 @@ private:
       arg("", off, size, kind, false);
       off += size;
     }
-    m += "    .group_segment_fixed_size: 0\n";
+    m += "    .group_segment_fixed_size: " + std::to_string(groupBytes_) + "\n";
     m += "    .kernarg_segment_align: 8\n";
     m += "    .kernarg_segment_size: " + std::to_string(out_.kernargBytes) + "\n";
     m += "    .max_flat_workgroup_size: 1024\n";
@@ -869,7 +995,9 @@ private:
   const Options &opts_;
   mir::Function &fn_;
   bool usesHidden_ = false;
-  std::vector<Pending> vmem_, smem_;
+  std::vector<Pending> vmem_, smem_, lds_;
+  std::map<std::string, unsigned> sharedOffset_; // .shared variable -> offset in the group segment
+  unsigned groupBytes_ = 0;
   // Control flow.
   std::vector<unsigned> blockOf_, blockStart_, maskVreg_;
   unsigned numBlocks_ = 1;

@@ -106,6 +106,18 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
       s += " offset:" + std::to_string(off);
     return s;
   }
+  if (def.encoding == amd::Encoding::DS) {
+    // ds_read vdst, vaddr [offset:N] / ds_write vaddr, vdata [offset:N]
+    const bool store = def.dst == amd::Slot::None;
+    std::string s = mn + " ";
+    if (store)
+      s += operandText(mi.srcs[0], def.srcs[0], fn, a, t) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t);
+    else
+      s += operandText(mi.dst, def.dst, fn, a, t) + ", " + operandText(mi.srcs[0], def.srcs[0], fn, a, t);
+    if (mi.srcs.back().imm)
+      s += " offset:" + std::to_string(mi.srcs.back().imm);
+    return s;
+  }
   if (def.encoding == amd::Encoding::SMEM) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(mi.srcs[1].imm));

@@ -12,7 +12,7 @@ namespace {
 const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "lop3", "shf", "shl",
                                        "shr",  "prmt", "bfe", "bfi",  "brev",  "popc", "clz", "bfind",
                                        "fns",  "bmsk", "szext", "mov", "add", "sub", "mul",
-                                       "mad",  "cvt", "setp", "selp"};
+                                       "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg"};
 
 std::optional<PrmtMode> prmtModeOf(const std::string &m) {
   static const std::pair<const char *, PrmtMode> modes[] = {{"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e},
@@ -238,6 +238,14 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     // Equality ignores signedness; lo/ls/hi/hs are unsigned whatever the type.
     if (f.cmp == CmpOp::Eq || f.cmp == CmpOp::Ne || f.type == TypeClass::B || unsignedSpelling)
       f.type = TypeClass::U;
+  } else if (in.opcode == "min" || in.opcode == "max" || in.opcode == "abs" || in.opcode == "neg") {
+    f.opcode = in.opcode == "min" ? Opcode::Min : in.opcode == "max" ? Opcode::Max : in.opcode == "abs" ? Opcode::Abs
+                                                                                                       : Opcode::Neg;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    const bool unary = f.opcode == Opcode::Abs || f.opcode == Opcode::Neg;
+    if (unary ? !typeOneOf({"s32"}) : !typeOneOf({"u32", "s32"}))
+      return bad(in.opcode + (unary ? " is supported for .s32" : " is supported for .u32 and .s32"));
   } else if (in.opcode == "selp") {
     f.opcode = Opcode::Selp;
     if (!mods.empty())

@@ -54,6 +54,10 @@ std::string Form::name() const {
            (boolop == BoolOp::And ? "and." : boolop == BoolOp::Or ? "or." : "") + ty;
   }
   case Opcode::Selp: return "selp." + ty;
+  case Opcode::Min: return "min." + ty;
+  case Opcode::Max: return "max." + ty;
+  case Opcode::Abs: return "abs." + ty;
+  case Opcode::Neg: return "neg." + ty;
   }
   return "?";
 }
@@ -71,7 +75,9 @@ unsigned Form::numSrcs() const {
   case Opcode::Clz:
   case Opcode::Bfind:
   case Opcode::Mov:
-  case Opcode::Cvt: return 1;
+  case Opcode::Cvt:
+  case Opcode::Abs:
+  case Opcode::Neg: return 1;
   case Opcode::MadLo:
   case Opcode::Selp: return 3;
   case Opcode::Setp: return boolop == BoolOp::None ? 2 : 3;
@@ -223,6 +229,12 @@ const std::vector<Form> &allForms() {
           }
     for (unsigned w : {32u, 64u})
       add(Form{Opcode::Selp, TypeClass::B, w});
+    for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+      add(Form{Opcode::Min, t, 32});
+      add(Form{Opcode::Max, t, 32});
+    }
+    add(Form{Opcode::Abs, TypeClass::S, 32});
+    add(Form{Opcode::Neg, TypeClass::S, 32});
     return v;
   }();
   return forms;

@@ -25,6 +25,8 @@ enum class Opcode {
   // Comparison and selection (PTX ISA 9.7.3.1 setp, 9.7.3.3 selp): setp's
   // .b types (eq/ne only) and lo/ls/hi/hs spellings canonicalise to .u.
   Setp, Selp,
+  // PTX ISA 9.7.1.10 min, 9.7.1.11 max, 9.7.1.8 abs, 9.7.1.9 neg (32-bit).
+  Min, Max, Abs, Neg,
 };
 
 // prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.

@@ -97,6 +97,13 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
     return {p};
   }
   case Opcode::Selp: return {BV::ite(s[2], s[0], s[1])}; // 9.7.3.3: d = c ? a : b
+  case Opcode::Min: // 9.7.1.10
+    return {BV::ite(compare(ptx::CmpOp::Lt, f.type == TypeClass::S, s[0], s[1]), s[0], s[1])};
+  case Opcode::Max: // 9.7.1.11
+    return {BV::ite(compare(ptx::CmpOp::Gt, f.type == TypeClass::S, s[0], s[1]), s[0], s[1])};
+  case Opcode::Abs: // 9.7.1.8: |a|; the most negative value stays itself (two's complement)
+    return {BV::ite(compare(ptx::CmpOp::Lt, true, s[0], s[0].lit(0)), s[0].lit(0) - s[0], s[0])};
+  case Opcode::Neg: return {s[0].lit(0) - s[0]}; // 9.7.1.9
   case Opcode::Cvt: // 9.7.9.21: integer widening extends by the source type, narrowing truncates
     if (f.width > f.fromWidth)
       return {f.fromType == TypeClass::S ? s[0].sext(f.width) : s[0].zext(f.width)};

@@ -1,4 +1,4 @@
-// Rules for setp and selp (PTX ISA 9.7.3.1, 9.7.3.3): a predicate is a lane
+// Rules for setp and selp (PTX ISA 9.7.3.1, 9.7.3.3) and min/max/abs/neg (9.7.1.8-11): a predicate is a lane
 // mask (SGPR pair in wave64, SGPR in wave32), so setp is one VOPC compare
 // into it, setp's .and/.or combiner one SALU op on masks, and selp a
 // v_cndmask_b32 per 32-bit half.
@@ -57,6 +57,24 @@ void addCompareRules(std::vector<Rule> &out) {
         r.restriction = "no compare-and-combine instruction: compare into a mask, then combine the masks with SALU";
         out.push_back(r);
       }
+    } else if (f.opcode == Opcode::Min || f.opcode == Opcode::Max) {
+      const bool sgn = f.type == TypeClass::S;
+      const Op op = f.opcode == Opcode::Min ? (sgn ? Op::V_MIN_I32 : Op::V_MIN_U32) : (sgn ? Op::V_MAX_I32 : Op::V_MAX_U32);
+      Rule r = makeRule(f, "vop2", {OperandReq::Any, OperandReq::Any});
+      r.seq = {inst(op, D(), {S(0), S(1)})};
+      r.restriction = "none: one VOP2 min/max";
+      out.push_back(r);
+    } else if (f.opcode == Opcode::Neg) {
+      Rule r = makeRule(f, "sub", {OperandReq::Any});
+      r.seq = {inst(Op::V_SUB_U32, D(), {I(0), S(0)})};
+      r.restriction = "no VALU negate for integers: 0 - a";
+      out.push_back(r);
+    } else if (f.opcode == Opcode::Abs) {
+      Rule r = makeRule(f, "sub-max", {OperandReq::Reg});
+      r.temps = {TempKind::V32};
+      r.seq = {inst(Op::V_SUB_U32, T(0), {I(0), S(0)}), inst(Op::V_MAX_I32, D(), {S(0), T(0)})};
+      r.restriction = "no integer abs instruction: max(a, 0 - a), signed (the most negative value stays itself)";
+      out.push_back(r);
     } else if (f.opcode == Opcode::Selp) {
       Rule r = makeRule(f, f.width == 64 ? "cndmask-halves" : "cndmask",
                         {OperandReq::Any, OperandReq::Any, OperandReq::Reg});

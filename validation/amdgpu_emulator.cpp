@@ -208,8 +208,12 @@ const MemOp kMemOps[] = {
     {"global_store_dwordx2", MemOp::GlobalStore, 8, false}, {"global_store_dwordx4", MemOp::GlobalStore, 16, false},
     {"s_load_dword", MemOp::ScalarLoad, 4, false},        {"s_load_dwordx2", MemOp::ScalarLoad, 8, false},
     {"s_load_dwordx4", MemOp::ScalarLoad, 16, false},     {"s_load_dwordx8", MemOp::ScalarLoad, 32, false},
-    {"s_load_dwordx16", MemOp::ScalarLoad, 64, false},    {"ds_read_b32", MemOp::LdsLoad, 4, false},
-    {"ds_write_b32", MemOp::LdsStore, 4, false},
+    {"s_load_dwordx16", MemOp::ScalarLoad, 64, false},    {"ds_read_u8", MemOp::LdsLoad, 1, false},
+    {"ds_read_i8", MemOp::LdsLoad, 1, true},              {"ds_read_u16", MemOp::LdsLoad, 2, false},
+    {"ds_read_i16", MemOp::LdsLoad, 2, true},             {"ds_read_b32", MemOp::LdsLoad, 4, false},
+    {"ds_read_b64", MemOp::LdsLoad, 8, false},            {"ds_write_b8", MemOp::LdsStore, 1, false},
+    {"ds_write_b16", MemOp::LdsStore, 2, false},          {"ds_write_b32", MemOp::LdsStore, 4, false},
+    {"ds_write_b64", MemOp::LdsStore, 8, false},
 };
 
 // ---- waves ----
@@ -490,7 +494,7 @@ private:
 
   void retire(Wave &w, const PendingLoad &pl) {
     for (auto [key, value] : pl.writes) {
-      if (pl.counter == Counter::Scalar)
+      if (pl.counter == Counter::Scalar && !pl.lds) // SMEM writes SGPRs; LDS loads write VGPRs
         w.s[key - 1000] = value;
       else
         w.v[size_t(key / 64) * W_ + key % 64] = value;
@@ -501,22 +505,25 @@ private:
   // In-order counters retire the oldest first; SMEM returns out of order,
   // so only a wait for zero guarantees any particular load.
   void waitFor(Wave &w, Counter c, bool lds, unsigned n) {
+    const bool gfx12 = t_.counters == targets::TargetInfo::Counters::Gfx12;
     auto counts = [&](const PendingLoad &pl) {
-      if (c == Counter::Scalar)
-        return pl.counter == Counter::Scalar || (pl.lds && t_.counters != targets::TargetInfo::Counters::Gfx12);
+      if (c == Counter::Scalar && lds && gfx12) // s_wait_dscnt: LDS only
+        return pl.lds;
+      if (c == Counter::Scalar) // lgkmcnt (both) or gfx12's kmcnt (SMEM only)
+        return (pl.counter == Counter::Scalar && !pl.lds) || (pl.lds && !gfx12);
       if (pl.lds || pl.counter == Counter::Scalar)
         return false;
       if (targets::storesShareLoadCounter(t_))
         return true;
       return pl.counter == c;
     };
-    (void)lds;
     unsigned outstanding = 0;
     for (const PendingLoad &pl : w.pending)
       outstanding += counts(pl);
     if (outstanding <= n)
       return;
-    const bool inOrder = c != Counter::Scalar;
+    // SMEM may return out of order; LDS alone (gfx12 dscnt) returns in order.
+    const bool inOrder = c != Counter::Scalar || (lds && gfx12);
     if (!inOrder && n != 0)
       return; // which SMEM loads completed is unknown: none is guaranteed
     unsigned toRetire = outstanding - n;
@@ -632,18 +639,25 @@ private:
       pl.counter = Counter::Scalar;
       pl.lds = true;
       const Operand &addrOp = mo.kind == MemOp::LdsLoad ? p.ops[1] : p.ops[0];
+      const unsigned dwords = std::max(1u, mo.bytes / 4), chunk = std::min(4u, mo.bytes);
       for (unsigned lane = 0; lane < W_; ++lane) {
         if (!((ex >> lane) & 1))
           continue;
-        const uint64_t a = w.v[size_t(addrOp.index) * W_ + lane] + uint64_t(offset);
+        const uint64_t a = uint64_t(w.v[size_t(addrOp.index) * W_ + lane]) + uint64_t(offset);
         if (a + mo.bytes > lds_.size())
           return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses LDS offset " +
                                  std::to_string(a) + ", outside the " + std::to_string(lds_.size()) +
                                  "-byte allocation");
-        if (mo.kind == MemOp::LdsLoad)
-          pl.writes.push_back({p.ops[0].index * 64 + lane, static_cast<uint32_t>(loadLE(&lds_[a], 4))});
-        else
-          storeLE(&lds_[a], 4, w.v[size_t(p.ops[1].index) * W_ + lane]);
+        for (unsigned d = 0; d < dwords; ++d) {
+          if (mo.kind == MemOp::LdsLoad) {
+            uint64_t v = loadLE(&lds_[a + 4 * d], chunk);
+            if (mo.sign && mo.bytes < 4)
+              v = BV::constant(mo.bytes * 8, v).sext(32).value();
+            pl.writes.push_back({(p.ops[0].index + d) * 64 + lane, static_cast<uint32_t>(v)});
+          } else {
+            storeLE(&lds_[a + 4 * d], chunk, w.v[size_t(p.ops[1].index + d) * W_ + lane]);
+          }
+        }
       }
       if (mo.kind == MemOp::LdsLoad)
         pl.keys = keys(p.ops[0]);
