@@ -63,9 +63,17 @@ std::optional<Comparison> compareWithLlc(const std::string &json, const std::vec
   for (const targets::TargetInfo *t : ts)
     c.targets.push_back(t->name);
 
+  // The forms llc was measured on (the Logic & Shift family and its
+  // neighbours); kernel glue such as add or setp has no llc counts here.
   std::vector<std::string> forms;
-  for (const ptx::Form &f : ptx::allForms())
-    forms.push_back(f.name());
+  for (const ptx::Form &f : ptx::allForms()) {
+    bool measured = false;
+    for (const targets::TargetInfo *t : ts)
+      if (const llvm::json::Object *perTarget = llcTargets->getObject(t->name))
+        measured |= perTarget->getInteger(f.name() == "lop3.b32" ? "lop3.b32/0x96" : f.name()).has_value();
+    if (measured)
+      forms.push_back(f.name());
+  }
   for (unsigned lut = 0; lut < 256; ++lut) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "lop3.b32/0x%02x", lut);
