@@ -80,6 +80,27 @@ uint64_t interpretOne(const std::string &file, const std::string &name, const st
   return loadLE(mem.byName("out")->bytes.data(), 8);
 }
 
+// Every kernel of a fixture file, for every launch shape, on every target.
+void checkEveryKernel(const std::string &file, const std::vector<std::pair<Dim3, Dim3>> &shapes, size_t atLeast) {
+  const std::string src = readFixture(file);
+  const std::vector<std::string> names = kernelNames(src);
+  REQUIRE(names.size() >= atLeast);
+  for (const std::string &k : names)
+    for (const auto &[grid, block] : shapes)
+      for (const targets::TargetInfo &t : targets::allTargets()) {
+        check::Options o;
+        o.kernel = k;
+        o.grid = grid;
+        o.block = block;
+        o.trials = 2;
+        check::Result r = check::run(src, t, o);
+        std::string why = r.report;
+        for (const Diagnostic &d : r.diagnostics)
+          why += d.message + "\n";
+        CHECK_MESSAGE(r.status == check::Status::Pass, file << " " << k << " on " << t.name << ": " << why);
+      }
+}
+
 // A hand-written kernel around `body`: kernarg pointer in s[0:1] (its first
 // 8 bytes point at a 256-byte buffer "out"), work-item IDs as the target
 // delivers them.
@@ -164,47 +185,13 @@ TEST_CASE("every fixture passes check on every target") {
 }
 
 TEST_CASE("control-flow fixtures pass check on every target, for several launch shapes") {
-  const std::string src = readFixture("control.ptx");
-  const std::vector<std::string> names = kernelNames(src);
-  REQUIRE(names.size() >= 5);
   // One partial wave; several blocks of several waves; an odd 2-D block.
-  const std::vector<std::pair<Dim3, Dim3>> shapes = {{{1, 1, 1}, {40, 1, 1}}, {{3, 1, 1}, {128, 1, 1}},
-                                                     {{2, 2, 1}, {16, 5, 1}}};
-  for (const std::string &k : names)
-    for (const auto &[grid, block] : shapes)
-      for (const targets::TargetInfo &t : targets::allTargets()) {
-        check::Options o;
-        o.kernel = k;
-        o.grid = grid;
-        o.block = block;
-        o.trials = 2;
-        check::Result r = check::run(src, t, o);
-        std::string why = r.report;
-        for (const Diagnostic &d : r.diagnostics)
-          why += d.message + "\n";
-        CHECK_MESSAGE(r.status == check::Status::Pass, k << " on " << t.name << ": " << why);
-      }
+  checkEveryKernel("control.ptx", {{{1, 1, 1}, {40, 1, 1}}, {{3, 1, 1}, {128, 1, 1}}, {{2, 2, 1}, {16, 5, 1}}}, 5);
 }
 
 TEST_CASE("shared-memory fixtures (bar.sync, LDS, a barrier inside a loop) pass check on every target") {
-  const std::string src = readFixture("shared.ptx");
   // Multi-wave blocks, so a missing barrier or wait would show.
-  const std::vector<std::pair<Dim3, Dim3>> shapes = {{{1, 1, 1}, {64, 1, 1}}, {{2, 1, 1}, {128, 1, 1}},
-                                                     {{3, 1, 1}, {256, 1, 1}}};
-  for (const std::string &k : kernelNames(src))
-    for (const auto &[grid, block] : shapes)
-      for (const targets::TargetInfo &t : targets::allTargets()) {
-        check::Options o;
-        o.kernel = k;
-        o.grid = grid;
-        o.block = block;
-        o.trials = 2;
-        check::Result r = check::run(src, t, o);
-        std::string why = r.report;
-        for (const Diagnostic &d : r.diagnostics)
-          why += d.message + "\n";
-        CHECK_MESSAGE(r.status == check::Status::Pass, k << " on " << t.name << ": " << why);
-      }
+  checkEveryKernel("shared.ptx", {{{1, 1, 1}, {64, 1, 1}}, {{2, 1, 1}, {128, 1, 1}}, {{3, 1, 1}, {256, 1, 1}}}, 2);
 }
 
 TEST_CASE("NVIDIA-measured vectors through the interpreter and through translation") {

@@ -245,6 +245,18 @@ private:
     }
   }
 
+  // Stores take their data from VGPRs: a constant is moved into a temporary.
+  MOperand materialise(mir::LoweredInst &li, uint64_t imm, bool wide) {
+    const unsigned tmp = newTemp(wide ? mir::RegClass::V64 : mir::RegClass::V32);
+    if (wide) {
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Lo), {mir::immOperand(imm & 0xffffffffu)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Hi), {mir::immOperand(imm >> 32)}});
+    } else {
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(imm & 0xffffffffu)}});
+    }
+    return vregOperand(tmp);
+  }
+
   void lowerMemory(const Stmt &s) {
     mir::LoweredInst &li = begin(s);
     const unsigned bytes = s.elemBits / 8;
@@ -315,15 +327,7 @@ private:
                                   : amd::Op::GLOBAL_STORE_B64;
         MOperand data;
         if (s.values[e].isImm()) {
-          // Stores take their data from VGPRs: materialise the constant.
-          const unsigned tmp = newTemp(bytes == 8 ? mir::RegClass::V64 : mir::RegClass::V32);
-          if (bytes == 8) {
-            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Lo), {mir::immOperand(s.values[e].imm & 0xffffffffu)}});
-            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Hi), {mir::immOperand(s.values[e].imm >> 32)}});
-          } else {
-            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(s.values[e].imm & 0xffffffffu)}});
-          }
-          data = vregOperand(tmp);
+          data = materialise(li, s.values[e].imm, bytes == 8);
         } else {
           const unsigned width = k_.registers.count(s.values[e].reg) ? k_.registers.at(s.values[e].reg).width : 32;
           if ((bytes == 8) != (width == 64))
@@ -734,14 +738,7 @@ private:
                                         : amd::Op::DS_WRITE_B64;
         MOperand data;
         if (s.values[e].isImm()) {
-          const unsigned tmp = newTemp(bytes == 8 ? mir::RegClass::V64 : mir::RegClass::V32);
-          if (bytes == 8) {
-            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Lo), {mir::immOperand(s.values[e].imm & 0xffffffffu)}});
-            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Hi), {mir::immOperand(s.values[e].imm >> 32)}});
-          } else {
-            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(s.values[e].imm & 0xffffffffu)}});
-          }
-          data = vregOperand(tmp);
+          data = materialise(li, s.values[e].imm, bytes == 8);
         } else {
           data = vregOperand(reg(s.values[e].reg, bytes == 8 ? 64 : 32));
         }

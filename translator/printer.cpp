@@ -91,31 +91,21 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
     }
     return s;
   }
-  if (def.encoding == amd::Encoding::VMEM) {
+  if (def.encoding == amd::Encoding::VMEM || def.encoding == amd::Encoding::DS) {
     // global_load vdst, vaddr, off [offset:N] / global_store vaddr, vdata, off [offset:N]
-    // (no SGPR base: "off"; FLAT-global syntax as llvm-mc prints it).
+    // (FLAT-global syntax as llvm-mc prints it, no SGPR base: "off");
+    // ds_read vdst, vaddr [offset:N] / ds_write vaddr, vdata [offset:N].
     const bool store = def.dst == amd::Slot::None;
     std::string s = mn + " ";
     if (store)
       s += operandText(mi.srcs[0], def.srcs[0], fn, a, t) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t);
     else
       s += operandText(mi.dst, def.dst, fn, a, t) + ", " + operandText(mi.srcs[0], def.srcs[0], fn, a, t);
-    s += ", off";
+    if (def.encoding == amd::Encoding::VMEM)
+      s += ", off";
     const int64_t off = static_cast<int32_t>(static_cast<uint32_t>(mi.srcs.back().imm));
     if (off)
       s += " offset:" + std::to_string(off);
-    return s;
-  }
-  if (def.encoding == amd::Encoding::DS) {
-    // ds_read vdst, vaddr [offset:N] / ds_write vaddr, vdata [offset:N]
-    const bool store = def.dst == amd::Slot::None;
-    std::string s = mn + " ";
-    if (store)
-      s += operandText(mi.srcs[0], def.srcs[0], fn, a, t) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t);
-    else
-      s += operandText(mi.dst, def.dst, fn, a, t) + ", " + operandText(mi.srcs[0], def.srcs[0], fn, a, t);
-    if (mi.srcs.back().imm)
-      s += " offset:" + std::to_string(mi.srcs.back().imm);
     return s;
   }
   if (def.encoding == amd::Encoding::SMEM) {
