@@ -189,6 +189,11 @@ TEST_CASE("control-flow fixtures pass check on every target, for several launch 
   checkEveryKernel("control.ptx", {{{1, 1, 1}, {40, 1, 1}}, {{3, 1, 1}, {128, 1, 1}}, {{2, 2, 1}, {16, 5, 1}}}, 5);
 }
 
+TEST_CASE("special registers, warps of 32 on every wave size, 1-D to 3-D launches") {
+  checkEveryKernel("special.ptx",
+                   {{{2, 1, 1}, {64, 1, 1}}, {{2, 3, 1}, {8, 5, 1}}, {{1, 1, 1}, {4, 3, 5}}, {{3, 1, 1}, {100, 1, 1}}}, 1);
+}
+
 TEST_CASE("shared-memory fixtures (bar.sync, LDS, a barrier inside a loop) pass check on every target") {
   // Multi-wave blocks, so a missing barrier or wait would show.
   checkEveryKernel("shared.ptx", {{{1, 1, 1}, {64, 1, 1}}, {{2, 1, 1}, {128, 1, 1}}, {{3, 1, 1}, {256, 1, 1}}}, 2);

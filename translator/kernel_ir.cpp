@@ -153,10 +153,14 @@ std::optional<std::pair<Special, unsigned>> specialOf(const ast::Operand &o) {
     for (auto &[n, s] : dims)
       if (o.name == n && o.element >= 'x' && o.element <= 'z')
         return std::make_pair(s, static_cast<unsigned>(o.element - 'x'));
-    if (o.name == "%laneid" && !o.element)
-      return std::make_pair(Special::Laneid, 0u);
-    if (o.name == "%warpid" && !o.element)
-      return std::make_pair(Special::Warpid, 0u);
+    static const std::pair<const char *, Special> plain[] = {
+        {"%laneid", Special::Laneid},          {"%warpid", Special::Warpid},
+        {"%nwarpid", Special::Nwarpid},        {"%lanemask_eq", Special::LanemaskEq},
+        {"%lanemask_le", Special::LanemaskLe}, {"%lanemask_lt", Special::LanemaskLt},
+        {"%lanemask_ge", Special::LanemaskGe}, {"%lanemask_gt", Special::LanemaskGt}};
+    for (auto &[n, sp] : plain)
+      if (o.name == n && !o.element)
+        return std::make_pair(sp, 0u);
   }
   if (o.kind == ast::Operand::Kind::Symbol && o.name == "WARP_SZ")
     return std::make_pair(Special::WarpSize, 0u);

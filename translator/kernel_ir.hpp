@@ -24,8 +24,12 @@ enum class Space { Param, Global, Generic, Shared, Local, Const };
 const char *spaceName(Space s);
 
 // Special registers (PTX ISA 10): %tid, %ntid, %ctaid, %nctaid (with .x/.y/.z),
-// %laneid, %warpid, WARP_SZ.
-enum class Special { Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, WarpSize };
+// %laneid, %warpid, %nwarpid, %lanemask_{eq,le,lt,ge,gt}, WARP_SZ. A warp is
+// 32 consecutive threads of the block in linear order (x fastest).
+enum class Special {
+  Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Nwarpid, WarpSize,
+  LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
+};
 
 struct Param {
   std::string name;

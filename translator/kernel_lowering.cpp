@@ -240,8 +240,7 @@ private:
       return;
     }
     case Special::WarpSize: li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::immOperand(32)}}); return;
-    case Special::Laneid:
-    case Special::Warpid: unsupported(s, "%laneid/%warpid"); return;
+    default: return lowerWarpSpecial(s, li, d);
     }
   }
 
@@ -255,6 +254,75 @@ private:
       li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(imm & 0xffffffffu)}});
     }
     return vregOperand(tmp);
+  }
+
+  // A PTX warp is 32 consecutive threads of the block, whatever the wave
+  // size (on wave64 a wave holds two): %laneid, %warpid and the lane masks
+  // come from the linear thread id (x fastest), so code indexing by them
+  // computes what it did on NVIDIA hardware.
+  void lowerWarpSpecial(const Stmt &s, mir::LoweredInst &li, const MOperand &d) {
+    usesHidden_ = true;
+    auto temp = [&] { return vregOperand(newTemp(mir::RegClass::V32)); };
+    auto groupSize = [&](unsigned dim) { // hidden_group_size_{x,y,z}
+      const MOperand t = temp();
+      li.insts.push_back({amd::Op::V_BFE_U32, t,
+                          {mir::physReg(true, kHiddenSgprs + (dim == 2 ? 4 : 3)), mir::immOperand(dim == 1 ? 16 : 0),
+                           mir::immOperand(16)}});
+      return t;
+    };
+    if (s.special == Special::Nwarpid) { // (threads in the block + 31) / 32
+      const MOperand n = groupSize(0), ny = groupSize(1), nz = groupSize(2), sum = temp();
+      li.insts.push_back({amd::Op::V_MUL_LO_U32, n, {n, ny}});
+      li.insts.push_back({amd::Op::V_MUL_LO_U32, n, {n, nz}});
+      li.insts.push_back({amd::Op::V_ADD_U32, sum, {mir::immOperand(31), n}});
+      li.insts.push_back({amd::Op::V_LSHRREV_B32, d, {mir::immOperand(5), sum}});
+      return;
+    }
+    MOperand id[3];
+    for (unsigned dim = 0; dim < 3; ++dim) {
+      id[dim] = temp();
+      if (!t_.packed_work_item_ids)
+        li.insts.push_back({amd::Op::V_MOV_B32, id[dim], {mir::physReg(false, dim)}});
+      else
+        li.insts.push_back({amd::Op::V_BFE_U32, id[dim],
+                            {mir::physReg(false, 0), mir::immOperand(10 * dim), mir::immOperand(10)}});
+    }
+    // linear = (tid.z * ntid.y + tid.y) * ntid.x + tid.x
+    const MOperand linear = temp();
+    li.insts.push_back({amd::Op::V_MUL_LO_U32, linear, {id[2], groupSize(1)}});
+    li.insts.push_back({amd::Op::V_ADD_U32, linear, {linear, id[1]}});
+    li.insts.push_back({amd::Op::V_MUL_LO_U32, linear, {linear, groupSize(0)}});
+    li.insts.push_back({amd::Op::V_ADD_U32, linear, {linear, id[0]}});
+    if (s.special == Special::Warpid) {
+      li.insts.push_back({amd::Op::V_LSHRREV_B32, d, {mir::immOperand(5), linear}});
+      return;
+    }
+    const MOperand lane = temp();
+    li.insts.push_back({amd::Op::V_AND_B32, lane, {mir::immOperand(31), linear}});
+    switch (s.special) {
+    case Special::Laneid: li.insts.push_back({amd::Op::V_MOV_B32, d, {lane}}); return;
+    // v_bfm_b32: ((1 << S0) - 1) << S1 (Vega ISA 12.7).
+    case Special::LanemaskEq: li.insts.push_back({amd::Op::V_BFM_B32, d, {mir::immOperand(1), lane}}); return;
+    case Special::LanemaskLt: li.insts.push_back({amd::Op::V_BFM_B32, d, {lane, mir::immOperand(0)}}); return;
+    case Special::LanemaskGe: {
+      const MOperand lt = temp();
+      li.insts.push_back({amd::Op::V_BFM_B32, lt, {lane, mir::immOperand(0)}});
+      li.insts.push_back({amd::Op::V_NOT_B32, d, {lt}});
+      return;
+    }
+    default: { // le = lt | eq, gt = ~le
+      const MOperand lt = temp(), eq = temp();
+      li.insts.push_back({amd::Op::V_BFM_B32, lt, {lane, mir::immOperand(0)}});
+      li.insts.push_back({amd::Op::V_BFM_B32, eq, {mir::immOperand(1), lane}});
+      if (s.special == Special::LanemaskLe) {
+        li.insts.push_back({amd::Op::V_OR_B32, d, {lt, eq}});
+      } else {
+        li.insts.push_back({amd::Op::V_OR_B32, lt, {lt, eq}});
+        li.insts.push_back({amd::Op::V_NOT_B32, d, {lt}});
+      }
+      return;
+    }
+    }
   }
 
   void lowerMemory(const Stmt &s) {

@@ -235,7 +235,14 @@ private:
     case Special::Nctaid: return gridDim[dim];
     case Special::Laneid: return t.linear % 32;
     case Special::Warpid: return t.linear / 32;
+    case Special::Nwarpid: return static_cast<uint32_t>((l_.block.count() + 31) / 32);
     case Special::WarpSize: return 32;
+    // PTX ISA 10.x %lanemask_*: bits of the lanes before/at/after this one.
+    case Special::LanemaskEq: return 1u << (t.linear % 32);
+    case Special::LanemaskLt: return (1u << (t.linear % 32)) - 1;
+    case Special::LanemaskLe: return ((1u << (t.linear % 32)) - 1) | (1u << (t.linear % 32));
+    case Special::LanemaskGe: return ~((1u << (t.linear % 32)) - 1);
+    case Special::LanemaskGt: return ~(((1u << (t.linear % 32)) - 1) | (1u << (t.linear % 32)));
     }
     return 0;
   }
