@@ -489,16 +489,17 @@ TEST_CASE("the interpreter reports faults at the PTX line") {
 TEST_SUITE("samples") {
 
 // The nvcc samples that translate today: each one, on all six targets,
-// links into a code object whose metadata notes name the kernel, loads back
-// into the emulator with the same code, and passes check.
+// links into a code object whose metadata notes name the kernels, loads back
+// into the emulator with the same code, and every kernel passes check
+// (sha256's round constants are a .const table reached PC-relative).
 TEST_CASE("samples translate, link into code objects and pass check on every target") {
-  for (const char *sample : {"bittwiddle/bittwiddle.ptx", "chacha20/chacha20.ptx"}) {
+  for (const char *sample : {"bittwiddle/bittwiddle.ptx", "chacha20/chacha20.ptx", "sha256/sha256.ptx"}) {
     std::ifstream in(std::string(P2A_SOURCE_DIR) + "/samples/" + sample);
     std::stringstream ss;
     ss << in.rdbuf();
     const std::string src = ss.str();
     const std::vector<std::string> kernels = kernelNames(src);
-    REQUIRE(kernels.size() == 1);
+    REQUIRE(!kernels.empty());
     for (const targets::TargetInfo &t : targets::allTargets()) {
       CAPTURE(sample);
       CAPTURE(t.name);
@@ -517,15 +518,28 @@ TEST_CASE("samples translate, link into code objects and pass check on every tar
       REQUIRE_MESSAGE(fromObj, error);
       REQUIRE_MESSAGE(fromHsaco, error);
       REQUIRE(fromObj->code.size() == fromHsaco->code.size());
-      for (size_t i = 0; i < fromObj->code.size(); ++i)
-        CHECK(fromObj->code[i].text == fromHsaco->code[i].text);
+      // The same instructions (relocated literals -- sha256's PC-relative
+      // table address -- differ between the object and the linked file).
+      for (size_t i = 0; i < fromObj->code.size(); ++i) {
+        const std::string &a = fromObj->code[i].text, &b = fromHsaco->code[i].text;
+        CHECK(a.substr(0, a.find(' ')) == b.substr(0, b.find(' ')));
+        CHECK(fromObj->code[i].size == fromHsaco->code[i].size);
+        if (a.find("@") == std::string::npos && a.rfind("s_add", 0) != 0)
+          CHECK(a == b);
+      }
       CHECK(fromObj->descriptor.rsrc1 == fromHsaco->descriptor.rsrc1);
       CHECK(fromObj->descriptor.rsrc2 == fromHsaco->descriptor.rsrc2);
-      check::Options o;
-      o.grid = {2, 1, 1};
-      o.block = {64, 1, 1};
-      check::Result r = check::run(src, t, o);
-      CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
+      for (const std::string &k : kernels) {
+        check::Options o;
+        o.kernel = k;
+        o.grid = {2, 1, 1};
+        o.block = {64, 1, 1};
+        check::Result r = check::run(src, t, o);
+        std::string why = r.report;
+        for (const Diagnostic &d : r.diagnostics)
+          why += d.message + "\n";
+        CHECK_MESSAGE(r.status == check::Status::Pass, k << ": " << why);
+      }
     }
   }
 }

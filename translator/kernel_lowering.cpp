@@ -90,6 +90,7 @@ public:
         groupBytes_ += v.size;
       }
     out_.hiddenArgsOffset = alignUp(k_.paramBytes, 8);
+    globalBase_ = kParamSgprs + alignUp(paramDwords, 2);
     out_.kernargBytes = out_.hiddenArgsOffset + kHiddenArgsBytes;
 
 
@@ -107,7 +108,7 @@ public:
 
     // Keep v0 (packed IDs) or v0..v2 free, and the ABI SGPRs below the masks.
     const unsigned firstVgpr = t_.packed_work_item_ids ? 2 : 4;
-    const unsigned firstSgpr = kParamSgprs + alignUp(paramDwords, 2);
+    const unsigned firstSgpr = kParamSgprs + alignUp(paramDwords, 2) + 2 * static_cast<unsigned>(globalSgpr_.size());
     const regalloc::LiveIntervals live = liveIntervals();
     out_.allocation = regalloc::allocate(fn_, t_, firstVgpr, firstSgpr, &live);
     out_.numVgprs = out_.allocation.numVgprs;
@@ -196,8 +197,15 @@ private:
     case Stmt::Kind::AddressOf: {
       mir::LoweredInst &li = begin(s);
       auto it = sharedOffset_.find(s.symbol);
-      if (it == sharedOffset_.end())
-        return unsupported(s, "taking the address of '" + s.symbol + "' (only .shared variables so far)");
+      if (it == sharedOffset_.end()) {
+        const kernel::Variable *v = k_.variable(s.symbol);
+        if (!v || (v->space != Space::Const && v->space != Space::Global) || s.regWidth != 64)
+          return unsupported(s, "taking the address of '" + s.symbol + "'");
+        const unsigned d = reg(s.dst, 64), sg = variableAddress(s.symbol);
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::physReg(true, sg)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::physReg(true, sg + 1)}});
+        return;
+      }
       // An LDS address is the offset in the workgroup's allocation.
       const unsigned d = reg(s.dst, s.regWidth);
       if (s.regWidth == 64) {
@@ -242,6 +250,15 @@ private:
     case Special::WarpSize: li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::immOperand(32)}}); return;
     default: return lowerWarpSpecial(s, li, d);
     }
+  }
+
+  // The SGPR pair that holds a module variable's address (set up once in
+  // the prologue, PC-relative: see emitPrologue).
+  unsigned variableAddress(const std::string &name) {
+    auto [it, fresh] = globalSgpr_.try_emplace(name, globalBase_ + 2 * static_cast<unsigned>(globalSgpr_.size()));
+    if (fresh)
+      out_.variables.push_back(*k_.variable(name));
+    return it->second;
   }
 
   // Stores take their data from VGPRs: a constant is moved into a temporary.
@@ -352,11 +369,22 @@ private:
     }
     if (s.space == Space::Shared)
       return lowerShared(s, li);
-    if (s.space != Space::Global && s.space != Space::Generic)
+    if (s.space != Space::Global && s.space != Space::Generic && s.space != Space::Const)
       return unsupported(s, std::string(s.kind == Stmt::Kind::Load ? "ld." : "st.") + kernel::spaceName(s.space));
-    if (s.baseIsSymbol)
-      return unsupported(s, "addressing the variable '" + s.base + "'");
-    const unsigned base = reg(s.base, 64);
+    unsigned base;
+    if (s.baseIsSymbol) {
+      // A module variable: its address (set up in the prologue) into a
+      // VGPR pair, then the global access as usual.
+      const kernel::Variable *v = k_.variable(s.base);
+      if (!v || (v->space != Space::Const && v->space != Space::Global))
+        return unsupported(s, "addressing the variable '" + s.base + "'");
+      const unsigned sg = variableAddress(s.base);
+      base = newTemp(mir::RegClass::V64);
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Lo), {mir::physReg(true, sg)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Hi), {mir::physReg(true, sg + 1)}});
+    } else {
+      base = reg(s.base, 64);
+    }
     const int64_t limit = int64_t(1) << (t_.global_offset_bits - 1);
     for (size_t e = 0; e < s.values.size(); ++e) {
       const int64_t off = s.offset + int64_t(e * bytes);
@@ -949,6 +977,15 @@ private:
     for (const MInst &mi : loads) {
       emitWithWaits(mi, out_.prologue, -1);
     }
+    // Module variables: their addresses, PC-relative as LLVM's code model
+    // for AMDHSA does it (s_getpc_b64 gives the next instruction's address;
+    // the +4/+12 addends account for where each literal sits after it).
+    for (const auto &[name, sg] : globalSgpr_) {
+      const std::string lo = "s" + std::to_string(sg), hi = "s" + std::to_string(sg + 1);
+      push("s_getpc_b64 s[" + std::to_string(sg) + ":" + std::to_string(sg + 1) + "]", out_.prologue, -1);
+      push("s_add_u32 " + lo + ", " + lo + ", " + name + "@rel32@lo+4", out_.prologue, -1);
+      push("s_addc_u32 " + hi + ", " + hi + ", " + name + "@rel32@hi+12", out_.prologue, -1);
+    }
   }
 
   void emitBody() {
@@ -1062,6 +1099,8 @@ private:
   bool usesHidden_ = false;
   std::vector<Pending> vmem_, smem_, lds_;
   std::map<std::string, unsigned> sharedOffset_; // .shared variable -> offset in the group segment
+  std::map<std::string, unsigned> globalSgpr_;   // .const/.global variable -> SGPR pair with its address
+  unsigned globalBase_ = 0;
   unsigned groupBytes_ = 0;
   // Control flow.
   std::vector<unsigned> blockOf_, blockStart_, maskVreg_;
@@ -1076,6 +1115,31 @@ private:
 
 std::string moduleHeader(const targets::TargetInfo &t) {
   return "\t.amdgcn_target \"amdgcn-amd-amdhsa--" + t.name + "\"\n\t.amdhsa_code_object_version 5\n";
+}
+
+std::string variablesAssembly(const std::vector<kernel::Variable> &variables) {
+  std::string a;
+  for (const kernel::Variable &var : variables) {
+    const kernel::Variable *v = &var;
+    const std::string &n = v->name;
+    // .const data is read-only; .global data is writable.
+    a += v->space == kernel::Space::Const ? "\t.section .rodata." + n + ",\"a\",@progbits\n"
+                                          : "\t.section .data." + n + ",\"aw\",@progbits\n";
+    unsigned log2 = 0;
+    while ((1u << log2) < std::max(v->align, 1u))
+      ++log2;
+    a += "\t.p2align " + std::to_string(log2) + "\n\t.type " + n + ",@object\n" + n + ":\n";
+    std::vector<uint8_t> bytes = v->init;
+    bytes.resize(v->size, 0);
+    for (size_t i = 0; i < bytes.size(); i += 16) {
+      a += "\t.byte ";
+      for (size_t j = i; j < std::min(bytes.size(), i + 16); ++j)
+        a += (j > i ? "," : "") + std::to_string(bytes[j]);
+      a += "\n";
+    }
+    a += "\t.size " + n + ", " + std::to_string(v->size) + "\n";
+  }
+  return a;
 }
 
 std::string moduleMetadata(const targets::TargetInfo &t, const std::vector<std::string> &kernelEntries) {

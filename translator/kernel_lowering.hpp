@@ -50,6 +50,10 @@ struct KernelTranslation {
   unsigned hiddenArgsOffset = 0; // where the hidden arguments start
   mir::Function function;
   mir::Allocation allocation;
+  // The module .const/.global variables the code addresses (PC-relative
+  // relocations: the module's assembly must define them once, see
+  // variablesAssembly()).
+  std::vector<kernel::Variable> variables;
   // This kernel's entry in the module's code object v5 metadata
   // (`amdhsa.kernels` list item, YAML), see moduleMetadata().
   std::string metadata;
@@ -68,6 +72,10 @@ bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost
 
 // The module header every AMDHSA source starts with.
 std::string moduleHeader(const targets::TargetInfo &t);
+
+// Definitions of module variables (their initial bytes, in .rodata.NAME for
+// .const and .data.NAME for .global).
+std::string variablesAssembly(const std::vector<kernel::Variable> &variables);
 
 // The `.amdgpu_metadata` block (code object v5, AMDGPUUsage "Code Object V5
 // Metadata") for the kernels' entries: what HIP's module API and the HSA

@@ -125,6 +125,14 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
         res.assembly += "\t.text\n" + translate::assemblyText(f.translation);
       }
     }
+    // Module variables the kernels address, defined once.
+    std::vector<kernel::Variable> variables;
+    for (const FunctionResult &f : res.functions)
+      if (f.kernel)
+        for (const kernel::Variable &v : f.kernel->variables)
+          if (std::none_of(variables.begin(), variables.end(), [&](const kernel::Variable &x) { return x.name == v.name; }))
+            variables.push_back(v);
+    res.assembly += klower::variablesAssembly(variables);
     if (!metadata.empty())
       res.assembly += klower::moduleMetadata(t, metadata);
   }

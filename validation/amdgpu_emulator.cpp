@@ -929,6 +929,28 @@ private:
             return fault(inst, "branch target " + std::to_string(target) + " is not an instruction boundary");
           next = it->second;
         }
+      } else if (m == "s_getpc_b64") {
+        // The address of the next instruction (Vega ISA 12.3 SOP1).
+        if (p.ops.size() != 1 || p.ops[0].kind != Operand::Kind::S || p.ops[0].count != 2)
+          return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
+        if (!k_.linked)
+          return fault(inst, "s_getpc_b64 in an unlinked object: PC-relative addresses are only meaningful in a "
+                             "linked code object (.hsaco)");
+        const uint64_t pc = l_.imageAddress + k_.codeAddress + k_.code[w.pc].offset + k_.code[w.pc].size;
+        w.s[p.ops[0].index] = static_cast<uint32_t>(pc);
+        w.s[p.ops[0].index + 1] = static_cast<uint32_t>(pc >> 32);
+      } else if (m == "s_add_u32" || m == "s_addc_u32" || m == "s_add_co_u32" || m == "s_add_co_ci_u32") {
+        // (gfx12 spells them s_add_co_u32 / s_add_co_ci_u32)
+        // SOP2: D = S0 + S1 (+ SCC), SCC = the carry out.
+        if (p.ops.size() != 3 || p.ops[0].kind != Operand::Kind::S)
+          return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
+        auto val = [&](const Operand &o) -> uint64_t {
+          return o.kind == Operand::Kind::S ? w.s[o.index] : (o.imm & 0xffffffffu);
+        };
+        const bool carryIn = m == "s_addc_u32" || m == "s_add_co_ci_u32";
+        const uint64_t sum = val(p.ops[1]) + val(p.ops[2]) + (carryIn && w.scc ? 1 : 0);
+        w.s[p.ops[0].index] = static_cast<uint32_t>(sum);
+        w.scc = (sum >> 32) != 0;
       } else if (m.rfind("s_cmp_", 0) == 0) {
         // SOPC (Vega ISA 12.4): SCC = S0 op S1 on 32 or 64 bits.
         fl = execScalarCompare(w, p, inst);

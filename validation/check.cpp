@@ -4,6 +4,7 @@
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
 #include "translator/cost_model.hpp"
+#include "translator/code_object_link.hpp"
 #include "translator/kernel_lowering.hpp"
 #include "validation/amdgpu_emulator.hpp"
 #include "validation/code_object.hpp"
@@ -135,11 +136,16 @@ private:
     if (!klower::translateKernel(*k_, t_, costs, kt_, r_.diagnostics, lo))
       return fail(k_->loc, "kernel '" + k_->name + "' does not translate for " + t_.name);
     mc::Assembler &asmr = costs.assembler(t_);
-    mc::AssembleResult obj = asmr.assemble(klower::moduleHeader(t_) + kt_.assembly, mc::OutputKind::Object);
+    mc::AssembleResult obj = asmr.assemble(
+        klower::moduleHeader(t_) + kt_.assembly + klower::variablesAssembly(kt_.variables), mc::OutputKind::Object);
     if (!obj.ok)
       return fail(k_->loc, "internal error: the translation of '" + k_->name + "' does not assemble for " + t_.name);
-    std::string err;
-    std::optional<emu::LoadedKernel> lk = emu::loadKernel(obj.output, k_->name, asmr, err);
+    std::string err, code = obj.output;
+    // Module variables are reached PC-relative: run the linked code object,
+    // as a GPU would load it.
+    if (!kt_.variables.empty() && !link::linkCodeObject(obj.output, code, err))
+      return fail(k_->loc, err);
+    std::optional<emu::LoadedKernel> lk = emu::loadKernel(code, k_->name, asmr, err);
     if (!lk)
       return fail(k_->loc, "internal error: " + err);
     loaded_ = std::move(*lk);
@@ -247,6 +253,8 @@ private:
     l.block = o_.block;
     l.kernargAddress = mem.add("kernarg segment", kernarg);
     l.dispatchAddress = mem.add("dispatch packet", emu::dispatchPacket(o_.grid, o_.block, l.kernargAddress));
+    if (loaded_.linked)
+      l.imageAddress = mem.add("code object", loaded_.image());
     return emu::run(loaded_, t_, l, mem, opts);
   }
 

@@ -4,6 +4,7 @@
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace p2a::emu {
@@ -30,6 +31,7 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
     return std::nullopt;
   }
   std::optional<std::vector<uint8_t>> code, kd;
+  uint64_t codeAddress = 0;
   for (const llvm::object::SymbolRef &sym : (*obj)->symbols()) {
     llvm::Expected<llvm::StringRef> n = sym.getName();
     llvm::Expected<uint64_t> value = sym.getValue();
@@ -61,6 +63,8 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
     }
     std::vector<uint8_t> bytes(contents->bytes_begin() + start, contents->bytes_begin() + start + size);
     (isKd ? kd : code) = std::move(bytes);
+    if (isCode)
+      codeAddress = *value;
   }
   if (!code || !kd) {
     error = "no kernel '" + name + "' (symbol and descriptor '" + name + ".kd') in the code object";
@@ -68,6 +72,19 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
   }
   LoadedKernel k;
   k.name = name;
+  k.linked = !(*obj)->isRelocatableObject();
+  k.codeAddress = codeAddress;
+  if (k.linked)
+    for (const llvm::object::SectionRef &sec : (*obj)->sections()) {
+      if (!(llvm::object::ELFSectionRef(sec).getFlags() & llvm::ELF::SHF_ALLOC) || sec.isBSS())
+        continue;
+      llvm::Expected<llvm::StringRef> contents = sec.getContents();
+      if (!contents) {
+        llvm::consumeError(contents.takeError());
+        continue;
+      }
+      k.sections.push_back({sec.getAddress(), contents->str()});
+    }
   const uint8_t *d = kd->data();
   k.descriptor.groupSegmentFixedSize = le32(d + 0);
   k.descriptor.privateSegmentFixedSize = le32(d + 4);
@@ -81,6 +98,16 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
     return std::nullopt;
   k.code = std::move(*insts);
   return k;
+}
+
+std::vector<uint8_t> LoadedKernel::image() const {
+  uint64_t end = 0;
+  for (const auto &[addr, bytes] : sections)
+    end = std::max<uint64_t>(end, addr + bytes.size());
+  std::vector<uint8_t> img(static_cast<size_t>(end), 0);
+  for (const auto &[addr, bytes] : sections)
+    std::copy(bytes.begin(), bytes.end(), img.begin() + static_cast<std::ptrdiff_t>(addr));
+  return img;
 }
 
 } // namespace p2a::emu

@@ -45,6 +45,14 @@ struct LoadedKernel {
   std::string name;
   KernelDescriptor descriptor;
   std::vector<mc::Assembler::DecodedInst> code;
+  // A linked code object (.hsaco) is loaded whole: its allocated sections at
+  // their virtual addresses, and the kernel's entry address among them, so
+  // that PC-relative code (s_getpc_b64 + relocated literals) finds its data.
+  bool linked = false;
+  uint64_t codeAddress = 0;
+  std::vector<std::pair<uint64_t, std::string>> sections; // (address, bytes)
+  // The image to map: bytes from address 0 to the end of the last section.
+  std::vector<uint8_t> image() const;
 };
 
 // Finds kernel `name` (its code symbol and `name.kd`) in an ELF object or
