@@ -493,7 +493,8 @@ TEST_SUITE("samples") {
 // into the emulator with the same code, and every kernel passes check
 // (sha256's round constants are a .const table reached PC-relative).
 TEST_CASE("samples translate, link into code objects and pass check on every target") {
-  for (const char *sample : {"bittwiddle/bittwiddle.ptx", "chacha20/chacha20.ptx", "sha256/sha256.ptx"}) {
+  for (const char *sample : {"bittwiddle/bittwiddle.ptx", "chacha20/chacha20.ptx", "sha256/sha256.ptx",
+                             "keccak/keccak.ptx", "murmur3/murmur3.ptx", "crc32/crc32.ptx"}) {
     std::ifstream in(std::string(P2A_SOURCE_DIR) + "/samples/" + sample);
     std::stringstream ss;
     ss << in.rdbuf();

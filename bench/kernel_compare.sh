@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Whole kernels against the real compilers, one run: for each nvcc sample,
+#   speed:   ptx2amdgpu (PTX -> ELF object) against ptxas -O3 on the same PTX
+#            and clang-19 -O3 compiling the same CUDA source for the same GPU
+#            (HIP mode, device only, bench/hip_shim/cuda_builtins.h for the
+#            CUDA built-ins);
+#   quality: our VALU and SALU instruction counts and VGPRs beside clang-19's.
+# Each time is the median of 5 runs after one warm-up. Nothing is asserted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+P=$(realpath build/ptx2amdgpu)
+PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1 || true)
+SHIM=$(realpath bench/hip_shim/cuda_builtins.h)
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+cp "$P" "$W/ptx2amdgpu"
+P="$W/ptx2amdgpu"
+SAMPLES="sha256 chacha20 keccak murmur3 crc32"
+
+median() { # command... -> median wall seconds of 5 runs (after a warm-up)
+  "$@" >/dev/null 2>&1 || true
+  for i in 1 2 3 4 5; do
+    s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N)
+    echo $(( (e - s) / 1000 ))
+  done | sort -n | sed -n 3p | awk '{ printf "%.4f", $1 / 1e6 }'
+}
+clang_hip() { # sample gpu out
+  clang-19 -x hip --cuda-device-only --offload-arch="$2" -nogpuinc -nogpulib -O3 -include "$SHIM" \
+    -c "samples/$1/$1.cu" -o "$3"
+}
+counts() { # assembly file -> "VALU SALU"
+  echo "$(grep -cE '^\s+v_' "$1") $(grep -cE '^\s+s_' "$1")"
+}
+
+echo "== speed (seconds, median of 5; ratio = ours / theirs, below 1 means faster)"
+printf "%-10s %6s %10s %10s %10s %12s %12s\n" sample lines ours ptxas clang ours/ptxas ours/clang
+for s in $SAMPLES; do
+  f="samples/$s/$s.ptx"
+  ours=$(median "$P" "$f" -mcpu=gfx942 -filetype=obj -o "$W/o.o")
+  theirs=n/a; r1=n/a
+  if [ -n "$PTXAS" ]; then
+    theirs=$(median "$PTXAS" -O3 -arch=sm_90 "$f" -o "$W/p.cubin")
+    r1=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", a / b }')
+  fi
+  cl=$(median clang_hip "$s" gfx942 "$W/c.o")
+  r2=$(awk -v a="$ours" -v b="$cl" 'BEGIN { printf "%.2f", a / b }')
+  printf "%-10s %6s %10s %10s %10s %12s %12s\n" "$s" "$(wc -l < "$f")" "$ours" "$theirs" "$cl" "$r1" "$r2"
+done
+
+echo
+echo "== output quality per kernel: VALU / SALU instructions and VGPRs (ours | clang-19 -O3)"
+for gpu in gfx942 gfx1100; do
+  printf "%-10s %-8s %22s %22s\n" sample "$gpu" "ours VALU/SALU/VGPR" "clang VALU/SALU/VGPR"
+  for s in $SAMPLES; do
+    "$P" "samples/$s/$s.ptx" -mcpu="$gpu" -o "$W/o.s" 2>/dev/null
+    clang-19 -x hip --cuda-device-only --offload-arch="$gpu" -nogpuinc -nogpulib -O3 -include "$SHIM" \
+      -S "samples/$s/$s.cu" -o "$W/c.s"
+    read -r ov os <<<"$(counts "$W/o.s")"
+    read -r cv cs <<<"$(counts "$W/c.s")"
+    og=$(grep -m1 -E '\.vgpr_count' "$W/o.s" | awk '{ print $2 }')
+    cg=$(grep -m1 -E '\.vgpr_count' "$W/c.s" | awk '{ print $2 }')
+    printf "%-10s %-8s %22s %22s\n" "$s" "" "$ov/$os/$og" "$cv/$cs/$cg"
+  done
+done
