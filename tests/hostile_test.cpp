@@ -68,6 +68,18 @@ TEST_CASE("hostile: truncated file") {
   CHECK(r.err.rfind(f + ":103:10: error: expected operand\nnot.pred \n         ^\n", 0) == 0);
 }
 
+TEST_CASE("hostile: a fuzzed kernel with a broken operand and branches to missing labels") {
+  // Found by the fuzzer: the kernel is decoded partially (for the report),
+  // and its branches to undefined labels must not index past the body.
+  const std::string f = kCorpus + "mutated_unresolved_labels.ptx";
+  for (const char *cpu : {"-mcpu=gfx900", "-mcpu=gfx1100"}) {
+    Run r = run({f, cpu, "-o", tempPath("mutated.s"), "--report=" + tempPath("mutated.html")}, "", {}, kDeadline);
+    CHECK(r.exited(1));
+    CHECK(contains(r.err, f + ":45:2: error: branch to undefined label '$L__BB0_3'"));
+    CHECK(contains(r.err, f + ":49:2: error: branch to undefined label '$L__BB0_2'"));
+  }
+}
+
 TEST_CASE("hostile: non-UTF-8 bytes") {
   const std::string f = kCorpus + "non_utf8.ptx";
   Run r = translate(f);

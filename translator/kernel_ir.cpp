@@ -200,19 +200,15 @@ public:
     for (Stmt &s : k_.body)
       if (s.kind == Stmt::Kind::Branch) {
         auto it = k_.labels.find(s.label);
-        if (it == k_.labels.end())
+        if (it == k_.labels.end()) {
           error(diags_, s.loc, "branch to undefined label '" + s.label + "'");
-        else
+          s.target = static_cast<unsigned>(k_.body.size()); // (a partial kernel: as if to the end)
+        } else {
           s.target = it->second;
+        }
       }
     if (diags_.size() != before && !partial_)
       return std::nullopt;
-    if (diags_.size() != before) // drop branches to labels that did not resolve
-      k_.body.erase(std::remove_if(k_.body.begin(), k_.body.end(),
-                                   [&](const Stmt &s) {
-                                     return s.kind == Stmt::Kind::Branch && !k_.labels.count(s.label);
-                                   }),
-                    k_.body.end());
     return std::move(k_);
   }
 
