@@ -584,7 +584,6 @@ private:
       for (unsigned blk = 1; blk < numBlocks_; ++blk)
         maskVreg_.push_back(persistentMask("%__lanes_bb" + std::to_string(blk)));
       tmpA_ = persistentMask("%__cf_a");
-      tmpB_ = persistentMask("%__cf_b");
     }
   }
 
@@ -1105,7 +1104,7 @@ private:
   // Control flow.
   std::vector<unsigned> blockOf_, blockStart_, maskVreg_;
   unsigned numBlocks_ = 1;
-  unsigned tmpA_ = 0, tmpB_ = 0;
+  unsigned tmpA_ = 0;
   size_t current_ = 0;
   std::vector<std::vector<Piece>> before_, after_;
   std::map<size_t, std::vector<std::string>> labels_; // code index -> labels before it
