@@ -178,6 +178,10 @@ TargetInfo rdna(std::string name, std::string product, Generation gen) {
   t.packed_work_item_ids = gen >= Generation::GFX11;
   t.global_offset_bits = gen == Generation::GFX10 ? 12 : gen == Generation::GFX11 ? 13 : 24;
   t.counters = gen >= Generation::GFX12 ? TargetInfo::Counters::Gfx12 : TargetInfo::Counters::Gfx10;
+  // gfx1100 is the wave32 gfx11 target with the user-SGPR bug (gfx1101 and
+  // gfx1103 are not affected); llc-19 -mcpu=gfx1100 emits user_sgpr_count 13.
+  t.min_user_sgpr_count = t.name == "gfx1100" ? 13 : 0;
+  t.architected_workgroup_ids = gen >= Generation::GFX12;
   if (gen == Generation::GFX11)
     t.renames = gfx11Renames();
   else if (gen >= Generation::GFX12)

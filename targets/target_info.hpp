@@ -65,6 +65,16 @@ struct TargetInfo {
   // Signed immediate offset bits of global_load/global_store: 13 on gfx9 and
   // gfx11, 12 on gfx10, 24 on gfx12.
   unsigned global_offset_bits = 13;
+  // User SGPRs the descriptor must declare at least: gfx1100/gfx1102 in
+  // wave32 need user + system SGPRs >= 16 enabled (LLVM
+  // FeatureUserSGPRInit16Bug; AMDGPU.td "Bug requiring at least 16 user+system
+  // SGPRs to be enabled"), so LLVM pads USER_SGPR_COUNT to 13 and the
+  // workgroup IDs arrive in s13..s15. 0: no padding.
+  unsigned min_user_sgpr_count = 0;
+  // gfx12 (FeatureArchitectedSGPRs): the workgroup IDs are in TTMP9 (x) and
+  // TTMP7 (y in bits 15:0, z in 31:16), as llc-19 reads them, not in the
+  // system SGPRs after the user SGPRs.
+  bool architected_workgroup_ids = false;
   // The memory counters code must wait on (see waitInstruction).
   enum class Counters {
     Gfx9,  // vmcnt counts VMEM loads and stores, lgkmcnt SMEM/LDS

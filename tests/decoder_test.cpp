@@ -774,3 +774,57 @@ TEST_CASE("error: every form message of the neighbours and shf's modifier order"
               "after .b32)");
   expectError("shl.u32 %r1, %r2, %r3;", 1, 1, "invalid form 'shl.u32': shl takes .b16, .b32 or .b64");
 }
+
+TEST_SUITE("decoder") {
+
+TEST_CASE("extended-precision, 24-bit, mad.hi/.wide, packing moves and setp.xor decode") {
+  // The carry flag is an implicit operand: a destination after d (.cc), a
+  // source after b (addc/subc), always the same register.
+  ir::Instruction a = decodeOk("add.cc.u32 %r1, %r2, %r3;");
+  CHECK(a.form.name() == "add.cc.u32");
+  REQUIRE(a.dsts.size() == 2);
+  CHECK(a.dsts[1].reg == ir::kCarryFlagRegister);
+  CHECK(a.srcs.size() == 2);
+  ir::Instruction c = decodeOk("subc.cc.s32 %r1, %r2, 7;");
+  CHECK(c.form.name() == "subc.cc.u32");
+  REQUIRE(c.srcs.size() == 3);
+  CHECK(c.srcs[1].isImm());
+  CHECK(c.srcs[2].reg == ir::kCarryFlagRegister);
+  CHECK(decodeOk("addc.u32 %r1, %r2, %r3;").dsts.size() == 1);
+  CHECK(decodeOk("mul24.hi.s32 %r1, %r2, %r3;").form.name() == "mul24.hi.s32");
+  CHECK(decodeOk("mad24.lo.u32 %r1, %r2, %r3, %r4;").form.name() == "mad24.lo.u32");
+  CHECK(decodeOk("mad.hi.s32 %r1, %r2, %r3, %r4;").form.name() == "mad.hi.s32");
+  ir::Instruction w = decodeOk("mad.wide.u32 %rd1, %r2, %r3, %rd4;");
+  CHECK(w.form.srcWidth(2) == 64);
+  CHECK(w.form.dstWidth(0) == 64);
+  ir::Instruction p = decodeOk("mov.b64 %rd1, {%r2, %r3};");
+  CHECK(p.form.name() == "mov.pack.b64");
+  REQUIRE(p.srcs.size() == 2);
+  CHECK(p.srcs[1].reg == "%r3");
+  ir::Instruction u = decodeOk("mov.b32 {%rs1, %rs2}, %r3;");
+  CHECK(u.form.name() == "mov.unpack.b32");
+  REQUIRE(u.dsts.size() == 2);
+  CHECK(u.dsts[0].reg == "%rs1");
+  CHECK(u.form.dstWidth(1) == 16);
+  CHECK(decodeOk("setp.ge.xor.s32 %p1, %r1, %r2, %p2;").form.name() == "setp.ge.xor.s32");
+}
+
+TEST_CASE("error: extended-precision, 24-bit and packing forms") {
+  expectError("add.cc.u64 %rd1, %rd2, %rd3;", 1, 1,
+              "invalid form 'add.cc.u64': extended-precision (carry) arithmetic is supported for .u32 and .s32");
+  expectError("addc.sat.s32 %r1, %r2, %r3;", 1, 1,
+              "invalid form 'addc.sat.s32': unexpected modifier '.sat' (.sat is not supported)");
+  expectError("mad24.hi.sat.s32 %r1, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'mad24.hi.sat.s32': mad24 needs exactly one of .lo, .hi (.sat is not supported)");
+  expectError("mul24.lo.u64 %rd1, %rd2, %rd3;", 1, 1, "invalid form 'mul24.lo.u64': mul24 takes .u32 or .s32");
+  expectError("mad.wide.u64 %rd1, %rd2, %rd3, %rd4;", 1, 1,
+              "invalid form 'mad.wide.u64': mad.wide is supported for .u32 and .s32");
+  expectError("mov.b64 %rd1, {%r1, %r2, %r3};", 1, 1,
+              "invalid form 'mov.b64': the vector operand needs exactly two halves, {lo, hi}");
+  expectError("mov.u16 %rs1, {%rs2, %rs3};", 1, 1,
+              "invalid form 'mov.u16': packing and unpacking moves take .b32 (two .b16 halves) or .b64 (two .b32 halves)");
+  expectError("setp.lt.nand.s32 %p1, %r1, %r2, %p2;", 1, 1,
+              "invalid form 'setp.lt.nand.s32': the combiner must be .and, .or or .xor");
+}
+
+} // TEST_SUITE

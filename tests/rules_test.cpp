@@ -41,44 +41,59 @@ std::string regName(unsigned width, const std::string &n) {
 // whole pipeline on `t` and compares every destination with the PTX semantics.
 void checkForm(const p2a::ptx::Form &f, const std::vector<uint64_t> &vals, const std::vector<bool> &asImm,
                const targets::TargetInfo &t, std::mt19937_64 &rng) {
+  using p2a::ptx::Opcode;
   static const char *names[] = {"a", "b", "c", "l", "q"};
-  std::string text = f.name() + " ";
-  if (f.opcode == p2a::ptx::Opcode::Lop3 && f.boolop != p2a::ptx::BoolOp::None)
-    text += "%rd_|%pd";
+  const bool lop3Pair = f.opcode == Opcode::Lop3 && f.boolop != p2a::ptx::BoolOp::None;
+  const bool pack = f.opcode == Opcode::MovPack, unpack = f.opcode == Opcode::MovUnpack;
+  // The PTX spelling: packing moves write "mov.bN" with a vector operand;
+  // the carry flag of add.cc/addc is implicit (an input or output register).
+  std::string text = pack || unpack ? "mov.b" + std::to_string(f.width) + " " : f.name() + " ";
+  auto dstName = [&](unsigned i) {
+    if (lop3Pair)
+      return std::string(i ? "%pd" : "%rd");
+    if (i == 1 && f.carryOut)
+      return std::string(p2a::ptx::kCarryFlagRegister);
+    return regName(f.dstWidth(i), unpack ? std::string(i ? "d1" : "d0") : "d");
+  };
+  if (lop3Pair)
+    text += "%rd|%pd";
+  else if (unpack)
+    text += "{" + dstName(0) + ", " + dstName(1) + "}";
   else
-    text += regName(f.dstWidth(0), "d");
+    text += dstName(0);
   mireval::Values in;
   std::vector<BV> srcs;
+  std::vector<std::string> written;
   for (unsigned i = 0; i < f.numSrcs(); ++i) {
     const unsigned w = f.srcWidth(i);
     uint64_t v = vals[i] & sem::maskOf(w);
-    if (f.opcode == p2a::ptx::Opcode::Fns && i == 1)
+    if (f.opcode == Opcode::Fns && i == 1)
       v &= 31; // fns: base must be <= 31 (PTX ISA 9.7.1.11)
     srcs.push_back(BV::constant(w, v));
-    text += ", ";
+    if (f.carryIn && i == 2) { // CC.CF: set before the instruction runs
+      in[p2a::ptx::kCarryFlagRegister] = v;
+      continue;
+    }
     if (asImm[i]) {
-      text += std::to_string(v);
+      written.push_back(std::to_string(v));
     } else {
-      text += regName(w, names[i]);
+      written.push_back(regName(w, names[i]));
       // Narrow registers carry junk in their high half, as real code may.
       in[regName(w, names[i])] = w == 16 ? (v | (rng() << 16)) & 0xffffffffu : v;
     }
   }
-  if (f.opcode == p2a::ptx::Opcode::Lop3 && f.boolop != p2a::ptx::BoolOp::None)
-    text.replace(text.find("%rd_"), 4, "%rd");
-  text += ";";
+  for (size_t i = 0; i < written.size(); ++i)
+    text += (pack && i == 0 ? ", {" : ", ") + written[i];
+  text += pack ? "};" : ";";
   translate::Translation tr = translateOrFail(text, t);
   mireval::Values out = mireval::run(tr, t, in);
   std::vector<BV> want = sem::evalPtx(f, srcs);
   for (unsigned i = 0; i < want.size(); ++i) {
-    std::string dname = f.opcode == p2a::ptx::Opcode::Lop3 && f.boolop != p2a::ptx::BoolOp::None ? (i ? "%pd" : "%rd")
-                                                                                        : regName(f.dstWidth(i), "d");
-    uint64_t got = out.at(dname) & sem::maskOf(f.dstWidth(i));
+    uint64_t got = out.at(dstName(i)) & sem::maskOf(f.dstWidth(i));
     INFO(text << " on " << t.name << " via " << tr.instructions.front().rule->name);
     CHECK(got == want[i].value());
   }
 }
-
 
 } // namespace
 

@@ -107,7 +107,9 @@ void checkEveryKernel(const std::string &file, const std::vector<std::pair<Dim3,
 std::string handKernel(const targets::TargetInfo &t, const std::string &body, unsigned vgprs = 16) {
   std::string a = klower::moduleHeader(t) + "\t.text\n\t.globl k\n\t.p2align 8\n\t.type k,@function\nk:\n" + body +
                   "\n\ts_endpgm\n.Lend:\n\t.size k, .Lend-k\n\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel k\n"
-                  "\t\t.amdhsa_user_sgpr_count 2\n\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+                  "\t\t.amdhsa_user_sgpr_count " + std::to_string(std::max(2u, t.min_user_sgpr_count)) +
+                  "\n\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+                  "\t\t.amdhsa_system_sgpr_workgroup_id_y 1\n\t\t.amdhsa_system_sgpr_workgroup_id_z 1\n"
                   "\t\t.amdhsa_system_vgpr_workitem_id 2\n\t\t.amdhsa_next_free_vgpr " +
                   std::to_string(vgprs) + "\n\t\t.amdhsa_next_free_sgpr 16\n";
   if (t.is_cdna)
@@ -197,6 +199,78 @@ TEST_CASE("special registers, warps of 32 on every wave size, 1-D to 3-D launche
 TEST_CASE("shared-memory fixtures (bar.sync, LDS, a barrier inside a loop) pass check on every target") {
   // Multi-wave blocks, so a missing barrier or wait would show.
   checkEveryKernel("shared.ptx", {{{1, 1, 1}, {64, 1, 1}}, {{2, 1, 1}, {128, 1, 1}}, {{3, 1, 1}, {256, 1, 1}}}, 2);
+}
+
+TEST_CASE("fences and a global-memory exchange across bar.sync pass check on every target") {
+  checkEveryKernel("fence.ptx", {{{2, 1, 1}, {64, 1, 1}}, {{1, 1, 1}, {128, 1, 1}}, {{2, 1, 1}, {256, 1, 1}}}, 2);
+}
+
+TEST_CASE("fences and barriers carry each target's cache maintenance (AMDGPU memory model)") {
+  const std::string src = readFixture("fence.ptx");
+  auto lowered = [&](const char *cpu, const char *kernel, const char *ptxLine) {
+    const targets::TargetInfo &t = *targets::findTarget(cpu);
+    ::ptx::ParseResult pr = ::ptx::parseModule(src);
+    REQUIRE(pr.ok());
+    for (const auto &f : pr.module.functions)
+      if (f.name == kernel) {
+        Diagnostics d;
+        std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, d);
+        REQUIRE(k);
+        klower::KernelTranslation kt;
+        REQUIRE(klower::translateKernel(*k, t, cost::sharedCostModel(), kt, d));
+        for (const translate::TranslatedInstruction &ti : kt.statements)
+          if (ti.ptxText.find(ptxLine) != std::string::npos) {
+            std::string all;
+            for (const std::string &l : ti.gcn)
+              all += l + "\n";
+            return all;
+          }
+      }
+    FAIL("no statement " << ptxLine);
+    return std::string();
+  };
+  // membar.gl: write back and invalidate at the agent's scope.
+  CHECK(contains(lowered("gfx900", "fences", "membar.gl"), "buffer_wbinvl1_vol"));
+  CHECK(contains(lowered("gfx942", "fences", "membar.gl"), "buffer_wbl2 sc1"));
+  CHECK(contains(lowered("gfx942", "fences", "membar.gl"), "buffer_inv sc1"));
+  CHECK(contains(lowered("gfx1100", "fences", "membar.gl"), "buffer_gl1_inv"));
+  CHECK(contains(lowered("gfx1200", "fences", "membar.gl"), "global_inv scope:SCOPE_DEV"));
+  // .sys reaches further than .gpu on MI200/MI300 and RDNA4.
+  CHECK(contains(lowered("gfx90a", "fences", "fence.acq_rel.sys"), "buffer_invl2"));
+  CHECK(contains(lowered("gfx942", "fences", "fence.acq_rel.sys"), "buffer_wbl2 sc0 sc1"));
+  CHECK(contains(lowered("gfx1200", "fences", "membar.sys"), "global_wb scope:SCOPE_SYS"));
+  // .cta: one CU's L1 on gfx9 needs no cache op; a WGP's two L0s on gfx10+ do.
+  CHECK(!contains(lowered("gfx900", "fences", "membar.cta"), "buffer_"));
+  CHECK(contains(lowered("gfx1030", "fences", "membar.cta"), "buffer_gl0_inv"));
+  // bar.sync: the stores complete before the barrier, the L0 is invalidated after it.
+  const std::string bar = lowered("gfx1100", "exchange_global", "bar.sync");
+  CHECK(bar.find("s_waitcnt_vscnt null, 0x0") < bar.find("s_barrier"));
+  CHECK(bar.find("s_barrier") < bar.find("buffer_gl0_inv"));
+}
+
+TEST_CASE("workgroup IDs come from where each target delivers them (gfx1100 padding, gfx12 TTMPs)") {
+  // The emulator delivers the IDs after a padded USER_SGPR_COUNT on gfx1100
+  // and only in TTMP7/TTMP9 on gfx12, so reading s2..s4 directly fails there.
+  checkEveryKernel("special.ptx", {{{3, 2, 2}, {32, 1, 1}}}, 1);
+  // A gfx1100 wave32 descriptor enabling fewer than 16 user + system SGPRs is refused.
+  const targets::TargetInfo &t = *targets::findTarget("gfx1100");
+  std::string text = handKernel(t, "\ts_nop 0");
+  const size_t at = text.find(".amdhsa_user_sgpr_count 13");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, std::string(".amdhsa_user_sgpr_count 13").size(), ".amdhsa_user_sgpr_count 2");
+  mc::Assembler &asmr = cost::sharedCostModel().assembler(t);
+  mc::AssembleResult obj = asmr.assemble(text, mc::OutputKind::Object);
+  REQUIRE(obj.ok);
+  std::string err;
+  std::optional<emu::LoadedKernel> k = emu::loadKernel(obj.output, "k", asmr, err);
+  REQUIRE(k);
+  GlobalMemory mem;
+  emu::Launch l;
+  l.block = {32, 1, 1};
+  l.kernargAddress = mem.add("kernarg", std::vector<uint8_t>(16, 0));
+  std::optional<emu::Fault> f = emu::run(*k, t, l, mem);
+  REQUIRE(f);
+  CHECK(contains(f->message, "at least 16 user and system SGPRs"));
 }
 
 TEST_CASE("NVIDIA-measured vectors through the interpreter and through translation") {

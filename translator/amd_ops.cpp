@@ -33,6 +33,13 @@ BV carryResult(const BV &wide, const Ctx &c) {
   return BV::concat(wide.extract(32, 32) & c.exec, wide.extract(31, 0));
 }
 
+// The 64-bit product of two 24-bit operands (the top 8 bits of each are
+// ignored), extended by signedness.
+BV mul24(const BV &a, const BV &b, bool isSigned) {
+  auto ext = [&](const BV &x) { return isSigned ? x.trunc(24).sext(32) : x.trunc(24).zext(32); };
+  return sem::mulWide(ext(a), ext(b), isSigned);
+}
+
 // Signed less-than as a 1-bit value: flip the sign bits, compare unsigned.
 BV slt(const BV &a, const BV &b) {
   BV sign = a.lit(1).shl(a.lit(a.width() - 1));
@@ -338,6 +345,28 @@ std::vector<OpDef> buildOps() {
       {Op::DS_WRITE_B16, "ds_write_b16", E::DS, SL::None, {SL::V32, SL::V32, SL::V32}, false, "Vega ISA 10", nullptr},
       {Op::DS_WRITE_B32, "ds_write_b32", E::DS, SL::None, {SL::V32, SL::V32, SL::V32}, false, "Vega ISA 10", nullptr},
       {Op::DS_WRITE_B64, "ds_write_b64", E::DS, SL::None, {SL::V32, SL::V64, SL::V32}, false, "Vega ISA 10", nullptr},
+      // D = S0[23:0] * S1[23:0]: bits 31..0 of the 48-bit product, or (the
+      // _hi forms) bits 47..32, sign-extended for the _i24 forms. One product
+      // definition with PTX mul24 (sem::mulWide of the 24-bit values).
+      {Op::V_MUL_U32_U24, "v_mul_u32_u24", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return mul24(s[0], s[1], false).extract(31, 0); }},
+      {Op::V_MUL_HI_U32_U24, "v_mul_hi_u32_u24", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return mul24(s[0], s[1], false).extract(63, 32); }},
+      {Op::V_MUL_I32_I24, "v_mul_i32_i24", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return mul24(s[0], s[1], true).extract(31, 0); }},
+      {Op::V_MUL_HI_I32_I24, "v_mul_hi_i32_i24", E::VOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return mul24(s[0], s[1], true).extract(63, 32); }},
+      {Op::V_MAD_U32_U24, "v_mad_u32_u24", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return mul24(s[0], s[1], false).extract(31, 0) + s[2]; }},
+      {Op::V_MAD_I32_I24, "v_mad_i32_i24", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return mul24(s[0], s[1], true).extract(31, 0) + s[2]; }},
+      // D = S0 * S1 + S2 as 64-bit values (Vega ISA 12.7 "V_MAD_U64_U32";
+      // gfx12 spells it v_mad_co_u64_u32). Its carry mask goes to VCC, which
+      // no rule reads afterwards (clobbersVcc).
+      {Op::V_MAD_U64_U32, "v_mad_u64_u32", E::VOP3, SL::V64, {SL::V32, SL::V32, SL::V64}, false, vega,
+       [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], false) + s[2]; }, "", false, true},
+      {Op::V_MAD_I64_I32, "v_mad_i64_i32", E::VOP3, SL::V64, {SL::V32, SL::V32, SL::V64}, false, vega,
+       [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], true) + s[2]; }, "", false, true},
   };
 }
 

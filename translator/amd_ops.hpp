@@ -56,6 +56,10 @@ enum class Op {
   // LDS: loads dst, srcs {address, offset}; stores no dst, srcs {address, data, offset}.
   DS_READ_U8, DS_READ_I8, DS_READ_U16, DS_READ_I16, DS_READ_B32, DS_READ_B64,
   DS_WRITE_B8, DS_WRITE_B16, DS_WRITE_B32, DS_WRITE_B64,
+  // 24-bit multiplies (Vega ISA 12.7 VOP2/VOP3) and the 32x32+64 multiply-add
+  // (VOP3B, carry out to an SGPR mask: VCC here).
+  V_MUL_U32_U24, V_MUL_HI_U32_U24, V_MUL_I32_I24, V_MUL_HI_I32_I24, V_MAD_U32_U24, V_MAD_I32_I24,
+  V_MAD_U64_U32, V_MAD_I64_I32,
 };
 
 enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, VMEM, SMEM, DS };
@@ -85,6 +89,11 @@ struct OpDef {
   // Writes a carry (or borrow) bit to VCC besides its destination: the
   // semantics then returns width(dst)+1 bits, the carry on top (see splitCarry).
   bool carryOut = false;
+  // VOP3B ops whose SGPR-mask destination (after dst, VCC here) holds a
+  // value nothing reads (v_mad_u64_u32's carry): printed, and left
+  // unspecified by every model, so a later read of VCC is caught.
+  bool clobbersVcc = false;
+  bool writesVcc() const { return carryOut || clobbersVcc; }
 };
 
 // A carry-out op's result -> (destination value, 1-bit carry for VCC).

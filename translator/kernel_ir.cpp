@@ -402,6 +402,30 @@ private:
       k_.body.push_back(s);
       return;
     }
+    if (in.opcode == "membar" || in.opcode == "fence") {
+      // membar.{cta,gl,sys} (PTX ISA 9.7.13.4) and fence.{sc,acq_rel}.scope:
+      // both order every memory access of the thread at the scope. A
+      // .cluster scope is served by the wider .gpu one.
+      std::vector<std::string> m = in.modifiers;
+      if (in.opcode == "fence") {
+        if (m.size() != 2 || (m[0] != "sc" && m[0] != "acq_rel"))
+          return unsupportedForm(in, full, "expected fence.sc or fence.acq_rel with a scope (proxy fences are not supported)");
+        m.erase(m.begin());
+      }
+      if (m.size() != 1 || !count(0))
+        return m.size() != 1 ? unsupportedForm(in, full, "expected one scope") : void();
+      if (m[0] == "cta")
+        s.scope = targets::FenceScope::Cta;
+      else if (m[0] == "gl" || m[0] == "gpu" || m[0] == "cluster")
+        s.scope = targets::FenceScope::Gpu;
+      else if (m[0] == "sys")
+        s.scope = targets::FenceScope::Sys;
+      else
+        return unsupportedForm(in, full, "unknown scope '." + m[0] + "'");
+      s.kind = Stmt::Kind::Fence;
+      k_.body.push_back(s);
+      return;
+    }
     if (in.opcode == "ret" || in.opcode == "exit") {
       if (!count(0))
         return;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "grammar/ast.hpp"
+#include "targets/memory_model.hpp"
 #include "translator/diagnostic.hpp"
 #include "translator/ptx_decoder.hpp"
 #include "translator/ptx_ir.hpp"
@@ -61,6 +62,7 @@ struct Stmt {
     Cvta,        // dst <- src converted between generic and `space`
     Branch,      // to label
     Barrier,     // bar.sync / barrier.sync
+    Fence,       // membar.{cta,gl,sys} / fence.{sc,acq_rel}.scope
     Return,      // ret / exit
   };
   Kind kind = Kind::Compute;
@@ -90,6 +92,7 @@ struct Stmt {
   std::string label;               // Branch
   unsigned target = 0;             // Branch: statement index of the label
   unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64)
+  targets::FenceScope scope = targets::FenceScope::Gpu; // Fence
 };
 
 struct Kernel {

@@ -1,6 +1,7 @@
 #include "translator/kernel_lowering.hpp"
 
 #include "targets/mc_backend.hpp"
+#include "targets/memory_model.hpp"
 #include "targets/target_info.hpp"
 #include "targets/wait_states.hpp"
 #include "translator/cost_model.hpp"
@@ -218,6 +219,7 @@ private:
     }
     case Stmt::Kind::Branch: begin(s); return;
     case Stmt::Kind::Barrier: begin(s); return; // see controlFlow(): waits, then s_barrier
+    case Stmt::Kind::Fence: begin(s); return;   // see fence()
     }
   }
 
@@ -771,10 +773,9 @@ private:
     lds_.clear();
   }
 
-  // bar.sync: every memory access of the wave completes (loads and stores,
-  // global and LDS), then the workgroup's waves meet (gfx12 splits the
-  // barrier into signal and wait).
-  void barrier(std::vector<std::string> &lines, int stmt) {
+  // Every memory access of the wave completes: loads and stores, global
+  // and LDS.
+  void drainAll(std::vector<std::string> &lines, int stmt) {
     bool stores = false;
     for (const Pending &p : vmem_)
       stores |= p.counter == targets::Counter::VmStore;
@@ -783,12 +784,34 @@ private:
       push(targets::waitInstruction(targets::Counter::VmStore, 0, t_), lines, stmt);
     else if (stores)
       push(targets::waitInstruction(targets::Counter::VmLoad, 0, t_), lines, stmt);
+  }
+
+  void pushAll(const std::vector<std::string> &seq, std::vector<std::string> &lines, int stmt) {
+    for (const std::string &l : seq)
+      push(l, lines, stmt);
+  }
+
+  // bar.sync: the wave's memory accesses complete and are released at the
+  // workgroup's scope, the waves meet (gfx12 splits the barrier into signal
+  // and wait), then stale cached data is dropped (gfx10+: the workgroup's
+  // waves may sit on two CUs with their own L0).
+  void barrier(std::vector<std::string> &lines, int stmt) {
+    drainAll(lines, stmt);
+    pushAll(targets::releaseSequence(targets::FenceScope::Cta, t_), lines, stmt);
     if (t_.generation >= targets::Generation::GFX12) {
       push("s_barrier_signal -1", lines, stmt);
       push("s_barrier_wait -1", lines, stmt);
     } else {
       push("s_barrier", lines, stmt);
     }
+    pushAll(targets::acquireSequence(targets::FenceScope::Cta, t_), lines, stmt);
+  }
+
+  // membar / fence: release, then acquire, at the fence's scope.
+  void fence(targets::FenceScope scope, std::vector<std::string> &lines, int stmt) {
+    drainAll(lines, stmt);
+    pushAll(targets::releaseSequence(scope, t_), lines, stmt);
+    pushAll(targets::acquireSequence(scope, t_), lines, stmt);
   }
 
   // ld.shared / st.shared -> ds_read / ds_write: the address is the offset
@@ -955,6 +978,17 @@ private:
   }
 
   void emitPrologue(unsigned paramDwords) {
+    // The workgroup IDs into s2..s4 from where this target delivers them,
+    // before any scalar load may write the registers they arrive in.
+    if (t_.architected_workgroup_ids) {
+      push("s_mov_b32 s" + std::to_string(kWorkgroupId) + ", ttmp9", out_.prologue, -1);
+      push("s_and_b32 s" + std::to_string(kWorkgroupId + 1) + ", ttmp7, 0xffff", out_.prologue, -1);
+      push("s_lshr_b32 s" + std::to_string(kWorkgroupId + 2) + ", ttmp7, 16", out_.prologue, -1);
+    } else if (t_.min_user_sgpr_count > 2) {
+      for (unsigned d = 0; d < 3; ++d)
+        push("s_mov_b32 s" + std::to_string(kWorkgroupId + d) + ", s" + std::to_string(t_.min_user_sgpr_count + d),
+             out_.prologue, -1);
+    }
     MOperand kernarg = mir::physReg(true, kKernargPtr, 2);
     std::vector<MInst> loads;
     auto sload = [&](unsigned sgpr, unsigned dwords, unsigned byteOffset) {
@@ -1002,6 +1036,8 @@ private:
         emitWithWaits(mi, ti.gcn, static_cast<int>(i));
       if (s.kind == Stmt::Kind::Barrier)
         barrier(ti.gcn, static_cast<int>(i));
+      if (s.kind == Stmt::Kind::Fence)
+        fence(s.scope, ti.gcn, static_cast<int>(i));
       emitPieces(after_[i], ti.gcn, static_cast<int>(i));
       // The kernel's last statement, an unguarded ret, ends the program itself.
       if (s.kind == Stmt::Kind::Return && s.guard.empty() && i + 1 == k_.body.size())
@@ -1032,7 +1068,7 @@ private:
     a += "\t\t.amdhsa_group_segment_fixed_size " + std::to_string(groupBytes_) + "\n";
     a += "\t\t.amdhsa_private_segment_fixed_size 0\n";
     a += "\t\t.amdhsa_kernarg_size " + std::to_string(out_.kernargBytes) + "\n";
-    a += "\t\t.amdhsa_user_sgpr_count 2\n";
+    a += "\t\t.amdhsa_user_sgpr_count " + std::to_string(std::max(2u, t_.min_user_sgpr_count)) + "\n";
     a += "\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n";
     a += "\t\t.amdhsa_system_sgpr_workgroup_id_x 1\n";
     a += "\t\t.amdhsa_system_sgpr_workgroup_id_y 1\n";

@@ -115,6 +115,8 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
         auto [value, carry] = amd::splitCarry(v);
         st.vcc = static_cast<uint32_t>(carry.value());
         v = value;
+      } else if (def.clobbersVcc) {
+        st.vcc = static_cast<uint32_t>(ec.unspecified(1).value());
       }
       write(mi.dst, v);
     }

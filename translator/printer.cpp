@@ -115,7 +115,7 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
            ", " + buf;
   }
   std::string s = mn + " " + operandText(mi.dst, def.dst, fn, a, t);
-  if (def.carryOut) // the carry goes to VCC, written explicitly in the VOP2 syntax
+  if (def.writesVcc()) // the carry goes to VCC, written explicitly in the VOP2/VOP3B syntax
     s += t.wave_size == 32 ? ", vcc_lo" : ", vcc";
   for (size_t i = 0; i < mi.srcs.size(); ++i)
     s += ", " + operandText(mi.srcs[i], def.srcs[i], fn, a, t);

@@ -12,7 +12,8 @@ namespace {
 const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "lop3", "shf", "shl",
                                        "shr",  "prmt", "bfe", "bfi",  "brev",  "popc", "clz", "bfind",
                                        "fns",  "bmsk", "szext", "mov", "add", "sub", "mul",
-                                       "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg"};
+                                       "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg",
+                                       "mul24", "mad24", "addc", "subc"};
 
 std::optional<PrmtMode> prmtModeOf(const std::string &m) {
   static const std::pair<const char *, PrmtMode> modes[] = {{"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e},
@@ -228,8 +229,10 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
         f.boolop = BoolOp::And;
       else if (mods[1] == "or")
         f.boolop = BoolOp::Or;
+      else if (mods[1] == "xor")
+        f.boolop = BoolOp::Xor;
       else
-        return bad("the combiner must be .and or .or (.xor is not supported)");
+        return bad("the combiner must be .and, .or or .xor");
     }
     if (!typeOneOf({"b32", "u32", "s32", "b64", "u64", "s64"}))
       return bad("integer comparisons of 32 or 64 bits only");
@@ -253,19 +256,50 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     if (!typeOneOf({"b32", "u32", "s32", "b64", "u64", "s64"}))
       return bad("selp is supported for 32- and 64-bit integer types");
     f.type = TypeClass::B;
-  } else if (in.opcode == "mov" || in.opcode == "add" || in.opcode == "sub") {
-    f.opcode = in.opcode == "mov" ? Opcode::Mov : in.opcode == "add" ? Opcode::Add : Opcode::Sub;
+  } else if (in.opcode == "mov" && in.operands.size() == 2 &&
+             (in.operands[0].kind == ast::Operand::Kind::Vector || in.operands[1].kind == ast::Operand::Kind::Vector)) {
+    // mov.b64 d, {lo, hi} / mov.b64 {lo, hi}, a (PTX ISA 9.7.9.3): two halves.
+    f.opcode = in.operands[1].kind == ast::Operand::Kind::Vector ? Opcode::MovPack : Opcode::MovUnpack;
     if (!mods.empty())
-      return bad("unexpected modifier '." + mods.front() + "'" +
-                 (in.opcode == "mov" ? "" : " (.sat and .cc forms are not supported)"));
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"b32", "b64"}))
+      return bad("packing and unpacking moves take .b32 (two .b16 halves) or .b64 (two .b32 halves)");
+    if (in.operands[0].kind == ast::Operand::Kind::Vector && in.operands[1].kind == ast::Operand::Kind::Vector)
+      return bad("one operand must be a register");
+    const ast::Operand &vec = in.operands[f.opcode == Opcode::MovPack ? 1 : 0];
+    if (vec.elems.size() != 2)
+      return bad("the vector operand needs exactly two halves, {lo, hi}");
+  } else if (in.opcode == "mov" || in.opcode == "add" || in.opcode == "sub" || in.opcode == "addc" ||
+             in.opcode == "subc") {
+    f.opcode = in.opcode == "mov" ? Opcode::Mov : in.opcode.rfind("add", 0) == 0 ? Opcode::Add : Opcode::Sub;
+    f.carryIn = in.opcode == "addc" || in.opcode == "subc";
+    if (f.opcode != Opcode::Mov && mods.size() == 1 && mods[0] == "cc") {
+      f.carryOut = true;
+      mods.clear();
+    }
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'" + (in.opcode == "mov" ? "" : " (.sat is not supported)"));
     if (!typeOneOf({"b32", "u32", "s32", "b64", "u64", "s64"}) || (f.opcode != Opcode::Mov && f.type == TypeClass::B))
       return bad(f.opcode == Opcode::Mov ? "mov takes a 32- or 64-bit integer type" : in.opcode + " takes .u32, .s32, .u64 or .s64");
+    if ((f.carryIn || f.carryOut) && f.width != 32)
+      return bad("extended-precision (carry) arithmetic is supported for .u32 and .s32");
     // One operation whatever the signedness (two's complement); mov of .b/.u/.s is a copy.
     f.type = f.opcode == Opcode::Mov ? TypeClass::B : TypeClass::U;
+  } else if (in.opcode == "mul24" || in.opcode == "mad24") {
+    // mul24.{lo,hi}.{u32,s32}, mad24.{lo,hi}.{u32,s32} (PTX ISA 9.7.1.5, 9.7.1.6).
+    if (mods.size() != 1 || (mods[0] != "lo" && mods[0] != "hi"))
+      return bad(in.opcode + " needs exactly one of .lo, .hi (.sat is not supported)");
+    if (!typeOneOf({"u32", "s32"}))
+      return bad(in.opcode + " takes .u32 or .s32");
+    const bool hi = mods[0] == "hi";
+    f.opcode = in.opcode == "mul24" ? (hi ? Opcode::Mul24Hi : Opcode::Mul24Lo) : (hi ? Opcode::Mad24Hi : Opcode::Mad24Lo);
+  } else if (in.opcode == "mad" && mods.size() == 1 && (mods[0] == "hi" || mods[0] == "wide")) {
+    if (!typeOneOf({"u32", "s32"}))
+      return bad("mad." + mods[0] + " is supported for .u32 and .s32");
+    f.opcode = mods[0] == "hi" ? Opcode::MadHi : Opcode::MadWide;
   } else if (in.opcode == "mul" || in.opcode == "mad") {
-    if (mods.size() != 1 || (mods[0] != "lo" && mods[0] != "hi" && mods[0] != "wide") ||
-        (in.opcode == "mad" && mods[0] != "lo"))
-      return bad(in.opcode == "mul" ? "mul needs exactly one of .lo, .hi, .wide" : "only mad.lo is supported");
+    if (mods.size() != 1 || (mods[0] != "lo" && mods[0] != "hi" && mods[0] != "wide"))
+      return bad(in.opcode + " needs exactly one of .lo, .hi, .wide (.cc and .sat forms are not supported)");
     const bool wide16 = in.opcode == "mul" && mods[0] == "wide" && typeOneOf({"u16", "s16"});
     if (!typeOneOf({"u32", "s32"}) && !wide16)
       return bad(in.opcode + "." + mods[0] + " is supported for .u32 and .s32" +
@@ -319,10 +353,18 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
 
   const unsigned nd = f.numDsts(), ns = f.numSrcs();
   // lop3.{and,or} writes "d|p" as one operand.
+  // A packing move's vector operand stands for its two halves; the carry
+  // flag of extended-precision arithmetic is implicit (not written).
   std::vector<const ast::Operand *> ops;
   for (const ast::Operand &o : in.operands)
-    ops.push_back(&o);
-  const unsigned written = (f.opcode == Opcode::Lop3 && f.boolop != BoolOp::None) ? 1 + ns : nd + ns;
+    if (o.kind == ast::Operand::Kind::Vector && (f.opcode == Opcode::MovPack || f.opcode == Opcode::MovUnpack))
+      for (const ast::Operand &e : o.elems)
+        ops.push_back(&e);
+    else
+      ops.push_back(&o);
+  const unsigned implicitDst = f.carryOut ? 1 : 0, implicitSrc = f.carryIn ? 1 : 0;
+  const unsigned written = (f.opcode == Opcode::Lop3 && f.boolop != BoolOp::None) ? 1 + ns
+                                                                                  : nd + ns - implicitDst - implicitSrc;
   if (ops.size() != written) {
     error(diags, at, "'" + full + "' expects " + std::to_string(written) + " operands, got " + std::to_string(ops.size()));
     return std::nullopt;
@@ -346,7 +388,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     out.dsts = {d, p};
   } else {
-    for (unsigned i = 0; i < nd; ++i) {
+    for (unsigned i = 0; i < nd - implicitDst; ++i) {
       const ast::Operand &o = *ops[k++];
       if (o.kind != ast::Operand::Kind::Register || o.negated || o.element) {
         error(diags, o.loc, "destination of '" + full + "' must be a register");
@@ -358,7 +400,13 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       out.dsts.push_back(d);
     }
   }
-  for (unsigned i = 0; i < ns; ++i) {
+  Operand carry;
+  carry.kind = Operand::Kind::Register;
+  carry.reg = kCarryFlagRegister;
+  carry.loc = at;
+  if (implicitDst)
+    out.dsts.push_back(carry);
+  for (unsigned i = 0; i < ns - implicitSrc; ++i) {
     const ast::Operand &o = *ops[k++];
     Operand s;
     s.loc = o.loc;
@@ -392,6 +440,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     out.srcs.push_back(s);
   }
+  if (implicitSrc)
+    out.srcs.push_back(carry);
   return out;
 }
 

@@ -41,17 +41,27 @@ std::string Form::name() const {
   case Opcode::Bmsk: return std::string("bmsk.") + (mode == ShfMode::Clamp ? "clamp." : "wrap.") + ty;
   case Opcode::Szext: return std::string("szext.") + (mode == ShfMode::Clamp ? "clamp." : "wrap.") + ty;
   case Opcode::Mov: return "mov." + ty;
-  case Opcode::Add: return "add." + ty;
-  case Opcode::Sub: return "sub." + ty;
+  case Opcode::Add:
+  case Opcode::Sub:
+    return std::string(opcode == Opcode::Add ? "add" : "sub") + (carryIn ? "c" : "") + (carryOut ? ".cc." : ".") + ty;
   case Opcode::MulLo: return "mul.lo." + ty;
   case Opcode::MulHi: return "mul.hi." + ty;
   case Opcode::MulWide: return "mul.wide." + ty;
   case Opcode::MadLo: return "mad.lo." + ty;
+  case Opcode::MadHi: return "mad.hi." + ty;
+  case Opcode::MadWide: return "mad.wide." + ty;
+  case Opcode::Mul24Lo: return "mul24.lo." + ty;
+  case Opcode::Mul24Hi: return "mul24.hi." + ty;
+  case Opcode::Mad24Lo: return "mad24.lo." + ty;
+  case Opcode::Mad24Hi: return "mad24.hi." + ty;
+  case Opcode::MovPack: return "mov.pack." + ty;     // mov.bN d, {lo, hi}
+  case Opcode::MovUnpack: return "mov.unpack." + ty; // mov.bN {lo, hi}, a
   case Opcode::Cvt: return "cvt." + ty + "." + typePrefix(fromType) + std::to_string(fromWidth);
   case Opcode::Setp: {
     static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
     return std::string("setp.") + cmps[static_cast<int>(cmp)] + "." +
-           (boolop == BoolOp::And ? "and." : boolop == BoolOp::Or ? "or." : "") + ty;
+           (boolop == BoolOp::And ? "and." : boolop == BoolOp::Or ? "or." : boolop == BoolOp::Xor ? "xor." : "") +
+           ty;
   }
   case Opcode::Selp: return "selp." + ty;
   case Opcode::Min: return "min." + ty;
@@ -64,7 +74,11 @@ std::string Form::name() const {
 
 unsigned Form::numDsts() const {
   if (opcode == Opcode::Setp)
-    return 1; return opcode == Opcode::Lop3 && boolop != BoolOp::None ? 2 : 1; }
+    return 1;
+  if (opcode == Opcode::MovUnpack || ((opcode == Opcode::Add || opcode == Opcode::Sub) && carryOut))
+    return 2;
+  return opcode == Opcode::Lop3 && boolop != BoolOp::None ? 2 : 1;
+}
 
 unsigned Form::numSrcs() const {
   switch (opcode) {
@@ -77,8 +91,15 @@ unsigned Form::numSrcs() const {
   case Opcode::Mov:
   case Opcode::Cvt:
   case Opcode::Abs:
-  case Opcode::Neg: return 1;
+  case Opcode::Neg:
+  case Opcode::MovUnpack: return 1;
+  case Opcode::Add:
+  case Opcode::Sub: return carryIn ? 3 : 2;
   case Opcode::MadLo:
+  case Opcode::MadHi:
+  case Opcode::MadWide:
+  case Opcode::Mad24Lo:
+  case Opcode::Mad24Hi:
   case Opcode::Selp: return 3;
   case Opcode::Setp: return boolop == BoolOp::None ? 2 : 3;
   case Opcode::Prmt:
@@ -106,6 +127,10 @@ unsigned Form::srcWidth(unsigned i) const {
   case Opcode::Shl:
   case Opcode::Shr: return i == 1 ? 32 : width; // PTX 9.7.8.7/8: the amount is .u32
   case Opcode::Cvt: return fromWidth;
+  case Opcode::MovPack: return width / 2;
+  case Opcode::MadWide: return i == 2 ? 2 * width : width; // c is as wide as d
+  case Opcode::Add:
+  case Opcode::Sub: return i == 2 ? 1 : width;            // the carry flag
   case Opcode::Setp:
   case Opcode::Selp: return i == 2 ? 1 : width; // the combiner / selector is a predicate
   default: return width;
@@ -113,13 +138,16 @@ unsigned Form::srcWidth(unsigned i) const {
 }
 
 unsigned Form::dstWidth(unsigned i) const {
+  if (opcode == Opcode::MovUnpack)
+    return width / 2;
   if (i == 1 || opcode == Opcode::Setp)
     return 1;
   switch (opcode) {
   case Opcode::Popc:
   case Opcode::Clz:
   case Opcode::Bfind: return 32; // .u32 destination whatever the source type
-  case Opcode::MulWide: return 2 * width; // mul.wide.u32 writes 64 bits
+  case Opcode::MulWide:
+  case Opcode::MadWide: return 2 * width; // mul.wide.u32 writes 64 bits
   default: return width;
   }
 }
@@ -197,6 +225,22 @@ const std::vector<Form> &allForms() {
     for (TypeClass t : {TypeClass::U, TypeClass::S}) {
       add(Form{Opcode::MulHi, t, 32});
       add(Form{Opcode::MulWide, t, 32});
+      add(Form{Opcode::MadHi, t, 32});
+      add(Form{Opcode::MadWide, t, 32});
+      for (Opcode op : {Opcode::Mul24Lo, Opcode::Mul24Hi, Opcode::Mad24Lo, Opcode::Mad24Hi})
+        add(Form{op, t, 32});
+    }
+    // Extended precision (32-bit): the carry flag in, out, or both.
+    for (Opcode op : {Opcode::Add, Opcode::Sub})
+      for (auto [in, outFlag] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}}) {
+        Form f{op, TypeClass::U, 32};
+        f.carryIn = in;
+        f.carryOut = outFlag;
+        add(f);
+      }
+    for (unsigned w : {32u, 64u}) {
+      add(Form{Opcode::MovPack, TypeClass::B, w});
+      add(Form{Opcode::MovUnpack, TypeClass::B, w});
     }
     auto cvt = [&](TypeClass to, unsigned tw, TypeClass from, unsigned fw) {
       Form f{Opcode::Cvt, to, tw};
@@ -219,7 +263,7 @@ const std::vector<Form> &allForms() {
     for (unsigned w : {32u, 64u})
       for (TypeClass t : {TypeClass::U, TypeClass::S})
         for (CmpOp c : {CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge})
-          for (BoolOp b : {BoolOp::None, BoolOp::And, BoolOp::Or}) {
+          for (BoolOp b : {BoolOp::None, BoolOp::And, BoolOp::Or, BoolOp::Xor}) {
             if (t == TypeClass::S && (c == CmpOp::Eq || c == CmpOp::Ne))
               continue; // equality ignores signedness: one form (.u)
             Form f{Opcode::Setp, t, w};

@@ -27,6 +27,12 @@ enum class Opcode {
   Setp, Selp,
   // PTX ISA 9.7.1.10 min, 9.7.1.11 max, 9.7.1.8 abs, 9.7.1.9 neg (32-bit).
   Min, Max, Abs, Neg,
+  // PTX ISA 9.7.1.5 mul24 / 9.7.1.6 mad24 (24-bit operands, .lo or .hi of
+  // the 48-bit product), 9.7.1.4 mad.hi / mad.wide.
+  Mul24Lo, Mul24Hi, Mad24Lo, Mad24Hi, MadHi, MadWide,
+  // PTX ISA 9.7.9.3 mov with a vector operand: `mov.b64 d, {lo,hi}` packs
+  // two halves, `mov.b64 {lo,hi}, a` unpacks (also .b32 from .b16 halves).
+  MovPack, MovUnpack,
 };
 
 // prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.
@@ -37,7 +43,7 @@ enum class TypeClass { Pred, B, U, S };
 
 enum class ShfDir { Left, Right };
 enum class ShfMode { Wrap, Clamp }; // also bmsk's and szext's .wrap/.clamp
-enum class BoolOp { None, And, Or }; // lop3.{and,or} (PTX 8.2), setp's combiner
+enum class BoolOp { None, And, Or, Xor }; // lop3.{and,or} (PTX 8.2), setp's .and/.or/.xor combiner
 enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };  // setp (PTX ISA 9.7.3.1)
 
 // A form is the opcode plus all modifiers: everything about an instruction but
@@ -53,7 +59,12 @@ struct Form {
   bool shiftamt = false;          // bfind.shiftamt
   TypeClass fromType = TypeClass::U; // cvt only: the source type
   unsigned fromWidth = 32;           // cvt only
-  CmpOp cmp = CmpOp::Eq;             // setp only (boolop: its .and/.or combiner)
+  CmpOp cmp = CmpOp::Eq;             // setp only (boolop: its .and/.or/.xor combiner)
+  // add/sub only: the condition code's carry (PTX ISA 9.7.2, extended
+  // precision: add.cc / addc / addc.cc, sub.cc / subc / subc.cc). The flag
+  // CC.CF is an implicit 1-bit operand: a destination after d with
+  // carryOut, a source after b with carryIn.
+  bool carryIn = false, carryOut = false;
 
   // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
   std::string name() const;
@@ -87,6 +98,11 @@ struct Instruction {
   ::ptx::ast::SourceLoc loc;
   std::string text; // source text for listings
 };
+
+// The register that carries PTX's condition code CC.CF between add.cc and
+// addc (and the sub forms): an implicit 1-bit operand, a lane mask like a
+// predicate once translated.
+inline constexpr const char *kCarryFlagRegister = "%__cc";
 
 // The type PTX registers get: by `.reg` declaration or by use.
 struct RegisterType {

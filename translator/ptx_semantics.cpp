@@ -79,8 +79,21 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   case Opcode::Bmsk: return {bits::bmsk(f.mode == ShfMode::Clamp, s[0], s[1])};
   case Opcode::Szext: return {bits::szext(f.mode == ShfMode::Clamp, f.type == TypeClass::S, s[0], s[1])};
   case Opcode::Mov: return {s[0]};          // 9.7.9.3
-  case Opcode::Add: return {s[0] + s[1]};   // 9.7.1.1 (wraps)
-  case Opcode::Sub: return {s[0] - s[1]};   // 9.7.1.2 (wraps)
+  case Opcode::Add:
+  case Opcode::Sub: {
+    // 9.7.1.1/9.7.1.2 (wraps); with the condition code, 9.7.2.1-9.7.2.4:
+    // addc d = a + b + CC.CF, subc d = a - (b + CC.CF); .cc writes the carry
+    // out of the unsigned sum (the borrow of the difference) to CC.CF.
+    const unsigned w = f.width;
+    if (!f.carryIn && !f.carryOut)
+      return {f.opcode == Opcode::Add ? s[0] + s[1] : s[0] - s[1]};
+    BV wide = f.opcode == Opcode::Add ? s[0].zext(w + 1) + s[1].zext(w + 1) : s[0].zext(w + 1) - s[1].zext(w + 1);
+    if (f.carryIn)
+      wide = f.opcode == Opcode::Add ? wide + s[2].zext(w + 1) : wide - s[2].zext(w + 1);
+    if (!f.carryOut)
+      return {wide.trunc(w)};
+    return {wide.trunc(w), wide.extract(w, w)};
+  }
   case Opcode::MulLo:                       // 9.7.1.3: the low half of the product
     return {mulWide(s[0], s[1], false).trunc(f.width)};
   case Opcode::MulHi: // 9.7.1.3: the high half of the (signed or unsigned) product
@@ -94,7 +107,34 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
       p = p & s[2];
     else if (f.boolop == BoolOp::Or)
       p = p | s[2];
+    else if (f.boolop == BoolOp::Xor)
+      p = p ^ s[2];
     return {p};
+  }
+  case Opcode::MadHi: // 9.7.1.4: the high half of a * b, plus c
+    return {mulWide(s[0], s[1], f.type == TypeClass::S).extract(2 * f.width - 1, f.width) + s[2]};
+  case Opcode::MadWide: // 9.7.1.4: the whole product, plus a c as wide as it
+    return {mulWide(s[0], s[1], f.type == TypeClass::S) + s[2]};
+  case Opcode::Mul24Lo:
+  case Opcode::Mul24Hi:
+  case Opcode::Mad24Lo:
+  case Opcode::Mad24Hi: {
+    // 9.7.1.5/9.7.1.6: a and b are 24-bit values (their top 8 bits are
+    // ignored); .lo is bits 31..0 of the 48-bit product, .hi bits 47..16.
+    const bool sgn = f.type == TypeClass::S;
+    const BV a = sgn ? s[0].trunc(24).sext(32) : s[0].trunc(24).zext(32);
+    const BV b = sgn ? s[1].trunc(24).sext(32) : s[1].trunc(24).zext(32);
+    const BV p = mulWide(a, b, sgn);
+    const bool hi = f.opcode == Opcode::Mul24Hi || f.opcode == Opcode::Mad24Hi;
+    BV d = hi ? p.extract(47, 16) : p.extract(31, 0);
+    if (f.opcode == Opcode::Mad24Lo || f.opcode == Opcode::Mad24Hi)
+      d = d + s[2];
+    return {d};
+  }
+  case Opcode::MovPack: return {BV::concat(s[1], s[0])}; // 9.7.9.3: d = {lo, hi}, lo in the low bits
+  case Opcode::MovUnpack: {
+    const unsigned h = f.width / 2;
+    return {s[0].extract(h - 1, 0), s[0].extract(f.width - 1, h)};
   }
   case Opcode::Selp: return {BV::ite(s[2], s[0], s[1])}; // 9.7.3.3: d = c ? a : b
   case Opcode::Min: // 9.7.1.10

@@ -70,6 +70,91 @@ void addArithRules(std::vector<Rule> &out) {
     mad.restriction = "no 32-bit integer multiply-add (v_mad_u32_u24 is 24-bit only): multiply, then add";
     out.push_back(mad);
   }
+  for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+    const bool sgn = t == TypeClass::S;
+    const Op mulLo24 = sgn ? Op::V_MUL_I32_I24 : Op::V_MUL_U32_U24;
+    const Op mulHi24 = sgn ? Op::V_MUL_HI_I32_I24 : Op::V_MUL_HI_U32_U24;
+    Rule lo = makeRule(Form{Opcode::Mul24Lo, t, 32}, "vop2", {OperandReq::Any, OperandReq::Any});
+    lo.seq = {inst(mulLo24, D(), {S(0), S(1)})};
+    lo.restriction = "none: the 24-bit multiply gives the product's bits 31..0 (full rate, unlike v_mul_lo_u32)";
+    out.push_back(lo);
+    // PTX's .hi is bits 47..16 of the 48-bit product; AMD's _hi gives bits
+    // 47..32, so the two halves are funnel-shifted together.
+    Rule hi = makeRule(Form{Opcode::Mul24Hi, t, 32}, "lo-hi-alignbit", {OperandReq::Any, OperandReq::Any});
+    hi.temps = {TempKind::V32, TempKind::V32};
+    hi.seq = {inst(mulLo24, T(0), {S(0), S(1)}), inst(mulHi24, T(1), {S(0), S(1)}),
+              inst(Op::V_ALIGNBIT_B32, D(), {T(1), T(0), I(16)})};
+    hi.restriction = "AMD's 24-bit _hi multiply gives bits 47..32, PTX's .hi bits 47..16: both halves, then v_alignbit_b32 by 16";
+    out.push_back(hi);
+    Rule madLo = makeRule(Form{Opcode::Mad24Lo, t, 32}, "vop3", {OperandReq::Any, OperandReq::Any, OperandReq::Any});
+    madLo.seq = {inst(sgn ? Op::V_MAD_I32_I24 : Op::V_MAD_U32_U24, D(), {S(0), S(1), S(2)})};
+    madLo.restriction = "none: one 24-bit multiply-add (VOP3: a literal needs a register first on gfx9/CDNA)";
+    out.push_back(madLo);
+    Rule madHi = makeRule(Form{Opcode::Mad24Hi, t, 32}, "lo-hi-alignbit-add",
+                          {OperandReq::Any, OperandReq::Any, OperandReq::Any});
+    madHi.temps = {TempKind::V32, TempKind::V32, TempKind::V32};
+    madHi.seq = {inst(mulLo24, T(0), {S(0), S(1)}), inst(mulHi24, T(1), {S(0), S(1)}),
+                 inst(Op::V_ALIGNBIT_B32, T(2), {T(1), T(0), I(16)}), inst(Op::V_ADD_U32, D(), {T(2), S(2)})};
+    madHi.restriction = "as mul24.hi (bits 47..16 by v_alignbit_b32), then the add";
+    out.push_back(madHi);
+    Rule mh = makeRule(Form{Opcode::MadHi, t, 32}, "mulhi-add", {OperandReq::Any, OperandReq::Any, OperandReq::Any});
+    mh.temps = {TempKind::V32};
+    mh.seq = {inst(sgn ? Op::V_MUL_HI_I32 : Op::V_MUL_HI_U32, T(0), {S(0), S(1)}), inst(Op::V_ADD_U32, D(), {T(0), S(2)})};
+    mh.restriction = "no multiply-add of the high half: v_mul_hi, then the add";
+    out.push_back(mh);
+    Rule mw = makeRule(Form{Opcode::MadWide, t, 32}, "mad64", {OperandReq::Any, OperandReq::Any, OperandReq::Any});
+    mw.seq = {inst(sgn ? Op::V_MAD_I64_I32 : Op::V_MAD_U64_U32, D(), {S(0), S(1), S(2)})};
+    mw.restriction = "none: one VOP3B multiply-add into a VGPR pair (its carry-out mask is written to VCC and unused)";
+    out.push_back(mw);
+    // mul.wide as the same multiply-add with c = 0: one quarter-rate
+    // instruction instead of v_mul_lo_u32 + v_mul_hi_u32.
+    Rule w = makeRule(Form{Opcode::MulWide, t, 32}, "mad64-zero", {OperandReq::Any, OperandReq::Any});
+    w.seq = {inst(sgn ? Op::V_MAD_I64_I32 : Op::V_MAD_U64_U32, D(), {S(0), S(1), I(0)})};
+    w.restriction = "no plain 32x32->64 multiply into a pair: v_mad_{u64_u32,i64_i32} with a zero addend";
+    out.push_back(w);
+  }
+  // Extended precision: CC.CF is a lane mask between instructions; AMD's
+  // carry lives in VCC only within one rule, so it is copied in and out.
+  for (const Form &f : ptx::allForms()) {
+    if ((f.opcode != Opcode::Add && f.opcode != Opcode::Sub) || !(f.carryIn || f.carryOut))
+      continue;
+    const bool add = f.opcode == Opcode::Add;
+    std::vector<OperandReq> reqs{OperandReq::Any, OperandReq::Any};
+    if (f.carryIn)
+      reqs.push_back(OperandReq::Reg);
+    Rule r = makeRule(f, f.carryIn ? "vcc-in" : "vcc-out", reqs);
+    if (f.carryIn) {
+      r.seq = {inst(Op::S_MOV_MASK, VCC(), {S(2)}),
+               inst(add ? Op::V_ADDC_CO_U32 : Op::V_SUBB_CO_U32, D(), {S(0), S(1), VCC()})};
+    } else {
+      r.seq = {inst(add ? Op::V_ADD_CO_U32 : Op::V_SUB_CO_U32, D(), {S(0), S(1)})};
+    }
+    if (f.carryOut)
+      r.seq.push_back(inst(Op::S_MOV_MASK, D(1), {VCC()}));
+    r.restriction = std::string("the carry chain runs through VCC: CC.CF (a lane mask) is copied ") +
+                    (f.carryIn && f.carryOut ? "into VCC and back out" : f.carryIn ? "into VCC first" : "out of VCC after");
+    out.push_back(r);
+  }
+  // Packing moves: a 64-bit value is a VGPR pair (two copies); a 32-bit one
+  // from 16-bit halves, whose high bits are don't-care, is one byte permute.
+  {
+    Rule p64 = makeRule(Form{Opcode::MovPack, TypeClass::B, 64}, "halves", {OperandReq::Any, OperandReq::Any});
+    p64.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {S(0)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {S(1)})};
+    p64.restriction = "none: each half is a VGPR of the pair";
+    out.push_back(p64);
+    Rule u64 = makeRule(Form{Opcode::MovUnpack, TypeClass::B, 64}, "halves", {OperandReq::Any});
+    u64.seq = {inst(Op::V_MOV_B32, D(0), {S(0, Part::Lo)}), inst(Op::V_MOV_B32, D(1), {S(0, Part::Hi)})};
+    u64.restriction = "none: each half is a VGPR of the pair";
+    out.push_back(u64);
+    Rule p32 = makeRule(Form{Opcode::MovPack, TypeClass::B, 32}, "perm", {OperandReq::Any, OperandReq::Any});
+    p32.seq = {inst(Op::V_PERM_B32, D(), {S(1), S(0), I(0x05040100)})};
+    p32.restriction = "16-bit values sit in the low half of a VGPR with a don't-care high half: v_perm_b32 takes bytes 0-1 of each";
+    out.push_back(p32);
+    Rule u32 = makeRule(Form{Opcode::MovUnpack, TypeClass::B, 32}, "mov-shift", {OperandReq::Any});
+    u32.seq = {inst(Op::V_MOV_B32, D(0), {S(0)}), inst(Op::V_LSHRREV_B32, D(1), {I(16), S(0)})};
+    u32.restriction = "a 16-bit register's high half is don't-care: the low half is the register itself, the high one a shift";
+    out.push_back(u32);
+  }
   // cvt between 16-, 32- and 64-bit integers. A 16-bit register's high half
   // is don't-care, so widening from 16 bits extracts first.
   for (const Form &f : ptx::allForms()) {

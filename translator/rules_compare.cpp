@@ -1,6 +1,6 @@
 // Rules for setp and selp (PTX ISA 9.7.3.1, 9.7.3.3) and min/max/abs/neg (9.7.1.8-11): a predicate is a lane
 // mask (SGPR pair in wave64, SGPR in wave32), so setp is one VOPC compare
-// into it, setp's .and/.or combiner one SALU op on masks, and selp a
+// into it, setp's .and/.or/.xor combiner one SALU op on masks, and selp a
 // v_cndmask_b32 per 32-bit half.
 #include "translator/rule_dsl.hpp"
 #include "translator/rules_builtin.hpp"
@@ -53,7 +53,10 @@ void addCompareRules(std::vector<Rule> &out) {
         Rule r = makeRule(f, "vopc-salu", {OperandReq::Any, OperandReq::Any, OperandReq::Reg});
         r.temps = {TempKind::Mask};
         r.seq = {inst(cmp, T(0), {S(0), S(1)}),
-                 inst(f.boolop == BoolOp::And ? Op::S_AND_MASK : Op::S_OR_MASK, D(), {T(0), S(2)})};
+                 inst(f.boolop == BoolOp::And  ? Op::S_AND_MASK
+                      : f.boolop == BoolOp::Or ? Op::S_OR_MASK
+                                               : Op::S_XOR_MASK,
+                      D(), {T(0), S(2)})};
         r.restriction = "no compare-and-combine instruction: compare into a mask, then combine the masks with SALU";
         out.push_back(r);
       }

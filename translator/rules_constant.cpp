@@ -11,8 +11,8 @@ using namespace dsl;
 void addConstantFoldRules(std::vector<Rule> &out) {
   for (const ptx::Form &form : ptx::allForms()) {
     if (form.type == ptx::TypeClass::Pred || form.boolop != ptx::BoolOp::None || form.opcode == ptx::Opcode::Setp ||
-        form.opcode == ptx::Opcode::Selp)
-      continue; // predicates have no immediate sources (and setp's result is a lane mask)
+        form.opcode == ptx::Opcode::Selp || form.carryIn || form.numDsts() > 1)
+      continue; // predicates have no immediate sources (and setp's result, like a carry, is a lane mask)
     Rule r;
     r.form = form;
     r.name = form.name() + "/const";

@@ -168,6 +168,8 @@ public:
         auto [value, carry] = amd::splitCarry(v);
         write(TOperand{Ref{Ref::Kind::Vcc, 0, Part::Whole, 0}, std::nullopt}, amd::Slot::Mask, carry);
         v = value;
+      } else if (def.clobbersVcc) {
+        write(TOperand{Ref{Ref::Kind::Vcc, 0, Part::Whole, 0}, std::nullopt}, amd::Slot::Mask, ec_.unspecified(1));
       }
       written_.push_back(v);
       write(ti.dst, def.dst, v);

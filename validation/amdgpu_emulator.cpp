@@ -1,5 +1,6 @@
 #include "validation/amdgpu_emulator.hpp"
 
+#include "targets/memory_model.hpp"
 #include "targets/wait_states.hpp"
 #include "translator/amd_ops.hpp"
 #include "translator/bitvec.hpp"
@@ -20,7 +21,7 @@ namespace {
 
 // SGPR numbers of the special registers (the same numbering the hardware
 // uses in scalar operand fields): VCC 106/107, M0 124, EXEC 126/127.
-constexpr unsigned kVcc = 106, kM0 = 124, kExec = 126, kNumSgprs = 128;
+constexpr unsigned kVcc = 106, kTtmp0 = 108, kM0 = 124, kExec = 126, kNumSgprs = 128;
 
 std::string hex(uint64_t v) {
   char b[32];
@@ -100,6 +101,15 @@ Operand parseOperand(const std::string &tok, unsigned wave) {
       o.count = r.second;
       return o;
     }
+  // Trap temporaries ttmp0..15 share the SGPR file's encodings 108..123
+  // (Vega ISA 3.2.4 "SGPR allocation"); gfx12 delivers workgroup IDs there.
+  if (tok.rfind("ttmp", 0) == 0 && tok.size() > 4 && tok.size() <= 6 &&
+      tok.find_first_not_of("0123456789", 4) == std::string::npos && std::stoul(tok.substr(4)) < 16) {
+    o.kind = Operand::Kind::S;
+    o.index = kTtmp0 + static_cast<unsigned>(std::stoul(tok.substr(4)));
+    o.count = 1;
+    return o;
+  }
   if (tok == "vcc" || tok == "exec") {
     o.kind = Operand::Kind::S;
     o.index = tok == "vcc" ? kVcc : kExec;
@@ -310,14 +320,33 @@ private:
         put64(0);
       if (kd.userPrivateSegmentSize())
         wave.s[u++] = 0;
-      if (u != kd.userSgprCount())
+      // USER_SGPR_COUNT may pad beyond the enabled ones (the padding holds
+      // nothing useful); gfx1100 in wave32 needs at least 16 user + system
+      // SGPRs enabled (LLVM FeatureUserSGPRInit16Bug).
+      if (u > kd.userSgprCount())
         return Fault{"the descriptor enables " + std::to_string(u) + " user SGPRs but USER_SGPR_COUNT says " +
                          std::to_string(kd.userSgprCount()),
                      -1};
-      const unsigned ids[3] = {bx, by, bz};
+      unsigned system = kd.workgroupInfo() ? 1 : 0;
       for (unsigned d = 0; d < 3; ++d)
-        if (kd.workgroupId(d))
-          wave.s[u++] = ids[d];
+        system += kd.workgroupId(d) ? 1 : 0;
+      if (t_.min_user_sgpr_count && W_ == 32 && kd.userSgprCount() + system < 16)
+        return Fault{"on " + t_.name + " in wave32 at least 16 user and system SGPRs must be enabled (a hardware "
+                     "bug); the descriptor enables " + std::to_string(kd.userSgprCount()) + " + " +
+                         std::to_string(system) + ": pad USER_SGPR_COUNT",
+                     -1};
+      u = kd.userSgprCount();
+      const unsigned ids[3] = {bx, by, bz};
+      if (t_.architected_workgroup_ids) {
+        // gfx12: TTMP9 = x, TTMP7 = y | z << 16; the system SGPRs are not
+        // written (this model assumes the least the hardware promises).
+        wave.s[kTtmp0 + 9] = bx;
+        wave.s[kTtmp0 + 7] = (by & 0xffff) | (bz << 16);
+      } else {
+        for (unsigned d = 0; d < 3; ++d)
+          if (kd.workgroupId(d))
+            wave.s[u++] = ids[d];
+      }
       if (kd.workgroupInfo())
         wave.s[u++] = 0;
       // Work-item IDs.
@@ -452,7 +481,7 @@ private:
 
   bool carryOut(const Parsed &p) const {
     auto it = byMnemonic_.find(stripEncoding(p.mnemonic));
-    return it != byMnemonic_.end() && amd::opDef(it->second).carryOut;
+    return it != byMnemonic_.end() && amd::opDef(it->second).writesVcc();
   }
 
   std::optional<Fault> checkHazards(Wave &w, const targets::InstFacts &f, long inst) {
@@ -728,7 +757,7 @@ private:
       return fault(inst, "unknown instruction '" + k_.code[size_t(inst)].text +
                              "': the emulator does not model it (refusing to guess its effect)");
     const amd::OpDef &def = amd::opDef(*op);
-    const size_t ndst = def.carryOut ? 2 : 1;
+    const size_t ndst = def.writesVcc() ? 2 : 1;
     if (p.ops.size() != ndst + def.srcs.size())
       return fault(inst, "'" + k_.code[size_t(inst)].text + "' has " + std::to_string(p.ops.size()) +
                              " operands; the model of " + def.name + " takes " +
@@ -795,6 +824,8 @@ private:
     }
     if (def.carryOut && p.ops[1].kind == Operand::Kind::S)
       setMask(w, p.ops[1].index, carry);
+    if (def.clobbersVcc && p.ops[1].kind == Operand::Kind::S) // a value nothing may rely on
+      setMask(w, p.ops[1].index, (uint64_t(junk) << 32 | junk) & (W_ == 64 ? ~0ull : 0xffffffffull));
     return std::nullopt;
   }
 
@@ -903,6 +934,9 @@ private:
         // a VALU instruction with no effect (it counts for VALU-mitigated hazards)
       } else if (m == "s_delay_alu") {
         // a scheduling hint (RDNA3 ISA "s_delay_alu"): no architectural effect
+      } else if (targets::isCacheMaintenance(m)) {
+        // write-backs and invalidations: the model's memory is one coherent
+        // level, so they change nothing here (tests check they are emitted)
       } else if (m.rfind("s_wait", 0) == 0) {
         fl = execWait(w, p, inst);
       } else if (m == "s_barrier" || m == "s_barrier_wait") {
@@ -951,6 +985,21 @@ private:
         const uint64_t sum = val(p.ops[1]) + val(p.ops[2]) + (carryIn && w.scc ? 1 : 0);
         w.s[p.ops[0].index] = static_cast<uint32_t>(sum);
         w.scc = (sum >> 32) != 0;
+      } else if (m == "s_lshr_b32" || (m == "s_and_b32" && t_.wave_size == 64) || (m == "s_mov_b32" && t_.wave_size == 64)) {
+        // 32-bit SALU on plain values (Vega ISA 12.2 SOP2/SOP1): the ABI code's
+        // workgroup-ID moves. (In wave32 s_and_b32 and s_mov_b32 are the lane-mask
+        // ops, modelled with the VALU table.) SCC = result != 0 for the shift and and.
+        const bool mov = m == "s_mov_b32";
+        if (p.ops.size() != (mov ? 2u : 3u) || p.ops[0].kind != Operand::Kind::S)
+          return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
+        auto val = [&](const Operand &o) -> uint32_t {
+          return o.kind == Operand::Kind::S ? w.s[o.index] : static_cast<uint32_t>(o.imm);
+        };
+        const uint32_t a = val(p.ops[1]);
+        const uint32_t r = mov ? a : m == "s_lshr_b32" ? a >> (val(p.ops[2]) & 31) : a & val(p.ops[2]);
+        w.s[p.ops[0].index] = r;
+        if (!mov)
+          w.scc = r != 0;
       } else if (m.rfind("s_cmp_", 0) == 0) {
         // SOPC (Vega ISA 12.4): SCC = S0 op S1 on 32 or 64 bits.
         fl = execScalarCompare(w, p, inst);
