@@ -93,4 +93,29 @@ const std::vector<HazardRule> &hazardRules() {
   return rules;
 }
 
+std::optional<HazardHit> findHazard(const std::deque<IssuedInstruction> &history, const InstFacts &next,
+                                    const TargetInfo &t) {
+  for (const HazardRule &h : hazardRules()) {
+    if (!h.applies(t))
+      continue;
+    unsigned states = 0, valus = 0;
+    for (auto it = history.rbegin(); it != history.rend(); ++it) {
+      if (h.onlyValuMitigates ? valus > 0 : states >= h.waitStates)
+        break;
+      if (h.matches(it->facts, next)) {
+        HazardHit hit;
+        hit.rule = &h;
+        hit.producer = &*it;
+        hit.statesBetween = states;
+        hit.needsValu = h.onlyValuMitigates;
+        hit.missingStates = h.onlyValuMitigates ? 0 : h.waitStates - states;
+        return hit;
+      }
+      states += it->waitStates;
+      valus += it->facts.cls == InstClass::Valu;
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace p2a::targets

@@ -12,6 +12,8 @@
 
 #include "targets/target_info.hpp"
 
+#include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,5 +62,25 @@ struct HazardRule {
 };
 
 const std::vector<HazardRule> &hazardRules();
+
+// One issued instruction, as hazard checks look back at it.
+struct IssuedInstruction {
+  InstFacts facts;
+  unsigned waitStates = 1; // s_nop N: N + 1
+  long instruction = 0;    // the caller's index
+};
+
+// A hazard `next` would hit after `history` (oldest first): the rule, the
+// producer, the wait states already between them and how many more are
+// needed (or, for a rule only a VALU mitigates, that one is needed).
+struct HazardHit {
+  const HazardRule *rule = nullptr;
+  const IssuedInstruction *producer = nullptr;
+  unsigned statesBetween = 0;
+  unsigned missingStates = 0;
+  bool needsValu = false;
+};
+std::optional<HazardHit> findHazard(const std::deque<IssuedInstruction> &history, const InstFacts &next,
+                                    const TargetInfo &t);
 
 } // namespace p2a::targets

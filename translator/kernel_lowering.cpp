@@ -1,6 +1,7 @@
 #include "translator/kernel_lowering.hpp"
 
 #include "targets/mc_backend.hpp"
+#include "targets/alu_delay.hpp"
 #include "targets/memory_model.hpp"
 #include "targets/target_info.hpp"
 #include "targets/wait_states.hpp"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <map>
 #include <set>
 
@@ -742,14 +744,20 @@ private:
       case Piece::Kind::Inst: emitWithWaits(p.mi, lines, stmt); break;
       case Piece::Kind::Raw: {
         std::string text = p.raw;
+        std::vector<unsigned> reads;
         if (!p.args.empty()) {
           const size_t at = text.find("%0");
           text.replace(at, 2, printer::physName(p.args[0], fn_, out_.allocation, t_));
+          reads = keys(vregOperand(p.args[0]));
         }
-        push(text, lines, stmt);
+        push(text, lines, stmt, reads);
         break;
       }
-      case Piece::Kind::Label: labels_[out_.code.size()].push_back(p.raw); break;
+      case Piece::Kind::Label:
+        labels_[out_.code.size()].push_back(p.raw);
+        delays_.blockBoundary(); // (a branch may arrive here from elsewhere)
+        openDelay_.reset();
+        break;
       case Piece::Kind::Drain: drainWaits(lines, stmt); break;
       }
     }
@@ -957,7 +965,10 @@ private:
       push(targets::waitInstruction(targets::Counter::Lds, 0, t_), lines, stmt);
       lds_.clear();
     }
-    push(printer::printInst(mi, fn_, out_.allocation, t_), lines, stmt);
+    targets::InstFacts facts;
+    targets::AluInstr alu;
+    describe(mi, facts, alu);
+    issue(printer::printInst(mi, fn_, out_.allocation, t_), facts, alu, lines, stmt);
     const amd::OpDef &def = amd::opDef(mi.op);
     if (def.encoding == amd::Encoding::VMEM) {
       if (def.dst == amd::Slot::None)
@@ -971,10 +982,149 @@ private:
     }
   }
 
-  void push(const std::string &line, std::vector<std::string> &lines, int stmt) {
+  // ---- issue: wait states for hazards, s_delay_alu hints ----
+
+  void append(const std::string &line, std::vector<std::string> &lines, int stmt) {
     lines.push_back(line);
     out_.code.push_back(line);
     out_.codeStmt.push_back(stmt);
+  }
+
+  // Every instruction goes out through here, in issue order: first the wait
+  // states the target's hazard table requires after what came before
+  // (s_nop, or a v_nop where only a VALU instruction clears the hazard),
+  // then on gfx11+ the s_delay_alu hint for its ALU dependencies.
+  void issue(const std::string &line, targets::InstFacts facts, const targets::AluInstr &alu,
+             std::vector<std::string> &lines, int stmt) {
+    while (std::optional<targets::HazardHit> h = targets::findHazard(history_, facts, t_)) {
+      if (h->needsValu) {
+        targets::InstFacts nopFacts;
+        nopFacts.cls = targets::InstClass::Valu;
+        nopFacts.mnemonic = "v_nop";
+        record("v_nop", nopFacts, targets::AluInstr{targets::AluInstr::Kind::Valu, targets::kValuLatency, 1, {}, {}},
+               lines, stmt);
+      } else {
+        const unsigned n = std::min(h->missingStates, 16u);
+        targets::InstFacts nopFacts;
+        nopFacts.mnemonic = "s_nop";
+        record("s_nop " + std::to_string(n - 1), nopFacts,
+               targets::AluInstr{targets::AluInstr::Kind::Salu, targets::kSaluLatency, n, {}, {}}, lines, stmt, n);
+      }
+    }
+    facts.mnemonic = line.substr(0, line.find(' '));
+    record(line, facts, alu, lines, stmt, alu.cycles);
+  }
+
+  void record(const std::string &line, const targets::InstFacts &facts, const targets::AluInstr &alu,
+              std::vector<std::string> &lines, int stmt, unsigned waitStates = 1) {
+    if (t_.generation >= targets::Generation::GFX11)
+      if (std::optional<targets::AluDelayTracker::Hint> hint = delays_.issue(alu)) {
+        if (hint->patchOpen && openDelay_) {
+          (*openDelay_->lines)[openDelay_->line] = hint->text;
+          out_.code[openDelay_->code] = hint->text;
+          openDelay_.reset();
+        } else {
+          append(hint->text, lines, stmt);
+          openDelay_ = OpenDelay{&lines, lines.size() - 1, out_.code.size() - 1};
+          if (hint->text.find("instid1") != std::string::npos)
+            openDelay_.reset();
+        }
+      }
+    append(line, lines, stmt);
+    history_.push_back({facts, waitStates, static_cast<long>(out_.code.size() - 1)});
+    if (history_.size() > 16)
+      history_.pop_front();
+  }
+
+  // A line of ABI, wait or control-flow code, classified by its mnemonic.
+  void push(const std::string &line, std::vector<std::string> &lines, int stmt,
+            const std::vector<unsigned> &readKeys = {}) {
+    const std::string m = line.substr(0, line.find(' '));
+    targets::InstFacts f;
+    targets::AluInstr a;
+    a.latency = targets::kSaluLatency;
+    if (m.rfind("s_load", 0) == 0) {
+      f.cls = targets::InstClass::Smem;
+      a.kind = targets::AluInstr::Kind::Other;
+    } else if (targets::isCacheMaintenance(m)) {
+      f.cls = targets::InstClass::Vmem;
+      a.kind = targets::AluInstr::Kind::Reset;
+    } else if (m == "s_branch" || m.rfind("s_cbranch", 0) == 0) {
+      f.cls = targets::InstClass::Branch;
+    } else if (m.rfind("s_wait", 0) == 0 || m == "s_nop" || m.rfind("s_barrier", 0) == 0 || m == "s_endpgm") {
+      f.cls = targets::InstClass::Other;
+    } else {
+      f.cls = targets::InstClass::Salu;
+    }
+    for (unsigned k : readKeys)
+      if (k >= 1000 && k < 2000) {
+        f.sgprReads.push_back(k - 1000);
+        a.reads.push_back(k);
+      }
+    issue(line, f, a, lines, stmt);
+  }
+
+  // What hazards and delays need to know about one of our instructions.
+  void describe(const MInst &mi, targets::InstFacts &f, targets::AluInstr &a) const {
+    const amd::OpDef &def = amd::opDef(mi.op);
+    switch (def.encoding) {
+    case amd::Encoding::SOP1:
+    case amd::Encoding::SOP2:
+      f.cls = targets::InstClass::Salu;
+      a.kind = targets::AluInstr::Kind::Salu;
+      a.latency = targets::kSaluLatency;
+      break;
+    case amd::Encoding::VMEM:
+      f.cls = targets::InstClass::Vmem;
+      a.kind = targets::AluInstr::Kind::Reset;
+      break;
+    case amd::Encoding::DS:
+      f.cls = targets::InstClass::Lds;
+      a.kind = targets::AluInstr::Kind::Reset;
+      break;
+    case amd::Encoding::SMEM:
+      f.cls = targets::InstClass::Smem;
+      a.kind = targets::AluInstr::Kind::Other;
+      break;
+    default:
+      f.cls = targets::InstClass::Valu;
+      a.kind = targets::AluInstr::Kind::Valu;
+      switch (mi.op) {
+      case amd::Op::V_MUL_LO_U32:
+      case amd::Op::V_MUL_HI_U32:
+      case amd::Op::V_MUL_HI_I32:
+      case amd::Op::V_MAD_U64_U32:
+      case amd::Op::V_MAD_I64_I32: a.latency = targets::kQuarterRateLatency; break;
+      case amd::Op::V_LSHLREV_B64:
+      case amd::Op::V_LSHRREV_B64:
+      case amd::Op::V_ASHRREV_I64: a.latency = targets::kValu64ShiftLatency; break;
+      default: a.latency = targets::kValuLatency; break;
+      }
+    }
+    // Hazard facts number SGPRs as the hardware does (VCC = 106/107);
+    // delays track explicit registers only, so VCC (implicit in the VOP2
+    // carry forms) is left out there.
+    auto add = [&](const MOperand &o, bool write) {
+      for (unsigned k : keys(o)) {
+        if (k >= 2000) {
+          for (unsigned i = 0; i < (t_.wave_size == 64 ? 2u : 1u); ++i)
+            (write ? f.sgprWrites : f.sgprReads).push_back(106 + i);
+          continue;
+        }
+        if (k >= 1000)
+          (write ? f.sgprWrites : f.sgprReads).push_back(k - 1000);
+        else
+          (write ? f.vgprWrites : f.vgprReads).push_back(k);
+        (write ? a.writes : a.reads).push_back(k);
+      }
+    };
+    add(mi.dst, true);
+    for (const MOperand &o : mi.srcs)
+      add(o, false);
+    if (def.writesVcc())
+      add(MOperand{MOperand::Kind::Vcc, 0, 0, Part::Whole, 0}, true);
+    if (def.encoding == amd::Encoding::VMEM && def.dst == amd::Slot::None)
+      f.storeDataBytes = def.srcs[1] == amd::Slot::V64 ? 8 : 4;
   }
 
   void emitPrologue(unsigned paramDwords) {
@@ -1144,6 +1294,14 @@ private:
   size_t current_ = 0;
   std::vector<std::vector<Piece>> before_, after_;
   std::map<size_t, std::vector<std::string>> labels_; // code index -> labels before it
+  // Issue order: hazard history and s_delay_alu state.
+  std::deque<targets::IssuedInstruction> history_;
+  targets::AluDelayTracker delays_;
+  struct OpenDelay {
+    std::vector<std::string> *lines;
+    size_t line, code;
+  };
+  std::optional<OpenDelay> openDelay_;
 };
 
 } // namespace

@@ -237,11 +237,6 @@ struct PendingLoad {
   std::string text;
 };
 
-struct HistoryEntry {
-  targets::InstFacts facts;
-  unsigned waitStates = 1; // s_nop N: N+1
-  long instruction = 0;
-};
 
 struct Wave {
   unsigned firstThread = 0; // linear thread id within the block of lane 0
@@ -252,7 +247,7 @@ struct Wave {
   bool done = false, atBarrier = false;
   uint64_t steps = 0;
   std::deque<PendingLoad> pending;
-  std::deque<HistoryEntry> history;
+  std::deque<targets::IssuedInstruction> history;
 };
 
 class Emulator {
@@ -485,24 +480,14 @@ private:
   }
 
   std::optional<Fault> checkHazards(Wave &w, const targets::InstFacts &f, long inst) {
-    for (const targets::HazardRule &h : targets::hazardRules()) {
-      if (!h.applies(t_))
-        continue;
-      unsigned states = 0, valus = 0;
-      for (auto it = w.history.rbegin(); it != w.history.rend(); ++it) {
-        if (h.onlyValuMitigates ? valus > 0 : states >= h.waitStates)
-          break;
-        if (h.matches(it->facts, f))
-          return fault(inst, "hazard '" + h.name + "': '" + k_.code[size_t(inst)].text + "' follows '" +
-                                 k_.code[size_t(it->instruction)].text + "' with " +
-                                 (h.onlyValuMitigates ? std::string("no VALU instruction")
-                                                      : std::to_string(states) + " wait state(s)") +
-                                 " between; " + h.cite);
-        states += it->waitStates;
-        valus += it->facts.cls == InstClass::Valu;
-      }
-    }
-    return std::nullopt;
+    std::optional<targets::HazardHit> h = targets::findHazard(w.history, f, t_);
+    if (!h)
+      return std::nullopt;
+    return fault(inst, "hazard '" + h->rule->name + "': '" + k_.code[size_t(inst)].text + "' follows '" +
+                           k_.code[size_t(h->producer->instruction)].text + "' with " +
+                           (h->needsValu ? std::string("no VALU instruction")
+                                         : std::to_string(h->statesBetween) + " wait state(s)") +
+                           " between; " + h->rule->cite);
   }
 
   std::optional<Fault> checkPending(const Wave &w, const Parsed &p, long inst) const {
