@@ -142,6 +142,12 @@ TEST_CASE("batch: --stats=json agrees with the inputs and the outputs") {
         }
         CHECK(*ko.getInteger("amd_instructions") == amdLines);
         CHECK(*ko.getInteger("vgprs") > 0);
+        // Occupancy on gfx942: 1..8 waves whose VGPRs (granule 8) fit the 512 of a SIMD.
+        const int64_t waves = *ko.getInteger("occupancy_waves_per_simd");
+        CHECK(waves >= 1);
+        CHECK(waves <= 8);
+        CHECK(waves * ((*ko.getInteger("vgprs") + 7) / 8 * 8) <= 512);
+        CHECK(!ko.getString("occupancy_limited_by")->empty());
       }
     } else if (status == "failed") {
       CHECK(o.get("output")->kind() == llvm::json::Value::Null);

@@ -209,6 +209,10 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
                             translate::amdInstructionCount(f.translation)};
       for (const translate::TranslatedInstruction &ti : f.translation.instructions)
         ++k.rules[ti.rule ? ti.rule->name : "(kernel lowering)"];
+      if (f.kernel) {
+        k.ldsBytes = f.kernel->groupBytes;
+        k.occupancy = targets::occupancy(*opts.target, k.vgprs, k.sgprs, k.ldsBytes);
+      }
       out.kernelStats.push_back(std::move(k));
     }
     if (opts.keepResults) {
@@ -331,8 +335,14 @@ std::string formatSummaryText(const Summary &s, unsigned topOpcodes) {
       if (!k.ok)
         continue;
       os << "ptx2amdgpu: " << (k.isEntry ? "kernel " : "function ") << k.name << ": " << k.vgprs << " VGPRs, "
-         << k.sgprs << " SGPRs, " << k.scratchBytes << " bytes scratch, " << k.amdInstructions
-         << " AMD instructions; rules:";
+         << k.sgprs << " SGPRs, " << k.scratchBytes << " bytes scratch, " << k.ldsBytes << " bytes LDS, ";
+      if (k.occupancy.wavesPerSimd)
+        os << "occupancy " << k.occupancy.wavesPerSimd << " waves/SIMD (" << k.occupancy.limitedBy << ")"
+           << (k.occupancy.workgroupsPerCuByLds
+                   ? ", LDS allows " + std::to_string(k.occupancy.workgroupsPerCuByLds) + " workgroups/CU"
+                   : std::string())
+           << ", ";
+      os << k.amdInstructions << " AMD instructions; rules:";
       std::vector<std::pair<std::string, unsigned>> used = byCount(k.rules);
       for (size_t i = 0; i < used.size(); ++i)
         os << (i ? ", " : " ") << used[i].first << " x" << used[i].second;
@@ -369,6 +379,10 @@ std::string formatSummaryJson(const Summary &s, const targets::TargetInfo &t) {
                                 {"vgprs", k.vgprs},
                                 {"sgprs", k.sgprs},
                                 {"scratch_bytes", k.scratchBytes},
+                                {"lds_bytes", k.ldsBytes},
+                                {"occupancy_waves_per_simd", k.occupancy.wavesPerSimd},
+                                {"occupancy_limited_by", k.occupancy.limitedBy},
+                                {"lds_workgroups_per_cu", k.occupancy.workgroupsPerCuByLds},
                                 {"amd_instructions", k.amdInstructions},
                                 {"rules", std::move(rules)}});
     }

@@ -7,6 +7,7 @@
 // on its own, and diagnostics are printed in input order.
 #pragma once
 
+#include "targets/occupancy.hpp"
 #include "translator/module_translation.hpp"
 
 #include <functional>
@@ -72,6 +73,8 @@ struct FileOutcome {
     bool ok = false;
     unsigned vgprs = 0, sgprs = 0, amdInstructions = 0;
     unsigned scratchBytes = 0; // private segment (no spilling yet: always 0)
+    unsigned ldsBytes = 0;     // group segment
+    targets::Occupancy occupancy; // kernels only
     std::map<std::string, unsigned> rules; // rule name -> statements it lowered
   };
   std::vector<Kernel> kernelStats;

@@ -93,6 +93,7 @@ public:
         groupBytes_ += v.size;
       }
     out_.hiddenArgsOffset = alignUp(k_.paramBytes, 8);
+    out_.groupBytes = groupBytes_;
     globalBase_ = kParamSgprs + alignUp(paramDwords, 2);
     out_.kernargBytes = out_.hiddenArgsOffset + kHiddenArgsBytes;
 

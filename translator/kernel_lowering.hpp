@@ -48,6 +48,7 @@ struct KernelTranslation {
   unsigned numVgprs = 0, numSgprs = 0;
   unsigned kernargBytes = 0;     // explicit + hidden
   unsigned hiddenArgsOffset = 0; // where the hidden arguments start
+  unsigned groupBytes = 0;       // LDS (.shared variables) per workgroup
   mir::Function function;
   mir::Allocation allocation;
   // The module .const/.global variables the code addresses (PC-relative

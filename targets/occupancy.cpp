@@ -1,0 +1,51 @@
+#include "targets/occupancy.hpp"
+
+#include <algorithm>
+
+namespace p2a::targets {
+
+namespace {
+
+unsigned roundUp(unsigned v, unsigned g) { return (std::max(v, 1u) + g - 1) / g * g; }
+
+} // namespace
+
+Occupancy occupancy(const TargetInfo &t, unsigned vgprs, unsigned sgprs, unsigned ldsBytes) {
+  unsigned total, granule, slots;
+  if (t.generation == Generation::GFX9) {
+    total = t.is_cdna ? 512 : 256;
+    granule = t.is_cdna ? 8 : 4;
+    slots = t.is_cdna ? 8 : 10;
+  } else if (t.generation == Generation::GFX10) {
+    total = 1024;
+    granule = 16;
+    slots = 16;
+  } else {
+    total = 1536;
+    granule = 24;
+    slots = 16;
+  }
+  Occupancy o;
+  o.wavesPerSimd = slots;
+  o.limitedBy = "wave slots";
+  const unsigned byVgprs = total / roundUp(vgprs, granule);
+  if (byVgprs < o.wavesPerSimd) {
+    o.wavesPerSimd = byVgprs;
+    o.limitedBy = "VGPRs";
+  }
+  // gfx9/CDNA share 800 SGPRs per SIMD in granules of 16, counting the
+  // VCC, FLAT_SCRATCH and XNACK_MASK pairs the hardware reserves; gfx10+
+  // give every wave its SGPRs.
+  if (t.generation == Generation::GFX9) {
+    const unsigned bySgprs = 800 / roundUp(sgprs + 6, 16);
+    if (bySgprs < o.wavesPerSimd) {
+      o.wavesPerSimd = bySgprs;
+      o.limitedBy = "SGPRs";
+    }
+  }
+  if (ldsBytes)
+    o.workgroupsPerCuByLds = 65536 / ldsBytes;
+  return o;
+}
+
+} // namespace p2a::targets

@@ -1,0 +1,28 @@
+// How many waves of a kernel fit on one SIMD at once, from its register
+// counts, per target: the VGPR file and its allocation granule (register
+// counts round up to it), the SGPR budget on gfx9/CDNA, and the hardware's
+// wave slots. Calibrated against the "; Occupancy:" llc-19 reports for
+// kernels of 1..129 VGPRs on each target (AMDGPUUsage / AMDGPUBaseInfo
+// getVGPRAllocGranule, getTotalNumVGPRs, getMaxWavesPerEU):
+//   gfx900            256 VGPRs, granule 4,  10 waves
+//   gfx90a, gfx942    512 (unified arch + acc) VGPRs, granule 8, 8 waves
+//   gfx1030 (wave32)  1024 VGPRs, granule 16, 16 waves
+//   gfx1100, gfx1200  1536 VGPRs, granule 24, 16 waves (wave32)
+// LDS limits workgroups per CU (64 KiB on gfx9/CDNA and per RDNA WGP half).
+#pragma once
+
+#include "targets/target_info.hpp"
+
+#include <string>
+
+namespace p2a::targets {
+
+struct Occupancy {
+  unsigned wavesPerSimd = 0;
+  std::string limitedBy;              // "VGPRs", "SGPRs" or "wave slots"
+  unsigned workgroupsPerCuByLds = 0;  // 0: the kernel uses no LDS
+};
+
+Occupancy occupancy(const TargetInfo &t, unsigned vgprs, unsigned sgprs, unsigned ldsBytes);
+
+} // namespace p2a::targets
