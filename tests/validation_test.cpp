@@ -201,6 +201,34 @@ TEST_CASE("shared-memory fixtures (bar.sync, LDS, a barrier inside a loop) pass 
   checkEveryKernel("shared.ptx", {{{1, 1, 1}, {64, 1, 1}}, {{2, 1, 1}, {128, 1, 1}}, {{3, 1, 1}, {256, 1, 1}}}, 2);
 }
 
+TEST_CASE("calls are inlined: guarded, nested, looping callees with early ret, .v2 results") {
+  checkEveryKernel("calls.ptx", {{{2, 1, 1}, {64, 1, 1}}, {{1, 1, 1}, {96, 1, 1}}}, 1);
+}
+
+TEST_CASE("calls that cannot be inlined are errors at the call") {
+  const std::string head = ".version 8.0\n.target sm_80\n.address_size 64\n";
+  auto errors = [&](const std::string &body) {
+    const targets::TargetInfo &t = *targets::findTarget("gfx942");
+    module::ModuleResult m = module::translateModule(head + body, t, cost::sharedCostModel());
+    CHECK(!m.ok);
+    std::string all;
+    for (const Diagnostic &d : m.diagnostics)
+      all += std::to_string(d.loc.line) + ": " + d.message + "\n";
+    return all;
+  };
+  const std::string rec = errors(".func (.param .b32 r) f(.param .b32 a)\n{\n.reg .b32 %r<3>;\n"
+                                 "ld.param.b32 %r1, [a];\n{\n.param .b32 p0;\n.param .b32 q0;\n"
+                                 "st.param.b32 [p0], %r1;\ncall.uni (q0), f, (p0);\nld.param.b32 %r2, [q0];\n}\n"
+                                 "st.param.b32 [r], %r2;\nret;\n}\n"
+                                 ".visible .entry k()\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 1;\n{\n.param .b32 p0;\n"
+                                 ".param .b32 q0;\nst.param.b32 [p0], %r1;\ncall.uni (q0), f, (p0);\n}\nret;\n}\n");
+  CHECK(contains(rec, "12: recursive call to 'f': calls are inlined, so recursion is not supported"));
+  const std::string ext = errors(".extern .func g();\n.visible .entry k()\n{\ncall.uni g;\nret;\n}\n");
+  CHECK(contains(ext, "7: call to 'g', which has no body in this module"));
+  const std::string arity = errors(".func g(.param .b32 a)\n{\nret;\n}\n.visible .entry k()\n{\ncall.uni g;\nret;\n}\n");
+  CHECK(contains(arity, "passes 0 argument(s) and 0 result(s); it declares 1 and 0"));
+}
+
 TEST_CASE("fences and a global-memory exchange across bar.sync pass check on every target") {
   checkEveryKernel("fence.ptx", {{{2, 1, 1}, {64, 1, 1}}, {{1, 1, 1}, {128, 1, 1}}, {{2, 1, 1}, {256, 1, 1}}}, 2);
 }
@@ -568,7 +596,7 @@ TEST_SUITE("samples") {
 // (sha256's round constants are a .const table reached PC-relative).
 TEST_CASE("samples translate, link into code objects and pass check on every target") {
   for (const char *sample : {"bittwiddle/bittwiddle.ptx", "chacha20/chacha20.ptx", "sha256/sha256.ptx",
-                             "keccak/keccak.ptx", "murmur3/murmur3.ptx", "crc32/crc32.ptx"}) {
+                             "keccak/keccak.ptx", "murmur3/murmur3.ptx", "crc32/crc32.ptx", "calls/calls.ptx"}) {
     std::ifstream in(std::string(P2A_SOURCE_DIR) + "/samples/" + sample);
     std::stringstream ss;
     ss << in.rdbuf();

@@ -182,15 +182,7 @@ public:
         if (std::optional<Variable> v = variableOf(d, dr, diags_))
           k_.variables.push_back(*v);
     const std::vector<const ast::Statement *> stmts = translate::flatten(*f_.body);
-    for (const ast::Statement *s : stmts)
-      if (const ast::Declaration *d = std::get_if<ast::Declaration>(s)) {
-        if (d->space == "reg")
-          ptx::collectRegisterDeclaration(*d, k_.registers, diags_);
-        else
-          for (const ast::Declarator &dr : d->declarators)
-            if (std::optional<Variable> v = variableOf(*d, dr, diags_))
-              k_.variables.push_back(*v);
-      }
+    declare(stmts);
     for (const ast::Statement *s : stmts) {
       if (const ast::Label *l = std::get_if<ast::Label>(s))
         k_.labels[l->name] = static_cast<unsigned>(k_.body.size());
@@ -213,6 +205,220 @@ public:
   }
 
 private:
+  // Register, variable and call-parameter declarations of a body.
+  void declare(const std::vector<const ast::Statement *> &stmts) {
+    for (const ast::Statement *s : stmts)
+      if (const ast::Declaration *d = std::get_if<ast::Declaration>(s)) {
+        if (d->space == "reg")
+          ptx::collectRegisterDeclaration(*d, k_.registers, diags_);
+        else if (d->space == "param")
+          for (const ast::Declarator &dr : d->declarators)
+            callParams_.insert(dr.name); // a call's argument or result (see decodeCall)
+        else
+          for (const ast::Declarator &dr : d->declarators)
+            if (std::optional<Variable> v = variableOf(*d, dr, diags_))
+              k_.variables.push_back(*v);
+      }
+  }
+
+  // ---- calls: inlined (PTX ISA 9.7.12.4 call; 7 "Abstracting the ABI") ----
+  //
+  // `call (ret), f, (a, b)` with `.param` variables the caller stored into
+  // and loads back from: the callee's body is decoded in place, its
+  // registers, labels and .param names renamed apart per call site, its
+  // formal parameters and results standing for the caller's variables, and
+  // `ret` a branch to the end of the copy. A .param variable holds values
+  // in registers of its own, one per offset and width ("%__param_NAME_OFF_bW"), so
+  // st.param / ld.param become moves.
+  void decodeCall(const ast::Instruction &in, Stmt &s, const std::string &full) {
+    const std::vector<ast::Operand> &ops = in.operands;
+    for (const std::string &m : in.modifiers)
+      if (m != "uni")
+        return unsupportedForm(in, full, "unexpected modifier '." + m + "'");
+    size_t k = 0;
+    std::vector<std::string> results, args;
+    auto names = [&](const ast::Operand &o, std::vector<std::string> &out) {
+      for (const ast::Operand &e : o.elems) {
+        if (!callParams_.count(e.name)) {
+          error(diags_, e.loc, "call argument '" + e.text + "' is not a .param variable of the caller");
+          return false;
+        }
+        out.push_back(e.name);
+      }
+      return true;
+    };
+    if (k < ops.size() && ops[k].kind == ast::Operand::Kind::Vector && !names(ops[k++], results))
+      return;
+    if (k >= ops.size() || ops[k].kind != ast::Operand::Kind::Symbol)
+      return unsupportedForm(in, full, "only direct calls to a named .func are supported");
+    const ast::Operand &callee = ops[k++];
+    if (k < ops.size() && ops[k].kind == ast::Operand::Kind::Vector && !names(ops[k++], args))
+      return;
+    if (k != ops.size())
+      return unsupportedForm(in, full, "unexpected operands after the argument list (a prototype: indirect calls are not supported)");
+    const ast::Function *f = nullptr;
+    for (const ast::Function &g : m_.functions)
+      if (g.name == callee.name && !g.is_entry && g.body)
+        f = &g;
+    if (!f) {
+      error(diags_, callee.loc, "call to '" + callee.name + "', which has no body in this module (extern functions cannot be inlined)");
+      return;
+    }
+    if (std::find(callStack_.begin(), callStack_.end(), f->name) != callStack_.end() || callStack_.size() >= 16) {
+      error(diags_, callee.loc, "recursive call to '" + f->name + "': calls are inlined, so recursion is not supported");
+      return;
+    }
+    std::vector<std::string> formals, formalResults;
+    for (const ast::Declaration &d : f->params)
+      for (const ast::Declarator &dr : d.declarators)
+        formals.push_back(dr.name);
+    for (const ast::Declaration &d : f->returns)
+      for (const ast::Declarator &dr : d.declarators)
+        formalResults.push_back(dr.name);
+    if (formals.size() != args.size() || formalResults.size() != results.size()) {
+      error(diags_, in.loc,
+            "call to '" + f->name + "' passes " + std::to_string(args.size()) + " argument(s) and " +
+                std::to_string(results.size()) + " result(s); it declares " + std::to_string(formals.size()) +
+                " and " + std::to_string(formalResults.size()));
+      return;
+    }
+    // The copy's names: registers %x -> %__cN_x, labels and its own .param
+    // variables L -> __cN_L; formals and results -> the caller's variables.
+    const std::string tag = "__c" + std::to_string(++calls_) + "_";
+    Rename rn;
+    rn.regPrefix = "%" + tag;
+    rn.symPrefix = tag;
+    for (size_t i = 0; i < formals.size(); ++i)
+      rn.symbols[formals[i]] = args[i];
+    for (size_t i = 0; i < formalResults.size(); ++i)
+      rn.symbols[formalResults[i]] = results[i];
+    const std::vector<const ast::Statement *> stmts = translate::flatten(*f->body);
+    for (const ast::Statement *st : stmts) {
+      if (const ast::Label *l = std::get_if<ast::Label>(st))
+        rn.symbols[l->name] = tag + l->name;
+      if (const ast::Declaration *d = std::get_if<ast::Declaration>(st))
+        if (d->space == "param")
+          for (const ast::Declarator &dr : d->declarators)
+            rn.symbols[dr.name] = tag + dr.name;
+    }
+    const std::string end = tag + "return";
+    // A guarded call skips the copy where the guard fails.
+    if (!s.guard.empty()) {
+      Stmt skip = s;
+      skip.kind = Stmt::Kind::Branch;
+      skip.guardNegated = !s.guardNegated;
+      skip.label = end;
+      k_.body.push_back(skip);
+    }
+    std::vector<const ast::Statement *> renamedDecls;
+    std::vector<ast::Statement> copies;
+    copies.reserve(stmts.size());
+    for (const ast::Statement *st : stmts) {
+      if (const ast::Declaration *d = std::get_if<ast::Declaration>(st)) {
+        ast::Declaration c = *d;
+        for (ast::Declarator &dr : c.declarators)
+          dr.name = d->space == "reg" ? rn.reg(dr.name) : rn.sym(dr.name);
+        copies.emplace_back(std::move(c));
+      }
+    }
+    for (const ast::Statement &c : copies)
+      renamedDecls.push_back(&c);
+    declare(renamedDecls);
+    callStack_.push_back(f->name);
+    for (const ast::Statement *st : stmts) {
+      if (const ast::Label *l = std::get_if<ast::Label>(st)) {
+        k_.labels[rn.sym(l->name)] = static_cast<unsigned>(k_.body.size());
+      } else if (const ast::Instruction *ci = std::get_if<ast::Instruction>(st)) {
+        ast::Instruction c = *ci;
+        if (c.guard)
+          c.guard->pred = rn.reg(c.guard->pred);
+        for (ast::Operand &o : c.operands)
+          rn.apply(o);
+        if (c.opcode == "ret") { // leave the copy
+          c.opcode = "bra";
+          c.modifiers.clear();
+          ast::Operand target;
+          target.kind = ast::Operand::Kind::Symbol;
+          target.name = end;
+          target.text = "(return from " + f->name + ")";
+          target.loc = c.loc;
+          c.operands = {target};
+        }
+        decode(c);
+      }
+    }
+    callStack_.pop_back();
+    k_.labels[end] = static_cast<unsigned>(k_.body.size());
+  }
+
+  struct Rename {
+    std::string regPrefix, symPrefix;
+    std::map<std::string, std::string> symbols; // labels, .param variables
+    std::string reg(const std::string &n) const { return n.size() > 1 && n[0] == '%' ? regPrefix + n.substr(1) : n; }
+    std::string sym(const std::string &n) const {
+      auto it = symbols.find(n);
+      return it == symbols.end() ? n : it->second;
+    }
+    void apply(ast::Operand &o) const {
+      switch (o.kind) {
+      case ast::Operand::Kind::Register:
+      case ast::Operand::Kind::Pair:
+        o.name = symbols.count(o.name) ? sym(o.name) : reg(o.name);
+        if (!o.name2.empty())
+          o.name2 = reg(o.name2);
+        break;
+      case ast::Operand::Kind::Symbol: o.name = sym(o.name); break;
+      case ast::Operand::Kind::Address: o.name = symbols.count(o.name) ? sym(o.name) : reg(o.name); break;
+      case ast::Operand::Kind::Vector:
+        for (ast::Operand &e : o.elems)
+          apply(e);
+        break;
+      default: break;
+      }
+    }
+  };
+
+  // st.param / ld.param on a call's .param variable: moves to and from the
+  // variable's registers, element by element.
+  void decodeCallParam(const ast::Instruction &in, const std::string &full, Stmt &s, bool store, unsigned vec,
+                       const ScalarType &ty, const ast::Operand &addr, const ast::Operand &val) {
+    if (ty.bits < 32)
+      return unsupportedForm(in, full, "call parameters narrower than 32 bits are not supported");
+    std::vector<const ast::Operand *> members;
+    if (val.kind == ast::Operand::Kind::Vector)
+      for (const ast::Operand &e : val.elems)
+        members.push_back(&e);
+    else
+      members.push_back(&val);
+    if (members.size() != vec) {
+      error(diags_, val.loc, "'" + full + "' needs " + std::to_string(vec) + " value(s)");
+      return;
+    }
+    for (size_t e = 0; e < members.size(); ++e) {
+      // (Call sequences reuse names like param0 with other types: the
+      // width is part of the slot.)
+      const std::string slot = "%__param_" + addr.name + "_" + std::to_string(addr.offset + int64_t(e * ty.bits / 8)) +
+                               "_b" + std::to_string(ty.bits);
+      Stmt m = s;
+      m.kind = Stmt::Kind::Compute;
+      m.inst = ptx::Instruction{};
+      m.inst.form = ptx::Form{ptx::Opcode::Mov, TypeClass::B, ty.bits};
+      m.inst.loc = in.loc;
+      m.inst.text = in.text;
+      ptx::Operand reg;
+      if (!regOperand(*members[e], ty.bits, reg, store))
+        return;
+      ptx::Operand slotOp;
+      slotOp.kind = ptx::Operand::Kind::Register;
+      slotOp.reg = slot;
+      slotOp.loc = addr.loc;
+      typeReg(slot, ty.bits, addr.loc);
+      m.inst.dsts = {store ? slotOp : reg};
+      m.inst.srcs = {store ? reg : slotOp};
+      k_.body.push_back(m);
+    }
+  }
+
   void decodeParams() {
     unsigned offset = 0;
     for (const ast::Declaration &d : f_.params) {
@@ -377,6 +583,10 @@ private:
       k_.body.push_back(s);
       return;
     }
+    if (in.opcode == "call") {
+      decodeCall(in, s, full);
+      return;
+    }
     if (in.opcode == "bra") {
       if (!(in.modifiers.empty() || (in.modifiers.size() == 1 && in.modifiers[0] == "uni")))
         return unsupportedForm(in, full, "expected bra or bra.uni");
@@ -486,6 +696,8 @@ private:
       error(diags_, addr.loc, "absolute addresses are not supported");
       return;
     }
+    if (s.space == Space::Param && callParams_.count(addr.name) && !k_.param(addr.name))
+      return decodeCallParam(in, full, s, store, vec, *ty, addr, val);
     s.offset = addr.offset;
     s.base = addr.name;
     if (k_.param(addr.name) || k_.variable(addr.name)) {
@@ -524,6 +736,10 @@ private:
       auto it = mo->kind == ast::Operand::Kind::Register ? k_.registers.find(mo->name) : k_.registers.end();
       if (it != k_.registers.end() && ty->bits < 32 && it->second.width >= 16)
         regBits = it->second.width; // ld.u8 into a .b16 register
+      // PTX ISA 5.4.x: a register wider than the type is allowed; a load
+      // extends into it (by the type's signedness), a store keeps its low bits.
+      if (it != k_.registers.end() && ty->bits < 64 && it->second.width == 64)
+        regBits = 64;
       if (!regOperand(*mo, regBits, o, store))
         return;
       s.values.push_back(o);
@@ -537,6 +753,9 @@ private:
   Diagnostics &diags_;
   bool partial_ = false;
   Kernel k_;
+  std::set<std::string> callParams_;    // .param variables of call sequences (after renaming)
+  std::vector<std::string> callStack_;  // functions being inlined
+  unsigned calls_ = 0;                  // call sites inlined so far
 };
 
 } // namespace

@@ -418,8 +418,16 @@ private:
                      : bytes == 4 ? amd::Op::GLOBAL_LOAD_B32
                                   : amd::Op::GLOBAL_LOAD_B64;
         const unsigned width = k_.registers.count(s.values[e].reg) ? k_.registers.at(s.values[e].reg).width : 32;
-        if (bytes < 8 && width == 64)
-          return unsupported(s, "a sub-64-bit load into a 64-bit register");
+        if (bytes < 8 && width == 64) {
+          // Into the low half, then extended by the type (PTX ISA 5.4.x).
+          const unsigned d = reg(s.values[e].reg, 64);
+          li.insts.push_back({op, vregOperand(d, Part::Lo), {addr, offset}});
+          if (sgn)
+            li.insts.push_back({amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi), {mir::immOperand(31), vregOperand(d, Part::Lo)}});
+          else
+            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
+          continue;
+        }
         li.insts.push_back({op, vregOperand(reg(s.values[e].reg, bytes == 8 ? 64 : 32)), {addr, offset}});
       } else {
         amd::Op op = bytes == 1 ? amd::Op::GLOBAL_STORE_B8
@@ -431,9 +439,11 @@ private:
           data = materialise(li, s.values[e].imm, bytes == 8);
         } else {
           const unsigned width = k_.registers.count(s.values[e].reg) ? k_.registers.at(s.values[e].reg).width : 32;
-          if ((bytes == 8) != (width == 64))
-            return unsupported(s, "a store whose width differs from its 64-bit register");
-          data = vregOperand(reg(s.values[e].reg, width == 64 ? 64 : 32));
+          if (bytes == 8 && width != 64)
+            return unsupported(s, "a 64-bit store from a narrower register");
+          // A wider register stores its low bits (PTX ISA 5.4.x).
+          data = width == 64 && bytes < 8 ? vregOperand(reg(s.values[e].reg, 64), Part::Lo)
+                                          : vregOperand(reg(s.values[e].reg, width == 64 ? 64 : 32));
         }
         li.insts.push_back({op, noOperand(), {addr, data, offset}});
       }

@@ -41,10 +41,20 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
 
   Diagnostics warns;
   bool anyBody = false;
+  const bool hasKernels = std::any_of(pr.module.functions.begin(), pr.module.functions.end(),
+                                      [](const ast::Function &f) { return f.is_entry && f.body; });
   for (const ast::Function &f : pr.module.functions) {
     if (!f.body)
       continue; // a prototype or .extern declaration
     anyBody = true;
+    if (!f.is_entry && hasKernels) {
+      // Its instructions are counted, decoded and lowered inside each kernel
+      // that calls it (errors show at its lines then).
+      res.inlinedFunctions.push_back(f.name);
+      for (const ast::Statement *st : translate::flatten(*f.body))
+        res.ptxInstructions += std::holds_alternative<ast::Instruction>(*st);
+      continue;
+    }
     for (const ast::Directive &d : f.performance)
       if (isPerformanceDirective(d.name))
         warning(warns, d.loc, "ignored-directive",
@@ -115,6 +125,8 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   res.ok = !anyBody ? false : res.errorCount() == 0;
   if (res.ok) {
     res.assembly = klower::moduleHeader(t);
+    for (const std::string &name : res.inlinedFunctions)
+      res.assembly += "; .func " + name + ": inlined into the kernels that call it\n";
     std::vector<std::string> metadata;
     for (const FunctionResult &f : res.functions) {
       res.assembly += "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n";

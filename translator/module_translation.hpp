@@ -48,6 +48,9 @@ struct ModuleResult {
   unsigned ptxInstructions = 0;                   // instructions in function bodies
   std::map<std::string, unsigned> unsupported;    // opcode ("ld") -> occurrences
   std::string assembly;                           // the module's assembly when ok
+  // .func bodies of a module with kernels: inlined where called (calls are
+  // inlined; see kernel_ir), not emitted on their own.
+  std::vector<std::string> inlinedFunctions;
 
   unsigned errorCount() const;
   unsigned kernelCount() const;

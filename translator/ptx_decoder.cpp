@@ -279,12 +279,15 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'" + (in.opcode == "mov" ? "" : " (.sat is not supported)"));
-    if (!typeOneOf({"b32", "u32", "s32", "b64", "u64", "s64"}) || (f.opcode != Opcode::Mov && f.type == TypeClass::B))
-      return bad(f.opcode == Opcode::Mov ? "mov takes a 32- or 64-bit integer type" : in.opcode + " takes .u32, .s32, .u64 or .s64");
+    const bool pred = f.opcode == Opcode::Mov && typeOneOf({"pred"});
+    if ((!typeOneOf({"b32", "u32", "s32", "b64", "u64", "s64"}) && !pred) ||
+        (f.opcode != Opcode::Mov && f.type == TypeClass::B))
+      return bad(f.opcode == Opcode::Mov ? "mov takes .pred or a 32- or 64-bit integer type"
+                                         : in.opcode + " takes .u32, .s32, .u64 or .s64");
     if ((f.carryIn || f.carryOut) && f.width != 32)
       return bad("extended-precision (carry) arithmetic is supported for .u32 and .s32");
     // One operation whatever the signedness (two's complement); mov of .b/.u/.s is a copy.
-    f.type = f.opcode == Opcode::Mov ? TypeClass::B : TypeClass::U;
+    f.type = pred ? TypeClass::Pred : f.opcode == Opcode::Mov ? TypeClass::B : TypeClass::U;
   } else if (in.opcode == "mul24" || in.opcode == "mad24") {
     // mul24.{lo,hi}.{u32,s32}, mad24.{lo,hi}.{u32,s32} (PTX ISA 9.7.1.5, 9.7.1.6).
     if (mods.size() != 1 || (mods[0] != "lo" && mods[0] != "hi"))
@@ -417,7 +420,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
         error(diags, o.loc, "floating-point immediate '" + o.text + "' is not valid for '" + full + "'");
         return std::nullopt;
       }
-      if (isPredSrc) {
+      if (isPredSrc && !(f.opcode == Opcode::Mov && (o.imm_bits == 0 || o.imm_bits == 1))) {
         error(diags, o.loc, "predicate operand must be a register");
         return std::nullopt;
       }

@@ -215,6 +215,7 @@ const std::vector<Form> &allForms() {
       }
     }
     // Arithmetic around the family (canonical .u for sign-agnostic forms).
+    add(Form{Opcode::Mov, TypeClass::Pred, 1});
     for (unsigned w : {32u, 64u}) {
       add(Form{Opcode::Mov, TypeClass::B, w});
       add(Form{Opcode::Add, TypeClass::U, w});

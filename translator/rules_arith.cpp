@@ -24,6 +24,22 @@ void addArithRules(std::vector<Rule> &out) {
                inst(Op::V_MOV_B32, D(0, Part::Hi), {S(0, Part::Hi)})};
     r64.restriction = "no 64-bit VALU move on every target (v_mov_b64 is gfx90a+ only): one per half";
     out.push_back(r64);
+    // mov.pred: a predicate is a lane mask. A constant true is EXEC (set in
+    // every active lane; inactive lanes' bits are 0, as a compare leaves them).
+    Rule p = makeRule(Form{Opcode::Mov, TypeClass::Pred, 1}, "salu", {OperandReq::Reg});
+    p.seq = {inst(Op::S_MOV_MASK, D(), {S(0)})};
+    p.restriction = "none: one SALU move of the lane mask";
+    out.push_back(p);
+    Rule t = makeRule(Form{Opcode::Mov, TypeClass::Pred, 1}, "true", {OperandReq::Imm});
+    t.constraints = {when("a == 1", [](const std::vector<BV> &s) { return s[0].ne(s[0].lit(0)); })};
+    t.seq = {inst(Op::S_MOV_MASK, D(), {EXEC()})};
+    t.restriction = "a constant predicate is a lane mask: true is EXEC (a literal 1 would set lane 0 only)";
+    out.push_back(t);
+    Rule f = makeRule(Form{Opcode::Mov, TypeClass::Pred, 1}, "false", {OperandReq::Imm});
+    f.constraints = {when("a == 0", [](const std::vector<BV> &s) { return s[0].eq(s[0].lit(0)); })};
+    f.seq = {inst(Op::S_MOV_MASK, D(), {I(0)})};
+    f.restriction = "a constant predicate is a lane mask: false is 0";
+    out.push_back(f);
   }
   {
     Rule add = makeRule(Form{Opcode::Add, TypeClass::U, 32}, "vop2", {OperandReq::Any, OperandReq::Any});
