@@ -104,6 +104,17 @@ std::vector<MnemonicRename> gfx11Renames() {
       {"global_store_dwordx4", "global_store_b128"},
       {"global_store_byte", "global_store_b8"},
       {"global_store_short", "global_store_b16"},
+      // scratch (private memory)
+      {"scratch_load_ubyte", "scratch_load_u8"},
+      {"scratch_load_sbyte", "scratch_load_i8"},
+      {"scratch_load_ushort", "scratch_load_u16"},
+      {"scratch_load_sshort", "scratch_load_i16"},
+      {"scratch_load_dword", "scratch_load_b32"},
+      {"scratch_load_dwordx2", "scratch_load_b64"},
+      {"scratch_store_byte", "scratch_store_b8"},
+      {"scratch_store_short", "scratch_store_b16"},
+      {"scratch_store_dword", "scratch_store_b32"},
+      {"scratch_store_dwordx2", "scratch_store_b64"},
       // LDS
       {"ds_write_b32", "ds_store_b32"},
       {"ds_write_b64", "ds_store_b64"},
@@ -149,6 +160,7 @@ TargetInfo gfx9Like(std::string name, std::string product, bool cdna) {
   t.valu_addc = "v_addc_co_u32";
   t.gfx11_mnemonics = false;
   t.packed_work_item_ids = cdna; // gfx90a and gfx942; not gfx900
+  t.architected_flat_scratch = t.name == "gfx942";
   t.global_offset_bits = 13;
   t.counters = TargetInfo::Counters::Gfx9;
   return t;
@@ -182,6 +194,7 @@ TargetInfo rdna(std::string name, std::string product, Generation gen) {
   // gfx1103 are not affected); llc-19 -mcpu=gfx1100 emits user_sgpr_count 13.
   t.min_user_sgpr_count = t.name == "gfx1100" ? 13 : 0;
   t.architected_workgroup_ids = gen >= Generation::GFX12;
+  t.architected_flat_scratch = gen >= Generation::GFX11;
   if (gen == Generation::GFX11)
     t.renames = gfx11Renames();
   else if (gen >= Generation::GFX12)

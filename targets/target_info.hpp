@@ -75,6 +75,14 @@ struct TargetInfo {
   // TTMP7 (y in bits 15:0, z in 31:16), as llc-19 reads them, not in the
   // system SGPRs after the user SGPRs.
   bool architected_workgroup_ids = false;
+  // Scratch (private memory): gfx942 and gfx11+ set up FLAT_SCRATCH
+  // themselves (LLVM FeatureArchitectedFlatScratch; the descriptor says
+  // .amdhsa_enable_private_segment); gfx900/gfx90a/gfx1030 get the base in
+  // user SGPRs (flat_scratch_init) plus a per-wave offset system SGPR, and
+  // the kernel must write FLAT_SCRATCH itself (gfx10: through s_setreg).
+  bool architected_flat_scratch = false;
+  // Signed immediate offset bits of scratch_load/scratch_store: 13 on gfx9
+  // and gfx11, 12 on gfx10, 24 on gfx12 (as for global).
   // The memory counters code must wait on (see waitInstruction).
   enum class Counters {
     Gfx9,  // vmcnt counts VMEM loads and stores, lgkmcnt SMEM/LDS

@@ -205,6 +205,53 @@ TEST_CASE("calls are inlined: guarded, nested, looping callees with early ret, .
   checkEveryKernel("calls.ptx", {{{2, 1, 1}, {64, 1, 1}}, {{1, 1, 1}, {96, 1, 1}}}, 1);
 }
 
+TEST_CASE("local memory runs from scratch; a kernel that does not set FLAT_SCRATCH up fails") {
+  // The sample's scratch passes on every target (samples test); here the
+  // emulator must catch a missing FLAT_SCRATCH initialisation where the
+  // kernel owns it (gfx900, gfx90a: s_add into flat_scratch; gfx1030: s_setreg).
+  std::ifstream in(std::string(P2A_SOURCE_DIR) + "/samples/permute/permute.ptx");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  for (const char *cpu : {"gfx900", "gfx1030", "gfx942"}) {
+    CAPTURE(cpu);
+    const targets::TargetInfo &t = *targets::findTarget(cpu);
+    module::ModuleResult m = module::translateModule(ss.str(), t, cost::sharedCostModel());
+    REQUIRE(m.ok);
+    CHECK(contains(m.assembly, ".amdhsa_private_segment_fixed_size 64"));
+    CHECK(contains(m.assembly, ".private_segment_fixed_size: 64"));
+    std::string text = m.assembly;
+    const char *setup = t.generation == targets::Generation::GFX9 ? "s_addc_u32 flat_scratch_hi" : "s_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI)";
+    const size_t at = text.find(setup);
+    if (t.architected_flat_scratch) {
+      CHECK(at == std::string::npos); // the hardware sets it up
+      CHECK(contains(text, ".amdhsa_enable_private_segment 1"));
+      continue;
+    }
+    REQUIRE(at != std::string::npos);
+    text.erase(at, text.find('\n', at) - at);
+    mc::Assembler &asmr = cost::sharedCostModel().assembler(t);
+    mc::AssembleResult obj = asmr.assemble(text, mc::OutputKind::Object);
+    REQUIRE(obj.ok);
+    std::string err;
+    std::optional<emu::LoadedKernel> k = emu::loadKernel(obj.output, "permute", asmr, err);
+    REQUIRE(k);
+    GlobalMemory mem;
+    const uint64_t inBuf = mem.add("in", std::vector<uint8_t>(64 * 64, 1));
+    const uint64_t outBuf = mem.add("out", std::vector<uint8_t>(4 * 64, 0));
+    std::vector<uint8_t> kernarg(k->descriptor.kernargSize, 0);
+    storeLE(kernarg.data(), 8, inBuf);
+    storeLE(kernarg.data() + 8, 8, outBuf);
+    storeLE(kernarg.data() + 16, 4, 1); // hidden block count x
+    storeLE(kernarg.data() + 28, 2, 64); // hidden group size x
+    emu::Launch l;
+    l.block = {64, 1, 1};
+    l.kernargAddress = mem.add("kernarg", kernarg);
+    std::optional<emu::Fault> f = emu::run(*k, t, l, mem);
+    REQUIRE(f);
+    CHECK(contains(f->message, "FLAT_SCRATCH holds"));
+  }
+}
+
 TEST_CASE("calls that cannot be inlined are errors at the call") {
   const std::string head = ".version 8.0\n.target sm_80\n.address_size 64\n";
   auto errors = [&](const std::string &body) {
@@ -596,7 +643,8 @@ TEST_SUITE("samples") {
 // (sha256's round constants are a .const table reached PC-relative).
 TEST_CASE("samples translate, link into code objects and pass check on every target") {
   for (const char *sample : {"bittwiddle/bittwiddle.ptx", "chacha20/chacha20.ptx", "sha256/sha256.ptx",
-                             "keccak/keccak.ptx", "murmur3/murmur3.ptx", "crc32/crc32.ptx", "calls/calls.ptx"}) {
+                             "keccak/keccak.ptx", "murmur3/murmur3.ptx", "crc32/crc32.ptx", "calls/calls.ptx",
+                             "permute/permute.ptx"}) {
     std::ifstream in(std::string(P2A_SOURCE_DIR) + "/samples/" + sample);
     std::stringstream ss;
     ss << in.rdbuf();

@@ -367,6 +367,20 @@ std::vector<OpDef> buildOps() {
        [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], false) + s[2]; }, "", false, true},
       {Op::V_MAD_I64_I32, "v_mad_i64_i32", E::VOP3, SL::V64, {SL::V32, SL::V32, SL::V64}, false, vega,
        [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], true) + s[2]; }, "", false, true},
+      {Op::SCRATCH_LOAD_U8, "scratch_load_ubyte", E::VMEM, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::SCRATCH_LOAD_I8, "scratch_load_sbyte", E::VMEM, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::SCRATCH_LOAD_U16, "scratch_load_ushort", E::VMEM, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::SCRATCH_LOAD_I16, "scratch_load_sshort", E::VMEM, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::SCRATCH_LOAD_B32, "scratch_load_dword", E::VMEM, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::SCRATCH_LOAD_B64, "scratch_load_dwordx2", E::VMEM, SL::V64, {SL::V32, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::SCRATCH_STORE_B8, "scratch_store_byte", E::VMEM, SL::None, {SL::V32, SL::V32, SL::V32}, false, "Vega ISA 9",
+       nullptr},
+      {Op::SCRATCH_STORE_B16, "scratch_store_short", E::VMEM, SL::None, {SL::V32, SL::V32, SL::V32}, false,
+       "Vega ISA 9", nullptr},
+      {Op::SCRATCH_STORE_B32, "scratch_store_dword", E::VMEM, SL::None, {SL::V32, SL::V32, SL::V32}, false,
+       "Vega ISA 9", nullptr},
+      {Op::SCRATCH_STORE_B64, "scratch_store_dwordx2", E::VMEM, SL::None, {SL::V32, SL::V64, SL::V32}, false,
+       "Vega ISA 9", nullptr},
   };
 }
 

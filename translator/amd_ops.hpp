@@ -60,6 +60,10 @@ enum class Op {
   // (VOP3B, carry out to an SGPR mask: VCC here).
   V_MUL_U32_U24, V_MUL_HI_U32_U24, V_MUL_I32_I24, V_MUL_HI_I32_I24, V_MAD_U32_U24, V_MAD_I32_I24,
   V_MAD_U64_U32, V_MAD_I64_I32,
+  // Scratch (per-lane private memory; Vega ISA 9 "Scratch"): loads dst,
+  // srcs {byte offset in the lane's area, offset}; stores srcs {offset, data, offset}.
+  SCRATCH_LOAD_U8, SCRATCH_LOAD_I8, SCRATCH_LOAD_U16, SCRATCH_LOAD_I16, SCRATCH_LOAD_B32, SCRATCH_LOAD_B64,
+  SCRATCH_STORE_B8, SCRATCH_STORE_B16, SCRATCH_STORE_B32, SCRATCH_STORE_B64,
 };
 
 enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, VMEM, SMEM, DS };

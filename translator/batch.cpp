@@ -211,6 +211,7 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
         ++k.rules[ti.rule ? ti.rule->name : "(kernel lowering)"];
       if (f.kernel) {
         k.ldsBytes = f.kernel->groupBytes;
+        k.scratchBytes = f.kernel->privateBytes;
         k.occupancy = targets::occupancy(*opts.target, k.vgprs, k.sgprs, k.ldsBytes);
       }
       out.kernelStats.push_back(std::move(k));

@@ -72,7 +72,7 @@ struct FileOutcome {
     bool isEntry = false;
     bool ok = false;
     unsigned vgprs = 0, sgprs = 0, amdInstructions = 0;
-    unsigned scratchBytes = 0; // private segment (no spilling yet: always 0)
+    unsigned scratchBytes = 0; // private segment per thread (.local variables; no spilling yet)
     unsigned ldsBytes = 0;     // group segment
     targets::Occupancy occupancy; // kernels only
     std::map<std::string, unsigned> rules; // rule name -> statements it lowered

@@ -92,8 +92,16 @@ public:
         sharedOffset_[v.name] = groupBytes_;
         groupBytes_ += v.size;
       }
+    // .local variables likewise form each thread's private segment (scratch).
+    for (const kernel::Variable &v : k_.variables)
+      if (v.space == Space::Local) {
+        privateBytes_ = alignUp(privateBytes_, std::max(v.align, 1u));
+        localOffset_[v.name] = privateBytes_;
+        privateBytes_ += v.size;
+      }
     out_.hiddenArgsOffset = alignUp(k_.paramBytes, 8);
     out_.groupBytes = groupBytes_;
+    out_.privateBytes = privateBytes_;
     globalBase_ = kParamSgprs + alignUp(paramDwords, 2);
     out_.kernargBytes = out_.hiddenArgsOffset + kHiddenArgsBytes;
 
@@ -200,8 +208,14 @@ private:
     case Stmt::Kind::Return: begin(s); return; // control flow: see controlFlow()
     case Stmt::Kind::AddressOf: {
       mir::LoweredInst &li = begin(s);
-      auto it = sharedOffset_.find(s.symbol);
-      if (it == sharedOffset_.end()) {
+      // A .shared or .local address is the offset in the workgroup's LDS or
+      // in the thread's private segment.
+      std::optional<unsigned> offset;
+      if (auto it = sharedOffset_.find(s.symbol); it != sharedOffset_.end())
+        offset = it->second;
+      else if (auto lo = localOffset_.find(s.symbol); lo != localOffset_.end())
+        offset = lo->second;
+      if (!offset) {
         const kernel::Variable *v = k_.variable(s.symbol);
         if (!v || (v->space != Space::Const && v->space != Space::Global) || s.regWidth != 64)
           return unsupported(s, "taking the address of '" + s.symbol + "'");
@@ -210,13 +224,12 @@ private:
         li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::physReg(true, sg + 1)}});
         return;
       }
-      // An LDS address is the offset in the workgroup's allocation.
       const unsigned d = reg(s.dst, s.regWidth);
       if (s.regWidth == 64) {
-        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::immOperand(it->second)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::immOperand(*offset)}});
         li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
       } else {
-        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d), {mir::immOperand(it->second)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d), {mir::immOperand(*offset)}});
       }
       return;
     }
@@ -374,6 +387,8 @@ private:
     }
     if (s.space == Space::Shared)
       return lowerShared(s, li);
+    if (s.space == Space::Local)
+      return lowerLocal(s, li);
     if (s.space != Space::Global && s.space != Space::Generic && s.space != Space::Const)
       return unsupported(s, std::string(s.kind == Stmt::Kind::Load ? "ld." : "st.") + kernel::spaceName(s.space));
     unsigned base;
@@ -884,6 +899,75 @@ private:
     }
   }
 
+  // ld.local / st.local -> scratch_load / scratch_store: the address is the
+  // offset in the thread's private segment (the hardware interleaves the
+  // lanes' segments); the immediate offset field takes the constant part
+  // when it is in 0..2047, which every target's field holds.
+  void lowerLocal(const Stmt &s, mir::LoweredInst &li) {
+    const unsigned bytes = s.elemBits / 8;
+    for (size_t e = 0; e < s.values.size(); ++e) {
+      int64_t off = s.offset + int64_t(e * bytes);
+      MOperand addr;
+      if (s.baseIsSymbol) {
+        auto it = localOffset_.find(s.base);
+        if (it == localOffset_.end())
+          return unsupported(s, "addressing '" + s.base + "' as local memory");
+        const unsigned tmp = newTemp(mir::RegClass::V32);
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(uint64_t(it->second + off) & 0xffffffffu)}});
+        addr = vregOperand(tmp);
+        off = 0;
+      } else {
+        const unsigned width = k_.registers.count(s.base) ? k_.registers.at(s.base).width : 64;
+        const unsigned b = reg(s.base, width == 32 ? 32 : 64);
+        addr = vregOperand(b, width == 32 ? Part::Whole : Part::Lo);
+        if (off < 0 || off > 2047) {
+          const unsigned tmp = newTemp(mir::RegClass::V32);
+          li.insts.push_back({amd::Op::V_ADD_U32, vregOperand(tmp), {mir::immOperand(uint64_t(off) & 0xffffffffu), addr}});
+          addr = vregOperand(tmp);
+          off = 0;
+        }
+      }
+      const MOperand offset = mir::immOperand(static_cast<uint64_t>(off));
+      const unsigned width = s.values[e].isReg() && k_.registers.count(s.values[e].reg) ? k_.registers.at(s.values[e].reg).width : 32;
+      if (s.kind == Stmt::Kind::Load) {
+        const bool sgn = s.elemType == ptx::TypeClass::S;
+        const amd::Op op = bytes == 1 ? (sgn ? amd::Op::SCRATCH_LOAD_I8 : amd::Op::SCRATCH_LOAD_U8)
+                           : bytes == 2 ? (sgn ? amd::Op::SCRATCH_LOAD_I16 : amd::Op::SCRATCH_LOAD_U16)
+                           : bytes == 4 ? amd::Op::SCRATCH_LOAD_B32
+                                        : amd::Op::SCRATCH_LOAD_B64;
+        if (bytes < 8 && width == 64) {
+          const unsigned d = reg(s.values[e].reg, 64);
+          li.insts.push_back({op, vregOperand(d, Part::Lo), {addr, offset}});
+          if (sgn)
+            li.insts.push_back({amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi), {mir::immOperand(31), vregOperand(d, Part::Lo)}});
+          else
+            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
+          continue;
+        }
+        li.insts.push_back({op, vregOperand(reg(s.values[e].reg, bytes == 8 ? 64 : 32)), {addr, offset}});
+      } else {
+        const amd::Op op = bytes == 1 ? amd::Op::SCRATCH_STORE_B8
+                           : bytes == 2 ? amd::Op::SCRATCH_STORE_B16
+                           : bytes == 4 ? amd::Op::SCRATCH_STORE_B32
+                                        : amd::Op::SCRATCH_STORE_B64;
+        MOperand data;
+        if (s.values[e].isImm())
+          data = materialise(li, s.values[e].imm, bytes == 8);
+        else if (bytes == 8 && width != 64)
+          return unsupported(s, "a 64-bit store from a narrower register");
+        else
+          data = width == 64 && bytes < 8 ? vregOperand(reg(s.values[e].reg, 64), Part::Lo)
+                                          : vregOperand(reg(s.values[e].reg, width == 64 ? 64 : 32));
+        li.insts.push_back({op, noOperand(), {addr, data, offset}});
+      }
+    }
+  }
+
+  // Scratch set up by the kernel itself (gfx900, gfx90a, gfx1030): the
+  // descriptor asks for the flat-scratch base in s[2:3] and the wave's
+  // offset in the last system SGPR (after the workgroup IDs, s4..s6).
+  bool kernelInitialisesScratch() const { return privateBytes_ > 0 && !t_.architected_flat_scratch; }
+
   // ---- output: prologue, waits, descriptor ----
 
   // Register "keys" an operand touches: VGPR n -> n, SGPR n -> 1000 + n, VCC -> 2000.
@@ -1141,7 +1225,22 @@ private:
   void emitPrologue(unsigned paramDwords) {
     // The workgroup IDs into s2..s4 from where this target delivers them,
     // before any scalar load may write the registers they arrive in.
-    if (t_.architected_workgroup_ids) {
+    if (kernelInitialisesScratch()) {
+      // FLAT_SCRATCH = flat_scratch_init + the wave's offset (AMDGPUUsage
+      // "Flat Scratch"); gfx10 writes it through s_setreg. Then the IDs
+      // move down from s4..s6.
+      if (t_.generation == targets::Generation::GFX9) {
+        push("s_add_u32 flat_scratch_lo, s2, s7", out_.prologue, -1);
+        push("s_addc_u32 flat_scratch_hi, s3, 0", out_.prologue, -1);
+      } else {
+        push("s_add_u32 s2, s2, s7", out_.prologue, -1);
+        push("s_addc_u32 s3, s3, 0", out_.prologue, -1);
+        push("s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s2", out_.prologue, -1);
+        push("s_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI), s3", out_.prologue, -1);
+      }
+      for (unsigned d = 0; d < 3; ++d)
+        push("s_mov_b32 s" + std::to_string(kWorkgroupId + d) + ", s" + std::to_string(4 + d), out_.prologue, -1);
+    } else if (t_.architected_workgroup_ids) {
       push("s_mov_b32 s" + std::to_string(kWorkgroupId) + ", ttmp9", out_.prologue, -1);
       push("s_and_b32 s" + std::to_string(kWorkgroupId + 1) + ", ttmp7, 0xffff", out_.prologue, -1);
       push("s_lshr_b32 s" + std::to_string(kWorkgroupId + 2) + ", ttmp7, 16", out_.prologue, -1);
@@ -1227,10 +1326,15 @@ private:
     const unsigned nv = std::max(out_.numVgprs, 1u);
     a += "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel " + k_.name + "\n";
     a += "\t\t.amdhsa_group_segment_fixed_size " + std::to_string(groupBytes_) + "\n";
-    a += "\t\t.amdhsa_private_segment_fixed_size 0\n";
+    a += "\t\t.amdhsa_private_segment_fixed_size " + std::to_string(privateBytes_) + "\n";
     a += "\t\t.amdhsa_kernarg_size " + std::to_string(out_.kernargBytes) + "\n";
-    a += "\t\t.amdhsa_user_sgpr_count " + std::to_string(std::max(2u, t_.min_user_sgpr_count)) + "\n";
+    a += "\t\t.amdhsa_user_sgpr_count " +
+         std::to_string(std::max(kernelInitialisesScratch() ? 4u : 2u, t_.min_user_sgpr_count)) + "\n";
     a += "\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n";
+    if (kernelInitialisesScratch())
+      a += "\t\t.amdhsa_user_sgpr_flat_scratch_init 1\n\t\t.amdhsa_system_sgpr_private_segment_wavefront_offset 1\n";
+    else if (privateBytes_)
+      a += "\t\t.amdhsa_enable_private_segment 1\n";
     a += "\t\t.amdhsa_system_sgpr_workgroup_id_x 1\n";
     a += "\t\t.amdhsa_system_sgpr_workgroup_id_y 1\n";
     a += "\t\t.amdhsa_system_sgpr_workgroup_id_z 1\n";
@@ -1277,7 +1381,7 @@ private:
     m += "    .kernarg_segment_size: " + std::to_string(out_.kernargBytes) + "\n";
     m += "    .max_flat_workgroup_size: 1024\n";
     m += "    .name: " + k_.name + "\n";
-    m += "    .private_segment_fixed_size: 0\n";
+    m += "    .private_segment_fixed_size: " + std::to_string(privateBytes_) + "\n";
     m += "    .sgpr_count: " + std::to_string(out_.numSgprs) + "\n";
     m += "    .symbol: " + k_.name + ".kd\n";
     m += "    .vgpr_count: " + std::to_string(nv) + "\n";
@@ -1295,6 +1399,8 @@ private:
   bool usesHidden_ = false;
   std::vector<Pending> vmem_, smem_, lds_;
   std::map<std::string, unsigned> sharedOffset_; // .shared variable -> offset in the group segment
+  std::map<std::string, unsigned> localOffset_;  // .local variable -> offset in the private segment
+  unsigned privateBytes_ = 0;
   std::map<std::string, unsigned> globalSgpr_;   // .const/.global variable -> SGPR pair with its address
   unsigned globalBase_ = 0;
   unsigned groupBytes_ = 0;

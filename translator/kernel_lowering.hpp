@@ -49,6 +49,7 @@ struct KernelTranslation {
   unsigned kernargBytes = 0;     // explicit + hidden
   unsigned hiddenArgsOffset = 0; // where the hidden arguments start
   unsigned groupBytes = 0;       // LDS (.shared variables) per workgroup
+  unsigned privateBytes = 0;     // scratch (.local variables) per thread
   mir::Function function;
   mir::Allocation allocation;
   // The module .const/.global variables the code addresses (PC-relative

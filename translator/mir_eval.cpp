@@ -60,6 +60,8 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
   auto read = [&](const MOperand &o, amd::Slot slot) -> BV {
     switch (o.kind) {
     case MOperand::Kind::Imm:
+      if (slot == amd::Slot::Mask) // the lane's bit of a constant mask (0 or all ones)
+        return BV::constant(1, o.imm != 0);
       if (slot == amd::Slot::V64)
         return BV::constant(64, o.imm);
       return BV::constant(32, o.imm);

@@ -3,6 +3,7 @@
 #include "targets/target_info.hpp"
 #include "translator/ptx_semantics.hpp"
 
+#include <stdexcept>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -21,6 +22,17 @@ using rules::TOperand;
 using sem::BV;
 
 namespace {
+
+// A constant in a lane-mask operand, as one lane sees it: 0 (no lane) or
+// all ones (every lane) are lane-independent; other masks are not
+// expressible in the one-lane model, and no rule may use them.
+sem::BV laneBitOfMaskConstant(uint64_t imm) {
+  if (imm == 0)
+    return sem::BV::constant(1, 0);
+  if (imm == ~0ull || imm == 0xffffffffull)
+    return sem::BV::constant(1, 1);
+  throw std::logic_error("a lane-mask constant other than 0 or -1 depends on the lane");
+}
 
 const char *kSrcNames[] = {"a", "b", "c", "lut", "q"};
 
@@ -105,6 +117,8 @@ public:
   }
 
   BV immValue(const Ref &r, amd::Slot slot) {
+    if (r.kind == Ref::Kind::Imm && slot == amd::Slot::Mask)
+      return laneBitOfMaskConstant(r.imm);
     if (r.kind == Ref::Kind::Imm) {
       BV v32 = BV::constant(32, r.imm);
       return slot == amd::Slot::V64 ? v32.sext(64) : v32;

@@ -21,7 +21,7 @@ namespace {
 
 // SGPR numbers of the special registers (the same numbering the hardware
 // uses in scalar operand fields): VCC 106/107, M0 124, EXEC 126/127.
-constexpr unsigned kVcc = 106, kTtmp0 = 108, kM0 = 124, kExec = 126, kNumSgprs = 128;
+constexpr unsigned kFlatScratch = 102, kVcc = 106, kTtmp0 = 108, kM0 = 124, kExec = 126, kNumSgprs = 128;
 
 std::string hex(uint64_t v) {
   char b[32];
@@ -93,7 +93,7 @@ Operand parseOperand(const std::string &tok, unsigned wave) {
   }
   static const std::pair<const char *, std::pair<unsigned, unsigned>> named[] = {
       {"vcc_lo", {kVcc, 1}}, {"vcc_hi", {kVcc + 1, 1}}, {"exec_lo", {kExec, 1}}, {"exec_hi", {kExec + 1, 1}},
-      {"m0", {kM0, 1}}};
+      {"m0", {kM0, 1}}, {"flat_scratch_lo", {kFlatScratch, 1}}, {"flat_scratch_hi", {kFlatScratch + 1, 1}}};
   for (auto &[n, r] : named)
     if (tok == n) {
       o.kind = Operand::Kind::S;
@@ -204,7 +204,7 @@ std::string stripEncoding(const std::string &m) {
 
 struct MemOp {
   const char *gfx9Name;
-  enum Kind { GlobalLoad, GlobalStore, ScalarLoad, LdsLoad, LdsStore } kind;
+  enum Kind { GlobalLoad, GlobalStore, ScalarLoad, LdsLoad, LdsStore, ScratchLoad, ScratchStore } kind;
   unsigned bytes;
   bool sign;
 };
@@ -224,7 +224,17 @@ const MemOp kMemOps[] = {
     {"ds_read_b64", MemOp::LdsLoad, 8, false},            {"ds_write_b8", MemOp::LdsStore, 1, false},
     {"ds_write_b16", MemOp::LdsStore, 2, false},          {"ds_write_b32", MemOp::LdsStore, 4, false},
     {"ds_write_b64", MemOp::LdsStore, 8, false},
+    {"scratch_load_ubyte", MemOp::ScratchLoad, 1, false}, {"scratch_load_sbyte", MemOp::ScratchLoad, 1, true},
+    {"scratch_load_ushort", MemOp::ScratchLoad, 2, false}, {"scratch_load_sshort", MemOp::ScratchLoad, 2, true},
+    {"scratch_load_dword", MemOp::ScratchLoad, 4, false}, {"scratch_load_dwordx2", MemOp::ScratchLoad, 8, false},
+    {"scratch_store_byte", MemOp::ScratchStore, 1, false}, {"scratch_store_short", MemOp::ScratchStore, 2, false},
+    {"scratch_store_dword", MemOp::ScratchStore, 4, false}, {"scratch_store_dwordx2", MemOp::ScratchStore, 8, false},
 };
+
+// Where the emulated runtime puts scratch: the flat-scratch base it passes
+// in flat_scratch_init, and each wave's offset from it.
+constexpr uint64_t kScratchInitBase = 0x0000100000000000ull;
+constexpr uint64_t kScratchWaveStride = 0x100000;
 
 // ---- waves ----
 
@@ -248,6 +258,9 @@ struct Wave {
   uint64_t steps = 0;
   std::deque<PendingLoad> pending;
   std::deque<targets::IssuedInstruction> history;
+  std::vector<std::vector<uint8_t>> scratch; // per lane: the private segment
+  uint64_t flatScratchExpected = 0;          // what FLAT_SCRATCH must hold (kernel-initialised scratch)
+  uint64_t flatScratchSet = 0;               // gfx10: written through s_setreg (lo | hi << 32)
 };
 
 class Emulator {
@@ -269,9 +282,16 @@ public:
       return Fault{"the descriptor asks for wave" + std::to_string(W_) + " but " + t_.name + " code is wave" +
                        std::to_string(t_.wave_size) + " here",
                    -1};
-    if (k_.descriptor.userPrivateSegmentBuffer() || k_.descriptor.userFlatScratchInit() ||
-        k_.descriptor.privateSegmentEnabled() || k_.descriptor.userQueuePtr())
-      return Fault{"the descriptor requests scratch or queue state, which the emulator does not provide", -1};
+    if (k_.descriptor.userPrivateSegmentBuffer() || k_.descriptor.userQueuePtr())
+      return Fault{"the descriptor requests a private segment buffer or the queue pointer, which the emulator does "
+                   "not provide (scratch goes through flat scratch)",
+                   -1};
+    if (k_.descriptor.userFlatScratchInit() && t_.architected_flat_scratch)
+      return Fault{t_.name + " sets up flat scratch itself; the descriptor must not ask for flat_scratch_init", -1};
+    if (k_.descriptor.privateSegmentEnabled() && !t_.architected_flat_scratch && !k_.descriptor.userFlatScratchInit())
+      return Fault{"scratch is enabled but the descriptor does not ask for flat_scratch_init: on " + t_.name +
+                       " the kernel must set FLAT_SCRATCH from it",
+                   -1};
     for (unsigned bz = 0; bz < l_.grid.z; ++bz)
       for (unsigned by = 0; by < l_.grid.y; ++by)
         for (unsigned bx = 0; bx < l_.grid.x; ++bx)
@@ -313,6 +333,8 @@ private:
         put64(l_.kernargAddress);
       if (kd.userDispatchId())
         put64(0);
+      if (kd.userFlatScratchInit())
+        put64(kScratchInitBase);
       if (kd.userPrivateSegmentSize())
         wave.s[u++] = 0;
       // USER_SGPR_COUNT may pad beyond the enabled ones (the padding holds
@@ -344,6 +366,15 @@ private:
       }
       if (kd.workgroupInfo())
         wave.s[u++] = 0;
+      // Scratch: each lane's private segment; on kernel-initialised targets
+      // the wave's offset arrives last and FLAT_SCRATCH must be computed.
+      if (kd.privateSegmentEnabled()) {
+        wave.scratch.assign(W_, std::vector<uint8_t>(kd.privateSegmentFixedSize, 0));
+        const uint64_t waveOffset = (blockLinear_ * waves + w) * kScratchWaveStride;
+        wave.flatScratchExpected = kScratchInitBase + waveOffset;
+        if (!t_.architected_flat_scratch)
+          wave.s[u++] = static_cast<uint32_t>(waveOffset);
+      }
       // Work-item IDs.
       for (unsigned lane = 0; lane < W_; ++lane) {
         const uint64_t lin = wave.firstThread + lane;
@@ -678,6 +709,8 @@ private:
       w.pending.push_back(std::move(pl));
       return std::nullopt;
     }
+    if (mo.kind == MemOp::ScratchLoad || mo.kind == MemOp::ScratchStore)
+      return execScratch(w, p, mo, inst, offset, std::move(pl));
     // global_load vdst, vaddr, off|saddr / global_store vaddr, vdata, off|saddr
     const bool store = mo.kind == MemOp::GlobalStore;
     if (p.ops.size() != 3)
@@ -707,6 +740,58 @@ private:
       } else {
         for (unsigned d = 0; d < dwords; ++d) {
           uint64_t v = loadLE(ptr + 4 * d, std::min(4u, mo.bytes));
+          if (mo.sign && mo.bytes < 4)
+            v = BV::constant(mo.bytes * 8, v).sext(32).value();
+          pl.writes.push_back({(data.index + d) * 64 + lane, static_cast<uint32_t>(v)});
+        }
+      }
+    }
+    if (!store)
+      pl.keys = keys(data);
+    w.pending.push_back(std::move(pl));
+    return std::nullopt;
+  }
+
+  // scratch_load vdst, vaddr, off / scratch_store vaddr, vdata, off [offset:N]
+  // (Vega ISA 9 "Scratch"): vaddr + offset is a byte offset in the lane's
+  // own private segment. Where the kernel sets FLAT_SCRATCH up itself, it
+  // must hold flat_scratch_init + the wave's offset by now.
+  std::optional<Fault> execScratch(Wave &w, const Parsed &p, const MemOp &mo, long inst, int64_t offset,
+                                   PendingLoad pl) {
+    if (w.scratch.empty())
+      return fault(inst, "'" + pl.text + "' uses scratch, but the descriptor enables no private segment");
+    if (!t_.architected_flat_scratch) {
+      const uint64_t fs = t_.generation == targets::Generation::GFX9
+                              ? (uint64_t(w.s[kFlatScratch + 1]) << 32 | w.s[kFlatScratch])
+                              : w.flatScratchSet;
+      if (fs != w.flatScratchExpected)
+        return fault(inst, "'" + pl.text + "' uses scratch but FLAT_SCRATCH holds " + hex(fs) + ", not flat_scratch_init + "
+                           "the wave's offset (" + hex(w.flatScratchExpected) + ")");
+    }
+    const bool store = mo.kind == MemOp::ScratchStore;
+    if (p.ops.size() != 3 || p.ops[0].kind != Operand::Kind::V || p.ops[1].kind != Operand::Kind::V ||
+        p.ops[2].kind != Operand::Kind::Off)
+      return fault(inst, "unexpected operands in '" + pl.text + "' (the model takes a VGPR offset and no SGPR)");
+    const Operand &vaddr = store ? p.ops[0] : p.ops[1];
+    const Operand &data = store ? p.ops[1] : p.ops[0];
+    const unsigned dwords = std::max(1u, mo.bytes / 4);
+    pl.counter = store ? Counter::VmStore : Counter::VmLoad;
+    const uint64_t ex = exec(w);
+    for (unsigned lane = 0; lane < W_; ++lane) {
+      if (!((ex >> lane) & 1))
+        continue;
+      const int64_t a = int64_t(w.v[size_t(vaddr.index) * W_ + lane]) + offset;
+      std::vector<uint8_t> &mem = w.scratch[lane];
+      if (a < 0 || uint64_t(a) + mo.bytes > mem.size())
+        return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses private offset " +
+                               std::to_string(a) + ", outside the " + std::to_string(mem.size()) +
+                               "-byte private segment");
+      for (unsigned d = 0; d < dwords; ++d) {
+        const unsigned chunk = std::min(4u, mo.bytes);
+        if (store) {
+          storeLE(&mem[size_t(a) + 4 * d], chunk, w.v[size_t(data.index + d) * W_ + lane]);
+        } else {
+          uint64_t v = loadLE(&mem[size_t(a) + 4 * d], chunk);
           if (mo.sign && mo.bytes < 4)
             v = BV::constant(mo.bytes * 8, v).sext(32).value();
           pl.writes.push_back({(data.index + d) * 64 + lane, static_cast<uint32_t>(v)});
@@ -985,6 +1070,17 @@ private:
         w.s[p.ops[0].index] = r;
         if (!mov)
           w.scc = r != 0;
+      } else if (m == "s_setreg_b32") {
+        // gfx10 writes FLAT_SCRATCH through the hardware registers
+        // HW_REG_FLAT_SCR_LO/HI (RDNA ISA "S_SETREG_B32"); nothing else is modelled.
+        const std::string &what = p.ops.empty() ? std::string() : p.ops[0].text;
+        if (p.ops.size() != 2 || p.ops[1].kind != Operand::Kind::S || what.find("FLAT_SCR_") == std::string::npos)
+          return fault(inst, "unknown instruction '" + k_.code[w.pc].text + "': the emulator does not model it");
+        const uint64_t v = w.s[p.ops[1].index];
+        if (what.find("FLAT_SCR_LO") != std::string::npos)
+          w.flatScratchSet = (w.flatScratchSet & ~0xffffffffull) | v;
+        else
+          w.flatScratchSet = (w.flatScratchSet & 0xffffffffull) | (v << 32);
       } else if (m.rfind("s_cmp_", 0) == 0) {
         // SOPC (Vega ISA 12.4): SCC = S0 op S1 on 32 or 64 bits.
         fl = execScalarCompare(w, p, inst);
