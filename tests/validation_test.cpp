@@ -252,6 +252,41 @@ TEST_CASE("local memory runs from scratch; a kernel that does not set FLAT_SCRAT
   }
 }
 
+TEST_CASE("a register holding one constant becomes an immediate operand where a rule takes it") {
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<4>;\n"
+                          "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, 15;\nmov.u32 %r3, 7;\n"
+                          "shf.l.wrap.b32 %r4, %r1, %r1, %r2;\n"
+                          "setp.lt.u32 %p1, %r1, 5;\n@%p1 mov.u32 %r3, 9;\n" // %r3: two writes, not a constant
+                          "shl.b32 %r5, %r4, %r3;\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                          "st.global.u32 [%rd3], %r5;\nret;\n}\n";
+  const targets::TargetInfo &t = *targets::findTarget("gfx942");
+  module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+  REQUIRE(m.ok);
+  REQUIRE(m.functions.size() == 1);
+  const klower::KernelTranslation &kt = *m.functions[0].kernel;
+  auto code = [&](const std::string &ptx) {
+    for (const translate::TranslatedInstruction &ti : kt.statements)
+      if (ti.ptxText == ptx)
+        return ti.gcn;
+    FAIL("no statement " << ptx);
+    return std::vector<std::string>();
+  };
+  // The rotate by a known 15 is one v_alignbit_b32 by 17; the mov is gone.
+  const std::vector<std::string> rot = code("shf.l.wrap.b32 %r4, %r1, %r1, %r2");
+  REQUIRE(rot.size() == 1);
+  CHECK(contains(rot[0], "v_alignbit_b32"));
+  CHECK(contains(rot[0], ", 17"));
+  CHECK(code("mov.u32 %r2, 15").empty());
+  // A register written twice keeps its register operand.
+  CHECK(!code("mov.u32 %r3, 7").empty());
+  // And the whole kernel still computes what the PTX does.
+  check::Options o;
+  o.grid = {2, 1, 1};
+  o.block = {64, 1, 1};
+  CHECK(check::run(src, t, o).status == check::Status::Pass);
+}
+
 TEST_CASE("calls that cannot be inlined are errors at the call") {
   const std::string head = ".version 8.0\n.target sm_80\n.address_size 64\n";
   auto errors = [&](const std::string &body) {

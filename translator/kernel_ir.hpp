@@ -64,6 +64,7 @@ struct Stmt {
     Barrier,     // bar.sync / barrier.sync
     Fence,       // membar.{cta,gl,sys} / fence.{sc,acq_rel}.scope
     Return,      // ret / exit
+    Nop,         // nothing left to do (a mov folded into its readers; see constant_operands)
   };
   Kind kind = Kind::Compute;
   ::ptx::ast::SourceLoc loc;

@@ -5,6 +5,7 @@
 #include "targets/memory_model.hpp"
 #include "targets/target_info.hpp"
 #include "targets/wait_states.hpp"
+#include "translator/constant_operands.hpp"
 #include "translator/cost_model.hpp"
 #include "translator/printer.hpp"
 #include "translator/regalloc.hpp"
@@ -206,6 +207,7 @@ private:
       return;
     }
     case Stmt::Kind::Return: begin(s); return; // control flow: see controlFlow()
+    case Stmt::Kind::Nop: begin(s); return;
     case Stmt::Kind::AddressOf: {
       mir::LoweredInst &li = begin(s);
       // A .shared or .local address is the offset in the workgroup's LDS or
@@ -1460,8 +1462,11 @@ std::string moduleMetadata(const targets::TargetInfo &t, const std::vector<std::
   return m;
 }
 
-bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,
+bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t, cost::CostModel &costs,
                      KernelTranslation &out, Diagnostics &diags, const Options &options) {
+  // A forced rule (tests) applies to the statements as written.
+  const kernel::Kernel k =
+      options.forcedRule ? source : kernel::substituteConstantOperands(source, t, translate::ruleCostFn(costs));
   Lowering l(k, t, costs, out, diags, options);
   if (!l.run())
     return false;

@@ -363,6 +363,7 @@ private:
       case Stmt::Kind::Branch: t.pc = s.target; break;
       case Stmt::Kind::Barrier: t.atBarrier = true; break;
       case Stmt::Kind::Fence: break; // threads run one at a time over one memory: always ordered
+      case Stmt::Kind::Nop: break;
       case Stmt::Kind::Return: t.done = true; break;
       }
       traceWrite(t, index, s);
