@@ -15,7 +15,7 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 cp "$P" "$W/ptx2amdgpu"
 P="$W/ptx2amdgpu"
-SAMPLES="sha256 chacha20 keccak murmur3 crc32"
+SAMPLES="sha256 chacha20 keccak murmur3 crc32 calls permute"
 
 median() { # command... -> median wall seconds of 5 runs (after a warm-up)
   "$@" >/dev/null 2>&1 || true

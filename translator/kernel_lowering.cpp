@@ -428,43 +428,97 @@ private:
         field = 0;
       }
       const MOperand offset = mir::immOperand(static_cast<uint64_t>(field) & 0xffffffffu);
-      if (s.kind == Stmt::Kind::Load) {
-        const bool sgn = s.elemType == ptx::TypeClass::S;
-        amd::Op op = bytes == 1 ? (sgn ? amd::Op::GLOBAL_LOAD_I8 : amd::Op::GLOBAL_LOAD_U8)
-                     : bytes == 2 ? (sgn ? amd::Op::GLOBAL_LOAD_I16 : amd::Op::GLOBAL_LOAD_U16)
-                     : bytes == 4 ? amd::Op::GLOBAL_LOAD_B32
-                                  : amd::Op::GLOBAL_LOAD_B64;
-        const unsigned width = k_.registers.count(s.values[e].reg) ? k_.registers.at(s.values[e].reg).width : 32;
-        if (bytes < 8 && width == 64) {
-          // Into the low half, then extended by the type (PTX ISA 5.4.x).
-          const unsigned d = reg(s.values[e].reg, 64);
-          li.insts.push_back({op, vregOperand(d, Part::Lo), {addr, offset}});
-          if (sgn)
-            li.insts.push_back({amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi), {mir::immOperand(31), vregOperand(d, Part::Lo)}});
-          else
-            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
-          continue;
-        }
-        li.insts.push_back({op, vregOperand(reg(s.values[e].reg, bytes == 8 ? 64 : 32)), {addr, offset}});
-      } else {
-        amd::Op op = bytes == 1 ? amd::Op::GLOBAL_STORE_B8
-                     : bytes == 2 ? amd::Op::GLOBAL_STORE_B16
-                     : bytes == 4 ? amd::Op::GLOBAL_STORE_B32
-                                  : amd::Op::GLOBAL_STORE_B64;
-        MOperand data;
-        if (s.values[e].isImm()) {
-          data = materialise(li, s.values[e].imm, bytes == 8);
-        } else {
-          const unsigned width = k_.registers.count(s.values[e].reg) ? k_.registers.at(s.values[e].reg).width : 32;
-          if (bytes == 8 && width != 64)
-            return unsupported(s, "a 64-bit store from a narrower register");
-          // A wider register stores its low bits (PTX ISA 5.4.x).
-          data = width == 64 && bytes < 8 ? vregOperand(reg(s.values[e].reg, 64), Part::Lo)
-                                          : vregOperand(reg(s.values[e].reg, width == 64 ? 64 : 32));
-        }
-        li.insts.push_back({op, noOperand(), {addr, data, offset}});
-      }
+      if (!emitElement(s, e, li, kGlobalOps, addr, offset))
+        return;
     }
+  }
+
+  // The load and store instructions of one memory kind, by element size.
+  struct MemoryOps {
+    amd::Op loadU8, loadI8, loadU16, loadI16, load32, load64, store8, store16, store32, store64;
+  };
+  static constexpr MemoryOps kGlobalOps{amd::Op::GLOBAL_LOAD_U8,    amd::Op::GLOBAL_LOAD_I8,   amd::Op::GLOBAL_LOAD_U16,
+                                        amd::Op::GLOBAL_LOAD_I16,   amd::Op::GLOBAL_LOAD_B32,  amd::Op::GLOBAL_LOAD_B64,
+                                        amd::Op::GLOBAL_STORE_B8,   amd::Op::GLOBAL_STORE_B16, amd::Op::GLOBAL_STORE_B32,
+                                        amd::Op::GLOBAL_STORE_B64};
+  static constexpr MemoryOps kLdsOps{amd::Op::DS_READ_U8,   amd::Op::DS_READ_I8,   amd::Op::DS_READ_U16,  amd::Op::DS_READ_I16,
+                                     amd::Op::DS_READ_B32,  amd::Op::DS_READ_B64,  amd::Op::DS_WRITE_B8,  amd::Op::DS_WRITE_B16,
+                                     amd::Op::DS_WRITE_B32, amd::Op::DS_WRITE_B64};
+  static constexpr MemoryOps kScratchOps{
+      amd::Op::SCRATCH_LOAD_U8,  amd::Op::SCRATCH_LOAD_I8,  amd::Op::SCRATCH_LOAD_U16,  amd::Op::SCRATCH_LOAD_I16,
+      amd::Op::SCRATCH_LOAD_B32, amd::Op::SCRATCH_LOAD_B64, amd::Op::SCRATCH_STORE_B8,  amd::Op::SCRATCH_STORE_B16,
+      amd::Op::SCRATCH_STORE_B32, amd::Op::SCRATCH_STORE_B64};
+
+  // Element e of a load or store at `addr` + `offset`. A register wider than
+  // the element type is allowed (PTX ISA 5.4.x): a load fills its low half
+  // and extends by the type, a store takes its low bits. False (with an
+  // error) for a 64-bit store from a narrower register.
+  bool emitElement(const Stmt &s, size_t e, mir::LoweredInst &li, const MemoryOps &ops, const MOperand &addr,
+                   const MOperand &offset) {
+    const unsigned bytes = s.elemBits / 8;
+    const ptx::Operand &v = s.values[e];
+    const unsigned width = v.isReg() && k_.registers.count(v.reg) ? k_.registers.at(v.reg).width : 32;
+    if (s.kind == Stmt::Kind::Load) {
+      const bool sgn = s.elemType == ptx::TypeClass::S;
+      const amd::Op op = bytes == 1 ? (sgn ? ops.loadI8 : ops.loadU8)
+                         : bytes == 2 ? (sgn ? ops.loadI16 : ops.loadU16)
+                         : bytes == 4 ? ops.load32
+                                      : ops.load64;
+      if (bytes < 8 && width == 64) {
+        const unsigned d = reg(v.reg, 64);
+        li.insts.push_back({op, vregOperand(d, Part::Lo), {addr, offset}});
+        if (sgn)
+          li.insts.push_back({amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi), {mir::immOperand(31), vregOperand(d, Part::Lo)}});
+        else
+          li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
+        return true;
+      }
+      li.insts.push_back({op, vregOperand(reg(v.reg, bytes == 8 ? 64 : 32)), {addr, offset}});
+      return true;
+    }
+    const amd::Op op = bytes == 1 ? ops.store8 : bytes == 2 ? ops.store16 : bytes == 4 ? ops.store32 : ops.store64;
+    MOperand data;
+    if (v.isImm()) {
+      data = materialise(li, v.imm, bytes == 8);
+    } else {
+      if (bytes == 8 && width != 64) {
+        unsupported(s, "a 64-bit store from a narrower register");
+        return false;
+      }
+      data = width == 64 && bytes < 8 ? vregOperand(reg(v.reg, 64), Part::Lo)
+                                      : vregOperand(reg(v.reg, width == 64 ? 64 : 32));
+    }
+    li.insts.push_back({op, noOperand(), {addr, data, offset}});
+    return true;
+  }
+
+  // The address of element e in the group or private segment: a 32-bit
+  // offset (a variable's, or the low half of a 64-bit register) and the
+  // constant part for the instruction's offset field when it is within
+  // 0..maxField, else added first.
+  std::optional<std::pair<MOperand, int64_t>> segmentAddress(const Stmt &s, size_t e, mir::LoweredInst &li,
+                                                             const std::map<std::string, unsigned> &offsets,
+                                                             int64_t maxField, const char *space) {
+    int64_t off = s.offset + int64_t(e * (s.elemBits / 8));
+    if (s.baseIsSymbol) {
+      auto it = offsets.find(s.base);
+      if (it == offsets.end()) {
+        unsupported(s, "addressing '" + s.base + "' as " + space + " memory");
+        return std::nullopt;
+      }
+      const unsigned tmp = newTemp(mir::RegClass::V32);
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(uint64_t(it->second + off) & 0xffffffffu)}});
+      return std::make_pair(vregOperand(tmp), int64_t(0));
+    }
+    const unsigned width = k_.registers.count(s.base) ? k_.registers.at(s.base).width : 64;
+    const unsigned b = reg(s.base, width == 32 ? 32 : 64);
+    MOperand addr = vregOperand(b, width == 32 ? Part::Whole : Part::Lo);
+    if (off < 0 || off > maxField) {
+      const unsigned tmp = newTemp(mir::RegClass::V32);
+      li.insts.push_back({amd::Op::V_ADD_U32, vregOperand(tmp), {mir::immOperand(uint64_t(off) & 0xffffffffu), addr}});
+      return std::make_pair(vregOperand(tmp), int64_t(0));
+    }
+    return std::make_pair(addr, off);
   }
 
   // ---- liveness (see regalloc.hpp) ----
@@ -854,50 +908,10 @@ private:
   // in the group segment (the low 32 bits of a 64-bit register), the 16-bit
   // unsigned offset field takes the constant part when it fits.
   void lowerShared(const Stmt &s, mir::LoweredInst &li) {
-    const unsigned bytes = s.elemBits / 8;
     for (size_t e = 0; e < s.values.size(); ++e) {
-      int64_t off = s.offset + int64_t(e * bytes);
-      MOperand addr;
-      if (s.baseIsSymbol) {
-        auto it = sharedOffset_.find(s.base);
-        if (it == sharedOffset_.end())
-          return unsupported(s, "addressing '" + s.base + "' as shared memory");
-        const unsigned tmp = newTemp(mir::RegClass::V32);
-        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(uint64_t(it->second + off) & 0xffffffffu)}});
-        addr = vregOperand(tmp);
-        off = 0;
-      } else {
-        const unsigned width = k_.registers.count(s.base) ? k_.registers.at(s.base).width : 64;
-        const unsigned b = reg(s.base, width == 32 ? 32 : 64);
-        addr = vregOperand(b, width == 32 ? Part::Whole : Part::Lo);
-        if (off < 0 || off > 0xffff) {
-          const unsigned tmp = newTemp(mir::RegClass::V32);
-          li.insts.push_back({amd::Op::V_ADD_U32, vregOperand(tmp), {mir::immOperand(uint64_t(off) & 0xffffffffu), addr}});
-          addr = vregOperand(tmp);
-          off = 0;
-        }
-      }
-      const MOperand offset = mir::immOperand(static_cast<uint64_t>(off));
-      if (s.kind == Stmt::Kind::Load) {
-        const bool sgn = s.elemType == ptx::TypeClass::S;
-        const amd::Op op = bytes == 1 ? (sgn ? amd::Op::DS_READ_I8 : amd::Op::DS_READ_U8)
-                           : bytes == 2 ? (sgn ? amd::Op::DS_READ_I16 : amd::Op::DS_READ_U16)
-                           : bytes == 4 ? amd::Op::DS_READ_B32
-                                        : amd::Op::DS_READ_B64;
-        li.insts.push_back({op, vregOperand(reg(s.values[e].reg, bytes == 8 ? 64 : 32)), {addr, offset}});
-      } else {
-        const amd::Op op = bytes == 1 ? amd::Op::DS_WRITE_B8
-                           : bytes == 2 ? amd::Op::DS_WRITE_B16
-                           : bytes == 4 ? amd::Op::DS_WRITE_B32
-                                        : amd::Op::DS_WRITE_B64;
-        MOperand data;
-        if (s.values[e].isImm()) {
-          data = materialise(li, s.values[e].imm, bytes == 8);
-        } else {
-          data = vregOperand(reg(s.values[e].reg, bytes == 8 ? 64 : 32));
-        }
-        li.insts.push_back({op, noOperand(), {addr, data, offset}});
-      }
+      std::optional<std::pair<MOperand, int64_t>> a = segmentAddress(s, e, li, sharedOffset_, 0xffff, "shared");
+      if (!a || !emitElement(s, e, li, kLdsOps, a->first, mir::immOperand(static_cast<uint64_t>(a->second))))
+        return;
     }
   }
 
@@ -906,62 +920,10 @@ private:
   // lanes' segments); the immediate offset field takes the constant part
   // when it is in 0..2047, which every target's field holds.
   void lowerLocal(const Stmt &s, mir::LoweredInst &li) {
-    const unsigned bytes = s.elemBits / 8;
     for (size_t e = 0; e < s.values.size(); ++e) {
-      int64_t off = s.offset + int64_t(e * bytes);
-      MOperand addr;
-      if (s.baseIsSymbol) {
-        auto it = localOffset_.find(s.base);
-        if (it == localOffset_.end())
-          return unsupported(s, "addressing '" + s.base + "' as local memory");
-        const unsigned tmp = newTemp(mir::RegClass::V32);
-        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(uint64_t(it->second + off) & 0xffffffffu)}});
-        addr = vregOperand(tmp);
-        off = 0;
-      } else {
-        const unsigned width = k_.registers.count(s.base) ? k_.registers.at(s.base).width : 64;
-        const unsigned b = reg(s.base, width == 32 ? 32 : 64);
-        addr = vregOperand(b, width == 32 ? Part::Whole : Part::Lo);
-        if (off < 0 || off > 2047) {
-          const unsigned tmp = newTemp(mir::RegClass::V32);
-          li.insts.push_back({amd::Op::V_ADD_U32, vregOperand(tmp), {mir::immOperand(uint64_t(off) & 0xffffffffu), addr}});
-          addr = vregOperand(tmp);
-          off = 0;
-        }
-      }
-      const MOperand offset = mir::immOperand(static_cast<uint64_t>(off));
-      const unsigned width = s.values[e].isReg() && k_.registers.count(s.values[e].reg) ? k_.registers.at(s.values[e].reg).width : 32;
-      if (s.kind == Stmt::Kind::Load) {
-        const bool sgn = s.elemType == ptx::TypeClass::S;
-        const amd::Op op = bytes == 1 ? (sgn ? amd::Op::SCRATCH_LOAD_I8 : amd::Op::SCRATCH_LOAD_U8)
-                           : bytes == 2 ? (sgn ? amd::Op::SCRATCH_LOAD_I16 : amd::Op::SCRATCH_LOAD_U16)
-                           : bytes == 4 ? amd::Op::SCRATCH_LOAD_B32
-                                        : amd::Op::SCRATCH_LOAD_B64;
-        if (bytes < 8 && width == 64) {
-          const unsigned d = reg(s.values[e].reg, 64);
-          li.insts.push_back({op, vregOperand(d, Part::Lo), {addr, offset}});
-          if (sgn)
-            li.insts.push_back({amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi), {mir::immOperand(31), vregOperand(d, Part::Lo)}});
-          else
-            li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
-          continue;
-        }
-        li.insts.push_back({op, vregOperand(reg(s.values[e].reg, bytes == 8 ? 64 : 32)), {addr, offset}});
-      } else {
-        const amd::Op op = bytes == 1 ? amd::Op::SCRATCH_STORE_B8
-                           : bytes == 2 ? amd::Op::SCRATCH_STORE_B16
-                           : bytes == 4 ? amd::Op::SCRATCH_STORE_B32
-                                        : amd::Op::SCRATCH_STORE_B64;
-        MOperand data;
-        if (s.values[e].isImm())
-          data = materialise(li, s.values[e].imm, bytes == 8);
-        else if (bytes == 8 && width != 64)
-          return unsupported(s, "a 64-bit store from a narrower register");
-        else
-          data = width == 64 && bytes < 8 ? vregOperand(reg(s.values[e].reg, 64), Part::Lo)
-                                          : vregOperand(reg(s.values[e].reg, width == 64 ? 64 : 32));
-        li.insts.push_back({op, noOperand(), {addr, data, offset}});
-      }
+      std::optional<std::pair<MOperand, int64_t>> a = segmentAddress(s, e, li, localOffset_, 2047, "local");
+      if (!a || !emitElement(s, e, li, kScratchOps, a->first, mir::immOperand(static_cast<uint64_t>(a->second))))
+        return;
     }
   }
 

@@ -734,22 +734,29 @@ private:
         return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses " +
                                std::to_string(mo.bytes) + " bytes at " + hex(addr) + ", out of bounds (" +
                                mem_.describe(addr) + ")");
-      if (store) {
-        for (unsigned d = 0; d < dwords; ++d)
-          storeLE(ptr + 4 * d, std::min(4u, mo.bytes), w.v[size_t(data.index + d) * W_ + lane]);
-      } else {
-        for (unsigned d = 0; d < dwords; ++d) {
-          uint64_t v = loadLE(ptr + 4 * d, std::min(4u, mo.bytes));
-          if (mo.sign && mo.bytes < 4)
-            v = BV::constant(mo.bytes * 8, v).sext(32).value();
-          pl.writes.push_back({(data.index + d) * 64 + lane, static_cast<uint32_t>(v)});
-        }
-      }
+      transfer(w, pl, mo, store, data, lane, ptr);
     }
     if (!store)
       pl.keys = keys(data);
     w.pending.push_back(std::move(pl));
     return std::nullopt;
+  }
+
+  // One lane's part of a VMEM access at `ptr`: a store writes the data
+  // VGPRs now; a load's values wait in `pl` until a wait retires them.
+  void transfer(const Wave &w, PendingLoad &pl, const MemOp &mo, bool store, const Operand &data, unsigned lane,
+                uint8_t *ptr) const {
+    const unsigned dwords = std::max(1u, mo.bytes / 4), chunk = std::min(4u, mo.bytes);
+    for (unsigned d = 0; d < dwords; ++d) {
+      if (store) {
+        storeLE(ptr + 4 * d, chunk, w.v[size_t(data.index + d) * W_ + lane]);
+        continue;
+      }
+      uint64_t v = loadLE(ptr + 4 * d, chunk);
+      if (mo.sign && mo.bytes < 4)
+        v = BV::constant(mo.bytes * 8, v).sext(32).value();
+      pl.writes.push_back({(data.index + d) * 64 + lane, static_cast<uint32_t>(v)});
+    }
   }
 
   // scratch_load vdst, vaddr, off / scratch_store vaddr, vdata, off [offset:N]
@@ -786,17 +793,7 @@ private:
         return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses private offset " +
                                std::to_string(a) + ", outside the " + std::to_string(mem.size()) +
                                "-byte private segment");
-      for (unsigned d = 0; d < dwords; ++d) {
-        const unsigned chunk = std::min(4u, mo.bytes);
-        if (store) {
-          storeLE(&mem[size_t(a) + 4 * d], chunk, w.v[size_t(data.index + d) * W_ + lane]);
-        } else {
-          uint64_t v = loadLE(&mem[size_t(a) + 4 * d], chunk);
-          if (mo.sign && mo.bytes < 4)
-            v = BV::constant(mo.bytes * 8, v).sext(32).value();
-          pl.writes.push_back({(data.index + d) * 64 + lane, static_cast<uint32_t>(v)});
-        }
-      }
+      transfer(w, pl, mo, store, data, lane, &mem[size_t(a)]);
     }
     if (!store)
       pl.keys = keys(data);
