@@ -199,6 +199,21 @@ public:
           s.target = it->second;
         }
       }
+    // A branch back to the first statement (a loop starting the kernel, or
+    // an inlined callee's) would make the entry block a loop target; an
+    // empty statement in front keeps the entry block apart.
+    if (std::any_of(k_.body.begin(), k_.body.end(),
+                    [](const Stmt &st) { return st.kind == Stmt::Kind::Branch && st.target == 0; })) {
+      Stmt entry;
+      entry.kind = Stmt::Kind::Nop;
+      entry.loc = k_.body.front().loc;
+      k_.body.insert(k_.body.begin(), entry);
+      for (Stmt &st : k_.body)
+        if (st.kind == Stmt::Kind::Branch)
+          ++st.target;
+      for (auto &[name, index] : k_.labels)
+        ++index;
+    }
     if (diags_.size() != before && !partial_)
       return std::nullopt;
     return std::move(k_);
