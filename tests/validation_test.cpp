@@ -287,6 +287,54 @@ TEST_CASE("a register holding one constant becomes an immediate operand where a 
   CHECK(check::run(src, t, o).status == check::Status::Pass);
 }
 
+TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or cross-block values do not") {
+  // Ch(e, f, g) = (e & f) ^ (~e & g) is lop3 0xCA: one v_bfi_b32.
+  // %r9 = (%r1 & %r2) is read twice, so its tree stays apart; %r1 is
+  // rewritten between %r10's definition and its use, so that tree cannot
+  // read %r1 at the root; %r14 is defined before a label.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
+                          "mul.wide.u32 %rd3, %r0, 16;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                          "ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd4];\n"
+                          "and.b32 %r5, %r1, %r2;\nnot.b32 %r6, %r1;\nand.b32 %r7, %r6, %r3;\nxor.b32 %r8, %r5, %r7;\n"
+                          "and.b32 %r9, %r1, %r2;\nxor.b32 %r11, %r9, %r3;\nor.b32 %r12, %r9, %r4;\n"
+                          "xor.b32 %r10, %r1, %r4;\nadd.u32 %r1, %r1, 1;\nand.b32 %r13, %r10, %r1;\n"
+                          "or.b32 %r14, %r2, %r3;\nL1:\nxor.b32 %r15, %r14, %r4;\n"
+                          "st.global.v4.u32 [%rd5], {%r8, %r11, %r12, %r13};\nst.global.u32 [%rd5+4], %r15;\nret;\n}\n";
+  const targets::TargetInfo &t = *targets::findTarget("gfx942");
+  module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+  REQUIRE(m.ok);
+  const klower::KernelTranslation &kt = *m.functions[0].kernel;
+  auto code = [&](const std::string &ptx) { // a statement's instructions, waits left out
+    std::vector<std::string> out;
+    for (const translate::TranslatedInstruction &ti : kt.statements)
+      if (ti.ptxText == ptx) {
+        for (const std::string &l : ti.gcn)
+          if (l.rfind("s_wait", 0) != 0)
+            out.push_back(l);
+        return out;
+      }
+    FAIL("no statement " << ptx);
+    return out;
+  };
+  const std::vector<std::string> ch = code("xor.b32 %r8, %r5, %r7");
+  REQUIRE(ch.size() == 1);
+  CHECK(contains(ch[0], "v_bfi_b32"));
+  CHECK(code("and.b32 %r5, %r1, %r2").empty());
+  CHECK(code("not.b32 %r6, %r1").empty());
+  CHECK(!code("and.b32 %r9, %r1, %r2").empty()); // read twice
+  CHECK(!code("xor.b32 %r10, %r1, %r4").empty()); // %r1 changes before the use
+  CHECK(!code("or.b32 %r14, %r2, %r3").empty());  // another block
+  for (const targets::TargetInfo &target : targets::allTargets()) {
+    check::Options o;
+    o.grid = {2, 1, 1};
+    o.block = {64, 1, 1};
+    check::Result r = check::run(src, target, o);
+    CHECK_MESSAGE(r.status == check::Status::Pass, target.name << ": " << r.report);
+  }
+}
+
 TEST_CASE("calls that cannot be inlined are errors at the call") {
   const std::string head = ".version 8.0\n.target sm_80\n.address_size 64\n";
   auto errors = [&](const std::string &body) {

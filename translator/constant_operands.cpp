@@ -53,6 +53,7 @@ Kernel substituteConstantOperands(const Kernel &k, const targets::TargetInfo &t,
       Stmt &s = out.body[def.first];
       s.kind = Stmt::Kind::Nop;
       s.inst = ptx::Instruction{};
+      s.note = "a constant: folded into the instructions that read it";
     }
   return out;
 }

@@ -30,9 +30,15 @@ std::string formatText(const translate::Translation &tr) {
   os << "\n";
   for (const translate::TranslatedInstruction &ti : tr.instructions) {
     os << ";\n; line " << ti.loc.line << ": " << ti.ptxText << "\n";
+    if (!ti.rule && !ti.note.empty()) { // folded into another statement: no code of its own
+      os << ";   " << ti.note << "\n";
+      continue;
+    }
     os << ";   rule " << (ti.rule ? ti.rule->name : kNoRule) << " (" << ti.gcn.size() << " instruction" << (ti.gcn.size() == 1 ? "" : "s")
        << ", " << formatCycles(ti.cycles) << " issue cycle" << (ti.cycles == 1 ? "" : "s") << ")\n";
     os << ";   " << (ti.rule ? ti.rule->restriction : kNoRuleWhy) << "\n";
+    if (!ti.note.empty())
+      os << ";   " << ti.note << "\n";
     for (const std::string &g : ti.gcn)
       os << g << "\n";
   }
@@ -54,7 +60,8 @@ std::string formatJson(const translate::Translation &tr) {
                                        {"rule", ti.rule ? ti.rule->name : kNoRule},
                                        {"cost", ti.cycles},
                                        {"restriction", ti.rule ? ti.rule->restriction : kNoRuleWhy},
-                                       {"gcn", std::move(gcn)}});
+                                       {"gcn", std::move(gcn)},
+                                       {"note", ti.note}});
   }
   llvm::json::Object root{{"target", tr.target},
                           {"wave_size", static_cast<int64_t>(tr.waveSize)},

@@ -176,7 +176,10 @@ void renderFile(llvm::raw_ostream &os, const batch::FileOutcome &f, size_t index
         for (const std::string &g : ti->gcn)
           gcn += (gcn.empty() ? "" : "\n") + escape(g);
         rulesCell += (rulesCell.empty() ? "" : "<br>") +
-                     (ti->rule ? ruleSpan(*ti->rule) : std::string("<span class=\"abi\">kernel ABI / memory</span>"));
+                     (ti->rule ? ruleSpan(*ti->rule) + (ti->note.empty() ? "" : "<br>") : std::string()) +
+                     (!ti->note.empty() ? "<span class=\"abi\">" + escape(ti->note) + "</span>"
+                      : ti->rule        ? std::string()
+                                        : std::string("<span class=\"abi\">kernel ABI / memory</span>"));
         std::string c;
         llvm::raw_string_ostream(c) << llvm::format("%g", ti->cycles);
         cost += (cost.empty() ? "" : "\n") + c;

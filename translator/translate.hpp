@@ -28,6 +28,7 @@ struct TranslatedInstruction {
   const rules::Rule *rule = nullptr;
   std::vector<std::string> gcn; // complete lines for the target
   double cycles = 0;            // from LLVM's scheduling model, per rule
+  std::string note;             // why a statement has no code of its own ("folded into line 12")
 };
 
 struct Translation {
