@@ -335,6 +335,35 @@ TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or
   }
 }
 
+TEST_CASE("an add of an add's or a xor's result is one v_add3_u32 or v_xad_u32") {
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
+                          "mul.wide.u32 %rd3, %r0, 16;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                          "ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd4];\n"
+                          "add.s32 %r5, %r1, %r2;\nadd.s32 %r6, %r5, %r3;\n"     // add3
+                          "xor.b32 %r7, %r2, %r4;\nadd.s32 %r8, %r3, %r7;\n"     // xad (the xor on the right)
+                          "add.s32 %r9, %r1, %r4;\nadd.s32 %r10, %r9, 1;\nadd.s32 %r11, %r9, %r2;\n" // %r9 read twice
+                          "st.global.v4.u32 [%rd5], {%r6, %r8, %r10, %r11};\nret;\n}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    REQUIRE(m.ok);
+    CHECK(contains(m.assembly, "v_add3_u32"));
+    CHECK(contains(m.assembly, "v_xad_u32"));
+    size_t adds = 0;
+    for (size_t at = m.assembly.find(t.mnemonic("v_add_u32") + " "); at != std::string::npos;
+         at = m.assembly.find(t.mnemonic("v_add_u32") + " ", at + 1))
+      ++adds;
+    CHECK(adds == 3); // %r9 and its two readers stay apart
+    check::Options o;
+    o.grid = {2, 1, 1};
+    o.block = {64, 1, 1};
+    check::Result r = check::run(src, t, o);
+    CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
+  }
+}
+
 TEST_CASE("calls that cannot be inlined are errors at the call") {
   const std::string head = ".version 8.0\n.target sm_80\n.address_size 64\n";
   auto errors = [&](const std::string &body) {

@@ -94,7 +94,7 @@ struct Stmt {
   unsigned target = 0;             // Branch: statement index of the label
   unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64)
   targets::FenceScope scope = targets::FenceScope::Gpu; // Fence
-  std::string note; // Nop: what became of the statement (see constant_operands, logic_fusion)
+  std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
 };
 
 struct Kernel {

@@ -7,7 +7,7 @@
 #include "targets/wait_states.hpp"
 #include "translator/constant_operands.hpp"
 #include "translator/cost_model.hpp"
-#include "translator/logic_fusion.hpp"
+#include "translator/instruction_fusion.hpp"
 #include "translator/printer.hpp"
 #include "translator/regalloc.hpp"
 #include "translator/selector.hpp"
@@ -1255,7 +1255,7 @@ private:
       ti.ptxText = s.text;
       ti.loc = s.loc;
       ti.rule = li.rule;
-      ti.note = s.note; // folded or fused statements (see constant_operands, logic_fusion)
+      ti.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
       ti.cycles = li.rule ? costs_.cost(*li.rule, t_).cycles : 0;
       emitPieces(before_[i], ti.gcn, static_cast<int>(i));
       for (const MInst &mi : li.insts)
@@ -1432,7 +1432,8 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
   const select::RuleCostFn cost = translate::ruleCostFn(costs);
   const kernel::Kernel k =
       options.forcedRule ? source
-                         : kernel::fuseLogicTrees(kernel::substituteConstantOperands(source, t, cost), t, cost);
+                         : kernel::fuseAdds(kernel::fuseLogicTrees(kernel::substituteConstantOperands(source, t, cost), t, cost),
+                                            t, cost);
   Lowering l(k, t, costs, out, diags, options);
   if (!l.run())
     return false;

@@ -56,6 +56,8 @@ std::string Form::name() const {
   case Opcode::Mad24Hi: return "mad24.hi." + ty;
   case Opcode::MovPack: return "mov.pack." + ty;     // mov.bN d, {lo, hi}
   case Opcode::MovUnpack: return "mov.unpack." + ty; // mov.bN {lo, hi}, a
+  case Opcode::Add3: return "add3." + ty;            // fused: add of an add
+  case Opcode::Xad: return "xad." + ty;              // fused: add of a xor
   case Opcode::Cvt: return "cvt." + ty + "." + typePrefix(fromType) + std::to_string(fromWidth);
   case Opcode::Setp: {
     static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
@@ -95,6 +97,8 @@ unsigned Form::numSrcs() const {
   case Opcode::MovUnpack: return 1;
   case Opcode::Add:
   case Opcode::Sub: return carryIn ? 3 : 2;
+  case Opcode::Add3:
+  case Opcode::Xad:
   case Opcode::MadLo:
   case Opcode::MadHi:
   case Opcode::MadWide:
@@ -243,6 +247,8 @@ const std::vector<Form> &allForms() {
       add(Form{Opcode::MovPack, TypeClass::B, w});
       add(Form{Opcode::MovUnpack, TypeClass::B, w});
     }
+    add(Form{Opcode::Add3, TypeClass::U, 32});
+    add(Form{Opcode::Xad, TypeClass::U, 32});
     auto cvt = [&](TypeClass to, unsigned tw, TypeClass from, unsigned fw) {
       Form f{Opcode::Cvt, to, tw};
       f.fromType = from;

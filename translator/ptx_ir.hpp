@@ -33,6 +33,11 @@ enum class Opcode {
   // PTX ISA 9.7.9.3 mov with a vector operand: `mov.b64 d, {lo,hi}` packs
   // two halves, `mov.b64 {lo,hi}, a` unpacks (also .b32 from .b16 halves).
   MovPack, MovUnpack,
+  // Fused forms: no PTX spelling of their own; the kernel lowering forms
+  // them from two PTX instructions (translator/add_fusion.cpp) so that a
+  // rule can map them to one AMD instruction: add3 = (a + b) + c,
+  // xad = (a ^ b) + c.
+  Add3, Xad,
 };
 
 // prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.
@@ -68,6 +73,8 @@ struct Form {
 
   // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
   std::string name() const;
+  // A fused form (add3, xad): not in PTX source, made by the lowering.
+  bool fused() const { return opcode == Opcode::Add3 || opcode == Opcode::Xad; }
   // Number of destination / source operands (lop3: immLut counts as a source).
   unsigned numDsts() const;
   unsigned numSrcs() const;

@@ -131,6 +131,8 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
       d = d + s[2];
     return {d};
   }
+  case Opcode::Add3: return {s[0] + s[1] + s[2]};   // add.u32 d, (add.u32 t, a, b), c
+  case Opcode::Xad: return {(s[0] ^ s[1]) + s[2]};  // add.u32 d, (xor.b32 t, a, b), c
   case Opcode::MovPack: return {BV::concat(s[1], s[0])}; // 9.7.9.3: d = {lo, hi}, lo in the low bits
   case Opcode::MovUnpack: {
     const unsigned h = f.width / 2;

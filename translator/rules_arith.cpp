@@ -129,6 +129,17 @@ void addArithRules(std::vector<Rule> &out) {
     w.restriction = "no plain 32x32->64 multiply into a pair: v_mad_{u64_u32,i64_i32} with a zero addend";
     out.push_back(w);
   }
+  // Fused forms (translator/add_fusion.cpp): two PTX instructions, one VOP3.
+  {
+    Rule a3 = makeRule(Form{Opcode::Add3, TypeClass::U, 32}, "vop3", {OperandReq::Any, OperandReq::Any, OperandReq::Any});
+    a3.seq = {inst(Op::V_ADD3_U32, D(), {S(0), S(1), S(2)})};
+    a3.restriction = "none: an add of an add's result (read only there) is one v_add3_u32 (gfx9+)";
+    out.push_back(a3);
+    Rule x = makeRule(Form{Opcode::Xad, TypeClass::U, 32}, "vop3", {OperandReq::Any, OperandReq::Any, OperandReq::Any});
+    x.seq = {inst(Op::V_XAD_U32, D(), {S(0), S(1), S(2)})};
+    x.restriction = "none: an add of a xor's result (read only there) is one v_xad_u32 (gfx9+)";
+    out.push_back(x);
+  }
   // Extended precision: CC.CF is a lane mask between instructions; AMD's
   // carry lives in VCC only within one rule, so it is copied in and out.
   for (const Form &f : ptx::allForms()) {

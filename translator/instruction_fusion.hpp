@@ -1,4 +1,11 @@
-// Bitwise expression trees as one lop3 (the way ptxas turns nvcc's and/or/
+// Fusing PTX instructions into fewer AMD instructions, within a basic
+// block, where an intermediate result is written once and read only by the
+// instruction it feeds (and the operands it was computed from are
+// unchanged up to there). Fused-away statements become Nop statements
+// saying where they went; the PTX interpreter runs the kernel as written,
+// so `check` validates every fusion like any other translation.
+//
+// 1. Bitwise expression trees as one lop3 (the way ptxas turns nvcc's and/or/
 // xor/not chains into LOP3): within a basic block, an and/or/xor/not/lop3
 // (.b32) whose sources are results of other such instructions, each read
 // only there and written only there, over at most three distinct leaf
@@ -10,8 +17,9 @@
 // gfx10+. The tree is fused only where the lop3 rule costs no more than the
 // instructions it replaces; those become Nop statements.
 //
-// The PTX interpreter runs the kernel as written, so `check` validates the
-// rewrite like any other translation.
+// 2. An add of an add's or a xor's result: the fused forms add3 (one
+// v_add3_u32) and xad (one v_xad_u32); SHA-256's round additions are
+// chains of adds.
 #pragma once
 
 #include "targets/target_info.hpp"
@@ -21,5 +29,6 @@
 namespace p2a::kernel {
 
 Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
 
 } // namespace p2a::kernel

@@ -1,9 +1,10 @@
-#include "translator/logic_fusion.hpp"
+#include "translator/instruction_fusion.hpp"
 
 #include "translator/amd_ops.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <functional>
 #include <map>
 #include <set>
@@ -49,61 +50,89 @@ double bestCost(const ptx::Instruction &inst, const targets::TargetInfo &t, cons
   return c.empty() ? 1e30 : cost(*c.front(), t);
 }
 
+// What both fusions need to know about a kernel: its basic blocks, and
+// for each register how often it is written and read and (if written
+// once) where.
+struct Dataflow {
+  std::vector<unsigned> block;
+  std::map<std::string, unsigned> writes, reads;
+  std::map<std::string, size_t> def;
+
+  explicit Dataflow(const Kernel &k) : block(k.body.size(), 0) {
+    std::set<unsigned> starts;
+    for (const auto &[name, index] : k.labels)
+      starts.insert(index);
+    unsigned b = 0;
+    for (size_t i = 0; i < k.body.size(); ++i) {
+      if (i > 0 && (starts.count(static_cast<unsigned>(i)) || k.body[i - 1].kind == Stmt::Kind::Branch ||
+                    k.body[i - 1].kind == Stmt::Kind::Return))
+        ++b;
+      block[i] = b;
+      for (const std::string &r : writtenRegisters(k.body[i])) {
+        ++writes[r];
+        def[r] = i;
+      }
+      for (const std::string &r : readRegisters(k.body[i]))
+        ++reads[r];
+    }
+  }
+
+  // The statement that alone writes `reg`, read only once, in `user`'s
+  // block before it -- an intermediate result a fusion may absorb.
+  std::optional<size_t> singleUseDef(const std::string &reg, size_t user) const {
+    auto w = writes.find(reg), r = reads.find(reg);
+    auto d = def.find(reg);
+    if (w == writes.end() || w->second != 1 || r == reads.end() || r->second != 1 || d == def.end())
+      return std::nullopt;
+    if (d->second >= user || block[d->second] != block[user])
+      return std::nullopt;
+    return d->second;
+  }
+};
+
+// Is register `reg` (or an immediate) unchanged between statements `from` and `to`?
+bool unchangedBetween(const Kernel &k, const ptx::Operand &o, size_t from, size_t to) {
+  if (!o.isReg())
+    return true;
+  for (size_t j = from + 1; j < to; ++j)
+    for (const std::string &w : writtenRegisters(k.body[j]))
+      if (w == o.reg)
+        return false;
+  return true;
+}
+
+// A literal that is not an inline constant costs a v_mov in a VOP3 operand
+// on gfx9/CDNA: fusions into VOP3 instructions avoid them there.
+bool literalCostsMove(const ptx::Operand &o, const targets::TargetInfo &t) {
+  return o.isImm() && !amd::isInlineConstant(static_cast<int32_t>(static_cast<uint32_t>(o.imm))) &&
+         !t.has_literal_in_vop3;
+}
+
 } // namespace
 
 Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   Kernel out = k;
   const size_t n = k.body.size();
-  // Basic blocks: a label or the statement after a branch or return starts one.
-  std::vector<unsigned> block(n, 0);
-  {
-    std::set<unsigned> starts;
-    for (const auto &[name, index] : k.labels)
-      starts.insert(index);
-    unsigned b = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (i > 0 && (starts.count(static_cast<unsigned>(i)) || k.body[i - 1].kind == Stmt::Kind::Branch ||
-                    k.body[i - 1].kind == Stmt::Kind::Return))
-        ++b;
-      block[i] = b;
-    }
-  }
-  std::map<std::string, unsigned> writes, reads;
-  std::map<std::string, size_t> def; // single-written registers -> the statement writing them
-  for (size_t i = 0; i < n; ++i) {
-    for (const std::string &r : writtenRegisters(k.body[i])) {
-      ++writes[r];
-      def[r] = i;
-    }
-    for (const std::string &r : readRegisters(k.body[i]))
-      ++reads[r];
-  }
+  const Dataflow df(k);
   std::vector<bool> fused(n, false);
-  // Is the value of `leaf` at statement `from` still the same at `to`?
   auto unchanged = [&](const Leaf &leaf, size_t from, size_t to) {
-    if (leaf.imm)
-      return true;
-    for (size_t j = from + 1; j < to; ++j)
-      for (const std::string &w : writtenRegisters(out.body[j]))
-        if (w == leaf.reg)
-          return false;
-    return true;
+    ptx::Operand o;
+    o.kind = leaf.imm ? ptx::Operand::Kind::Immediate : ptx::Operand::Kind::Register;
+    o.reg = leaf.reg;
+    return unchangedBetween(out, o, from, to);
   };
   for (size_t root = n; root-- > 0;) {
     const Stmt &rs = out.body[root];
     if (!isLogic32(rs) || fused[root])
       continue;
     // Expand sources into single-use logic results of the same block.
-    struct Node {
-      size_t stmt;
-    };
     std::vector<size_t> inner{root}; // statements of the tree
     std::vector<Leaf> leaves;
     std::function<bool(const ptx::Operand &, size_t)> expandable = [&](const ptx::Operand &o, size_t user) {
-      if (!o.isReg() || writes[o.reg] != 1 || reads[o.reg] != 1 || !def.count(o.reg))
+      if (!o.isReg())
         return false;
-      const size_t j = def[o.reg];
-      return j < user && block[j] == block[root] && !fused[j] && isLogic32(out.body[j]);
+      const std::optional<size_t> j = df.singleUseDef(o.reg, user);
+      return j && df.block[*j] == df.block[root] && !fused[*j] && isLogic32(out.body[*j]);
     };
     // Leaves of the tree rooted at statement s, expanding greedily while at most three stay distinct.
     std::function<void(size_t)> collect = [&](size_t s) {
@@ -115,22 +144,19 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
           // Try it: the candidate's own leaves must fit with those so far.
           std::vector<Leaf> saved = leaves;
           std::vector<size_t> savedInner = inner;
-          inner.push_back(def[o.reg]);
-          collect(def[o.reg]);
+          inner.push_back(df.def.at(o.reg));
+          collect(df.def.at(o.reg));
           bool ok = leaves.size() <= 3;
           for (const Leaf &l : leaves)
-            ok = ok && unchanged(l, def[o.reg], root);
+            ok = ok && unchanged(l, df.def.at(o.reg), root);
           if (ok)
             continue;
           leaves = saved;
           inner = savedInner;
         }
         Leaf l = leafOf(o);
-        // A literal that is not an inline constant costs a v_mov in a
-        // VOP3 operand on gfx9/CDNA: such a tree stays as it is.
-        if (l.imm && !amd::isInlineConstant(static_cast<int32_t>(static_cast<uint32_t>(l.value))) &&
-            !t.has_literal_in_vop3)
-          l.value = ~0ull; // more than three leaves' worth: marks the tree unfusable below
+        if (literalCostsMove(o, t))
+          l.value = ~0ull; // marks the tree unfusable below
         if (std::find(leaves.begin(), leaves.end(), l) == leaves.end())
           leaves.push_back(l);
       }
@@ -162,9 +188,9 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
       }
     };
     value = [&](const ptx::Operand &o, size_t user) -> uint32_t {
-      if (o.isReg() && std::find(inner.begin(), inner.end(), def.count(o.reg) ? def[o.reg] : n) != inner.end() &&
+      if (o.isReg() && std::find(inner.begin(), inner.end(), df.def.count(o.reg) ? df.def.at(o.reg) : n) != inner.end() &&
           expandable(o, user))
-        return eval(def[o.reg]);
+        return eval(df.def.at(o.reg));
       const auto it = std::find(leaves.begin(), leaves.end(), leafOf(o));
       return masks[it - leaves.begin()];
     };
@@ -209,6 +235,55 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
         out.body[s].note = "folded into the lop3 at line " + std::to_string(rs.loc.line);
       }
     fused[root] = true;
+  }
+  return out;
+}
+
+Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
+  Kernel out = k;
+  const Dataflow df(k);
+  std::vector<bool> fused(k.body.size(), false);
+  auto plain32 = [](const Stmt &s, ptx::Opcode op) {
+    return s.kind == Stmt::Kind::Compute && s.guard.empty() && s.inst.form.opcode == op && s.inst.form.width == 32 &&
+           !s.inst.form.carryIn && !s.inst.form.carryOut && s.inst.form.type != ptx::TypeClass::Pred;
+  };
+  for (size_t root = k.body.size(); root-- > 0;) {
+    const Stmt &rs = out.body[root];
+    if (fused[root] || !plain32(rs, ptx::Opcode::Add))
+      continue;
+    // Either source may be the intermediate; prefer an add (add3), then a xor (xad).
+    for (ptx::Opcode inner : {ptx::Opcode::Add, ptx::Opcode::Xor}) {
+      bool done = false;
+      for (size_t side = 0; side < 2 && !done; ++side) {
+        const ptx::Operand &o = rs.inst.srcs[side];
+        const std::optional<size_t> j = o.isReg() ? df.singleUseDef(o.reg, root) : std::nullopt;
+        if (!j || fused[*j] || !plain32(out.body[*j], inner))
+          continue;
+        const ptx::Instruction &in = out.body[*j].inst;
+        const ptx::Operand &other = rs.inst.srcs[1 - side];
+        if (!unchangedBetween(out, in.srcs[0], *j, root) || !unchangedBetween(out, in.srcs[1], *j, root) ||
+            literalCostsMove(in.srcs[0], t) || literalCostsMove(in.srcs[1], t) || literalCostsMove(other, t))
+          continue;
+        ptx::Instruction f;
+        f.form = ptx::Form{inner == ptx::Opcode::Add ? ptx::Opcode::Add3 : ptx::Opcode::Xad, ptx::TypeClass::U, 32};
+        f.dsts = rs.inst.dsts;
+        f.srcs = {in.srcs[0], in.srcs[1], other};
+        f.loc = rs.inst.loc;
+        f.text = rs.inst.text;
+        if (bestCost(f, t, cost) > bestCost(rs.inst, t, cost) + bestCost(in, t, cost))
+          continue;
+        out.body[root].inst = f;
+        out.body[root].note = "fused with line " + std::to_string(out.body[*j].loc.line) + " into one " +
+                              f.form.name();
+        out.body[*j].kind = Stmt::Kind::Nop;
+        out.body[*j].inst = ptx::Instruction{};
+        out.body[*j].note = "folded into the " + f.form.name() + " at line " + std::to_string(rs.loc.line);
+        fused[*j] = fused[root] = true;
+        done = true;
+      }
+      if (done)
+        break;
+    }
   }
   return out;
 }
