@@ -394,6 +394,16 @@ TEST_CASE("gfx11+ mnemonic renames match LLVM") {
       {"v_min_f32", "v0, v1, v2"},
       {"v_mad_u64_u32", "v[0:1], s0, v1, v2, v[2:3]"},
       {"v_mad_i64_i32", "v[0:1], s0, v1, v2, v[2:3]"},
+      {"scratch_load_ubyte", "v0, v1, off"},
+      {"scratch_load_sbyte", "v0, v1, off"},
+      {"scratch_load_ushort", "v0, v1, off"},
+      {"scratch_load_sshort", "v0, v1, off"},
+      {"scratch_load_dword", "v0, v1, off"},
+      {"scratch_load_dwordx2", "v[0:1], v1, off"},
+      {"scratch_store_byte", "v1, v0, off"},
+      {"scratch_store_short", "v1, v0, off"},
+      {"scratch_store_dword", "v1, v0, off"},
+      {"scratch_store_dwordx2", "v1, v[2:3], off"},
   };
   auto opsFor = [&](const std::string &from) -> std::string {
     for (const auto &p : operands)
