@@ -364,6 +364,17 @@ TEST_CASE("an add of an add's or a xor's result is one v_add3_u32 or v_xad_u32")
   }
 }
 
+TEST_CASE("module variables are addressed through their SGPR base") {
+  checkEveryKernel("variables.ptx", {{{2, 1, 1}, {64, 1, 1}}}, 1);
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    module::ModuleResult m = module::translateModule(readFixture("variables.ptx"), t, cost::sharedCostModel());
+    REQUIRE(m.ok);
+    CHECK(contains(m.assembly, ", s[")); // global_load vD, vOffset, s[base:base+1]
+    if (t.global_offset_bits < 15) // beyond the field on gfx9-11: in the VGPR offset instead
+      CHECK(!contains(m.assembly, "offset:12000"));
+  }
+}
+
 TEST_CASE("calls that cannot be inlined are errors at the call") {
   const std::string head = ".version 8.0\n.target sm_80\n.address_size 64\n";
   auto errors = [&](const std::string &body) {

@@ -64,6 +64,11 @@ enum class Op {
   // srcs {byte offset in the lane's area, offset}; stores srcs {offset, data, offset}.
   SCRATCH_LOAD_U8, SCRATCH_LOAD_I8, SCRATCH_LOAD_U16, SCRATCH_LOAD_I16, SCRATCH_LOAD_B32, SCRATCH_LOAD_B64,
   SCRATCH_STORE_B8, SCRATCH_STORE_B16, SCRATCH_STORE_B32, SCRATCH_STORE_B64,
+  // Global with an SGPR base (Vega ISA 9 "Global": address = SGPR pair +
+  // 32-bit VGPR offset + immediate): loads srcs {VGPR offset, SGPR pair,
+  // offset}; stores srcs {VGPR offset, data, SGPR pair, offset}.
+  GLOBAL_LOAD_U8_SADDR, GLOBAL_LOAD_I8_SADDR, GLOBAL_LOAD_U16_SADDR, GLOBAL_LOAD_I16_SADDR, GLOBAL_LOAD_B32_SADDR,
+  GLOBAL_LOAD_B64_SADDR, GLOBAL_STORE_B8_SADDR, GLOBAL_STORE_B16_SADDR, GLOBAL_STORE_B32_SADDR, GLOBAL_STORE_B64_SADDR,
 };
 
 enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, VMEM, SMEM, DS };

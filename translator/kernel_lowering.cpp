@@ -394,13 +394,36 @@ private:
       return lowerLocal(s, li);
     if (s.space != Space::Global && s.space != Space::Generic && s.space != Space::Const)
       return unsupported(s, std::string(s.kind == Stmt::Kind::Load ? "ld." : "st.") + kernel::spaceName(s.space));
+    const int64_t limit = int64_t(1) << (t_.global_offset_bits - 1);
+    const kernel::Variable *var = s.baseIsSymbol ? k_.variable(s.base) : nullptr;
+    if (s.baseIsSymbol && (!var || (var->space != Space::Const && var->space != Space::Global)))
+      return unsupported(s, "addressing the variable '" + s.base + "'");
+    if (s.baseIsSymbol && s.offset >= 0) {
+      // A module variable: its address is in an SGPR pair (set up in the
+      // prologue), so the access takes it as the SGPR base (the saddr form)
+      // with a VGPR holding 0 -- or the element's offset (unsigned, added
+      // to the base) when it does not fit the immediate field.
+      const MOperand sbase = mir::physReg(true, variableAddress(s.base), 2);
+      std::optional<unsigned> zero;
+      for (size_t e = 0; e < s.values.size(); ++e) {
+        const int64_t off = s.offset + int64_t(e * bytes);
+        const bool fits = off >= -limit && off < limit && off >= 0;
+        unsigned vOff;
+        if (fits && zero) {
+          vOff = *zero;
+        } else {
+          vOff = newTemp(mir::RegClass::V32);
+          li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(vOff), {mir::immOperand(fits ? 0 : uint64_t(off) & 0xffffffffu)}});
+          if (fits)
+            zero = vOff;
+        }
+        if (!emitElement(s, e, li, kGlobalSaddrOps, vregOperand(vOff), mir::immOperand(fits ? uint64_t(off) : 0), &sbase))
+          return;
+      }
+      return;
+    }
     unsigned base;
-    if (s.baseIsSymbol) {
-      // A module variable: its address (set up in the prologue) into a
-      // VGPR pair, then the global access as usual.
-      const kernel::Variable *v = k_.variable(s.base);
-      if (!v || (v->space != Space::Const && v->space != Space::Global))
-        return unsupported(s, "addressing the variable '" + s.base + "'");
+    if (s.baseIsSymbol) { // a negative offset from a variable: its address into a VGPR pair
       const unsigned sg = variableAddress(s.base);
       base = newTemp(mir::RegClass::V64);
       li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Lo), {mir::physReg(true, sg)}});
@@ -408,7 +431,6 @@ private:
     } else {
       base = reg(s.base, 64);
     }
-    const int64_t limit = int64_t(1) << (t_.global_offset_bits - 1);
     for (size_t e = 0; e < s.values.size(); ++e) {
       const int64_t off = s.offset + int64_t(e * bytes);
       MOperand addr = vregOperand(base);
@@ -442,6 +464,11 @@ private:
                                         amd::Op::GLOBAL_LOAD_I16,   amd::Op::GLOBAL_LOAD_B32,  amd::Op::GLOBAL_LOAD_B64,
                                         amd::Op::GLOBAL_STORE_B8,   amd::Op::GLOBAL_STORE_B16, amd::Op::GLOBAL_STORE_B32,
                                         amd::Op::GLOBAL_STORE_B64};
+  static constexpr MemoryOps kGlobalSaddrOps{
+      amd::Op::GLOBAL_LOAD_U8_SADDR,   amd::Op::GLOBAL_LOAD_I8_SADDR,   amd::Op::GLOBAL_LOAD_U16_SADDR,
+      amd::Op::GLOBAL_LOAD_I16_SADDR,  amd::Op::GLOBAL_LOAD_B32_SADDR,  amd::Op::GLOBAL_LOAD_B64_SADDR,
+      amd::Op::GLOBAL_STORE_B8_SADDR,  amd::Op::GLOBAL_STORE_B16_SADDR, amd::Op::GLOBAL_STORE_B32_SADDR,
+      amd::Op::GLOBAL_STORE_B64_SADDR};
   static constexpr MemoryOps kLdsOps{amd::Op::DS_READ_U8,   amd::Op::DS_READ_I8,   amd::Op::DS_READ_U16,  amd::Op::DS_READ_I16,
                                      amd::Op::DS_READ_B32,  amd::Op::DS_READ_B64,  amd::Op::DS_WRITE_B8,  amd::Op::DS_WRITE_B16,
                                      amd::Op::DS_WRITE_B32, amd::Op::DS_WRITE_B64};
@@ -455,7 +482,12 @@ private:
   // and extends by the type, a store takes its low bits. False (with an
   // error) for a 64-bit store from a narrower register.
   bool emitElement(const Stmt &s, size_t e, mir::LoweredInst &li, const MemoryOps &ops, const MOperand &addr,
-                   const MOperand &offset) {
+                   const MOperand &offset, const MOperand *sbase = nullptr) {
+    // The address operands: a VGPR (pair), or with an SGPR base a VGPR offset and the base.
+    std::vector<MOperand> loadSrcs{addr};
+    if (sbase)
+      loadSrcs.push_back(*sbase);
+    loadSrcs.push_back(offset);
     const unsigned bytes = s.elemBits / 8;
     const ptx::Operand &v = s.values[e];
     const unsigned width = v.isReg() && k_.registers.count(v.reg) ? k_.registers.at(v.reg).width : 32;
@@ -467,14 +499,14 @@ private:
                                       : ops.load64;
       if (bytes < 8 && width == 64) {
         const unsigned d = reg(v.reg, 64);
-        li.insts.push_back({op, vregOperand(d, Part::Lo), {addr, offset}});
+        li.insts.push_back({op, vregOperand(d, Part::Lo), loadSrcs});
         if (sgn)
           li.insts.push_back({amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi), {mir::immOperand(31), vregOperand(d, Part::Lo)}});
         else
           li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
         return true;
       }
-      li.insts.push_back({op, vregOperand(reg(v.reg, bytes == 8 ? 64 : 32)), {addr, offset}});
+      li.insts.push_back({op, vregOperand(reg(v.reg, bytes == 8 ? 64 : 32)), loadSrcs});
       return true;
     }
     const amd::Op op = bytes == 1 ? ops.store8 : bytes == 2 ? ops.store16 : bytes == 4 ? ops.store32 : ops.store64;
@@ -489,7 +521,11 @@ private:
       data = width == 64 && bytes < 8 ? vregOperand(reg(v.reg, 64), Part::Lo)
                                       : vregOperand(reg(v.reg, width == 64 ? 64 : 32));
     }
-    li.insts.push_back({op, noOperand(), {addr, data, offset}});
+    std::vector<MOperand> storeSrcs{addr, data};
+    if (sbase)
+      storeSrcs.push_back(*sbase);
+    storeSrcs.push_back(offset);
+    li.insts.push_back({op, noOperand(), storeSrcs});
     return true;
   }
 

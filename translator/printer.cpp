@@ -92,7 +92,7 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
     return s;
   }
   if (def.encoding == amd::Encoding::VMEM || def.encoding == amd::Encoding::DS) {
-    // global_load vdst, vaddr, off [offset:N] / global_store vaddr, vdata, off [offset:N]
+    // global_load vdst, vaddr, off|sbase [offset:N] / global_store vaddr, vdata, off|sbase [offset:N]
     // (FLAT-global syntax as llvm-mc prints it, no SGPR base: "off");
     // ds_read vdst, vaddr [offset:N] / ds_write vaddr, vdata [offset:N].
     const bool store = def.dst == amd::Slot::None;
@@ -101,7 +101,10 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
       s += operandText(mi.srcs[0], def.srcs[0], fn, a, t) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t);
     else
       s += operandText(mi.dst, def.dst, fn, a, t) + ", " + operandText(mi.srcs[0], def.srcs[0], fn, a, t);
-    if (def.encoding == amd::Encoding::VMEM)
+    // An SGPR base (the saddr form) is the operand before the offset.
+    if (def.encoding == amd::Encoding::VMEM && mi.srcs.size() >= 3 && def.srcs[mi.srcs.size() - 2] == amd::Slot::Sgprs)
+      s += ", " + operandText(mi.srcs[mi.srcs.size() - 2], amd::Slot::Sgprs, fn, a, t);
+    else if (def.encoding == amd::Encoding::VMEM)
       s += ", off";
     const int64_t off = static_cast<int32_t>(static_cast<uint32_t>(mi.srcs.back().imm));
     if (off)
