@@ -124,17 +124,23 @@ struct HandRun {
   std::vector<uint8_t> out;
 };
 
-HandRun runHand(const std::string &cpu, const std::string &body, Dim3 block = {64, 1, 1}, unsigned vgprs = 16) {
-  const targets::TargetInfo &t = *targets::findTarget(cpu);
+// Assembles `text` for `t` into an object and loads kernel `name` from it.
+emu::LoadedKernel assembleAndLoad(const targets::TargetInfo &t, const std::string &text, const std::string &name) {
   mc::Assembler &asmr = cost::sharedCostModel().assembler(t);
-  mc::AssembleResult obj = asmr.assemble(handKernel(t, body, vgprs), mc::OutputKind::Object);
+  mc::AssembleResult obj = asmr.assemble(text, mc::OutputKind::Object);
   std::string diag;
   for (const auto &d : obj.diagnostics)
     diag += d.message + " at '" + d.source_line + "'\n";
   REQUIRE_MESSAGE(obj.ok, diag);
   std::string err;
-  std::optional<emu::LoadedKernel> k = emu::loadKernel(obj.output, "k", asmr, err);
+  std::optional<emu::LoadedKernel> k = emu::loadKernel(obj.output, name, asmr, err);
   REQUIRE_MESSAGE(k, err);
+  return *k;
+}
+
+HandRun runHand(const std::string &cpu, const std::string &body, Dim3 block = {64, 1, 1}, unsigned vgprs = 16) {
+  const targets::TargetInfo &t = *targets::findTarget(cpu);
+  std::optional<emu::LoadedKernel> k = assembleAndLoad(t, handKernel(t, body, vgprs), "k");
   GlobalMemory mem;
   const uint64_t out = mem.add("out", std::vector<uint8_t>(256, 0));
   std::vector<uint8_t> kernarg(16, 0);
@@ -229,12 +235,7 @@ TEST_CASE("local memory runs from scratch; a kernel that does not set FLAT_SCRAT
     }
     REQUIRE(at != std::string::npos);
     text.erase(at, text.find('\n', at) - at);
-    mc::Assembler &asmr = cost::sharedCostModel().assembler(t);
-    mc::AssembleResult obj = asmr.assemble(text, mc::OutputKind::Object);
-    REQUIRE(obj.ok);
-    std::string err;
-    std::optional<emu::LoadedKernel> k = emu::loadKernel(obj.output, "permute", asmr, err);
-    REQUIRE(k);
+    std::optional<emu::LoadedKernel> k = assembleAndLoad(t, text, "permute");
     GlobalMemory mem;
     const uint64_t inBuf = mem.add("in", std::vector<uint8_t>(64 * 64, 1));
     const uint64_t outBuf = mem.add("out", std::vector<uint8_t>(4 * 64, 0));
@@ -456,12 +457,7 @@ TEST_CASE("workgroup IDs come from where each target delivers them (gfx1100 padd
   const size_t at = text.find(".amdhsa_user_sgpr_count 13");
   REQUIRE(at != std::string::npos);
   text.replace(at, std::string(".amdhsa_user_sgpr_count 13").size(), ".amdhsa_user_sgpr_count 2");
-  mc::Assembler &asmr = cost::sharedCostModel().assembler(t);
-  mc::AssembleResult obj = asmr.assemble(text, mc::OutputKind::Object);
-  REQUIRE(obj.ok);
-  std::string err;
-  std::optional<emu::LoadedKernel> k = emu::loadKernel(obj.output, "k", asmr, err);
-  REQUIRE(k);
+  std::optional<emu::LoadedKernel> k = assembleAndLoad(t, text, "k");
   GlobalMemory mem;
   emu::Launch l;
   l.block = {32, 1, 1};
