@@ -54,13 +54,13 @@ std::optional<AluDelayTracker::Hint> AluDelayTracker::issue(const AluInstr &in) 
       ids.push_back(8 + std::min(saluCycles, 3u));
     if (ids.size() == 1 && openId_ && sinceOpen_ <= 5) {
       hint = Hint{true, "s_delay_alu instid0(" + delayIdName(*openId_) + ") | instskip(" + skipName(sinceOpen_) +
-                            ") | instid1(" + delayIdName(ids[0]) + ")"};
+                            ") | instid1(" + delayIdName(ids[0]) + ")", false};
       openId_.reset();
     } else if (!ids.empty()) {
       std::string text = "s_delay_alu instid0(" + delayIdName(ids[0]) + ")";
       if (ids.size() == 2)
         text += " | instid1(" + delayIdName(ids[1]) + ")";
-      hint = Hint{false, text};
+      hint = Hint{false, text, ids.size() == 1};
       if (ids.size() == 1) {
         openId_ = ids[0];
         sinceOpen_ = 0;

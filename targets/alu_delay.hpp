@@ -40,6 +40,7 @@ public:
   struct Hint {
     bool patchOpen = false; // replace the previous s_delay_alu (its text is `text`) instead of inserting one
     std::string text;       // "s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_2)"
+    bool leavesOpen = false; // a new hint with one ID: a later one may fill its instid1 (patchOpen)
   };
   // The hint `in` needs (if any), then `in` is taken as issued.
   std::optional<Hint> issue(const AluInstr &in);

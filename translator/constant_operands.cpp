@@ -50,10 +50,7 @@ Kernel substituteConstantOperands(const Kernel &k, const targets::TargetInfo &t,
       ++reads[r];
   for (const auto &[r, def] : constant)
     if (!reads.count(r)) {
-      Stmt &s = out.body[def.first];
-      s.kind = Stmt::Kind::Nop;
-      s.inst = ptx::Instruction{};
-      s.note = "a constant: folded into the instructions that read it";
+      foldAway(out.body[def.first], "a constant: folded into the instructions that read it");
     }
   return out;
 }

@@ -230,9 +230,7 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
     for (size_t s : inner)
       if (s != root) {
         fused[s] = true;
-        out.body[s].kind = Stmt::Kind::Nop;
-        out.body[s].inst = ptx::Instruction{};
-        out.body[s].note = "folded into the lop3 at line " + std::to_string(rs.loc.line);
+        foldAway(out.body[s], "folded into the lop3 at line " + std::to_string(rs.loc.line));
       }
     fused[root] = true;
   }
@@ -275,9 +273,7 @@ Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::Rul
         out.body[root].inst = f;
         out.body[root].note = "fused with line " + std::to_string(out.body[*j].loc.line) + " into one " +
                               f.form.name();
-        out.body[*j].kind = Stmt::Kind::Nop;
-        out.body[*j].inst = ptx::Instruction{};
-        out.body[*j].note = "folded into the " + f.form.name() + " at line " + std::to_string(rs.loc.line);
+        foldAway(out.body[*j], "folded into the " + f.form.name() + " at line " + std::to_string(rs.loc.line));
         fused[*j] = fused[root] = true;
         done = true;
       }

@@ -783,6 +783,23 @@ std::optional<Kernel> decodeKernel(const ast::Module &m, const ast::Function &f,
   return Decoder(m, f, diags, partial).run();
 }
 
+SegmentLayout layoutSegment(const Kernel &k, Space space) {
+  SegmentLayout l;
+  for (const Variable &v : k.variables)
+    if (v.space == space) {
+      l.bytes = alignTo(l.bytes, std::max(v.align, 1u));
+      l.offset[v.name] = l.bytes;
+      l.bytes += v.size;
+    }
+  return l;
+}
+
+void foldAway(Stmt &s, std::string note) {
+  s.kind = Stmt::Kind::Nop;
+  s.inst = ptx::Instruction{};
+  s.note = std::move(note);
+}
+
 std::vector<std::string> writtenRegisters(const Stmt &s) {
   std::vector<std::string> out;
   switch (s.kind) {

@@ -119,6 +119,20 @@ struct Kernel {
 std::optional<Kernel> decodeKernel(const ::ptx::ast::Module &m, const ::ptx::ast::Function &f, Diagnostics &diags,
                                    bool partial = false);
 
+// The kernel's .shared (or .local) variables laid out as one segment, in
+// declaration order at their alignment: each variable's offset and the
+// segment's size. The interpreter and the lowering share it, so a
+// variable's address means the same on both sides.
+struct SegmentLayout {
+  std::map<std::string, unsigned> offset;
+  unsigned bytes = 0;
+};
+SegmentLayout layoutSegment(const Kernel &k, Space space);
+
+// What became of a statement folded into others (constant_operands,
+// instruction_fusion): a Nop saying so.
+void foldAway(Stmt &s, std::string note);
+
 // The registers a statement writes and reads (for tracing and checks).
 std::vector<std::string> writtenRegisters(const Stmt &s);
 std::vector<std::string> readRegisters(const Stmt &s);

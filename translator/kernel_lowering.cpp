@@ -86,21 +86,14 @@ public:
                 std::to_string(kMaxParamDwords * 4) + " are supported");
       return false;
     }
-    // .shared variables, laid out in declaration order at their alignment
-    // (as the interpreter lays them out), form the group segment.
-    for (const kernel::Variable &v : k_.variables)
-      if (v.space == Space::Shared) {
-        groupBytes_ = alignUp(groupBytes_, std::max(v.align, 1u));
-        sharedOffset_[v.name] = groupBytes_;
-        groupBytes_ += v.size;
-      }
-    // .local variables likewise form each thread's private segment (scratch).
-    for (const kernel::Variable &v : k_.variables)
-      if (v.space == Space::Local) {
-        privateBytes_ = alignUp(privateBytes_, std::max(v.align, 1u));
-        localOffset_[v.name] = privateBytes_;
-        privateBytes_ += v.size;
-      }
+    // .shared variables form the group segment (LDS), .local ones each
+    // thread's private segment (scratch), laid out as the interpreter does.
+    const kernel::SegmentLayout group = kernel::layoutSegment(k_, Space::Shared);
+    const kernel::SegmentLayout priv = kernel::layoutSegment(k_, Space::Local);
+    sharedOffset_ = group.offset;
+    groupBytes_ = group.bytes;
+    localOffset_ = priv.offset;
+    privateBytes_ = priv.bytes;
     out_.hiddenArgsOffset = alignUp(k_.paramBytes, 8);
     out_.groupBytes = groupBytes_;
     out_.privateBytes = privateBytes_;
@@ -407,7 +400,7 @@ private:
       std::optional<unsigned> zero;
       for (size_t e = 0; e < s.values.size(); ++e) {
         const int64_t off = s.offset + int64_t(e * bytes);
-        const bool fits = off >= -limit && off < limit && off >= 0;
+        const bool fits = off < limit; // (off >= 0: the statement's offset is)
         unsigned vOff;
         if (fits && zero) {
           vOff = *zero;
@@ -1104,15 +1097,17 @@ private:
         targets::InstFacts nopFacts;
         nopFacts.mnemonic = "s_nop";
         record("s_nop " + std::to_string(n - 1), nopFacts,
-               targets::AluInstr{targets::AluInstr::Kind::Salu, targets::kSaluLatency, n, {}, {}}, lines, stmt, n);
+               targets::AluInstr{targets::AluInstr::Kind::Salu, targets::kSaluLatency, n, {}, {}}, lines, stmt);
       }
     }
     facts.mnemonic = line.substr(0, line.find(' '));
-    record(line, facts, alu, lines, stmt, alu.cycles);
+    record(line, facts, alu, lines, stmt);
   }
 
+  // Emits `line` (after its s_delay_alu hint) and remembers it for hazard
+  // checks; its issue cycles (s_nop N: N + 1) are its wait states.
   void record(const std::string &line, const targets::InstFacts &facts, const targets::AluInstr &alu,
-              std::vector<std::string> &lines, int stmt, unsigned waitStates = 1) {
+              std::vector<std::string> &lines, int stmt) {
     if (t_.generation >= targets::Generation::GFX11)
       if (std::optional<targets::AluDelayTracker::Hint> hint = delays_.issue(alu)) {
         if (hint->patchOpen && openDelay_) {
@@ -1121,13 +1116,13 @@ private:
           openDelay_.reset();
         } else {
           append(hint->text, lines, stmt);
-          openDelay_ = OpenDelay{&lines, lines.size() - 1, out_.code.size() - 1};
-          if (hint->text.find("instid1") != std::string::npos)
-            openDelay_.reset();
+          openDelay_.reset();
+          if (hint->leavesOpen)
+            openDelay_ = OpenDelay{&lines, lines.size() - 1, out_.code.size() - 1};
         }
       }
     append(line, lines, stmt);
-    history_.push_back({facts, waitStates, static_cast<long>(out_.code.size() - 1)});
+    history_.push_back({facts, alu.cycles, static_cast<long>(out_.code.size() - 1)});
     if (history_.size() > 16)
       history_.pop_front();
   }

@@ -96,10 +96,13 @@ void addArithRules(std::vector<Rule> &out) {
     out.push_back(lo);
     // PTX's .hi is bits 47..16 of the 48-bit product; AMD's _hi gives bits
     // 47..32, so the two halves are funnel-shifted together.
+    auto bits47to16 = [&](Ref dst) { // into dst, from the two halves in T(0), T(1)
+      return std::vector<TInst>{inst(mulLo24, T(0), {S(0), S(1)}), inst(mulHi24, T(1), {S(0), S(1)}),
+                                inst(Op::V_ALIGNBIT_B32, dst, {T(1), T(0), I(16)})};
+    };
     Rule hi = makeRule(Form{Opcode::Mul24Hi, t, 32}, "lo-hi-alignbit", {OperandReq::Any, OperandReq::Any});
     hi.temps = {TempKind::V32, TempKind::V32};
-    hi.seq = {inst(mulLo24, T(0), {S(0), S(1)}), inst(mulHi24, T(1), {S(0), S(1)}),
-              inst(Op::V_ALIGNBIT_B32, D(), {T(1), T(0), I(16)})};
+    hi.seq = bits47to16(D());
     hi.restriction = "AMD's 24-bit _hi multiply gives bits 47..32, PTX's .hi bits 47..16: both halves, then v_alignbit_b32 by 16";
     out.push_back(hi);
     Rule madLo = makeRule(Form{Opcode::Mad24Lo, t, 32}, "vop3", {OperandReq::Any, OperandReq::Any, OperandReq::Any});
@@ -109,8 +112,8 @@ void addArithRules(std::vector<Rule> &out) {
     Rule madHi = makeRule(Form{Opcode::Mad24Hi, t, 32}, "lo-hi-alignbit-add",
                           {OperandReq::Any, OperandReq::Any, OperandReq::Any});
     madHi.temps = {TempKind::V32, TempKind::V32, TempKind::V32};
-    madHi.seq = {inst(mulLo24, T(0), {S(0), S(1)}), inst(mulHi24, T(1), {S(0), S(1)}),
-                 inst(Op::V_ALIGNBIT_B32, T(2), {T(1), T(0), I(16)}), inst(Op::V_ADD_U32, D(), {T(2), S(2)})};
+    madHi.seq = bits47to16(T(2));
+    madHi.seq.push_back(inst(Op::V_ADD_U32, D(), {T(2), S(2)}));
     madHi.restriction = "as mul24.hi (bits 47..16 by v_alignbit_b32), then the add";
     out.push_back(madHi);
     Rule mh = makeRule(Form{Opcode::MadHi, t, 32}, "mulhi-add", {OperandReq::Any, OperandReq::Any, OperandReq::Any});

@@ -39,16 +39,13 @@ public:
       : k_(k), l_(l), mem_(mem), o_(o) {
     for (const auto &[name, type] : k.registers)
       slot(name);
-    unsigned shared = 0, local = 0;
+    const kernel::SegmentLayout shared = kernel::layoutSegment(k, Space::Shared);
+    const kernel::SegmentLayout local = kernel::layoutSegment(k, Space::Local);
+    sharedOffset_ = shared.offset;
+    localOffset_ = local.offset;
     for (const kernel::Variable &v : k.variables) {
-      if (v.space == Space::Shared) {
-        shared = (shared + v.align - 1) / v.align * v.align;
-        sharedOffset_[v.name] = shared;
-        shared += v.size;
-      } else if (v.space == Space::Local) {
-        local = (local + v.align - 1) / v.align * v.align;
-        localOffset_[v.name] = local;
-        local += v.size;
+      if (v.space == Space::Shared || v.space == Space::Local) {
+        continue;
       } else if (const GlobalMemory::Buffer *b = mem.byName(v.name)) {
         globalAddr_[v.name] = b->base;
       } else {
@@ -57,8 +54,8 @@ public:
         globalAddr_[v.name] = mem.add(v.name, std::move(init));
       }
     }
-    sharedBytes_ = shared;
-    localBytes_ = local;
+    sharedBytes_ = shared.bytes;
+    localBytes_ = local.bytes;
   }
 
   std::optional<Fault> run() {
@@ -376,7 +373,7 @@ private:
   GlobalMemory &mem_;
   const Options &o_;
   std::unordered_map<std::string, unsigned> slots_;
-  std::unordered_map<std::string, unsigned> sharedOffset_, localOffset_;
+  std::map<std::string, unsigned> sharedOffset_, localOffset_;
   std::unordered_map<std::string, uint64_t> globalAddr_;
   unsigned sharedBytes_ = 0, localBytes_ = 0;
   std::vector<uint8_t> shared_;
