@@ -177,6 +177,34 @@ TEST_CASE("a wrong rule is refuted with a counterexample") {
   CHECK(verify::proveRule(early, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
 }
 
+TEST_CASE("the integer proofs of 64-bit multiplies refute wrong templates") {
+  using namespace rules::dsl;
+  auto ruleNamed = [](const std::string &name) {
+    for (const rules::Rule &r : rules::ruleTable())
+      if (r.name == name)
+        return r;
+    FAIL("no rule " << name);
+    return rules::Rule{};
+  };
+  const rules::Rule lo = ruleNamed("mul.lo.u64/mad64-cross");
+  REQUIRE(lo.proveInIntegers);
+  const verify::ProofResult proved = verify::proveRule(lo, targets::defaultTarget());
+  CHECK_MESSAGE(proved.status == verify::ProofResult::Status::Proved, proved.counterexample);
+  // One cross product forgotten.
+  rules::Rule oneCross = lo;
+  oneCross.name = "broken-one-cross-product";
+  oneCross.seq.back() = inst(Op::V_ADD_U32, D(0, rules::Part::Hi), {D(0, rules::Part::Hi), T(0)});
+  verify::ProofResult p = verify::proveRule(oneCross, targets::defaultTarget());
+  CHECK(p.status == verify::ProofResult::Status::Failed);
+  CHECK_MESSAGE(p.counterexample.find("a!int") != std::string::npos, p.counterexample);
+  // The high half's middle carry dropped (v_addc of 0 + 0 + vcc replaced by 0).
+  rules::Rule hi = ruleNamed("mul.hi.u64/mad64-chain");
+  hi.name = "broken-lost-carry";
+  REQUIRE(hi.seq.size() == 9);
+  hi.seq[7] = inst(Op::V_MOV_B32, T(0, rules::Part::Hi), {I(0)});
+  CHECK(verify::proveRule(hi, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
+}
+
 TEST_CASE("every form translates on every target and computes the PTX result") {
   std::mt19937_64 rng(12345);
   const std::vector<uint64_t> edges = {0, 1, 31, 32, 33, 63, 64, 0x80000000ull, 0xffffffffull,

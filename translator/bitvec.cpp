@@ -211,4 +211,21 @@ BV mulWide(const BV &a, const BV &b, bool isSigned) {
   return isSigned ? a.sext(w) * b.sext(w) : a.zext(w) * b.zext(w);
 }
 
+BV mulLow(const BV &a, const BV &b) {
+  if (a.width() == 64)
+    return a * b; // (the low half of any product is the product mod 2^64)
+  return mulWide(a, b, false).trunc(a.width());
+}
+
+BV mulHigh(const BV &a, const BV &b, bool isSigned) {
+  if (a.width() == 64 && a.isConcrete() && b.isConcrete()) {
+    const __int128 p = isSigned ? static_cast<__int128>(static_cast<int64_t>(a.value())) *
+                                      static_cast<__int128>(static_cast<int64_t>(b.value()))
+                                : static_cast<__int128>(static_cast<unsigned __int128>(a.value()) *
+                                                        static_cast<unsigned __int128>(b.value()));
+    return BV::constant(64, static_cast<uint64_t>(static_cast<unsigned __int128>(p) >> 64));
+  }
+  return mulWide(a, b, isSigned).extract(2 * a.width() - 1, a.width());
+}
+
 } // namespace p2a::sem

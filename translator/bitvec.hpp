@@ -83,5 +83,10 @@ BV popcount(const BV &v);
 // the same product, so the proofs compare equal terms instead of asking the
 // solver to relate two different multipliers.
 BV mulWide(const BV &a, const BV &b, bool isSigned);
+// The low and high halves of the double-width product of two equal-width
+// values. Concrete values are at most 64 bits wide, so a 64x64 product is
+// computed here as 128-bit arithmetic instead of through mulWide.
+BV mulLow(const BV &a, const BV &b);
+BV mulHigh(const BV &a, const BV &b, bool isSigned);
 
 } // namespace p2a::sem

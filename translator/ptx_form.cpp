@@ -225,8 +225,11 @@ const std::vector<Form> &allForms() {
       add(Form{Opcode::Add, TypeClass::U, w});
       add(Form{Opcode::Sub, TypeClass::U, w});
     }
-    add(Form{Opcode::MulLo, TypeClass::U, 32});
-    add(Form{Opcode::MadLo, TypeClass::U, 32});
+    for (unsigned w : {32u, 64u}) {
+      add(Form{Opcode::MulLo, TypeClass::U, w});
+      add(Form{Opcode::MadLo, TypeClass::U, w});
+    }
+    add(Form{Opcode::MulHi, TypeClass::U, 64});
     for (TypeClass t : {TypeClass::U, TypeClass::S}) {
       add(Form{Opcode::MulHi, t, 32});
       add(Form{Opcode::MulWide, t, 32});

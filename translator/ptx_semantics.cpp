@@ -95,12 +95,12 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
     return {wide.trunc(w), wide.extract(w, w)};
   }
   case Opcode::MulLo:                       // 9.7.1.3: the low half of the product
-    return {mulWide(s[0], s[1], false).trunc(f.width)};
+    return {mulLow(s[0], s[1])};
   case Opcode::MulHi: // 9.7.1.3: the high half of the (signed or unsigned) product
-    return {mulWide(s[0], s[1], f.type == TypeClass::S).extract(2 * f.width - 1, f.width)};
+    return {mulHigh(s[0], s[1], f.type == TypeClass::S)};
   case Opcode::MulWide: return {mulWide(s[0], s[1], f.type == TypeClass::S)}; // 9.7.1.3
   case Opcode::MadLo:                                                         // 9.7.1.4
-    return {mulWide(s[0], s[1], false).trunc(f.width) + s[2]};
+    return {mulLow(s[0], s[1]) + s[2]};
   case Opcode::Setp: { // 9.7.3.1: p = (a cmp b) [BoolOp c]
     BV p = compare(f.cmp, f.type == TypeClass::S, s[0], s[1]);
     if (f.boolop == BoolOp::And)

@@ -90,6 +90,11 @@ struct Rule {
   std::function<std::vector<sem::BV>(const std::vector<sem::BV> &srcs, const std::vector<sem::BV> &written)>
       proofCases;
 
+  // Prove over the integers (integer_proof.hpp) instead of by bit-blasting:
+  // for products wider than 32 bits built from 32-bit partial products,
+  // which Z3 cannot compare as circuits in reasonable time.
+  bool proveInIntegers = false;
+
   // Does the rule serve target t: its target predicate holds and every AMD
   // instruction it emits exists there?
   bool servesTarget(const targets::TargetInfo &t) const;

@@ -132,7 +132,51 @@ void addArithRules(std::vector<Rule> &out) {
     w.restriction = "no plain 32x32->64 multiply into a pair: v_mad_{u64_u32,i64_i32} with a zero addend";
     out.push_back(w);
   }
-  // Fused forms (translator/add_fusion.cpp): two PTX instructions, one VOP3.
+  // 64-bit multiplies from 32-bit partial products (PTX ISA 9.7.1.3/9.7.1.4;
+  // a = ah:al, b = bh:bl). Proved over the integers (rule.proveInIntegers):
+  // Z3 cannot compare a 64x64 multiplier with its partial products by
+  // bit-blasting, but the identity is polynomial algebra.
+  {
+    // a*b mod 2^64 = al*bl + ((al*bh + ah*bl) mod 2^32) << 32: the cross
+    // products' low halves join the high half of one 32x32->64 product.
+    auto crossTerms = [](Ref d) {
+      return std::vector<TInst>{inst(Op::V_MUL_LO_U32, T(0), {S(0, Part::Lo), S(1, Part::Hi)}),
+                                inst(Op::V_MUL_LO_U32, T(1), {S(0, Part::Hi), S(1, Part::Lo)}),
+                                inst(Op::V_ADD3_U32, d, {D(0, Part::Hi), T(0), T(1)})};
+    };
+    Rule lo = makeRule(Form{Opcode::MulLo, TypeClass::U, 64}, "mad64-cross", {OperandReq::Any, OperandReq::Any});
+    lo.temps = {TempKind::V32, TempKind::V32};
+    std::vector<TInst> cross = crossTerms(D(0, Part::Hi));
+    lo.seq = {cross[0], cross[1], inst(Op::V_MAD_U64_U32, D(), {S(0, Part::Lo), S(1, Part::Lo), I(0)}), cross[2]};
+    lo.restriction = "no 64x64 multiply: al*bl as one v_mad_u64_u32, the cross products' low halves added to its high half";
+    lo.proveInIntegers = true;
+    out.push_back(lo);
+    Rule mad = makeRule(Form{Opcode::MadLo, TypeClass::U, 64}, "mad64-cross",
+                        {OperandReq::Any, OperandReq::Any, OperandReq::Any});
+    mad.temps = {TempKind::V32, TempKind::V32};
+    mad.seq = {cross[0], cross[1], inst(Op::V_MAD_U64_U32, D(), {S(0, Part::Lo), S(1, Part::Lo), S(2)}), cross[2]};
+    mad.restriction = "as mul.lo.u64, with c as the v_mad_u64_u32 addend";
+    mad.proveInIntegers = true;
+    out.push_back(mad);
+    // The high half of the 128-bit product: P = al*bh + hi(al*bl),
+    // Q = ah*bl + lo(P), then ah*bh + hi(P) + hi(Q) (each step fits 64 bits).
+    Rule hi = makeRule(Form{Opcode::MulHi, TypeClass::U, 64}, "mad64-chain", {OperandReq::Any, OperandReq::Any});
+    hi.temps = {TempKind::V64, TempKind::V64};
+    hi.seq = {inst(Op::V_MUL_HI_U32, T(0, Part::Lo), {S(0, Part::Lo), S(1, Part::Lo)}),
+              inst(Op::V_MOV_B32, T(0, Part::Hi), {I(0)}),
+              inst(Op::V_MAD_U64_U32, T(0), {S(0, Part::Lo), S(1, Part::Hi), T(0)}),
+              inst(Op::V_MOV_B32, T(1, Part::Lo), {T(0, Part::Lo)}),
+              inst(Op::V_MOV_B32, T(1, Part::Hi), {I(0)}),
+              inst(Op::V_MAD_U64_U32, T(1), {S(0, Part::Hi), S(1, Part::Lo), T(1)}),
+              inst(Op::V_ADD_CO_U32, T(0, Part::Lo), {T(0, Part::Hi), T(1, Part::Hi)}),
+              inst(Op::V_ADDC_CO_U32, T(0, Part::Hi), {I(0), I(0), VCC()}),
+              inst(Op::V_MAD_U64_U32, D(), {S(0, Part::Hi), S(1, Part::Hi), T(0)})};
+    hi.restriction = "no 64x64 multiply: four 32x32 partial products chained through v_mad_u64_u32 addends, "
+                     "the middle carries added into the last";
+    hi.proveInIntegers = true;
+    out.push_back(hi);
+  }
+  // Fused forms (translator/instruction_fusion.cpp): two PTX instructions, one VOP3.
   {
     Rule a3 = makeRule(Form{Opcode::Add3, TypeClass::U, 32}, "vop3", {OperandReq::Any, OperandReq::Any, OperandReq::Any});
     a3.seq = {inst(Op::V_ADD3_U32, D(), {S(0), S(1), S(2)})};
