@@ -104,6 +104,17 @@ std::vector<MnemonicRename> gfx11Renames() {
       {"global_store_dwordx4", "global_store_b128"},
       {"global_store_byte", "global_store_b8"},
       {"global_store_short", "global_store_b16"},
+      // flat (generic addresses)
+      {"flat_load_dword", "flat_load_b32"},
+      {"flat_load_dwordx2", "flat_load_b64"},
+      {"flat_load_ubyte", "flat_load_u8"},
+      {"flat_load_sbyte", "flat_load_i8"},
+      {"flat_load_ushort", "flat_load_u16"},
+      {"flat_load_sshort", "flat_load_i16"},
+      {"flat_store_dword", "flat_store_b32"},
+      {"flat_store_dwordx2", "flat_store_b64"},
+      {"flat_store_byte", "flat_store_b8"},
+      {"flat_store_short", "flat_store_b16"},
       // scratch (private memory)
       {"scratch_load_ubyte", "scratch_load_u8"},
       {"scratch_load_sbyte", "scratch_load_i8"},

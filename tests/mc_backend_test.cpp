@@ -404,6 +404,16 @@ TEST_CASE("gfx11+ mnemonic renames match LLVM") {
       {"scratch_store_short", "v1, v0, off"},
       {"scratch_store_dword", "v1, v0, off"},
       {"scratch_store_dwordx2", "v1, v[2:3], off"},
+      {"flat_load_ubyte", "v0, v[2:3]"},
+      {"flat_load_sbyte", "v0, v[2:3]"},
+      {"flat_load_ushort", "v0, v[2:3]"},
+      {"flat_load_sshort", "v0, v[2:3]"},
+      {"flat_load_dword", "v0, v[2:3]"},
+      {"flat_load_dwordx2", "v[0:1], v[2:3]"},
+      {"flat_store_byte", "v[2:3], v0"},
+      {"flat_store_short", "v[2:3], v0"},
+      {"flat_store_dword", "v[2:3], v0"},
+      {"flat_store_dwordx2", "v[2:3], v[0:1]"},
   };
   auto opsFor = [&](const std::string &from) -> std::string {
     for (const auto &p : operands)

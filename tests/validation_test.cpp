@@ -288,6 +288,55 @@ TEST_CASE("a register holding one constant becomes an immediate operand where a 
   CHECK(check::run(src, t, o).status == check::Status::Pass);
 }
 
+TEST_CASE("uniform values (arguments, workgroup IDs) are read from their SGPRs, within the constant bus") {
+  // %rd1 (an argument) and %r3 (%ctaid.x) are written once; %r6 is an
+  // argument written twice, so it keeps its VGPR.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out, .param .u32 salt, .param .u32 bias)\n{\n"
+                          ".reg .pred %p<2>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<6>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u32 %r5, [salt];\nld.param.u32 %r6, [bias];\n"
+                          "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %ctaid.x;\n"
+                          "mad.lo.s32 %r4, %r3, %r2, %r1;\nsetp.lt.u32 %p1, %r1, 3;\n@%p1 add.s32 %r6, %r6, 1;\n"
+                          "xor.b32 %r7, %r4, %r5;\nadd.s32 %r8, %r7, %r6;\nadd.s32 %r9, %r8, %r3;\n"
+                          "mul.wide.u32 %rd2, %r4, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                          "st.global.u32 [%rd3], %r9;\nret;\n}\n";
+  for (const char *cpu : {"gfx900", "gfx942", "gfx1030", "gfx1100", "gfx1200"}) {
+    CAPTURE(cpu);
+    const targets::TargetInfo &t = *targets::findTarget(cpu);
+    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    REQUIRE(m.ok);
+    const klower::KernelTranslation &kt = *m.functions[0].kernel;
+    auto stmt = [&](const std::string &ptx) {
+      for (const translate::TranslatedInstruction &ti : kt.statements)
+        if (ti.ptxText == ptx)
+          return ti;
+      FAIL("no statement " << ptx);
+      return translate::TranslatedInstruction{};
+    };
+    // Written once: no VGPR copy, its readers name the SGPR.
+    CHECK(stmt("ld.param.u32 %r5, [salt]").gcn.empty());
+    CHECK(contains(stmt("ld.param.u32 %r5, [salt]").note, "read in place from s18"));
+    CHECK(stmt("mov.u32 %r3, %ctaid.x").gcn.empty());
+    REQUIRE(stmt("xor.b32 %r7, %r4, %r5").gcn.size() == 1);
+    CHECK(contains(stmt("xor.b32 %r7, %r4, %r5").gcn[0], "s18"));
+    // Written twice (once under a guard): the VGPR copy stays.
+    CHECK(!stmt("ld.param.u32 %r6, [bias]").gcn.empty());
+    // The pointer's high half goes through the carry, VCC: on gfx9 the
+    // constant bus has room for one scalar value, so that half is copied.
+    std::vector<std::string> add; // (without gfx11+'s s_delay_alu hints)
+    for (const std::string &line : stmt("add.s64 %rd3, %rd1, %rd2").gcn)
+      if (line.rfind("v_", 0) == 0)
+        add.push_back(line);
+    REQUIRE(add.size() == 2);
+    CHECK(contains(add[0], "s16"));
+    CHECK(contains(add[1], "s17") == t.isGfx10Plus());
+    check::Options o;
+    o.grid = {3, 1, 1};
+    o.block = {64, 1, 1};
+    CHECK(check::run(src, t, o).status == check::Status::Pass);
+  }
+}
+
 TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or cross-block values do not") {
   // Ch(e, f, g) = (e & f) ^ (~e & g) is lop3 0xCA: one v_bfi_b32.
   // %r9 = (%r1 & %r2) is read twice, so its tree stays apart; %r1 is
@@ -587,6 +636,38 @@ TEST_CASE("the emulator runs loads asynchronously: a missing or short wait is an
   CHECK(contains(ooo.fault->message, "lgkmcnt"));
 }
 
+TEST_CASE("flat accesses count in both counters and are routed by aperture") {
+  for (const char *cpu : {"gfx900", "gfx1030", "gfx1100", "gfx1200"}) {
+    const targets::TargetInfo &t = *targets::findTarget(cpu);
+    CAPTURE(cpu);
+    const std::string load = "\t" + t.mnemonic("flat_load_dword") + " v1, v[2:3]\n";
+    const std::string vm = "\t" + targets::waitInstruction(targets::Counter::VmLoad, 0, t) + "\n";
+    const std::string lgkm = "\t" + targets::waitInstruction(targets::Counter::Lds, 0, t) + "\n";
+    const std::string use = "\tv_xor_b32 v4, v1, v1\n";
+    // A FLAT load may have read LDS: vmcnt alone does not retire it.
+    HandRun vmOnly = runHand(cpu, prologue(t) + load + vm + use);
+    REQUIRE(vmOnly.fault);
+    CHECK(contains(vmOnly.fault->message, t.counters == targets::TargetInfo::Counters::Gfx12 ? "dscnt" : "lgkmcnt"));
+    HandRun lgkmOnly = runHand(cpu, prologue(t) + load + lgkm + use);
+    REQUIRE(lgkmOnly.fault);
+    CHECK_FALSE(runHand(cpu, prologue(t) + load + vm + lgkm + use).fault);
+    // The private aperture reaches scratch, which this kernel does not have.
+    HandRun priv = runHand(cpu, "\ts_mov_b64 s[6:7], src_private_base\n\tv_mov_b32 v4, 0\n\tv_mov_b32 v5, s7\n\t" +
+                                    t.mnemonic("flat_store_dword") + " v[4:5], v4\n");
+    REQUIRE(priv.fault);
+    CHECK(contains(priv.fault->message, "enables no private segment"));
+    // The shared aperture reaches LDS, which this kernel does not allocate.
+    HandRun shared = runHand(cpu, "\ts_mov_b64 s[6:7], src_shared_base\n\tv_mov_b32 v4, 8\n\tv_mov_b32 v5, s7\n\t" +
+                                      t.mnemonic("flat_store_dword") + " v[4:5], v4\n");
+    REQUIRE(shared.fault);
+    CHECK(contains(shared.fault->message, "LDS offset 8"));
+  }
+}
+
+TEST_CASE("generic pointers into shared and local memory (cvta both ways) pass check on every target") {
+  checkEveryKernel("generic.ptx", {{{2, 1, 1}, {64, 1, 1}}, {{1, 1, 1}, {128, 1, 1}}}, 1);
+}
+
 TEST_CASE("the emulator flags missing wait states from the target's hazard table") {
   // gfx9: VALU writes an SGPR, VMEM reads it as its base: 5 wait states.
   const std::string vcmp = "\tv_cmp_eq_u32_e64 s[6:7], v0, v0\n";
@@ -763,7 +844,7 @@ TEST_SUITE("samples") {
 TEST_CASE("samples translate, link into code objects and pass check on every target") {
   for (const char *sample : {"bittwiddle/bittwiddle.ptx", "chacha20/chacha20.ptx", "sha256/sha256.ptx",
                              "keccak/keccak.ptx", "murmur3/murmur3.ptx", "crc32/crc32.ptx", "calls/calls.ptx",
-                             "permute/permute.ptx"}) {
+                             "permute/permute.ptx", "generic/generic.ptx"}) {
     std::ifstream in(std::string(P2A_SOURCE_DIR) + "/samples/" + sample);
     std::stringstream ss;
     ss << in.rdbuf();

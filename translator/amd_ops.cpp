@@ -401,6 +401,20 @@ std::vector<OpDef> buildOps() {
        false, "Vega ISA 9", nullptr},
       {Op::GLOBAL_STORE_B64_SADDR, "global_store_dwordx2", E::VMEM, SL::None, {SL::V32, SL::V64, SL::Sgprs, SL::V32},
        false, "Vega ISA 9", nullptr},
+      {Op::FLAT_LOAD_U8, "flat_load_ubyte", E::VMEM, SL::V32, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::FLAT_LOAD_I8, "flat_load_sbyte", E::VMEM, SL::V32, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::FLAT_LOAD_U16, "flat_load_ushort", E::VMEM, SL::V32, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::FLAT_LOAD_I16, "flat_load_sshort", E::VMEM, SL::V32, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::FLAT_LOAD_B32, "flat_load_dword", E::VMEM, SL::V32, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::FLAT_LOAD_B64, "flat_load_dwordx2", E::VMEM, SL::V64, {SL::V64, SL::V32}, false, "Vega ISA 9", nullptr},
+      {Op::FLAT_STORE_B8, "flat_store_byte", E::VMEM, SL::None, {SL::V64, SL::V32, SL::V32}, false, "Vega ISA 9",
+       nullptr},
+      {Op::FLAT_STORE_B16, "flat_store_short", E::VMEM, SL::None, {SL::V64, SL::V32, SL::V32}, false, "Vega ISA 9",
+       nullptr},
+      {Op::FLAT_STORE_B32, "flat_store_dword", E::VMEM, SL::None, {SL::V64, SL::V32, SL::V32}, false, "Vega ISA 9",
+       nullptr},
+      {Op::FLAT_STORE_B64, "flat_store_dwordx2", E::VMEM, SL::None, {SL::V64, SL::V64, SL::V32}, false, "Vega ISA 9",
+       nullptr},
   };
 }
 
@@ -472,5 +486,7 @@ std::pair<BV, BV> splitCarry(const BV &result) {
 }
 
 bool isInlineConstant(int64_t v) { return v >= -16 && v <= 64; }
+
+bool isFlat(Op op) { return op >= Op::FLAT_LOAD_U8 && op <= Op::FLAT_STORE_B64; }
 
 } // namespace p2a::amd

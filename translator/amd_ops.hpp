@@ -69,6 +69,11 @@ enum class Op {
   // offset}; stores srcs {VGPR offset, data, SGPR pair, offset}.
   GLOBAL_LOAD_U8_SADDR, GLOBAL_LOAD_I8_SADDR, GLOBAL_LOAD_U16_SADDR, GLOBAL_LOAD_I16_SADDR, GLOBAL_LOAD_B32_SADDR,
   GLOBAL_LOAD_B64_SADDR, GLOBAL_STORE_B8_SADDR, GLOBAL_STORE_B16_SADDR, GLOBAL_STORE_B32_SADDR, GLOBAL_STORE_B64_SADDR,
+  // Flat (Vega ISA 9 "Flat"): a generic address, which the apertures route
+  // to LDS, scratch or global memory; operands as the global forms, printed
+  // without the SGPR-base field. They count in vmcnt and lgkmcnt.
+  FLAT_LOAD_U8, FLAT_LOAD_I8, FLAT_LOAD_U16, FLAT_LOAD_I16, FLAT_LOAD_B32, FLAT_LOAD_B64,
+  FLAT_STORE_B8, FLAT_STORE_B16, FLAT_STORE_B32, FLAT_STORE_B64,
 };
 
 enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, VMEM, SMEM, DS };
@@ -118,5 +123,9 @@ std::string mnemonic(Op op, const targets::TargetInfo &t);
 bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t);
 // Inline constants (free in any operand): integers -16..64.
 bool isInlineConstant(int64_t v);
+
+// The FLAT (generic-address) memory instructions: routed by aperture, counted
+// in both vmcnt and lgkmcnt (dscnt on gfx12), no SGPR-base field.
+bool isFlat(Op op);
 
 } // namespace p2a::amd

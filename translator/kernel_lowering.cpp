@@ -99,6 +99,12 @@ public:
     out_.privateBytes = privateBytes_;
     globalBase_ = kParamSgprs + alignUp(paramDwords, 2);
     out_.kernargBytes = out_.hiddenArgsOffset + kHiddenArgsBytes;
+    // Generic addresses are global ones unless the kernel makes generic
+    // pointers into shared or local memory; then generic accesses are FLAT
+    // instructions, which the apertures route.
+    for (const Stmt &st : k_.body)
+      genericReachesSegments_ |= st.kind == Stmt::Kind::Cvta && st.toGeneric &&
+                                 (st.space == Space::Shared || st.space == Space::Local);
 
 
     buildBlocks();
@@ -112,6 +118,9 @@ public:
     // On a lowering error what did lower is still assigned registers and
     // printed (the report shows it beside the error), but the caller gets false.
     const bool lowered = diags_.size() == before;
+    if (zeroVgpr_ && !k_.body.empty())
+      before_[0].insert(before_[0].begin(), inst(amd::Op::V_MOV_B32, vregOperand(*zeroVgpr_), {mir::immOperand(0)}));
+    readUniformsInPlace();
 
     // Keep v0 (packed IDs) or v0..v2 free, and the ABI SGPRs below the masks.
     const unsigned firstVgpr = t_.packed_work_item_ids ? 2 : 4;
@@ -129,7 +138,8 @@ public:
     }
     for (unsigned v = 0; v < fn_.vregs.size(); ++v)
       if (!fn_.vregs[v].ptxName.empty())
-        out_.registers.push_back({fn_.vregs[v].ptxName, printer::physName(v, fn_, out_.allocation, t_)});
+        out_.registers.push_back({fn_.vregs[v].ptxName, inPlace_.count(v) ? sgprText(inPlace_.at(v))
+                                                                           : printer::physName(v, fn_, out_.allocation, t_)});
 
     emitPrologue(paramDwords);
     emitBody();
@@ -188,18 +198,7 @@ private:
     case Stmt::Kind::ReadSpecial: return lowerSpecial(s);
     case Stmt::Kind::Load:
     case Stmt::Kind::Store: return lowerMemory(s);
-    case Stmt::Kind::Cvta: {
-      mir::LoweredInst &li = begin(s);
-      if ((s.space != Space::Global) || !s.symbol.empty()) {
-        unsupported(s, "cvta for the ." + std::string(kernel::spaceName(s.space)) + " space");
-        return;
-      }
-      // Global addresses are generic addresses on AMDGPU (flat): a copy.
-      const unsigned d = reg(s.dst, 64), a = reg(s.srcs[0].reg, 64);
-      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {vregOperand(a, Part::Lo)}});
-      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {vregOperand(a, Part::Hi)}});
-      return;
-    }
+    case Stmt::Kind::Cvta: return lowerCvta(s);
     case Stmt::Kind::Return: begin(s); return; // control flow: see controlFlow()
     case Stmt::Kind::Nop: begin(s); return;
     case Stmt::Kind::AddressOf: {
@@ -266,6 +265,55 @@ private:
     }
   }
 
+  // cvta (PTX ISA 9.7.9.17). Global and const addresses are generic
+  // addresses on AMDGPU: a copy. A generic address of shared or local
+  // memory is the segment offset under that segment's aperture (the high
+  // half src_shared_base / src_private_base give, read once in the
+  // prologue), so cvta.shared sets the high half and cvta.to.shared keeps
+  // the low one, as LLVM lowers addrspacecast.
+  void lowerCvta(const Stmt &s) {
+    mir::LoweredInst &li = begin(s);
+    const unsigned d = reg(s.dst, 64);
+    const bool segment = s.space == Space::Shared || s.space == Space::Local;
+    if (!segment && s.space != Space::Global && s.space != Space::Const)
+      return unsupported(s, "cvta for the ." + std::string(kernel::spaceName(s.space)) + " space");
+    MOperand lo, hi;
+    if (!s.symbol.empty()) {
+      const std::map<std::string, unsigned> &offsets = s.space == Space::Shared ? sharedOffset_ : localOffset_;
+      if (segment) {
+        auto it = offsets.find(s.symbol);
+        if (it == offsets.end())
+          return unsupported(s, "cvta of '" + s.symbol + "', which is not a ." + kernel::spaceName(s.space) + " variable");
+        lo = mir::immOperand(it->second);
+        hi = mir::immOperand(0);
+      } else {
+        const kernel::Variable *v = k_.variable(s.symbol);
+        if (!v || (v->space != Space::Const && v->space != Space::Global))
+          return unsupported(s, "cvta of '" + s.symbol + "'");
+        const unsigned sg = variableAddress(s.symbol);
+        lo = mir::physReg(true, sg);
+        hi = mir::physReg(true, sg + 1);
+      }
+    } else {
+      const unsigned a = reg(s.srcs[0].reg, 64);
+      lo = vregOperand(a, Part::Lo);
+      hi = vregOperand(a, Part::Hi);
+    }
+    if (segment)
+      hi = s.toGeneric ? mir::physReg(true, apertureAddress(s.space) + 1) : mir::immOperand(0);
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {lo}});
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {hi}});
+  }
+
+  // The SGPR pair holding an aperture base (src_shared_base or
+  // src_private_base), read once in the prologue. It shares the module
+  // variables' SGPR range; its key cannot be a PTX identifier.
+  unsigned apertureAddress(Space space) {
+    const std::string key = space == Space::Shared ? "src_shared_base" : "src_private_base";
+    return globalSgpr_.try_emplace(" " + key, globalBase_ + 2 * static_cast<unsigned>(globalSgpr_.size()))
+        .first->second;
+  }
+
   // The SGPR pair that holds a module variable's address (set up once in
   // the prologue, PC-relative: see emitPrologue).
   unsigned variableAddress(const std::string &name) {
@@ -273,6 +321,17 @@ private:
     if (fresh)
       out_.variables.push_back(*k_.variable(name));
     return it->second;
+  }
+
+  // One VGPR holding 0 for the whole kernel, the offset of every SGPR-based
+  // access that needs none (sha256 reads its 64 round constants so), set
+  // before the first statement. Being no PTX register it has no liveness
+  // interval: the allocator gives it a register of its own from its first
+  // use on, which nothing before that use held either.
+  unsigned zeroVgpr() {
+    if (!zeroVgpr_)
+      zeroVgpr_ = select::vregFor(fn_, "%__zero", 32);
+    return *zeroVgpr_;
   }
 
   // Stores take their data from VGPRs: a constant is moved into a temporary.
@@ -394,27 +453,26 @@ private:
     if (s.baseIsSymbol && s.offset >= 0) {
       // A module variable: its address is in an SGPR pair (set up in the
       // prologue), so the access takes it as the SGPR base (the saddr form)
-      // with a VGPR holding 0 -- or the element's offset (unsigned, added
-      // to the base) when it does not fit the immediate field.
+      // with the kernel's VGPR holding 0 -- or the element's offset
+      // (unsigned, added to the base) when it does not fit the immediate field.
       const MOperand sbase = mir::physReg(true, variableAddress(s.base), 2);
-      std::optional<unsigned> zero;
       for (size_t e = 0; e < s.values.size(); ++e) {
         const int64_t off = s.offset + int64_t(e * bytes);
         const bool fits = off < limit; // (off >= 0: the statement's offset is)
         unsigned vOff;
-        if (fits && zero) {
-          vOff = *zero;
+        if (fits) {
+          vOff = zeroVgpr();
         } else {
           vOff = newTemp(mir::RegClass::V32);
-          li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(vOff), {mir::immOperand(fits ? 0 : uint64_t(off) & 0xffffffffu)}});
-          if (fits)
-            zero = vOff;
+          li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(vOff), {mir::immOperand(uint64_t(off) & 0xffffffffu)}});
         }
         if (!emitElement(s, e, li, kGlobalSaddrOps, vregOperand(vOff), mir::immOperand(fits ? uint64_t(off) : 0), &sbase))
           return;
       }
       return;
     }
+    const bool flat = s.space == Space::Generic && genericReachesSegments_;
+    const int64_t flatLimit = 2048; // FLAT's offset is unsigned, 12 bits (11 on gfx10): 0..2047 everywhere
     unsigned base;
     if (s.baseIsSymbol) { // a negative offset from a variable: its address into a VGPR pair
       const unsigned sg = variableAddress(s.base);
@@ -428,7 +486,7 @@ private:
       const int64_t off = s.offset + int64_t(e * bytes);
       MOperand addr = vregOperand(base);
       int64_t field = off;
-      if (off < -limit || off >= limit) {
+      if (flat ? (off < 0 || off >= flatLimit) : (off < -limit || off >= limit)) {
         // Out of the instruction's offset range: add it to the address first.
         const unsigned tmp = newTemp(mir::RegClass::V64);
         const uint64_t u = static_cast<uint64_t>(off);
@@ -444,7 +502,7 @@ private:
         field = 0;
       }
       const MOperand offset = mir::immOperand(static_cast<uint64_t>(field) & 0xffffffffu);
-      if (!emitElement(s, e, li, kGlobalOps, addr, offset))
+      if (!emitElement(s, e, li, flat ? kFlatOps : kGlobalOps, addr, offset))
         return;
     }
   }
@@ -462,6 +520,10 @@ private:
       amd::Op::GLOBAL_LOAD_I16_SADDR,  amd::Op::GLOBAL_LOAD_B32_SADDR,  amd::Op::GLOBAL_LOAD_B64_SADDR,
       amd::Op::GLOBAL_STORE_B8_SADDR,  amd::Op::GLOBAL_STORE_B16_SADDR, amd::Op::GLOBAL_STORE_B32_SADDR,
       amd::Op::GLOBAL_STORE_B64_SADDR};
+  static constexpr MemoryOps kFlatOps{amd::Op::FLAT_LOAD_U8,    amd::Op::FLAT_LOAD_I8,    amd::Op::FLAT_LOAD_U16,
+                                      amd::Op::FLAT_LOAD_I16,   amd::Op::FLAT_LOAD_B32,   amd::Op::FLAT_LOAD_B64,
+                                      amd::Op::FLAT_STORE_B8,   amd::Op::FLAT_STORE_B16,  amd::Op::FLAT_STORE_B32,
+                                      amd::Op::FLAT_STORE_B64};
   static constexpr MemoryOps kLdsOps{amd::Op::DS_READ_U8,   amd::Op::DS_READ_I8,   amd::Op::DS_READ_U16,  amd::Op::DS_READ_I16,
                                      amd::Op::DS_READ_B32,  amd::Op::DS_READ_B64,  amd::Op::DS_WRITE_B8,  amd::Op::DS_WRITE_B16,
                                      amd::Op::DS_WRITE_B32, amd::Op::DS_WRITE_B64};
@@ -551,6 +613,174 @@ private:
     return std::make_pair(addr, off);
   }
 
+  // ---- uniform values read in place (kernel arguments, workgroup IDs) ----
+  //
+  // A PTX register written once, unguarded, by ld.param, by %ctaid/%nctaid,
+  // or by a copy (mov, cvta.to.global/.const) of such a register, holds for
+  // the whole kernel what fixed SGPRs hold: the arguments and IDs the
+  // prologue put there. A VALU instruction reads it from those SGPRs where
+  // its encoding takes one and the constant bus has room (one scalar value
+  // per instruction on gfx9/CDNA, two from gfx10 on; literals, VCC and masks
+  // count); the register's VGPR copy is made only if some reader still needs
+  // it (a memory address, a store's data, a full constant bus).
+
+  // The SGPRs each such register equals, by PTX name.
+  std::map<std::string, MOperand> uniformRegisters() const {
+    std::map<std::string, unsigned> writes;
+    for (const Stmt &st : k_.body)
+      for (const std::string &r : kernel::writtenRegisters(st))
+        ++writes[r];
+    auto width = [&](const std::string &r) { return k_.registers.count(r) ? k_.registers.at(r).width : 0u; };
+    std::map<std::string, MOperand> found;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const Stmt &st : k_.body) {
+        std::vector<std::string> written = kernel::writtenRegisters(st);
+        if (!st.guard.empty() || written.size() != 1 || writes[written[0]] != 1 || found.count(written[0]))
+          continue;
+        const std::string &r = written[0];
+        std::optional<MOperand> src;
+        if (st.kind == Stmt::Kind::Load && st.space == Space::Param && st.values.size() == 1) {
+          const kernel::Param *p = k_.param(st.base);
+          const int64_t off = p ? int64_t(p->offset) + st.offset : -1;
+          const unsigned bits = st.elemBits;
+          if (p && off >= 0 && off % 4 == 0 && (bits == 32 || (bits == 64 && off % 8 == 0)) && width(r) == bits)
+            src = mir::physReg(true, kParamSgprs + static_cast<unsigned>(off / 4), bits / 32);
+        } else if (st.kind == Stmt::Kind::ReadSpecial && width(r) == 32 &&
+                   (st.special == Special::Ctaid || st.special == Special::Nctaid)) {
+          src = mir::physReg(true, (st.special == Special::Ctaid ? kWorkgroupId : kHiddenSgprs) + st.dim);
+        } else {
+          std::string from;
+          if (st.kind == Stmt::Kind::Cvta && st.symbol.empty() &&
+              (st.space == Space::Global || st.space == Space::Const) && st.srcs.size() == 1 && st.srcs[0].isReg())
+            from = st.srcs[0].reg;
+          if (st.kind == Stmt::Kind::Compute && st.inst.form.opcode == ptx::Opcode::Mov &&
+              st.inst.form.type == ptx::TypeClass::B && st.inst.srcs.size() == 1 && st.inst.srcs[0].isReg())
+            from = st.inst.srcs[0].reg;
+          if (!from.empty() && found.count(from) && width(from) == width(r))
+            src = found.at(from);
+        }
+        if (src) {
+          found.emplace(r, *src);
+          changed = true;
+        }
+      }
+    }
+    return found;
+  }
+
+  // Does `mi` take an SGPR in source `index` (VALU encodings; not SDWA or
+  // VOPD, whose operand rules differ), and what scalar values does it read?
+  static bool valuTakesSgpr(const MInst &mi) {
+    const amd::OpDef &def = amd::opDef(mi.op);
+    const bool valu = def.encoding == amd::Encoding::VOP1 || def.encoding == amd::Encoding::VOP2 ||
+                      def.encoding == amd::Encoding::VOP3 || def.encoding == amd::Encoding::VOPC;
+    return valu && mi.op != amd::Op::V_LSHRREV_B32_SDWA_W0 && mi.op != amd::Op::V_DUAL_CNDMASK_PAIR;
+  }
+  std::set<std::string> scalarReads(const MInst &mi) const {
+    std::set<std::string> reads;
+    const amd::OpDef &def = amd::opDef(mi.op);
+    for (size_t i = 0; i < mi.srcs.size(); ++i) {
+      const MOperand &o = mi.srcs[i];
+      if (o.kind == MOperand::Kind::Phys && o.physSgpr)
+        reads.insert("s" + std::to_string(o.physIndex));
+      else if (o.kind == MOperand::Kind::Vcc || o.kind == MOperand::Kind::Exec)
+        reads.insert(o.kind == MOperand::Kind::Vcc ? "vcc" : "exec");
+      else if (o.kind == MOperand::Kind::VReg && fn_.vregs[o.vreg].cls == mir::RegClass::Mask)
+        reads.insert("mask" + std::to_string(o.vreg));
+      else if (o.kind == MOperand::Kind::Imm) {
+        const bool wide = i < def.srcs.size() && def.srcs[i] == amd::Slot::V64;
+        const int64_t v = wide ? static_cast<int64_t>(o.imm) : static_cast<int32_t>(static_cast<uint32_t>(o.imm));
+        if (!amd::isInlineConstant(v))
+          reads.insert("literal");
+      }
+    }
+    return reads;
+  }
+
+  void readUniformsInPlace() {
+    const std::map<std::string, MOperand> uniform = uniformRegisters();
+    std::map<unsigned, MOperand> byVreg;
+    for (const auto &[name, sg] : uniform)
+      if (auto it = fn_.ptxRegs.find(name); it != fn_.ptxRegs.end())
+        byVreg.emplace(it->second, sg);
+    if (byVreg.empty())
+      return;
+    const size_t limit = t_.isGfx10Plus() ? 2 : 1;
+    for (mir::LoweredInst &li : fn_.body)
+      for (MInst &mi : li.insts) {
+        if (!valuTakesSgpr(mi))
+          continue;
+        const amd::OpDef &def = amd::opDef(mi.op);
+        for (size_t i = 0; i < mi.srcs.size() && i < def.srcs.size(); ++i) {
+          MOperand &o = mi.srcs[i];
+          auto it = o.kind == MOperand::Kind::VReg ? byVreg.find(o.vreg) : byVreg.end();
+          if (it == byVreg.end())
+            continue;
+          const MOperand &sg = it->second;
+          MOperand repl;
+          if (o.part == Part::Whole && sg.physCount == 1 && def.srcs[i] == amd::Slot::V32)
+            repl = sg;
+          else if (o.part == Part::Whole && sg.physCount == 2 && def.srcs[i] == amd::Slot::V64)
+            repl = sg;
+          else if (o.part != Part::Whole && sg.physCount == 2 && def.srcs[i] == amd::Slot::V32)
+            repl = mir::physReg(true, sg.physIndex + (o.part == Part::Hi ? 1 : 0));
+          else
+            continue;
+          std::set<std::string> reads = scalarReads(mi);
+          reads.insert("s" + std::to_string(repl.physIndex));
+          if (reads.size() > limit)
+            continue;
+          o = repl;
+        }
+      }
+    // A register (or half of one) no instruction reads any more needs no
+    // VGPR copy: the moves that made it go.
+    std::set<std::pair<unsigned, Part>> stillRead;
+    auto read = [&](unsigned v, Part p) {
+      if (p == Part::Whole) {
+        stillRead.insert({v, Part::Lo});
+        stillRead.insert({v, Part::Hi});
+      }
+      stillRead.insert({v, p});
+    };
+    for (const mir::LoweredInst &li : fn_.body)
+      for (const MInst &mi : li.insts)
+        for (const MOperand &o : mi.srcs)
+          if (o.kind == MOperand::Kind::VReg) {
+            read(o.vreg, o.part);
+          } else if (o.kind == MOperand::Kind::Pair) {
+            read(o.vreg, Part::Whole);
+            read(o.vregHi, Part::Whole);
+          }
+    for (const auto &[v, sg] : byVreg) {
+      const bool none = !stillRead.count({v, Part::Lo}) && !stillRead.count({v, Part::Hi}) &&
+                        !stillRead.count({v, Part::Whole});
+      if (none) {
+        inPlace_.emplace(v, sg);
+        fn_.vregs[v].readInPlace = true;
+      }
+      for (size_t i = 0; i < fn_.body.size(); ++i) {
+        std::vector<MInst> &insts = fn_.body[i].insts;
+        const size_t n = insts.size();
+        insts.erase(std::remove_if(insts.begin(), insts.end(),
+                                   [&](const MInst &mi) {
+                                     return mi.dst.kind == MOperand::Kind::VReg && mi.dst.vreg == v &&
+                                            (none || (mi.dst.part != Part::Whole && !stillRead.count({v, mi.dst.part})));
+                                   }),
+                    insts.end());
+        if (insts.size() != n)
+          readInPlaceNote_[i] = none ? "read in place from " + sgprText(sg) + " (a uniform value: no VGPR copy)"
+                                     : "partly read in place from " + sgprText(sg);
+      }
+    }
+  }
+
+  static std::string sgprText(const MOperand &sg) {
+    return sg.physCount == 1 ? "s" + std::to_string(sg.physIndex)
+                             : "s[" + std::to_string(sg.physIndex) + ":" + std::to_string(sg.physIndex + 1) + "]";
+  }
+
   // ---- liveness (see regalloc.hpp) ----
   //
   // Per-lane CFG liveness over PTX registers held in VGPRs, by statement.
@@ -566,7 +796,7 @@ private:
     regalloc::LiveIntervals iv{std::vector<long>(nv, -1), std::vector<long>(nv, -1)};
     auto vregOf = [&](const std::string &r) -> long {
       auto it = fn_.ptxRegs.find(r);
-      if (it == fn_.ptxRegs.end() || fn_.vregs[it->second].cls == mir::RegClass::Mask)
+      if (it == fn_.ptxRegs.end() || fn_.vregs[it->second].cls == mir::RegClass::Mask || inPlace_.count(it->second))
         return -1;
       return it->second;
     };
@@ -1064,6 +1294,9 @@ private:
         vmem_.push_back({targets::Counter::VmStore, {}});
       else
         vmem_.push_back({targets::Counter::VmLoad, keys(mi.dst)});
+      // A FLAT load may read LDS: its result also waits for lgkmcnt (dscnt).
+      if (amd::isFlat(mi.op) && def.dst != amd::Slot::None)
+        lds_.push_back({targets::Counter::Lds, keys(mi.dst)});
     } else if (def.encoding == amd::Encoding::SMEM) {
       smem_.push_back({targets::Counter::Scalar, keys(mi.dst)});
     } else if (def.encoding == amd::Encoding::DS && def.dst != amd::Slot::None) {
@@ -1271,7 +1504,12 @@ private:
     // the +4/+12 addends account for where each literal sits after it).
     for (const auto &[name, sg] : globalSgpr_) {
       const std::string lo = "s" + std::to_string(sg), hi = "s" + std::to_string(sg + 1);
-      push("s_getpc_b64 s[" + std::to_string(sg) + ":" + std::to_string(sg + 1) + "]", out_.prologue, -1);
+      const std::string pair = "s[" + std::to_string(sg) + ":" + std::to_string(sg + 1) + "]";
+      if (name.front() == ' ') { // an aperture (see apertureAddress)
+        push("s_mov_b64 " + pair + ", " + name.substr(1), out_.prologue, -1);
+        continue;
+      }
+      push("s_getpc_b64 " + pair, out_.prologue, -1);
       push("s_add_u32 " + lo + ", " + lo + ", " + name + "@rel32@lo+4", out_.prologue, -1);
       push("s_addc_u32 " + hi + ", " + hi + ", " + name + "@rel32@hi+12", out_.prologue, -1);
     }
@@ -1287,6 +1525,8 @@ private:
       ti.loc = s.loc;
       ti.rule = li.rule;
       ti.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
+      if (ti.note.empty() && readInPlaceNote_.count(i))
+        ti.note = readInPlaceNote_.at(i);
       ti.cycles = li.rule ? costs_.cost(*li.rule, t_).cycles : 0;
       emitPieces(before_[i], ti.gcn, static_cast<int>(i));
       for (const MInst &mi : li.insts)
@@ -1398,7 +1638,11 @@ private:
   std::map<std::string, unsigned> sharedOffset_; // .shared variable -> offset in the group segment
   std::map<std::string, unsigned> localOffset_;  // .local variable -> offset in the private segment
   unsigned privateBytes_ = 0;
-  std::map<std::string, unsigned> globalSgpr_;   // .const/.global variable -> SGPR pair with its address
+  std::map<std::string, unsigned> globalSgpr_;   // .const/.global variable (or " aperture") -> SGPR pair with its address
+  std::optional<unsigned> zeroVgpr_;             // see zeroVgpr()
+  std::map<unsigned, MOperand> inPlace_;          // vreg read from fixed SGPRs everywhere (no VGPR copy)
+  std::map<size_t, std::string> readInPlaceNote_;  // statement -> why it emits nothing
+  bool genericReachesSegments_ = false;          // generic pointers into shared/local exist: generic accesses are FLAT
   unsigned globalBase_ = 0;
   unsigned groupBytes_ = 0;
   // Control flow.

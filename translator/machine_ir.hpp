@@ -19,6 +19,7 @@ enum class RegClass { V32, V64, Mask };
 struct VReg {
   RegClass cls = RegClass::V32;
   std::string ptxName; // empty for temporaries
+  bool readInPlace = false; // a uniform value every reader takes from its SGPRs: no VGPR needed
 };
 
 struct MOperand {

@@ -104,7 +104,7 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
     // An SGPR base (the saddr form) is the operand before the offset.
     if (def.encoding == amd::Encoding::VMEM && mi.srcs.size() >= 3 && def.srcs[mi.srcs.size() - 2] == amd::Slot::Sgprs)
       s += ", " + operandText(mi.srcs[mi.srcs.size() - 2], amd::Slot::Sgprs, fn, a, t);
-    else if (def.encoding == amd::Encoding::VMEM)
+    else if (def.encoding == amd::Encoding::VMEM && !amd::isFlat(mi.op))
       s += ", off";
     const int64_t off = static_cast<int32_t>(static_cast<uint32_t>(mi.srcs.back().imm));
     if (off)

@@ -199,9 +199,21 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
       if (reusable(v))
         releaseOne(v);
   }
-  for (unsigned v = 0; v < n; ++v) // registers no instruction references
-    if (a.phys[v] == unset)
-      assign(v);
+  // Registers no instruction references: control-flow masks (used by code
+  // the lowering adds around the body) get their own; a register marked
+  // `readInPlace` holds nothing (the code reads its SGPRs instead), so any
+  // released register serves and the count does not grow.
+  for (unsigned v = 0; v < n; ++v)
+    if (a.phys[v] == unset) {
+      if (pairOf[v] >= 0 || !fn.vregs[v].readInPlace) {
+        assign(v);
+        continue;
+      }
+      Pool &pool = fn.vregs[v].cls == mir::RegClass::Mask ? sgprs : vgprs;
+      const unsigned w = width(v);
+      a.phys[v] = pool.takeForTemp(w, w);
+      pool.release(a.phys[v], w);
+    }
   a.numVgprs = static_cast<unsigned>(vgprs.used.size());
   a.numSgprs = static_cast<unsigned>(sgprs.used.size());
   return a;

@@ -21,7 +21,10 @@ namespace {
 
 // SGPR numbers of the special registers (the same numbering the hardware
 // uses in scalar operand fields): VCC 106/107, M0 124, EXEC 126/127.
-constexpr unsigned kFlatScratch = 102, kVcc = 106, kTtmp0 = 108, kM0 = 124, kExec = 126, kNumSgprs = 128;
+constexpr unsigned kFlatScratch = 102, kVcc = 106, kTtmp0 = 108, kM0 = 124, kExec = 126;
+// The read-only 64-bit aperture registers (src_shared_base, src_private_base)
+// sit after the SGPR file here, so operands can name them like SGPR pairs.
+constexpr unsigned kSrcSharedBase = 128, kSrcPrivateBase = 130, kNumSgprs = 132;
 
 std::string hex(uint64_t v) {
   char b[32];
@@ -93,7 +96,8 @@ Operand parseOperand(const std::string &tok, unsigned wave) {
   }
   static const std::pair<const char *, std::pair<unsigned, unsigned>> named[] = {
       {"vcc_lo", {kVcc, 1}}, {"vcc_hi", {kVcc + 1, 1}}, {"exec_lo", {kExec, 1}}, {"exec_hi", {kExec + 1, 1}},
-      {"m0", {kM0, 1}}, {"flat_scratch_lo", {kFlatScratch, 1}}, {"flat_scratch_hi", {kFlatScratch + 1, 1}}};
+      {"m0", {kM0, 1}}, {"flat_scratch_lo", {kFlatScratch, 1}}, {"flat_scratch_hi", {kFlatScratch + 1, 1}},
+      {"src_shared_base", {kSrcSharedBase, 2}}, {"src_private_base", {kSrcPrivateBase, 2}}};
   for (auto &[n, r] : named)
     if (tok == n) {
       o.kind = Operand::Kind::S;
@@ -204,7 +208,7 @@ std::string stripEncoding(const std::string &m) {
 
 struct MemOp {
   const char *gfx9Name;
-  enum Kind { GlobalLoad, GlobalStore, ScalarLoad, LdsLoad, LdsStore, ScratchLoad, ScratchStore } kind;
+  enum Kind { GlobalLoad, GlobalStore, ScalarLoad, LdsLoad, LdsStore, ScratchLoad, ScratchStore, FlatLoad, FlatStore } kind;
   unsigned bytes;
   bool sign;
 };
@@ -229,6 +233,11 @@ const MemOp kMemOps[] = {
     {"scratch_load_dword", MemOp::ScratchLoad, 4, false}, {"scratch_load_dwordx2", MemOp::ScratchLoad, 8, false},
     {"scratch_store_byte", MemOp::ScratchStore, 1, false}, {"scratch_store_short", MemOp::ScratchStore, 2, false},
     {"scratch_store_dword", MemOp::ScratchStore, 4, false}, {"scratch_store_dwordx2", MemOp::ScratchStore, 8, false},
+    {"flat_load_ubyte", MemOp::FlatLoad, 1, false},       {"flat_load_sbyte", MemOp::FlatLoad, 1, true},
+    {"flat_load_ushort", MemOp::FlatLoad, 2, false},      {"flat_load_sshort", MemOp::FlatLoad, 2, true},
+    {"flat_load_dword", MemOp::FlatLoad, 4, false},       {"flat_load_dwordx2", MemOp::FlatLoad, 8, false},
+    {"flat_store_byte", MemOp::FlatStore, 1, false},      {"flat_store_short", MemOp::FlatStore, 2, false},
+    {"flat_store_dword", MemOp::FlatStore, 4, false},     {"flat_store_dwordx2", MemOp::FlatStore, 8, false},
 };
 
 // Where the emulated runtime puts scratch: the flat-scratch base it passes
@@ -241,6 +250,9 @@ constexpr uint64_t kScratchWaveStride = 0x100000;
 struct PendingLoad {
   Counter counter;
   bool lds = false;                 // counts in lgkmcnt (gfx9-11) / dscnt (gfx12)
+  // FLAT: counts in its VMEM counter and in lgkmcnt/dscnt; its values are
+  // written once waits on both have retired it.
+  bool flat = false, vmDone = false, lgkmDone = false;
   std::vector<unsigned> keys;       // registers it will write (VGPR n / 1000 + SGPR n)
   std::vector<std::pair<unsigned, uint32_t>> writes; // (key * 64 + lane) for VGPRs, key for SGPRs -> value
   long instruction = 0;
@@ -366,6 +378,8 @@ private:
       }
       if (kd.workgroupInfo())
         wave.s[u++] = 0;
+      wave.s[kSrcSharedBase + 1] = static_cast<uint32_t>(kSharedAperture >> 32);
+      wave.s[kSrcPrivateBase + 1] = static_cast<uint32_t>(kPrivateAperture >> 32);
       // Scratch: each lane's private segment; on kernel-initialised targets
       // the wave's offset arrives last and FLAT_SCRATCH must be computed.
       if (kd.privateSegmentEnabled()) {
@@ -526,7 +540,9 @@ private:
       for (unsigned k : keys(o))
         for (const PendingLoad &pl : w.pending)
           if (std::find(pl.keys.begin(), pl.keys.end(), k) != pl.keys.end()) {
-            const char *counter = pl.counter == Counter::Scalar ? (t_.counters == targets::TargetInfo::Counters::Gfx12 ? "kmcnt" : "lgkmcnt")
+            const char *counter = pl.flat ? (pl.vmDone ? (t_.counters == targets::TargetInfo::Counters::Gfx12 ? "dscnt" : "lgkmcnt")
+                                                       : t_.counters == targets::TargetInfo::Counters::Gfx12 ? "loadcnt" : "vmcnt")
+                                  : pl.counter == Counter::Scalar ? (t_.counters == targets::TargetInfo::Counters::Gfx12 ? "kmcnt" : "lgkmcnt")
                                   : pl.lds ? "lgkmcnt"
                                   : t_.counters == targets::TargetInfo::Counters::Gfx12 ? "loadcnt"
                                                                                          : "vmcnt";
@@ -551,7 +567,13 @@ private:
   // so only a wait for zero guarantees any particular load.
   void waitFor(Wave &w, Counter c, bool lds, unsigned n) {
     const bool gfx12 = t_.counters == targets::TargetInfo::Counters::Gfx12;
+    const bool lgkmWait = c == Counter::Scalar && (!gfx12 || lds); // lgkmcnt, or gfx12's dscnt
     auto counts = [&](const PendingLoad &pl) {
+      if (pl.flat) {
+        if (c == Counter::Scalar)
+          return lgkmWait && !pl.lgkmDone;
+        return !pl.vmDone && (targets::storesShareLoadCounter(t_) || pl.counter == c);
+      }
       if (c == Counter::Scalar && lds && gfx12) // s_wait_dscnt: LDS only
         return pl.lds;
       if (c == Counter::Scalar) // lgkmcnt (both) or gfx12's kmcnt (SMEM only)
@@ -575,8 +597,15 @@ private:
     std::deque<PendingLoad> rest;
     for (PendingLoad &pl : w.pending) {
       if (toRetire && counts(pl)) {
-        retire(w, pl);
         --toRetire;
+        if (pl.flat) {
+          (c == Counter::Scalar ? pl.lgkmDone : pl.vmDone) = true;
+          if (!pl.lgkmDone || !pl.vmDone) {
+            rest.push_back(std::move(pl));
+            continue;
+          }
+        }
+        retire(w, pl);
       } else {
         rest.push_back(std::move(pl));
       }
@@ -711,6 +740,8 @@ private:
     }
     if (mo.kind == MemOp::ScratchLoad || mo.kind == MemOp::ScratchStore)
       return execScratch(w, p, mo, inst, offset, std::move(pl));
+    if (mo.kind == MemOp::FlatLoad || mo.kind == MemOp::FlatStore)
+      return execFlat(w, p, mo, inst, offset, std::move(pl));
     // global_load vdst, vaddr, off|saddr / global_store vaddr, vdata, off|saddr
     const bool store = mo.kind == MemOp::GlobalStore;
     if (p.ops.size() != 3)
@@ -759,22 +790,78 @@ private:
     }
   }
 
+  // Scratch is usable: the descriptor enables it and, where the kernel sets
+  // FLAT_SCRATCH up itself, it holds flat_scratch_init + the wave's offset.
+  std::optional<Fault> scratchReady(const Wave &w, long inst, const std::string &text) const {
+    if (w.scratch.empty())
+      return fault(inst, "'" + text + "' uses scratch, but the descriptor enables no private segment");
+    if (!t_.architected_flat_scratch) {
+      const uint64_t fs = t_.generation == targets::Generation::GFX9
+                              ? (uint64_t(w.s[kFlatScratch + 1]) << 32 | w.s[kFlatScratch])
+                              : w.flatScratchSet;
+      if (fs != w.flatScratchExpected)
+        return fault(inst, "'" + text + "' uses scratch but FLAT_SCRATCH holds " + hex(fs) + ", not flat_scratch_init + "
+                           "the wave's offset (" + hex(w.flatScratchExpected) + ")");
+    }
+    return std::nullopt;
+  }
+
+  // flat_load vdst, vaddr / flat_store vaddr, vdata [offset:N] (Vega ISA 9
+  // "Flat"): per lane, an address whose high half is the shared aperture's
+  // reaches LDS at its low half, the private aperture's the lane's scratch,
+  // anything else global memory. The access counts in both counters.
+  std::optional<Fault> execFlat(Wave &w, const Parsed &p, const MemOp &mo, long inst, int64_t offset,
+                                PendingLoad pl) {
+    const bool store = mo.kind == MemOp::FlatStore;
+    if (p.ops.size() != 2 || p.ops[0].kind != Operand::Kind::V || p.ops[1].kind != Operand::Kind::V)
+      return fault(inst, "unexpected operands in '" + pl.text + "'");
+    const Operand &vaddr = store ? p.ops[0] : p.ops[1];
+    const Operand &data = store ? p.ops[1] : p.ops[0];
+    pl.counter = store ? Counter::VmStore : Counter::VmLoad;
+    pl.flat = true;
+    const uint64_t ex = exec(w);
+    for (unsigned lane = 0; lane < W_; ++lane) {
+      if (!((ex >> lane) & 1))
+        continue;
+      const uint64_t addr =
+          ((uint64_t(w.v[size_t(vaddr.index + 1) * W_ + lane]) << 32) | w.v[size_t(vaddr.index) * W_ + lane]) +
+          uint64_t(offset);
+      const uint64_t hi = addr >> 32, lo = addr & 0xffffffffu;
+      uint8_t *ptr = nullptr;
+      std::string where;
+      if (hi == kSharedAperture >> 32) {
+        ptr = lo + mo.bytes <= lds_.size() ? &lds_[lo] : nullptr;
+        where = "LDS offset " + std::to_string(lo) + ", outside the " + std::to_string(lds_.size()) + "-byte allocation";
+      } else if (hi == kPrivateAperture >> 32) {
+        if (std::optional<Fault> f = scratchReady(w, inst, pl.text))
+          return f;
+        std::vector<uint8_t> &mem = w.scratch[lane];
+        ptr = lo + mo.bytes <= mem.size() ? &mem[lo] : nullptr;
+        where = "private offset " + std::to_string(lo) + ", outside the " + std::to_string(mem.size()) +
+                "-byte private segment";
+      } else {
+        ptr = mem_.find(addr, mo.bytes);
+        where = hex(addr) + ", out of bounds (" + mem_.describe(addr) + ")";
+      }
+      if (!ptr)
+        return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses " + std::to_string(mo.bytes) +
+                               " bytes at " + where);
+      transfer(w, pl, mo, store, data, lane, ptr);
+    }
+    if (!store)
+      pl.keys = keys(data);
+    w.pending.push_back(std::move(pl));
+    return std::nullopt;
+  }
+
   // scratch_load vdst, vaddr, off / scratch_store vaddr, vdata, off [offset:N]
   // (Vega ISA 9 "Scratch"): vaddr + offset is a byte offset in the lane's
   // own private segment. Where the kernel sets FLAT_SCRATCH up itself, it
   // must hold flat_scratch_init + the wave's offset by now.
   std::optional<Fault> execScratch(Wave &w, const Parsed &p, const MemOp &mo, long inst, int64_t offset,
                                    PendingLoad pl) {
-    if (w.scratch.empty())
-      return fault(inst, "'" + pl.text + "' uses scratch, but the descriptor enables no private segment");
-    if (!t_.architected_flat_scratch) {
-      const uint64_t fs = t_.generation == targets::Generation::GFX9
-                              ? (uint64_t(w.s[kFlatScratch + 1]) << 32 | w.s[kFlatScratch])
-                              : w.flatScratchSet;
-      if (fs != w.flatScratchExpected)
-        return fault(inst, "'" + pl.text + "' uses scratch but FLAT_SCRATCH holds " + hex(fs) + ", not flat_scratch_init + "
-                           "the wave's offset (" + hex(w.flatScratchExpected) + ")");
-    }
+    if (std::optional<Fault> f = scratchReady(w, inst, pl.text))
+      return f;
     const bool store = mo.kind == MemOp::ScratchStore;
     if (p.ops.size() != 3 || p.ops[0].kind != Operand::Kind::V || p.ops[1].kind != Operand::Kind::V ||
         p.ops[2].kind != Operand::Kind::Off)
@@ -1030,6 +1117,14 @@ private:
             return fault(inst, "branch target " + std::to_string(target) + " is not an instruction boundary");
           next = it->second;
         }
+      } else if (m == "s_mov_b64" && W_ == 32) {
+        // (wave64 runs it as the mask move) a 64-bit SGPR pair copy, as the
+        // prologue reads the aperture registers.
+        if (p.ops.size() != 2 || p.ops[0].kind != Operand::Kind::S || p.ops[0].count != 2 ||
+            p.ops[1].kind != Operand::Kind::S || p.ops[1].count != 2)
+          return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
+        w.s[p.ops[0].index] = w.s[p.ops[1].index];
+        w.s[p.ops[0].index + 1] = w.s[p.ops[1].index + 1];
       } else if (m == "s_getpc_b64") {
         // The address of the next instruction (Vega ISA 12.3 SOP1).
         if (p.ops.size() != 1 || p.ops[0].kind != Operand::Kind::S || p.ops[0].count != 2)

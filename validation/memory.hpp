@@ -70,6 +70,16 @@ private:
   std::vector<Buffer> buffers_;
 };
 
+// Generic (flat) addresses of shared and local memory, as both sides see
+// them: PTX's cvta adds these window bases (PTX ISA 6.4.1 "generic
+// addressing"); on AMD they are the apertures src_shared_base and
+// src_private_base read, so an address whose high half is one of theirs
+// reaches LDS or the lane's scratch at its low half. Equal on both sides, a
+// generic pointer means the same to the PTX kernel and its translation.
+constexpr uint64_t kSharedAperture = 0x00007f0000000000ull;
+constexpr uint64_t kPrivateAperture = 0x00007e0000000000ull;
+constexpr uint64_t kApertureSize = 0x100000000ull; // the low 32 bits address the segment
+
 inline uint64_t loadLE(const uint8_t *p, unsigned bytes) {
   uint64_t v = 0;
   for (unsigned i = 0; i < bytes; ++i)

@@ -16,10 +16,11 @@ namespace {
 
 // Generic addresses of shared and local memory live in windows of the flat
 // space (PTX ISA 6.4.1 "generic addressing"); cvta converts by adding or
-// subtracting the window base.
-constexpr uint64_t kSharedWindow = 0x7f0000000000ull;
-constexpr uint64_t kLocalWindow = 0x7e0000000000ull;
-constexpr uint64_t kWindowSize = 0x10000000000ull;
+// subtracting the window base. The windows are the emulator's apertures
+// (memory.hpp).
+constexpr uint64_t kSharedWindow = kSharedAperture;
+constexpr uint64_t kLocalWindow = kPrivateAperture;
+constexpr uint64_t kWindowSize = kApertureSize;
 
 struct Thread {
   std::vector<uint64_t> regs;

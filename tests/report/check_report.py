@@ -203,8 +203,9 @@ def main():
             # Kernel ABI code, memory and special registers are lowered
             # directly, not by a rule: labelled so, with code beside them.
             # A statement folded into another (a constant into its readers, a
-            # bitwise tree into one lop3) says so and has no code of its own.
-            if "folded into" in row["cells"][3] and not row["cells"][2].strip():
+            # bitwise tree into one lop3) says so and has no code of its own;
+            # so does a uniform value its readers take from its SGPRs.
+            if ("folded into" in row["cells"][3] or "read in place" in row["cells"][3]) and not row["cells"][2].strip():
                 continue
             if "kernel ABI / memory" not in row["cells"][3] or not row["cells"][2].strip():
                 fail(f"line {n}: neither a rule nor the kernel-lowering label: {row['cells']!r}")
