@@ -926,12 +926,24 @@ private:
     blockStart_.assign(numBlocks_ + 1, static_cast<unsigned>(n));
     for (size_t i = n; i-- > 0;)
       blockStart_[blockOf_[i]] = static_cast<unsigned>(i);
+    for (size_t i = 0; i < n; ++i) // blocks a back edge enters (see controlFlow)
+      if (k_.body[i].kind == Stmt::Kind::Branch && blockOf_[k_.body[i].target] <= blockOf_[i] &&
+          blockOf_[k_.body[i].target] >= 1 && !blockHasBarrier(blockOf_[i]))
+        loopHeads_.insert(blockOf_[k_.body[i].target]);
     if (numBlocks_ > 1) {
       for (unsigned blk = 1; blk < numBlocks_; ++blk)
         maskVreg_.push_back(persistentMask("%__lanes_bb" + std::to_string(blk)));
       tmpA_ = persistentMask("%__cf_a");
     }
   }
+
+  bool blockHasBarrier(unsigned b) const {
+    for (size_t j = blockStart_[b]; j < (b + 1 < numBlocks_ ? blockStart_[b + 1] : k_.body.size()); ++j)
+      if (k_.body[j].kind == Stmt::Kind::Barrier)
+        return true;
+    return false;
+  }
+  std::string bodyLabel(unsigned block) const { return label(block) + "_body"; }
 
   unsigned persistentMask(const std::string &name) { return select::vregFor(fn_, name, 1); }
   unsigned mask(unsigned block) const { return maskVreg_.at(block - 1); }
@@ -1008,11 +1020,11 @@ private:
       head.push_back(inst(amd::Op::S_MOV_MASK, execOperand(), {vregOperand(mask(b))}));
       head.push_back(inst(amd::Op::S_MOV_MASK, vregOperand(mask(b)), {mir::immOperand(0)}));
       // A block with a barrier is never skipped: every wave must reach it.
-      bool hasBarrier = false;
-      for (size_t j = blockStart_[b]; j < (b + 1 < numBlocks_ ? blockStart_[b + 1] : k_.body.size()); ++j)
-        hasBarrier |= k_.body[j].kind == Stmt::Kind::Barrier;
+      const bool hasBarrier = blockHasBarrier(b);
       if (!hasBarrier)
         head.push_back(raw("s_cbranch_execz " + label(b, true)));
+      if (loopHeads_.count(b)) // where a uniformly taken back edge enters (see below)
+        head.push_back(labelPiece(bodyLabel(b)));
       before_[i].insert(before_[i].begin(), head.begin(), head.end());
     }
     const bool last = i + 1 == k_.body.size() || blockOf_[i + 1] != b;
@@ -1025,6 +1037,26 @@ private:
     std::vector<unsigned> backTargets;
     if (st.kind == Stmt::Kind::Branch) {
       const unsigned target = blockOf_[st.target];
+      // A back edge every active lane takes (checked at run time) jumps
+      // into the loop head's body with EXEC as it is. That is what the
+      // general path below would do: at a block's end no block at or before
+      // it has waiting lanes (the code would have jumped back to it), so the
+      // head would set EXEC to exactly these lanes and clear its mask. A
+      // uniform loop then costs two SALU instructions per iteration instead
+      // of the mask bookkeeping. (Not in a block with a barrier: that block
+      // runs even with no lanes, and an empty EXEC must not loop.)
+      if (target >= 1 && target <= b && target < numBlocks_ && !blockHasBarrier(b)) {
+        if (st.guard.empty()) {
+          tail.push_back(raw("s_branch " + bodyLabel(target)));
+        } else {
+          // The lanes that would not take it: EXEC & ~p (EXEC & p for @!p).
+          const MOperand p = vregOperand(reg(st.guard, 1)), a = vregOperand(tmpA_);
+          tail.push_back(inst(amd::Op::S_AND_MASK, a, {execOperand(), p}));
+          if (!st.guardNegated)
+            tail.push_back(inst(amd::Op::S_XOR_MASK, a, {execOperand(), a}));
+          tail.push_back(raw("s_cbranch_scc0 " + bodyLabel(target))); // (SCC: the result is not 0)
+        }
+      }
       if (target < numBlocks_) {
         addLanes(tail, mask(std::max(target, 1u)), st.guard, st.guardNegated);
         if (target <= b)
@@ -1639,6 +1671,7 @@ private:
   std::map<std::string, unsigned> localOffset_;  // .local variable -> offset in the private segment
   unsigned privateBytes_ = 0;
   std::map<std::string, unsigned> globalSgpr_;   // .const/.global variable (or " aperture") -> SGPR pair with its address
+  std::set<unsigned> loopHeads_;                 // blocks entered by a back edge's uniform fast path
   std::optional<unsigned> zeroVgpr_;             // see zeroVgpr()
   std::map<unsigned, MOperand> inPlace_;          // vreg read from fixed SGPRs everywhere (no VGPR copy)
   std::map<size_t, std::string> readInPlaceNote_;  // statement -> why it emits nothing
