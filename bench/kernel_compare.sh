@@ -25,7 +25,7 @@ median() { # command... -> median wall seconds of 5 runs (after a warm-up)
   done | sort -n | sed -n 3p | awk '{ printf "%.4f", $1 / 1e6 }'
 }
 clang_hip() { # sample gpu out
-  clang-19 -x hip --cuda-device-only --offload-arch="$2" -nogpuinc -nogpulib -O3 -include "$SHIM" \
+  clang-19 -x hip --cuda-device-only --no-gpu-bundle-output --offload-arch="$2" -nogpuinc -nogpulib -O3 -include "$SHIM" \
     -c "samples/$1/$1.cu" -o "$3"
 }
 counts() { # assembly file -> "VALU SALU"
