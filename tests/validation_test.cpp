@@ -687,6 +687,23 @@ TEST_CASE("flat accesses count in both counters and are routed by aperture") {
 
 TEST_CASE("generic pointers into shared and local memory (cvta both ways) pass check on every target") {
   checkEveryKernel("generic.ptx", {{{2, 1, 1}, {64, 1, 1}}, {{1, 1, 1}, {128, 1, 1}}}, 1);
+  // Where every generic pointer's space is known (the fixture: cvta'd
+  // variables plus offsets, and an argument), no access is FLAT; where a
+  // helper is called on pointers of three spaces (the sample, inlined with
+  // one argument slot per call sequence), its accesses are.
+  auto flatCount = [](const std::string &path) {
+    std::ifstream in(std::string(P2A_SOURCE_DIR) + path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    module::ModuleResult m = module::translateModule(ss.str(), *targets::findTarget("gfx942"), cost::sharedCostModel());
+    REQUIRE(m.ok);
+    size_t n = 0;
+    for (size_t at = 0; (at = m.assembly.find("\tflat_", at)) != std::string::npos; ++at)
+      ++n;
+    return n;
+  };
+  CHECK(flatCount("/tests/fixtures/generic.ptx") == 0);
+  CHECK(flatCount("/samples/generic/generic.ptx") > 0);
 }
 
 TEST_CASE("the emulator flags missing wait states from the target's hazard table") {

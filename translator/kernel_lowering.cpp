@@ -5,6 +5,7 @@
 #include "targets/memory_model.hpp"
 #include "targets/target_info.hpp"
 #include "targets/wait_states.hpp"
+#include "translator/address_spaces.hpp"
 #include "translator/constant_operands.hpp"
 #include "translator/cost_model.hpp"
 #include "translator/instruction_fusion.hpp"
@@ -105,6 +106,7 @@ public:
     for (const Stmt &st : k_.body)
       genericReachesSegments_ |= st.kind == Stmt::Kind::Cvta && st.toGeneric &&
                                  (st.space == Space::Shared || st.space == Space::Local);
+    pointerSpaces_ = kernel::pointerSpaces(k_);
 
 
     buildBlocks();
@@ -440,9 +442,16 @@ private:
       }
       return;
     }
-    if (s.space == Space::Shared)
+    // A generic access through a pointer known to point into one space is an
+    // access to that space (address_spaces.hpp): a shared or local generic
+    // address holds the segment offset in its low half.
+    Space space = s.space;
+    if (space == Space::Generic && !s.baseIsSymbol)
+      if (auto it = pointerSpaces_.find(s.base); it != pointerSpaces_.end())
+        space = it->second;
+    if (space == Space::Shared)
       return lowerShared(s, li);
-    if (s.space == Space::Local)
+    if (space == Space::Local)
       return lowerLocal(s, li);
     if (s.space != Space::Global && s.space != Space::Generic && s.space != Space::Const)
       return unsupported(s, std::string(s.kind == Stmt::Kind::Load ? "ld." : "st.") + kernel::spaceName(s.space));
@@ -471,7 +480,7 @@ private:
       }
       return;
     }
-    const bool flat = s.space == Space::Generic && genericReachesSegments_;
+    const bool flat = space == Space::Generic && genericReachesSegments_;
     const int64_t flatLimit = 2048; // FLAT's offset is unsigned, 12 bits (11 on gfx10): 0..2047 everywhere
     unsigned base;
     if (s.baseIsSymbol) { // a negative offset from a variable: its address into a VGPR pair
@@ -1671,6 +1680,7 @@ private:
   std::map<std::string, unsigned> localOffset_;  // .local variable -> offset in the private segment
   unsigned privateBytes_ = 0;
   std::map<std::string, unsigned> globalSgpr_;   // .const/.global variable (or " aperture") -> SGPR pair with its address
+  std::map<std::string, Space> pointerSpaces_;   // generic pointers known to point into one space
   std::set<unsigned> loopHeads_;                 // blocks entered by a back edge's uniform fast path
   std::optional<unsigned> zeroVgpr_;             // see zeroVgpr()
   std::map<unsigned, MOperand> inPlace_;          // vreg read from fixed SGPRs everywhere (no VGPR copy)
