@@ -146,6 +146,8 @@ std::vector<MnemonicRename> gfx12Renames() {
   r.push_back({"v_min_f32", "v_min_num_f32"});
   r.push_back({"v_mad_u64_u32", "v_mad_co_u64_u32"});
   r.push_back({"v_mad_i64_i32", "v_mad_co_i64_i32"});
+  r.push_back({"s_add_i32", "s_add_co_i32"});
+  r.push_back({"s_sub_i32", "s_sub_co_i32"});
   return r;
 }
 

@@ -414,6 +414,8 @@ TEST_CASE("gfx11+ mnemonic renames match LLVM") {
       {"flat_store_short", "v[2:3], v0"},
       {"flat_store_dword", "v[2:3], v0"},
       {"flat_store_dwordx2", "v[2:3], v[0:1]"},
+      {"s_add_i32", "s0, s1, s2"},
+      {"s_sub_i32", "s0, s1, s2"},
   };
   auto opsFor = [&](const std::string &from) -> std::string {
     for (const auto &p : operands)

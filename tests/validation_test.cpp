@@ -358,6 +358,76 @@ TEST_CASE("uniform values (arguments, workgroup IDs) are read from their SGPRs, 
   }
 }
 
+TEST_CASE("uniform values computed from uniform values run on the scalar ALU") {
+  // %r5 = %ntid * %nctaid (a grid stride) and %r6, %r12 derived from it and
+  // an argument are uniform; %r4 = %ctaid * %ntid + %tid is a uniform product
+  // plus a lane value; %r13 is computed in one branch only, so its write does
+  // not dominate its (guarded) read after the join: it stays on the VALU.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out, .param .u32 n)\n{\n"
+                          ".reg .pred %p<4>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u32 %r10, [n];\ncvta.to.global.u64 %rd2, %rd1;\n"
+                          "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %ctaid.x;\n"
+                          "mov.u32 %r11, %nctaid.x;\nmad.lo.s32 %r4, %r3, %r2, %r1;\nmul.lo.s32 %r5, %r2, %r11;\n"
+                          "shl.b32 %r6, %r5, 1;\nxor.b32 %r12, %r6, %r10;\nand.b32 %r15, %r10, 511;\n"
+                          "setp.lt.u32 %p1, %r1, 5;\n"
+                          "@%p1 bra $L_skip;\nadd.s32 %r13, %r12, 7;\n$L_skip:\nmov.u32 %r7, %r4;\n"
+                          "$L_loop:\nsetp.ge.u32 %p2, %r7, %r15;\n@%p2 bra $L_done;\n"
+                          "mul.wide.u32 %rd3, %r7, 4;\nadd.s64 %rd4, %rd2, %rd3;\nadd.s32 %r14, %r7, %r12;\n"
+                          "st.global.u32 [%rd4], %r14;\n@!%p1 st.global.u32 [%rd4], %r13;\n"
+                          "add.s32 %r7, %r7, %r5;\nbra $L_loop;\n$L_done:\nret;\n}\n";
+  for (const char *cpu : {"gfx900", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"}) {
+    CAPTURE(cpu);
+    const targets::TargetInfo &t = *targets::findTarget(cpu);
+    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    REQUIRE(m.ok);
+    const klower::KernelTranslation &kt = *m.functions[0].kernel;
+    auto code = [&](const std::string &ptx) {
+      for (const translate::TranslatedInstruction &ti : kt.statements)
+        if (ti.ptxText == ptx) {
+          std::vector<std::string> insts; // without s_delay_alu hints and waits for the arguments
+          for (const std::string &line : ti.gcn)
+            if (line.rfind("s_delay_alu", 0) != 0 && line.rfind("s_wait", 0) != 0)
+              insts.push_back(line);
+          return insts;
+        }
+      FAIL("no statement " << ptx);
+      return std::vector<std::string>{};
+    };
+    auto only = [&](const std::string &ptx, const std::string &mnemonic) {
+      const std::vector<std::string> c = code(ptx);
+      CAPTURE(ptx);
+      REQUIRE(c.size() == 1);
+      CHECK(c[0].rfind(mnemonic + " ", 0) == 0);
+    };
+    // Scalar ALU only: no VALU copy is left, every reader takes the SGPR.
+    only("mov.u32 %r2, %ntid.x", "s_and_b32");
+    only("mul.lo.s32 %r5, %r2, %r11", "s_mul_i32");
+    only("shl.b32 %r6, %r5, 1", "s_lshl_b32");
+    only("xor.b32 %r12, %r6, %r10", "s_xor_b32");
+    // The uniform product on the SALU, the lane's part one VALU add.
+    const std::vector<std::string> mad = code("mad.lo.s32 %r4, %r3, %r2, %r1");
+    REQUIRE(mad.size() == 2);
+    CHECK(mad[0].rfind("s_mul_i32 ", 0) == 0);
+    CHECK(contains(mad[1], "_u32 ")); // v_add_u32 / v_add_nc_u32
+    // Not dominated by its write: computed per lane.
+    const std::vector<std::string> branchOnly = code("add.s32 %r13, %r12, 7");
+    CHECK(std::any_of(branchOnly.begin(), branchOnly.end(), [](const std::string &l) { return l.rfind("v_add", 0) == 0; }));
+    CHECK(std::none_of(branchOnly.begin(), branchOnly.end(), [](const std::string &l) { return l.rfind("s_add", 0) == 0; }));
+    only("and.b32 %r15, %r10, 511", "s_and_b32");
+    // Loop-carried (two writes): per lane, reading the stride in place.
+    const std::vector<std::string> step = code("add.s32 %r7, %r7, %r5");
+    REQUIRE(step.size() == 1);
+    CHECK(step[0].rfind("v_", 0) == 0);
+    for (const Dim3 &block : {Dim3{64, 1, 1}, Dim3{48, 1, 1}}) {
+      check::Options o;
+      o.grid = {3, 1, 1};
+      o.block = block;
+      CHECK(check::run(src, t, o).status == check::Status::Pass);
+    }
+  }
+}
+
 TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or cross-block values do not") {
   // Ch(e, f, g) = (e & f) ^ (~e & g) is lop3 0xCA: one v_bfi_b32.
   // %r9 = (%r1 & %r2) is read twice, so its tree stays apart; %r1 is

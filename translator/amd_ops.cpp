@@ -415,6 +415,50 @@ std::vector<OpDef> buildOps() {
        nullptr},
       {Op::FLAT_STORE_B64, "flat_store_dwordx2", E::VMEM, SL::None, {SL::V64, SL::V64, SL::V32}, false, "Vega ISA 9",
        nullptr},
+      // ---- scalar ALU on uniform values (Vega ISA 12.2 SOP2 / 12.3 SOP1;
+      // RDNA3 ISA 16.1-16.2; gfx12 spells the adds s_add_co_i32/s_sub_co_i32).
+      // Shifts read S1[4:0] (S1[5:0] for 64 bits); SCC is written by most
+      // and read by none of the rules, so it is not modelled here.
+      {Op::S_ADD_I32, "s_add_i32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return s[0] + s[1]; }},
+      {Op::S_SUB_I32, "s_sub_i32", E::SOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0] - s[1]; }},
+      {Op::S_MUL_I32, "s_mul_i32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], false).trunc(32); }},
+      {Op::S_MUL_HI_U32, "s_mul_hi_u32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], false).extract(63, 32); }},
+      {Op::S_MUL_HI_I32, "s_mul_hi_i32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], true).extract(63, 32); }},
+      {Op::S_AND_B32, "s_and_b32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return s[0] & s[1]; }},
+      {Op::S_OR_B32, "s_or_b32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return s[0] | s[1]; }},
+      {Op::S_XOR_B32, "s_xor_b32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return s[0] ^ s[1]; }},
+      {Op::S_NOT_B32, "s_not_b32", E::SOP1, SL::V32, {SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return ~s[0]; }},
+      {Op::S_LSHL_B32, "s_lshl_b32", E::SOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0].shl(amount(s[1], 5, 32)); }},
+      {Op::S_LSHR_B32, "s_lshr_b32", E::SOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0].lshr(amount(s[1], 5, 32)); }},
+      {Op::S_ASHR_I32, "s_ashr_i32", E::SOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0].ashr(amount(s[1], 5, 32)); }},
+      {Op::S_MIN_U32, "s_min_u32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return s[0].umin(s[1]); }},
+      {Op::S_MIN_I32, "s_min_i32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return BV::ite(slt(s[0], s[1]), s[0], s[1]); }},
+      {Op::S_MAX_U32, "s_max_u32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return BV::ite(s[0].ult(s[1]), s[1], s[0]); }},
+      {Op::S_MAX_I32, "s_max_i32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, vega,
+       [](const S &s, const Ctx &) { return BV::ite(slt(s[0], s[1]), s[1], s[0]); }},
+      {Op::S_MOV_B32, "s_mov_b32", E::SOP1, SL::V32, {SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0]; }},
+      {Op::S_LSHL_B64, "s_lshl_b64", E::SOP2, SL::V64, {SL::V64, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0].shl(amount(s[1], 6, 64)); }},
+      {Op::S_LSHR_B64, "s_lshr_b64", E::SOP2, SL::V64, {SL::V64, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0].lshr(amount(s[1], 6, 64)); }},
+      {Op::S_ASHR_I64, "s_ashr_i64", E::SOP2, SL::V64, {SL::V64, SL::V32}, false, vega,
+       [](const S &s, const Ctx &) { return s[0].ashr(amount(s[1], 6, 64)); }},
   };
 }
 
@@ -444,7 +488,7 @@ bool available(Op op, const targets::TargetInfo &t) {
 
 std::string mnemonic(Op op, const targets::TargetInfo &t) {
   const OpDef &d = opDef(op);
-  if (d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2) {
+  if (d.dst == Slot::Mask && (d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2)) {
     std::string base = d.name; // "s_and_b64": lane-mask ops follow the wave size
     return t.maskOp(base.substr(0, base.size() - 4));
   }
@@ -486,6 +530,11 @@ std::pair<BV, BV> splitCarry(const BV &result) {
 }
 
 bool isInlineConstant(int64_t v) { return v >= -16 && v <= 64; }
+
+bool isScalarValueOp(Op op) {
+  const OpDef &d = opDef(op);
+  return (d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2) && d.dst != Slot::Mask;
+}
 
 bool isFlat(Op op) { return op >= Op::FLAT_LOAD_U8 && op <= Op::FLAT_STORE_B64; }
 

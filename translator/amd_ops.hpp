@@ -74,6 +74,13 @@ enum class Op {
   // without the SGPR-base field. They count in vmcnt and lgkmcnt.
   FLAT_LOAD_U8, FLAT_LOAD_I8, FLAT_LOAD_U16, FLAT_LOAD_I16, FLAT_LOAD_B32, FLAT_LOAD_B64,
   FLAT_STORE_B8, FLAT_STORE_B16, FLAT_STORE_B32, FLAT_STORE_B64,
+  // Scalar ALU on uniform 32/64-bit values (Vega ISA 12.2 SOP2, 12.3 SOP1):
+  // one result for the whole wave, written whatever EXEC holds. The V32/V64
+  // slots give operand widths; operands are SGPRs or constants.
+  S_ADD_I32, S_SUB_I32, S_MUL_I32, S_MUL_HI_U32, S_MUL_HI_I32,
+  S_AND_B32, S_OR_B32, S_XOR_B32, S_NOT_B32, S_LSHL_B32, S_LSHR_B32, S_ASHR_I32,
+  S_MIN_U32, S_MIN_I32, S_MAX_U32, S_MAX_I32, S_MOV_B32,
+  S_LSHL_B64, S_LSHR_B64, S_ASHR_I64,
 };
 
 enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, VMEM, SMEM, DS };
@@ -127,5 +134,8 @@ bool isInlineConstant(int64_t v);
 // The FLAT (generic-address) memory instructions: routed by aperture, counted
 // in both vmcnt and lgkmcnt (dscnt on gfx12), no SGPR-base field.
 bool isFlat(Op op);
+
+// A scalar ALU op on values (not a lane-mask op): its operands are SGPRs.
+bool isScalarValueOp(Op op);
 
 } // namespace p2a::amd

@@ -6,6 +6,8 @@
 #include "targets/target_info.hpp"
 #include "targets/wait_states.hpp"
 #include "translator/address_spaces.hpp"
+#include "translator/control_flow_graph.hpp"
+#include "translator/uniform_values.hpp"
 #include "translator/constant_operands.hpp"
 #include "translator/cost_model.hpp"
 #include "translator/instruction_fusion.hpp"
@@ -36,6 +38,7 @@ constexpr unsigned kKernargPtr = 0;
 constexpr unsigned kWorkgroupId = 2;
 constexpr unsigned kHiddenSgprs = 8;  // s[8:15]: block counts, group sizes
 constexpr unsigned kParamSgprs = 16;  // s16...: the explicit arguments, dword by dword
+const std::string kScalarPrefix = "s:"; // names the SGPR vreg of a uniform register's value
 constexpr unsigned kMaxParamDwords = 64;
 constexpr unsigned kHeaderLines = 2; // moduleHeader()'s lines
 
@@ -110,6 +113,9 @@ public:
 
 
     buildBlocks();
+    uniform_ = kernel::uniformValues(k_, [&](const Stmt &st) {
+      return !opts_.forcedRule && !select::candidates(st.inst, t_, translate::ruleCostFn(costs_), true).empty();
+    });
     before_.assign(k_.body.size(), {});
     after_.assign(k_.body.size(), {});
     for (size_t i = 0; i < k_.body.size(); ++i) {
@@ -138,10 +144,18 @@ public:
                 " offers (256/100); spilling to scratch is not implemented yet");
       return false;
     }
-    for (unsigned v = 0; v < fn_.vregs.size(); ++v)
-      if (!fn_.vregs[v].ptxName.empty())
-        out_.registers.push_back({fn_.vregs[v].ptxName, inPlace_.count(v) ? sgprText(inPlace_.at(v))
-                                                                           : printer::physName(v, fn_, out_.allocation, t_)});
+    for (unsigned v = 0; v < fn_.vregs.size(); ++v) {
+      const std::string &name = fn_.vregs[v].ptxName;
+      if (name.empty() || name.rfind(kScalarPrefix, 0) == 0)
+        continue;
+      std::string where;
+      if (auto it = inPlace_.find(v); it != inPlace_.end())
+        where = it->second.kind == MOperand::Kind::Phys ? sgprText(it->second)
+                                                        : printer::physName(it->second.vreg, fn_, out_.allocation, t_);
+      else
+        where = printer::physName(v, fn_, out_.allocation, t_);
+      out_.registers.push_back({name, where});
+    }
 
     emitPrologue(paramDwords);
     emitBody();
@@ -188,6 +202,10 @@ private:
       for (size_t i = 0; i < inst.srcs.size(); ++i)
         if (inst.srcs[i].isReg())
           reg(inst.srcs[i].reg, inst.form.srcWidth(static_cast<unsigned>(i)));
+      if (uniform_.scalarStatements.count(current_))
+        return lowerScalar(s);
+      if (splitsUniformProduct(s))
+        return lowerSplitProduct(s);
       if (!(opts_.forcedRule && select::ruleMatches(*opts_.forcedRule, inst, t_) &&
             select::lowerWith(*opts_.forcedRule, inst, t_, fn_)) &&
           !select::selectAndLower(inst, t_, translate::ruleCostFn(costs_), fn_, diags_)) {
@@ -236,6 +254,73 @@ private:
     }
   }
 
+  // A uniform value computed once by the scalar ALU (uniform_values.hpp)
+  // into its SGPR home, then copied into its VGPR; readUniformsInPlace()
+  // later points readers at the home and drops the copy where none is left.
+  void lowerScalar(const Stmt &s) {
+    const ptx::Instruction &inst = s.inst;
+    bool lowered = false;
+    for (const rules::Rule *r : select::candidates(inst, t_, translate::ruleCostFn(costs_), true))
+      if ((lowered = select::lowerWith(*r, inst, t_, fn_, kScalarPrefix)))
+        break;
+    if (!lowered) // cannot happen: the analysis asked for a matching scalar rule
+      throw std::logic_error("no scalar rule for a uniform " + inst.form.name());
+    const std::string &d = inst.dsts[0].reg;
+    const unsigned w = inst.form.dstWidth(0) == 64 ? 64 : 32;
+    const unsigned v = reg(d, w), home = scalarHome(d, w);
+    std::vector<MInst> &insts = fn_.body.back().insts;
+    if (w == 64) {
+      insts.push_back({amd::Op::V_MOV_B32, vregOperand(v, Part::Lo), {vregOperand(home, Part::Lo)}});
+      insts.push_back({amd::Op::V_MOV_B32, vregOperand(v, Part::Hi), {vregOperand(home, Part::Hi)}});
+    } else {
+      insts.push_back({amd::Op::V_MOV_B32, vregOperand(v), {vregOperand(home)}});
+    }
+  }
+
+  // mad.lo.u32 d, a, b, c with a and b uniform and c not -- nvcc's
+  // %ctaid * %ntid + %tid in nearly every kernel -- is the uniform product on
+  // the scalar ALU (mul.lo.u32/salu) and one VALU add reading it in place,
+  // instead of a quarter-rate v_mul_lo_u32 and an add.
+  bool splitsUniformProduct(const Stmt &s) const {
+    const ptx::Instruction &inst = s.inst;
+    if (!(inst.form == ptx::Form{ptx::Opcode::MadLo, ptx::TypeClass::U, 32}) || !s.guard.empty() || opts_.forcedRule)
+      return false;
+    auto uniform = [&](const ptx::Operand &o) { return !o.isReg() || uniform_.registers.count(o.reg); };
+    return (inst.srcs[0].isReg() || inst.srcs[1].isReg()) && uniform(inst.srcs[0]) && uniform(inst.srcs[1]) &&
+           !uniform(inst.srcs[2]);
+  }
+  void lowerSplitProduct(const Stmt &s) {
+    const std::string product = "%__uniform_product" + std::to_string(current_);
+    ptx::Operand p;
+    p.reg = product;
+    ptx::Instruction mul = s.inst, add = s.inst;
+    mul.form = ptx::Form{ptx::Opcode::MulLo, ptx::TypeClass::U, 32};
+    mul.dsts = {p};
+    mul.srcs = {s.inst.srcs[0], s.inst.srcs[1]};
+    add.form = ptx::Form{ptx::Opcode::Add, ptx::TypeClass::U, 32};
+    add.srcs = {p, s.inst.srcs[2]};
+    uniform_.registers.emplace(product, kernel::UniformSource{kernel::UniformSource::Kind::Computed, 0, 0, 32, product});
+    Stmt scalarPart = s;
+    scalarPart.inst = mul;
+    reg(product, 32);
+    lowerScalar(scalarPart);
+    const size_t at = fn_.body.size() - 1;
+    if (!select::selectAndLower(add, t_, translate::ruleCostFn(costs_), fn_, diags_))
+      return;
+    const rules::Rule *addRule = fn_.body.back().rule;
+    std::vector<MInst> &insts = fn_.body[at].insts;
+    insts.insert(insts.end(), fn_.body.back().insts.begin(), fn_.body.back().insts.end());
+    fn_.body[at].ptx = s.inst;
+    fn_.body.pop_back();
+    loweringNote_[current_] = "a and b are uniform: a*b on the scalar ALU (" + fn_.body[at].rule->name + "), then " +
+                              addRule->name + " reading it in place";
+  }
+
+  // The SGPR vreg (S32/S64) holding a uniform register's value.
+  unsigned scalarHome(const std::string &name, unsigned width) {
+    return select::vregFor(fn_, kScalarPrefix + name, width, true);
+  }
+
   void lowerSpecial(const Stmt &s) {
     mir::LoweredInst &li = begin(s);
     const MOperand d = vregOperand(reg(s.dst, 32));
@@ -258,6 +343,15 @@ private:
       // hidden_group_size_x|y share the dword at +12, z is the low half at +16.
       usesHidden_ = true;
       const unsigned sg = kHiddenSgprs + (s.dim == 2 ? 4 : 3);
+      if (uniform_.scalarStatements.count(current_)) { // once, on the scalar ALU
+        const MOperand home = vregOperand(scalarHome(s.dst, 32));
+        if (s.dim == 1)
+          li.insts.push_back({amd::Op::S_LSHR_B32, home, {mir::physReg(true, sg), mir::immOperand(16)}});
+        else
+          li.insts.push_back({amd::Op::S_AND_B32, home, {mir::physReg(true, sg), mir::immOperand(0xffff)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, d, {home}});
+        return;
+      }
       li.insts.push_back({amd::Op::V_BFE_U32, d,
                           {mir::physReg(true, sg), mir::immOperand(s.dim == 1 ? 16 : 0), mir::immOperand(16)}});
       return;
@@ -622,60 +716,61 @@ private:
     return std::make_pair(addr, off);
   }
 
-  // ---- uniform values read in place (kernel arguments, workgroup IDs) ----
+  // ---- uniform values read in place (uniform_values.hpp) ----
   //
-  // A PTX register written once, unguarded, by ld.param, by %ctaid/%nctaid,
-  // or by a copy (mov, cvta.to.global/.const) of such a register, holds for
-  // the whole kernel what fixed SGPRs hold: the arguments and IDs the
-  // prologue put there. A VALU instruction reads it from those SGPRs where
-  // its encoding takes one and the constant bus has room (one scalar value
-  // per instruction on gfx9/CDNA, two from gfx10 on; literals, VCC and masks
-  // count); the register's VGPR copy is made only if some reader still needs
-  // it (a memory address, a store's data, a full constant bus).
+  // A uniform register's value lives in SGPRs: the arguments and IDs the
+  // prologue put there, or the home a scalar rule computed it into. A VALU
+  // instruction reads it from there where its encoding takes an SGPR and the
+  // constant bus has room (one scalar value per instruction on gfx9/CDNA,
+  // two from gfx10 on; literals, VCC and masks count); the register's VGPR
+  // copy is made only if some reader still needs it (a memory address, a
+  // store's data, a full constant bus).
 
-  // The SGPRs each such register equals, by PTX name.
-  std::map<std::string, MOperand> uniformRegisters() const {
-    std::map<std::string, unsigned> writes;
-    for (const Stmt &st : k_.body)
-      for (const std::string &r : kernel::writtenRegisters(st))
-        ++writes[r];
-    auto width = [&](const std::string &r) { return k_.registers.count(r) ? k_.registers.at(r).width : 0u; };
-    std::map<std::string, MOperand> found;
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const Stmt &st : k_.body) {
-        std::vector<std::string> written = kernel::writtenRegisters(st);
-        if (!st.guard.empty() || written.size() != 1 || writes[written[0]] != 1 || found.count(written[0]))
-          continue;
-        const std::string &r = written[0];
-        std::optional<MOperand> src;
-        if (st.kind == Stmt::Kind::Load && st.space == Space::Param && st.values.size() == 1) {
-          const kernel::Param *p = k_.param(st.base);
-          const int64_t off = p ? int64_t(p->offset) + st.offset : -1;
-          const unsigned bits = st.elemBits;
-          if (p && off >= 0 && off % 4 == 0 && (bits == 32 || (bits == 64 && off % 8 == 0)) && width(r) == bits)
-            src = mir::physReg(true, kParamSgprs + static_cast<unsigned>(off / 4), bits / 32);
-        } else if (st.kind == Stmt::Kind::ReadSpecial && width(r) == 32 &&
-                   (st.special == Special::Ctaid || st.special == Special::Nctaid)) {
-          src = mir::physReg(true, (st.special == Special::Ctaid ? kWorkgroupId : kHiddenSgprs) + st.dim);
-        } else {
-          std::string from;
-          if (st.kind == Stmt::Kind::Cvta && st.symbol.empty() &&
-              (st.space == Space::Global || st.space == Space::Const) && st.srcs.size() == 1 && st.srcs[0].isReg())
-            from = st.srcs[0].reg;
-          if (st.kind == Stmt::Kind::Compute && st.inst.form.opcode == ptx::Opcode::Mov &&
-              st.inst.form.type == ptx::TypeClass::B && st.inst.srcs.size() == 1 && st.inst.srcs[0].isReg())
-            from = st.inst.srcs[0].reg;
-          if (!from.empty() && found.count(from) && width(from) == width(r))
-            src = found.at(from);
-        }
-        if (src) {
-          found.emplace(r, *src);
-          changed = true;
-        }
-      }
+  // The SGPRs holding a uniform register's value: fixed ones, or the
+  // S32/S64 home vreg of the register that computes it.
+  MOperand homeOf(const kernel::UniformSource &u) {
+    using K = kernel::UniformSource::Kind;
+    switch (u.kind) {
+    case K::Argument: return mir::physReg(true, kParamSgprs + u.offset / 4, u.bits / 32);
+    case K::WorkgroupId: return mir::physReg(true, kWorkgroupId + u.dim);
+    case K::GridSize: return mir::physReg(true, kHiddenSgprs + u.dim);
+    case K::Computed: break;
     }
-    return found;
+    return vregOperand(scalarHome(u.computedBy, u.bits));
+  }
+  unsigned homeWords(const MOperand &h) const {
+    return h.kind == MOperand::Kind::Phys ? h.physCount : fn_.vregs[h.vreg].cls == mir::RegClass::S64 ? 2 : 1;
+  }
+  static MOperand homeHalf(const MOperand &h, Part p) {
+    if (p == Part::Whole)
+      return h;
+    if (h.kind == MOperand::Kind::Phys)
+      return mir::physReg(true, h.physIndex + (p == Part::Hi ? 1 : 0));
+    return vregOperand(h.vreg, p);
+  }
+
+  // Scalar rules name their register sources by home vreg ("s:%r1"); those
+  // of registers whose home is elsewhere (fixed SGPRs, or the register a
+  // copy was made from) are pointed there, and need no SGPRs of their own.
+  void bindScalarSources() {
+    std::map<unsigned, MOperand> alias;
+    for (const auto &[name, v] : fn_.ptxRegs) {
+      if (name.rfind(kScalarPrefix, 0) != 0)
+        continue;
+      auto it = uniform_.registers.find(name.substr(kScalarPrefix.size()));
+      if (it == uniform_.registers.end())
+        continue;
+      const MOperand home = homeOf(it->second);
+      if (home.kind == MOperand::Kind::VReg && home.vreg == v)
+        continue;
+      alias.emplace(v, home);
+      fn_.vregs[v].readInPlace = true;
+    }
+    for (mir::LoweredInst &li : fn_.body)
+      for (MInst &mi : li.insts)
+        for (MOperand &o : mi.srcs)
+          if (auto it = o.kind == MOperand::Kind::VReg ? alias.find(o.vreg) : alias.end(); it != alias.end())
+            o = homeHalf(it->second, o.part);
   }
 
   // Does `mi` take an SGPR in source `index` (VALU encodings; not SDWA or
@@ -697,6 +792,8 @@ private:
         reads.insert(o.kind == MOperand::Kind::Vcc ? "vcc" : "exec");
       else if (o.kind == MOperand::Kind::VReg && fn_.vregs[o.vreg].cls == mir::RegClass::Mask)
         reads.insert("mask" + std::to_string(o.vreg));
+      else if (o.kind == MOperand::Kind::VReg && mir::isSgprClass(fn_.vregs[o.vreg].cls))
+        reads.insert("home" + std::to_string(o.vreg) + (o.part == Part::Hi ? ".hi" : ".lo"));
       else if (o.kind == MOperand::Kind::Imm) {
         const bool wide = i < def.srcs.size() && def.srcs[i] == amd::Slot::V64;
         const int64_t v = wide ? static_cast<int64_t>(o.imm) : static_cast<int32_t>(static_cast<uint32_t>(o.imm));
@@ -708,11 +805,11 @@ private:
   }
 
   void readUniformsInPlace() {
-    const std::map<std::string, MOperand> uniform = uniformRegisters();
+    bindScalarSources();
     std::map<unsigned, MOperand> byVreg;
-    for (const auto &[name, sg] : uniform)
+    for (const auto &[name, u] : uniform_.registers)
       if (auto it = fn_.ptxRegs.find(name); it != fn_.ptxRegs.end())
-        byVreg.emplace(it->second, sg);
+        byVreg.emplace(it->second, homeOf(u));
     if (byVreg.empty())
       return;
     const size_t limit = t_.isGfx10Plus() ? 2 : 1;
@@ -727,20 +824,20 @@ private:
           if (it == byVreg.end())
             continue;
           const MOperand &sg = it->second;
+          const unsigned words = homeWords(sg);
           MOperand repl;
-          if (o.part == Part::Whole && sg.physCount == 1 && def.srcs[i] == amd::Slot::V32)
+          if (o.part == Part::Whole && words == 1 && def.srcs[i] == amd::Slot::V32)
             repl = sg;
-          else if (o.part == Part::Whole && sg.physCount == 2 && def.srcs[i] == amd::Slot::V64)
+          else if (o.part == Part::Whole && words == 2 && def.srcs[i] == amd::Slot::V64)
             repl = sg;
-          else if (o.part != Part::Whole && sg.physCount == 2 && def.srcs[i] == amd::Slot::V32)
-            repl = mir::physReg(true, sg.physIndex + (o.part == Part::Hi ? 1 : 0));
+          else if (o.part != Part::Whole && words == 2 && def.srcs[i] == amd::Slot::V32)
+            repl = homeHalf(sg, o.part);
           else
             continue;
-          std::set<std::string> reads = scalarReads(mi);
-          reads.insert("s" + std::to_string(repl.physIndex));
-          if (reads.size() > limit)
-            continue;
+          const MOperand before = o;
           o = repl;
+          if (scalarReads(mi).size() > limit)
+            o = before;
         }
       }
     // A register (or half of one) no instruction reads any more needs no
@@ -779,12 +876,16 @@ private:
                                    }),
                     insts.end());
         if (insts.size() != n)
-          readInPlaceNote_[i] = none ? "read in place from " + sgprText(sg) + " (a uniform value: no VGPR copy)"
-                                     : "partly read in place from " + sgprText(sg);
+          loweringNote_.try_emplace(i, none ? "read in place from " + homeText(sg) + " (a uniform value: no VGPR copy)"
+                                     : "partly read in place from " + homeText(sg));
       }
     }
   }
 
+  // Before register assignment a computed home has no number yet.
+  std::string homeText(const MOperand &h) const {
+    return h.kind == MOperand::Kind::Phys ? sgprText(h) : "its scalar-ALU SGPR" + std::string(homeWords(h) == 2 ? " pair" : "");
+  }
   static std::string sgprText(const MOperand &sg) {
     return sg.physCount == 1 ? "s" + std::to_string(sg.physIndex)
                              : "s[" + std::to_string(sg.physIndex) + ":" + std::to_string(sg.physIndex + 1) + "]";
@@ -828,23 +929,7 @@ private:
       iv.end[v] = std::max(iv.end[v], p);
     };
     const unsigned nb = numBlocks_;
-    std::vector<std::vector<unsigned>> succ(nb);
-    for (unsigned b = 0; b < nb && n; ++b) {
-      const size_t last = (b + 1 < nb ? blockStart_[b + 1] : n) - 1;
-      const Stmt &st = k_.body[last];
-      const bool next = b + 1 < nb;
-      if (st.kind == Stmt::Kind::Branch) {
-        if (blockOf_[st.target] < nb)
-          succ[b].push_back(blockOf_[st.target]);
-        if (!st.guard.empty() && next)
-          succ[b].push_back(b + 1);
-      } else if (st.kind == Stmt::Kind::Return) {
-        if (!st.guard.empty() && next)
-          succ[b].push_back(b + 1);
-      } else if (next) {
-        succ[b].push_back(b + 1);
-      }
-    }
+    const std::vector<std::vector<unsigned>> &succ = cfg_.succ;
     std::vector<std::vector<bool>> liveIn(nb, std::vector<bool>(nv, false)), liveOut = liveIn;
     // Backward through a block from `live` (its live-out); `visit` sees each
     // statement with the values live across it.
@@ -913,28 +998,10 @@ private:
 
   void buildBlocks() {
     const size_t n = k_.body.size();
-    std::vector<bool> starts(n + 1, false);
-    starts[0] = true;
-    for (const auto &[label, index] : k_.labels)
-      if (index < n)
-        starts[index] = true;
-    for (size_t i = 0; i < n; ++i) {
-      const Stmt &st = k_.body[i];
-      if (st.kind == Stmt::Kind::Branch || st.kind == Stmt::Kind::Return)
-        starts[i + 1] = true;
-    }
-    blockOf_.assign(n + 1, 0);
-    unsigned b = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (i > 0 && starts[i])
-        ++b;
-      blockOf_[i] = b;
-    }
-    numBlocks_ = n ? b + 1 : 1;
-    blockOf_[n] = numBlocks_; // "after the last block": the end of the kernel
-    blockStart_.assign(numBlocks_ + 1, static_cast<unsigned>(n));
-    for (size_t i = n; i-- > 0;)
-      blockStart_[blockOf_[i]] = static_cast<unsigned>(i);
+    cfg_ = kernel::controlFlowGraph(k_);
+    blockOf_ = cfg_.blockOf;
+    blockStart_ = cfg_.blockStart;
+    numBlocks_ = cfg_.numBlocks;
     for (size_t i = 0; i < n; ++i) // blocks a back edge enters (see controlFlow)
       if (k_.body[i].kind == Stmt::Kind::Branch && blockOf_[k_.body[i].target] <= blockOf_[i] &&
           blockOf_[k_.body[i].target] >= 1 && !blockHasBarrier(blockOf_[i]))
@@ -1566,8 +1633,8 @@ private:
       ti.loc = s.loc;
       ti.rule = li.rule;
       ti.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
-      if (ti.note.empty() && readInPlaceNote_.count(i))
-        ti.note = readInPlaceNote_.at(i);
+      if (ti.note.empty() && loweringNote_.count(i))
+        ti.note = loweringNote_.at(i);
       ti.cycles = li.rule ? costs_.cost(*li.rule, t_).cycles : 0;
       emitPieces(before_[i], ti.gcn, static_cast<int>(i));
       for (const MInst &mi : li.insts)
@@ -1684,11 +1751,13 @@ private:
   std::set<unsigned> loopHeads_;                 // blocks entered by a back edge's uniform fast path
   std::optional<unsigned> zeroVgpr_;             // see zeroVgpr()
   std::map<unsigned, MOperand> inPlace_;          // vreg read from fixed SGPRs everywhere (no VGPR copy)
-  std::map<size_t, std::string> readInPlaceNote_;  // statement -> why it emits nothing
+  std::map<size_t, std::string> loweringNote_;    // statement -> how it was lowered, where the rule does not say
   bool genericReachesSegments_ = false;          // generic pointers into shared/local exist: generic accesses are FLAT
   unsigned globalBase_ = 0;
   unsigned groupBytes_ = 0;
   // Control flow.
+  kernel::ControlFlowGraph cfg_;
+  kernel::UniformValues uniform_;               // registers with one value per wave (uniform_values.hpp)
   std::vector<unsigned> blockOf_, blockStart_, maskVreg_;
   unsigned numBlocks_ = 1;
   unsigned tmpA_ = 0;

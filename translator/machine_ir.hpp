@@ -14,7 +14,14 @@
 
 namespace p2a::mir {
 
-enum class RegClass { V32, V64, Mask };
+// V32/V64: per-lane values in VGPRs (V64 an aligned pair). Mask: a lane
+// mask in SGPRs (a predicate). S32/S64: one value for the whole wave in SGPRs
+// (S64 an aligned pair), computed by the scalar ALU.
+enum class RegClass { V32, V64, Mask, S32, S64 };
+inline bool isSgprClass(RegClass c) { return c == RegClass::Mask || c == RegClass::S32 || c == RegClass::S64; }
+inline amd::Slot slotOf(RegClass c) {
+  return c == RegClass::Mask ? amd::Slot::Mask : c == RegClass::V64 || c == RegClass::S64 ? amd::Slot::V64 : amd::Slot::V32;
+}
 
 struct VReg {
   RegClass cls = RegClass::V32;

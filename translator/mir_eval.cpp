@@ -34,18 +34,27 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
   const mir::Function &fn = tr.function;
   const mir::Allocation &a = tr.allocation;
   LaneState st;
+  // One lane's view: a scalar register (S32/S64) is the value every lane
+  // sees, kept apart from VGPR numbers by an offset.
+  constexpr unsigned kScalarBase = 1u << 20;
+  auto physKey = [&](unsigned v) {
+    const mir::RegClass c = fn.vregs[v].cls;
+    return a.phys[v] + (c == mir::RegClass::S32 || c == mir::RegClass::S64 ? kScalarBase : 0);
+  };
   for (unsigned v = 0; v < fn.vregs.size(); ++v) {
     const mir::VReg &vr = fn.vregs[v];
     auto in = inputs.find(vr.ptxName);
     if (vr.ptxName.empty() || in == inputs.end())
       continue;
-    const unsigned p = a.phys[v];
+    const unsigned p = a.phys[v] + (mir::isSgprClass(vr.cls) && vr.cls != mir::RegClass::Mask ? kScalarBase : 0);
     switch (vr.cls) {
     case mir::RegClass::Mask: st.sgprBit[p] = in->second & 1; break;
+    case mir::RegClass::S64:
     case mir::RegClass::V64:
       st.vgpr[p] = static_cast<uint32_t>(in->second);
       st.vgpr[p + 1] = static_cast<uint32_t>(in->second >> 32);
       break;
+    case mir::RegClass::S32:
     case mir::RegClass::V32:
       st.vgpr[p] = static_cast<uint32_t>(in->second);
       break;
@@ -72,10 +81,10 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
     case MOperand::Kind::VReg: break;
     }
     const mir::VReg &vr = fn.vregs[o.vreg];
-    const unsigned p = a.phys[o.vreg];
+    const unsigned p = physKey(o.vreg);
     if (vr.cls == mir::RegClass::Mask)
       return BV::constant(1, st.sgprBit.count(p) ? st.sgprBit[p] : 0);
-    if (vr.cls == mir::RegClass::V64) {
+    if (vr.cls == mir::RegClass::V64 || vr.cls == mir::RegClass::S64) {
       if (o.part == Part::Lo)
         return BV::constant(32, st.readV(p));
       if (o.part == Part::Hi)
@@ -95,10 +104,10 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
     default: throw std::logic_error("mir_eval: write to a non-register");
     }
     const mir::VReg &vr = fn.vregs[o.vreg];
-    const unsigned p = a.phys[o.vreg];
+    const unsigned p = physKey(o.vreg);
     if (vr.cls == mir::RegClass::Mask) {
       st.sgprBit[p] = static_cast<uint32_t>(v.value());
-    } else if (vr.cls == mir::RegClass::V64 && o.part == Part::Whole) {
+    } else if ((vr.cls == mir::RegClass::V64 || vr.cls == mir::RegClass::S64) && o.part == Part::Whole) {
       st.vgpr[p] = static_cast<uint32_t>(v.value());
       st.vgpr[p + 1] = static_cast<uint32_t>(v.value() >> 32);
     } else {
@@ -131,9 +140,7 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
     MOperand o;
     o.kind = MOperand::Kind::VReg;
     o.vreg = v;
-    amd::Slot slot = vr.cls == mir::RegClass::Mask ? amd::Slot::Mask
-                     : vr.cls == mir::RegClass::V64 ? amd::Slot::V64 : amd::Slot::V32;
-    out[vr.ptxName] = read(o, slot).value();
+    out[vr.ptxName] = read(o, mir::slotOf(vr.cls)).value();
   }
   return out;
 }

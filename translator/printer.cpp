@@ -55,6 +55,15 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
   unsigned p = a.phys[o.vreg];
   if (v.cls == mir::RegClass::Mask)
     return t.wave_size == 64 ? "s[" + std::to_string(p) + ":" + std::to_string(p + 1) + "]" : "s" + std::to_string(p);
+  if (v.cls == mir::RegClass::S64) {
+    if (o.part == Part::Lo || half == 0)
+      return "s" + std::to_string(p);
+    if (o.part == Part::Hi || half == 1)
+      return "s" + std::to_string(p + 1);
+    return "s[" + std::to_string(p) + ":" + std::to_string(p + 1) + "]";
+  }
+  if (v.cls == mir::RegClass::S32)
+    return "s" + std::to_string(p);
   if (v.cls == mir::RegClass::V64) {
     if (o.part == Part::Lo || half == 0)
       return "v" + std::to_string(p);
@@ -71,9 +80,7 @@ std::string physName(unsigned vreg, const mir::Function &fn, const mir::Allocati
   MOperand o;
   o.kind = MOperand::Kind::VReg;
   o.vreg = vreg;
-  amd::Slot slot = fn.vregs[vreg].cls == mir::RegClass::Mask ? amd::Slot::Mask
-                   : fn.vregs[vreg].cls == mir::RegClass::V64 ? amd::Slot::V64 : amd::Slot::V32;
-  return operandText(o, slot, fn, a, t);
+  return operandText(o, mir::slotOf(fn.vregs[vreg].cls), fn, a, t);
 }
 
 std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::Allocation &a,

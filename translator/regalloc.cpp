@@ -139,6 +139,12 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     case mir::RegClass::Mask:
       a.phys[v] = temp ? sgprs.takeForTemp(maskRegs, maskRegs) : sgprs.take(maskRegs, maskRegs);
       return;
+    case mir::RegClass::S32:
+      a.phys[v] = temp ? sgprs.takeForTemp(1, 1) : sgprs.take(1, 1);
+      return;
+    case mir::RegClass::S64:
+      a.phys[v] = temp ? sgprs.takeForTemp(2, 2) : sgprs.take(2, 2);
+      return;
     case mir::RegClass::V64:
       a.phys[v] = temp ? vgprs.takeForTemp(2, 2) : vgprs.take(2, 2);
       return;
@@ -157,8 +163,10 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     }
   };
   auto width = [&](unsigned v) {
-    return fn.vregs[v].cls == mir::RegClass::Mask ? maskRegs : fn.vregs[v].cls == mir::RegClass::V64 ? 2u : 1u;
+    const mir::RegClass c = fn.vregs[v].cls;
+    return c == mir::RegClass::Mask ? maskRegs : c == mir::RegClass::V64 || c == mir::RegClass::S64 ? 2u : 1u;
   };
+  auto poolOf = [&](unsigned v) -> Pool & { return mir::isSgprClass(fn.vregs[v].cls) ? sgprs : vgprs; };
 
   // In program order: a PTX instruction's registers are assigned before it,
   // and its temporaries are released after it (never in the middle: the
@@ -182,7 +190,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
       return;
     }
     if (!released[v])
-      (fn.vregs[v].cls == mir::RegClass::Mask ? sgprs : vgprs).release(a.phys[v], width(v));
+      poolOf(v).release(a.phys[v], width(v));
     released[v] = true;
   };
   for (size_t u = 0; u < fn.body.size(); ++u) {
@@ -194,7 +202,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
         assign(v);
     for (unsigned v : refs[u])
       if (reusable(v) && lastUse[v] == static_cast<long>(u) && !hasInterval(v))
-        (fn.vregs[v].cls == mir::RegClass::Mask ? sgprs : vgprs).release(a.phys[v], width(v));
+        poolOf(v).release(a.phys[v], width(v));
     for (unsigned v : endsAt[u])
       if (reusable(v))
         releaseOne(v);
@@ -209,7 +217,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
         assign(v);
         continue;
       }
-      Pool &pool = fn.vregs[v].cls == mir::RegClass::Mask ? sgprs : vgprs;
+      Pool &pool = poolOf(v);
       const unsigned w = width(v);
       a.phys[v] = pool.takeForTemp(w, w);
       pool.release(a.phys[v], w);

@@ -47,7 +47,7 @@ struct TInst {
   std::vector<TOperand> srcs;
 };
 
-enum class TempKind { V32, V64, Mask };
+enum class TempKind { V32, V64, Mask, S32 };
 
 // An immediate computed from the PTX operands (e.g. 32 - (c & 31)); used both
 // concretely when emitting and symbolically in proofs.
@@ -94,6 +94,13 @@ struct Rule {
   // for products wider than 32 bits built from 32-bit partial products,
   // which Z3 cannot compare as circuits in reasonable time.
   bool proveInIntegers = false;
+
+  // A scalar rule computes a uniform value (one for the whole wave) with the
+  // scalar ALU: its destination, register sources and temporaries are SGPRs.
+  // The selector never picks it for a PTX instruction on its own; the kernel
+  // lowering asks for it where a register is uniform (kernel_lowering.cpp).
+  // Its proof claims the result for every lane, whatever EXEC holds.
+  bool scalar = false;
 
   // Does the rule serve target t: its target predicate holds and every AMD
   // instruction it emits exists there?

@@ -19,6 +19,7 @@ const std::vector<Rule> &ruleTable() {
     addFnsRules(t);
     addArithRules(t);
     addCompareRules(t);
+    addScalarRules(t);
     addConstantFoldRules(t);
     return t;
   }();

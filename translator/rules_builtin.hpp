@@ -17,5 +17,6 @@ void addFnsRules(std::vector<Rule> &out);       // fns
 void addConstantFoldRules(std::vector<Rule> &out); // all-immediate operands
 void addArithRules(std::vector<Rule> &out);        // mov add sub mul mad cvt
 void addCompareRules(std::vector<Rule> &out);      // setp selp
+void addScalarRules(std::vector<Rule> &out);       // uniform values on the scalar ALU
 
 } // namespace p2a::rules

@@ -25,7 +25,9 @@ std::vector<BV> concreteSources(const ptx::Instruction &inst) {
   return v;
 }
 
-mir::RegClass classOf(unsigned width) {
+mir::RegClass classOf(unsigned width, bool scalar = false) {
+  if (scalar && width != 1)
+    return width == 64 ? mir::RegClass::S64 : mir::RegClass::S32;
   return width == 1 ? mir::RegClass::Mask : width == 64 ? mir::RegClass::V64 : mir::RegClass::V32;
 }
 
@@ -48,11 +50,11 @@ bool pairConsistent(const mir::Function &fn, unsigned lo, unsigned hi) {
 
 } // namespace
 
-unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width) {
+unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, bool scalar) {
   auto it = fn.ptxRegs.find(name);
   if (it != fn.ptxRegs.end())
     return it->second;
-  unsigned v = newVreg(fn, classOf(width));
+  unsigned v = newVreg(fn, classOf(width, scalar));
   fn.vregs[v].ptxName = name;
   fn.ptxRegs[name] = v;
   return v;
@@ -83,10 +85,10 @@ bool ruleMatches(const Rule &rule, const ptx::Instruction &inst, const targets::
 }
 
 std::vector<const Rule *> candidates(const ptx::Instruction &inst, const targets::TargetInfo &t,
-                                     const RuleCostFn &cost) {
+                                     const RuleCostFn &cost, bool scalar) {
   std::vector<std::pair<double, const Rule *>> found;
   for (const Rule *r : rules::rulesForForm(inst.form))
-    if (ruleMatches(*r, inst, t))
+    if (r->scalar == scalar && ruleMatches(*r, inst, t))
       found.push_back({cost(*r, t), r});
   std::stable_sort(found.begin(), found.end(), [](const auto &a, const auto &b) {
     if (a.first != b.first)
@@ -106,8 +108,13 @@ struct Binder {
   const Rule &rule;
   const ptx::Instruction &inst;
   mir::Function &fn;
+  std::string scalarPrefix;
   std::vector<unsigned> temps;
   std::vector<unsigned> dstVregs;
+
+  unsigned regVreg(const std::string &name, unsigned width) {
+    return rule.scalar ? vregFor(fn, scalarPrefix + name, width, true) : vregFor(fn, name, width);
+  }
 
   mir::MOperand imm(uint64_t v) {
     mir::MOperand o;
@@ -141,7 +148,7 @@ struct Binder {
         return imm(v);
       }
       o.kind = mir::MOperand::Kind::VReg;
-      o.vreg = vregFor(fn, s.reg, w);
+      o.vreg = regVreg(s.reg, w);
       o.part = r.part;
       return o;
     }
@@ -169,6 +176,8 @@ struct Binder {
   }
 };
 
+mir::MOperand imm32(uint64_t v) { return mir::immOperand(v & 0xffffffffu); }
+
 bool isInline32(uint64_t v) { return amd::isInlineConstant(static_cast<int32_t>(static_cast<uint32_t>(v))); }
 bool isInline64(uint64_t v) { return amd::isInlineConstant(static_cast<int64_t>(v)); }
 
@@ -179,6 +188,33 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
   const amd::OpDef &def = amd::opDef(mi.op);
   // SDWA and VOPD have fixed encodings: any constant goes to a register.
   const bool fixedEncoding = mi.op == amd::Op::V_LSHRREV_B32_SDWA_W0 || mi.op == amd::Op::V_DUAL_CNDMASK_PAIR;
+  // A scalar op takes one 32-bit literal (Vega ISA 12.2 SOP2); another is
+  // moved into an SGPR first, as is a 64-bit source that is not inline.
+  if (amd::isScalarValueOp(mi.op)) {
+    std::optional<uint64_t> literal;
+    for (unsigned i = 0; i < mi.srcs.size(); ++i) {
+      mir::MOperand &o = mi.srcs[i];
+      if (o.kind != mir::MOperand::Kind::Imm)
+        continue;
+      const bool wide = def.srcs[i] == amd::Slot::V64;
+      if (wide ? isInline64(o.imm) : isInline32(o.imm))
+        continue;
+      if (!wide && (!literal || *literal == o.imm)) {
+        literal = o.imm;
+        continue;
+      }
+      const unsigned v = newVreg(fn, wide ? mir::RegClass::S64 : mir::RegClass::S32);
+      if (wide) {
+        out.push_back({amd::Op::S_MOV_B32, {mir::MOperand::Kind::VReg, v, 0, Part::Lo, 0}, {imm32(o.imm)}});
+        out.push_back({amd::Op::S_MOV_B32, {mir::MOperand::Kind::VReg, v, 0, Part::Hi, 0}, {imm32(o.imm >> 32)}});
+      } else {
+        out.push_back({amd::Op::S_MOV_B32, {mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0}, {o}});
+      }
+      o = mir::MOperand{mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0};
+    }
+    out.push_back(std::move(mi));
+    return;
+  }
   auto isLiteral = [&](const mir::MOperand &o, unsigned idx) {
     if (o.kind != mir::MOperand::Kind::Imm)
       return false;
@@ -228,7 +264,8 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
 
 } // namespace
 
-bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t, mir::Function &fn) {
+bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t, mir::Function &fn,
+               const std::string &scalarPrefix) {
   // Lowered in place, and undone if the rule's register pairs conflict with
   // those already required: new vregs, pairs and PTX register bindings are
   // only ever appended, so a checkpoint of their sizes is enough. (Copying
@@ -242,18 +279,19 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
       it = it->second >= vregsBefore ? fn.ptxRegs.erase(it) : std::next(it);
     return false;
   };
-  Binder b{rule, inst, trial, {}, {}};
+  Binder b{rule, inst, trial, scalarPrefix, {}, {}};
   for (unsigned i = 0; i < inst.dsts.size(); ++i) {
     const ptx::Operand &d = inst.dsts[i];
     const unsigned w = inst.form.dstWidth(i);
     if (d.kind == ptx::Operand::Kind::Sink)
-      b.dstVregs.push_back(newVreg(trial, classOf(w)));
+      b.dstVregs.push_back(newVreg(trial, classOf(w, rule.scalar)));
     else
-      b.dstVregs.push_back(vregFor(trial, d.reg, w));
+      b.dstVregs.push_back(b.regVreg(d.reg, w));
   }
   for (rules::TempKind k : rule.temps)
-    b.temps.push_back(newVreg(trial, k == rules::TempKind::V64 ? mir::RegClass::V64
+    b.temps.push_back(newVreg(trial, k == rules::TempKind::V64    ? mir::RegClass::V64
                                      : k == rules::TempKind::Mask ? mir::RegClass::Mask
+                                     : k == rules::TempKind::S32  ? mir::RegClass::S32
                                                                   : mir::RegClass::V32));
   mir::LoweredInst lowered;
   lowered.ptx = inst;

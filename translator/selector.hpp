@@ -21,9 +21,10 @@ using RuleCostFn = std::function<double(const rules::Rule &, const targets::Targ
 // registers, value constraints)? Pair feasibility is checked separately.
 bool ruleMatches(const rules::Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t);
 
-// All matching rules, cheapest first (ties: higher priority, then table order).
+// All matching rules, cheapest first (ties: higher priority, then table
+// order): the vector rules, or with `scalar` only the scalar ones.
 std::vector<const rules::Rule *> candidates(const ptx::Instruction &inst, const targets::TargetInfo &t,
-                                            const RuleCostFn &cost);
+                                            const RuleCostFn &cost, bool scalar = false);
 
 // Lower `inst` with the best feasible rule into `fn`. On failure, appends an
 // error naming the form and returns false.
@@ -32,10 +33,14 @@ bool selectAndLower(const ptx::Instruction &inst, const targets::TargetInfo &t, 
 
 // Lower with a given rule (no cost involved); false if its register pairs
 // cannot be satisfied given the pairs already in `fn`.
+// A scalar rule's registers are SGPR vregs (S32/S64) named `scalarPrefix`
+// + the PTX name, so that a kernel can keep a register's scalar home apart
+// from its VGPR.
 bool lowerWith(const rules::Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t,
-               mir::Function &fn);
+               mir::Function &fn, const std::string &scalarPrefix = "");
 
-// The vreg for a PTX register (created on first use with the class its width implies).
-unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width);
+// The vreg for a PTX register (created on first use with the class its
+// width implies: VGPRs, or SGPRs with `scalar`).
+unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, bool scalar = false);
 
 } // namespace p2a::select

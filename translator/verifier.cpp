@@ -442,7 +442,9 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
     for (unsigned i = 0; i < want.size(); ++i) {
       BV g = m.result(i);
       got.push_back(g);
-      if (rule.form.dstWidth(i) == 1)
+      if (rule.scalar) // an SGPR is written whatever EXEC holds, and every lane reads it
+        goals.push_back(g.toExpr(ctx) == want[i].toExpr(ctx));
+      else if (rule.form.dstWidth(i) == 1)
         goals.push_back(z3::ite(exec, g.toExpr(ctx) == want[i].toExpr(ctx), g.toExpr(ctx) == ctx.bv_val(0, 1)));
       else
         goals.push_back(z3::implies(exec, g.toExpr(ctx) == want[i].toExpr(ctx)));

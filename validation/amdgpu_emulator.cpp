@@ -931,6 +931,8 @@ private:
     };
     const Operand &dst = p.ops[0];
     const bool scalar = def.encoding == amd::Encoding::SOP1 || def.encoding == amd::Encoding::SOP2;
+    if (scalar && def.dst != amd::Slot::Mask)
+      return execScalarValue(w, p, def, ec, inst);
     const uint64_t ex = exec(w);
     // Evaluate every lane from the old state first, then write: a VALU
     // instruction reads all its sources before writing (in-place is fine).
@@ -981,6 +983,47 @@ private:
     if (def.clobbersVcc && p.ops[1].kind == Operand::Kind::S) // a value nothing may rely on
       setMask(w, p.ops[1].index, (uint64_t(junk) << 32 | junk) & (W_ == 64 ? ~0ull : 0xffffffffull));
     return std::nullopt;
+  }
+
+  // A scalar ALU op on values (SOP1/SOP2): one result into SGPRs, and SCC
+  // as Vega ISA 12.2/12.3 define it for the ops the translation emits.
+  std::optional<Fault> execScalarValue(Wave &w, const Parsed &p, const amd::OpDef &def, amd::EvalContext &ec,
+                                       long inst) {
+    const Operand &dst = p.ops[0];
+    if (dst.kind != Operand::Kind::S || dst.count != (def.dst == amd::Slot::V64 ? 2u : 1u))
+      return fault(inst, "destination '" + dst.text + "' of a scalar instruction is not an SGPR of its width");
+    std::vector<BV> srcs;
+    for (size_t i = 0; i < def.srcs.size(); ++i) {
+      const Operand &o = p.ops[1 + i];
+      if (o.kind == Operand::Kind::V)
+        return fault(inst, "scalar instruction '" + k_.code[size_t(inst)].text + "' reads a VGPR");
+      srcs.push_back(laneValue(w, o, def.srcs[i], 0));
+    }
+    ec.exec = BV::constant(1, 1);
+    const uint64_t r = def.semantics(srcs, ec).value();
+    w.s[dst.index] = static_cast<uint32_t>(r);
+    if (def.dst == amd::Slot::V64)
+      w.s[dst.index + 1] = static_cast<uint32_t>(r >> 32);
+    const std::string m = stripEncoding(p.mnemonic);
+    const uint64_t a = srcs[0].value(), b = srcs.size() > 1 ? srcs[1].value() : 0;
+    auto starts = [&](const char *prefix) { return m.rfind(prefix, 0) == 0; };
+    auto sgn = [](uint64_t x) { return static_cast<int32_t>(static_cast<uint32_t>(x)); };
+    if (starts("s_and_") || starts("s_or_") || starts("s_xor_") || starts("s_not_") || starts("s_lshl_") ||
+        starts("s_lshr_") || starts("s_ashr_"))
+      w.scc = r != 0;
+    else if (starts("s_add_"))
+      w.scc = (((a ^ r) & (b ^ r)) >> 31) & 1;
+    else if (starts("s_sub_"))
+      w.scc = (((a ^ b) & (a ^ r)) >> 31) & 1;
+    else if (m == "s_min_u32")
+      w.scc = uint32_t(a) < uint32_t(b);
+    else if (m == "s_max_u32")
+      w.scc = uint32_t(a) > uint32_t(b);
+    else if (m == "s_min_i32")
+      w.scc = sgn(a) < sgn(b);
+    else if (m == "s_max_i32")
+      w.scc = sgn(a) > sgn(b);
+    return std::nullopt; // s_mov, s_mul*: SCC unchanged
   }
 
   std::optional<Fault> execScalarCompare(Wave &w, const Parsed &p, long inst) {

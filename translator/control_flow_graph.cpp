@@ -1,0 +1,75 @@
+#include "translator/control_flow_graph.hpp"
+
+namespace p2a::kernel {
+
+ControlFlowGraph controlFlowGraph(const Kernel &k) {
+  ControlFlowGraph g;
+  const size_t n = k.body.size();
+  std::vector<bool> starts(n + 1, false);
+  starts[0] = true;
+  for (const auto &[label, index] : k.labels)
+    if (index < n)
+      starts[index] = true;
+  for (size_t i = 0; i < n; ++i) {
+    const Stmt &st = k.body[i];
+    if (st.kind == Stmt::Kind::Branch || st.kind == Stmt::Kind::Return)
+      starts[i + 1] = true;
+  }
+  g.blockOf.assign(n + 1, 0);
+  unsigned b = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0 && starts[i])
+      ++b;
+    g.blockOf[i] = b;
+  }
+  g.numBlocks = n ? b + 1 : 1;
+  g.blockOf[n] = g.numBlocks;
+  g.blockStart.assign(g.numBlocks + 1, static_cast<unsigned>(n));
+  for (size_t i = n; i-- > 0;)
+    g.blockStart[g.blockOf[i]] = static_cast<unsigned>(i);
+  g.succ.assign(g.numBlocks, {});
+  for (unsigned blk = 0; blk < g.numBlocks && n; ++blk) {
+    const Stmt &st = k.body[g.blockEnd(blk) - 1];
+    const bool next = blk + 1 < g.numBlocks;
+    if (st.kind == Stmt::Kind::Branch) {
+      if (g.blockOf[st.target] < g.numBlocks)
+        g.succ[blk].push_back(g.blockOf[st.target]);
+      if (!st.guard.empty() && next)
+        g.succ[blk].push_back(blk + 1);
+    } else if (st.kind == Stmt::Kind::Return) {
+      if (!st.guard.empty() && next)
+        g.succ[blk].push_back(blk + 1);
+    } else if (next) {
+      g.succ[blk].push_back(blk + 1);
+    }
+  }
+  return g;
+}
+
+std::vector<std::vector<bool>> dominators(const ControlFlowGraph &g) {
+  const unsigned nb = g.numBlocks;
+  std::vector<std::vector<unsigned>> pred(nb);
+  for (unsigned b = 0; b < nb; ++b)
+    for (unsigned s : g.succ[b])
+      pred[s].push_back(b);
+  std::vector<std::vector<bool>> dom(nb, std::vector<bool>(nb, true));
+  dom[0].assign(nb, false);
+  dom[0][0] = true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned b = 1; b < nb; ++b) {
+      std::vector<bool> d(nb, true);
+      for (unsigned p : pred[b])
+        for (unsigned a = 0; a < nb; ++a)
+          d[a] = d[a] && dom[p][a];
+      d[b] = true;
+      if (d != dom[b]) {
+        dom[b] = std::move(d);
+        changed = true;
+      }
+    }
+  }
+  return dom;
+}
+
+} // namespace p2a::kernel

@@ -1,0 +1,95 @@
+#include "translator/uniform_values.hpp"
+
+#include "translator/control_flow_graph.hpp"
+
+namespace p2a::kernel {
+
+UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRule) {
+  const size_t n = k.body.size();
+  std::map<std::string, unsigned> writes;
+  std::map<std::string, std::vector<size_t>> readers;
+  for (size_t i = 0; i < n; ++i) {
+    for (const std::string &r : writtenRegisters(k.body[i]))
+      ++writes[r];
+    for (const std::string &r : readRegisters(k.body[i]))
+      readers[r].push_back(i);
+  }
+  auto width = [&](const std::string &r) { return k.registers.count(r) ? k.registers.at(r).width : 0u; };
+
+  // Does the write at statement `def` reach every read of `r` on every path?
+  const ControlFlowGraph g = controlFlowGraph(k);
+  const std::vector<std::vector<bool>> dom = dominators(g);
+  auto dominatesReads = [&](const std::string &r, size_t def) {
+    const unsigned bd = g.blockOf[def];
+    for (size_t j : readers[r]) {
+      const unsigned bj = g.blockOf[j];
+      if (bj == bd ? j <= def : !dom[bj][bd])
+        return false;
+    }
+    return true;
+  };
+  auto inBarrierBlock = [&](size_t i) {
+    const unsigned b = g.blockOf[i];
+    for (size_t j = g.blockStart[b]; j < g.blockEnd(b); ++j)
+      if (k.body[j].kind == Stmt::Kind::Barrier)
+        return true;
+    return false;
+  };
+
+  UniformValues u;
+  std::map<std::string, UniformSource> &found = u.registers;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < n; ++i) {
+      const Stmt &st = k.body[i];
+      std::vector<std::string> written = writtenRegisters(st);
+      if (!st.guard.empty() || written.size() != 1 || writes[written[0]] != 1 || found.count(written[0]))
+        continue;
+      const std::string &r = written[0];
+      const unsigned bits = width(r);
+      std::optional<UniformSource> src;
+      bool computed = false;
+      if (st.kind == Stmt::Kind::Load && st.space == Space::Param && st.values.size() == 1) {
+        const Param *p = k.param(st.base);
+        const int64_t off = p ? int64_t(p->offset) + st.offset : -1;
+        if (p && off >= 0 && off % 4 == 0 && (st.elemBits == 32 || (st.elemBits == 64 && off % 8 == 0)) &&
+            bits == st.elemBits)
+          src = UniformSource{UniformSource::Kind::Argument, static_cast<unsigned>(off), 0, bits, ""};
+      } else if (st.kind == Stmt::Kind::ReadSpecial && bits == 32 &&
+                 (st.special == Special::Ctaid || st.special == Special::Nctaid)) {
+        src = UniformSource{st.special == Special::Ctaid ? UniformSource::Kind::WorkgroupId : UniformSource::Kind::GridSize,
+                            0, st.dim, 32, ""};
+      } else if (st.kind == Stmt::Kind::ReadSpecial && bits == 32 && st.special == Special::Ntid) {
+        computed = true;
+      } else {
+        std::string from;
+        if (st.kind == Stmt::Kind::Cvta && st.symbol.empty() && (st.space == Space::Global || st.space == Space::Const) &&
+            st.srcs.size() == 1 && st.srcs[0].isReg())
+          from = st.srcs[0].reg;
+        if (st.kind == Stmt::Kind::Compute && st.inst.form.opcode == ptx::Opcode::Mov &&
+            st.inst.form.type == ptx::TypeClass::B && st.inst.srcs.size() == 1 && st.inst.srcs[0].isReg())
+          from = st.inst.srcs[0].reg;
+        if (!from.empty()) {
+          if (found.count(from) && width(from) == bits)
+            src = found.at(from);
+        } else if (st.kind == Stmt::Kind::Compute && st.inst.dsts.size() == 1 && (bits == 32 || bits == 64)) {
+          bool sourcesUniform = true;
+          for (const ptx::Operand &o : st.inst.srcs)
+            sourcesUniform = sourcesUniform && (!o.isReg() || found.count(o.reg));
+          computed = sourcesUniform && scalarRule(st);
+        }
+      }
+      if (computed && dominatesReads(r, i) && !inBarrierBlock(i)) {
+        src = UniformSource{UniformSource::Kind::Computed, 0, 0, bits, r};
+        u.scalarStatements.insert(i);
+      }
+      if (src) {
+        found.emplace(r, *src);
+        changed = true;
+      }
+    }
+  }
+  return u;
+}
+
+} // namespace p2a::kernel
