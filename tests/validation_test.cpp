@@ -218,6 +218,47 @@ TEST_CASE("a back edge every active lane takes jumps into the loop body without 
   checkEveryKernel("shared.ptx", {{{1, 1, 1}, {128, 1, 1}}}, 1);
 }
 
+TEST_CASE("a forward branch every active lane takes skips blocks that cannot hold waiting lanes") {
+  // k1: bb0 branches to bb2 over bb1, which only bb0 enters: the fast path.
+  // k2: bb1's branch to bb4 would skip bb3, where bb0 left the lanes below
+  // 16 waiting; it must take the general path, or those lanes never store.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k1(.param .u64 out, .param .u32 n)\n{\n"
+                          ".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u32 %r2, [n];\nmov.u32 %r1, %tid.x;\n"
+                          "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                          "setp.ge.u32 %p1, %r1, %r2;\n@%p1 bra $L_out;\nst.global.u32 [%rd3], %r1;\n"
+                          "$L_out:\nret;\n}\n"
+                          ".visible .entry k2(.param .u64 out)\n{\n"
+                          ".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n"
+                          "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+                          "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                          "setp.lt.u32 %p1, %r1, 16;\n@%p1 bra $L_x;\n"
+                          "setp.lt.u32 %p2, %r1, 1000;\n@%p2 bra $L_t;\nst.global.u32 [%rd3], 1;\n"
+                          "$L_x:\nst.global.u32 [%rd3], 2;\n"
+                          "$L_t:\nld.global.u32 %r3, [%rd3];\nadd.s32 %r4, %r3, 10;\nst.global.u32 [%rd3], %r4;\nret;\n}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    REQUIRE(m.ok);
+    const size_t fast = m.assembly.find("s_cbranch_scc1 .Lk1_bb0_divergent");
+    REQUIRE(fast != std::string::npos);
+    CHECK(m.assembly.find("s_branch .Lk1_bb2", fast) < m.assembly.find(".Lk1_bb0_divergent:", fast));
+    CHECK(m.assembly.find(".Lk2_bb1_divergent") == std::string::npos);
+    CHECK(m.assembly.find("s_cbranch_scc1 .Lk2_bb0_divergent") != std::string::npos); // bb1, bb2: entered from bb0 only
+    for (const char *kernel : {"k1", "k2"}) {
+      CAPTURE(kernel);
+      for (const Dim3 &block : {Dim3{64, 1, 1}, Dim3{40, 1, 1}}) {
+        check::Options o;
+        o.kernel = kernel;
+        o.grid = {2, 1, 1};
+        o.block = block;
+        CHECK(check::run(src, t, o).status == check::Status::Pass);
+      }
+    }
+  }
+}
+
 TEST_CASE("special registers, warps of 32 on every wave size, 1-D to 3-D launches") {
   checkEveryKernel("special.ptx",
                    {{{2, 1, 1}, {64, 1, 1}}, {{2, 3, 1}, {8, 5, 1}}, {{1, 1, 1}, {4, 3, 5}}, {{3, 1, 1}, {100, 1, 1}}}, 1);

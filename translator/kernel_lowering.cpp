@@ -1013,6 +1013,29 @@ private:
     }
   }
 
+  // Can no block strictly between b and target hold waiting lanes when b
+  // ends? True if each of them is entered only from blocks after b (and
+  // before itself), none leaves back to b or earlier, and none has a barrier
+  // (skipping it would skip the barrier). Then lanes put in one of them were
+  // run before control could return to b: blocks run in order, and only a
+  // back edge from the target or beyond leads back, after they have run.
+  bool forwardJumpSafe(unsigned b, unsigned target) const {
+    if (blockHasBarrier(b))
+      return false;
+    for (unsigned x = b + 1; x < target; ++x) {
+      if (blockHasBarrier(x))
+        return false;
+      for (unsigned s : cfg_.succ[x])
+        if (s <= b)
+          return false;
+      for (unsigned p = 0; p < numBlocks_; ++p)
+        for (unsigned s : cfg_.succ[p])
+          if (s == x && (p < b || p >= x))
+            return false;
+    }
+    return true;
+  }
+
   bool blockHasBarrier(unsigned b) const {
     for (size_t j = blockStart_[b]; j < (b + 1 < numBlocks_ ? blockStart_[b + 1] : k_.body.size()); ++j)
       if (k_.body[j].kind == Stmt::Kind::Barrier)
@@ -1132,6 +1155,21 @@ private:
             tail.push_back(inst(amd::Op::S_XOR_MASK, a, {execOperand(), a}));
           tail.push_back(raw("s_cbranch_scc0 " + bodyLabel(target))); // (SCC: the result is not 0)
         }
+      }
+      // A forward branch every active lane takes (checked at run time, as
+      // above) over blocks that cannot hold waiting lanes now jumps to its
+      // target, its lanes joining the target's mask, instead of leaving an
+      // empty mask for each block in between to test.
+      if (!st.guard.empty() && target > next && target < numBlocks_ && forwardJumpSafe(b, target)) {
+        const MOperand p = vregOperand(reg(st.guard, 1)), a = vregOperand(tmpA_);
+        const std::string general = label(b) + "_divergent";
+        tail.push_back(inst(amd::Op::S_AND_MASK, a, {execOperand(), p}));
+        if (!st.guardNegated)
+          tail.push_back(inst(amd::Op::S_XOR_MASK, a, {execOperand(), a}));
+        tail.push_back(raw("s_cbranch_scc1 " + general)); // some lane does not take it
+        tail.push_back(inst(amd::Op::S_OR_MASK, vregOperand(mask(target)), {vregOperand(mask(target)), execOperand()}));
+        tail.push_back(raw("s_branch " + label(target)));
+        tail.push_back(labelPiece(general));
       }
       if (target < numBlocks_) {
         addLanes(tail, mask(std::max(target, 1u)), st.guard, st.guardNegated);

@@ -73,10 +73,13 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
           if (found.count(from) && width(from) == bits)
             src = found.at(from);
         } else if (st.kind == Stmt::Kind::Compute && st.inst.dsts.size() == 1 && (bits == 32 || bits == 64)) {
-          bool sourcesUniform = true;
-          for (const ptx::Operand &o : st.inst.srcs)
+          // (A constant is not worth an SGPR: an immediate or one v_mov serves.)
+          bool sourcesUniform = true, anyRegister = false;
+          for (const ptx::Operand &o : st.inst.srcs) {
             sourcesUniform = sourcesUniform && (!o.isReg() || found.count(o.reg));
-          computed = sourcesUniform && scalarRule(st);
+            anyRegister = anyRegister || o.isReg();
+          }
+          computed = sourcesUniform && anyRegister && scalarRule(st);
         }
       }
       if (computed && dominatesReads(r, i) && !inBarrierBlock(i)) {
