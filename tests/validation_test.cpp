@@ -469,6 +469,37 @@ TEST_CASE("uniform values computed from uniform values run on the scalar ALU") {
   }
 }
 
+TEST_CASE("computed uniform values keep at most 24 SGPRs; the rest stay per lane") {
+  // A chain of 30 uniform multiplies from an argument: the first 24 on the scalar
+  // ALU, the others on the VALU, and the kernel still computes the PTX's value.
+  std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 out, .param .u32 a)\n{\n"
+                    ".reg .b32 %r<40>;\n.reg .b64 %rd<6>;\n"
+                    "ld.param.u64 %rd1, [out];\nld.param.u32 %r0, [a];\nmov.u32 %r35, %tid.x;\n";
+  for (int i = 1; i <= 30; ++i)
+    src += "mul.lo.s32 %r" + std::to_string(i) + ", %r" + std::to_string(i - 1) + ", " + std::to_string(2 * i + 71) + ";\n";
+  src += "add.s32 %r36, %r30, %r35;\nmul.wide.u32 %rd2, %r35, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+         "st.global.u32 [%rd3], %r36;\nret;\n}\n";
+  for (const char *cpu : {"gfx900", "gfx1100"}) {
+    CAPTURE(cpu);
+    const targets::TargetInfo &t = *targets::findTarget(cpu);
+    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    REQUIRE(m.ok);
+    size_t scalar = 0, vector = 0;
+    for (const translate::TranslatedInstruction &ti : m.functions[0].kernel->statements)
+      if (ti.ptxText.rfind("mul.lo.s32 %r", 0) == 0)
+        for (const std::string &line : ti.gcn) {
+          scalar += line.rfind("s_mul_i32", 0) == 0;
+          vector += line.rfind("v_mul_lo_u32", 0) == 0;
+        }
+    CHECK(scalar == 24);
+    CHECK(vector == 6);
+    check::Options o;
+    o.block = {64, 1, 1};
+    CHECK(check::run(src, t, o).status == check::Status::Pass);
+  }
+}
+
 TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or cross-block values do not") {
   // Ch(e, f, g) = (e & f) ^ (~e & g) is lop3 0xCA: one v_bfi_b32.
   // %r9 = (%r1 & %r2) is read twice, so its tree stays apart; %r1 is

@@ -4,6 +4,11 @@
 
 namespace p2a::kernel {
 
+// Computed homes keep their SGPRs for the whole kernel; past this many
+// words further uniform values stay per lane rather than crowd out the
+// lane masks (one or two SGPRs per block) and run the kernel out of SGPRs.
+constexpr unsigned kMaxHomeWords = 24;
+
 UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRule) {
   const size_t n = k.body.size();
   std::map<std::string, unsigned> writes;
@@ -38,6 +43,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
 
   UniformValues u;
   std::map<std::string, UniformSource> &found = u.registers;
+  unsigned homeWords = 0;
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = 0; i < n; ++i) {
@@ -82,9 +88,10 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
           computed = sourcesUniform && anyRegister && scalarRule(st);
         }
       }
-      if (computed && dominatesReads(r, i) && !inBarrierBlock(i)) {
+      if (computed && dominatesReads(r, i) && !inBarrierBlock(i) && homeWords + bits / 32 <= kMaxHomeWords) {
         src = UniformSource{UniformSource::Kind::Computed, 0, 0, bits, r};
         u.scalarStatements.insert(i);
+        homeWords += bits / 32;
       }
       if (src) {
         found.emplace(r, *src);

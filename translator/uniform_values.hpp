@@ -9,7 +9,8 @@
 // The last kind must have its one write dominate every read (so every lane
 // reading it has run the statement that computed it), and must not stand in
 // a block with a barrier (such a block runs even when no lane waits in it,
-// possibly before the values it reads exist).
+// possibly before the values it reads exist). Homes are capped (24 SGPRs);
+// uniform values past that stay per lane.
 #pragma once
 
 #include "translator/kernel_ir.hpp"
