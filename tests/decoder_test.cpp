@@ -819,8 +819,9 @@ TEST_CASE("error: extended-precision, 24-bit and packing forms") {
   expectError("mul24.lo.u64 %rd1, %rd2, %rd3;", 1, 1, "invalid form 'mul24.lo.u64': mul24 takes .u32 or .s32");
   expectError("mad.wide.u64 %rd1, %rd2, %rd3, %rd4;", 1, 1,
               "invalid form 'mad.wide.u64': mad.wide is supported for .u32 and .s32");
-  expectError("mul.hi.s64 %rd1, %rd2, %rd3;", 1, 1,
-              "invalid form 'mul.hi.s64': mul.hi is supported for .u32 and .s32 (and .u64)");
+  expectError("mul.hi.u16 %rs1, %rs2, %rs3;", 1, 1,
+              "invalid form 'mul.hi.u16': mul.hi is supported for .u32 and .s32 (and .u64, .s64)");
+  CHECK(decodeOk("mul.hi.s64 %rd1, %rd2, %rd3;").form.name() == "mul.hi.s64");
   expectError("mul.lo.u16 %rs1, %rs2, %rs3;", 1, 1,
               "invalid form 'mul.lo.u16': mul.lo is supported for .u32 and .s32 (and .u64, .s64)");
   CHECK(decodeOk("mad.lo.s64 %rd1, %rd2, %rd3, %rd4;").form.name() == "mad.lo.u64");

@@ -205,6 +205,33 @@ TEST_CASE("the integer proofs of 64-bit multiplies refute wrong templates") {
   CHECK(verify::proveRule(hi, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
 }
 
+TEST_CASE("mul.hi.s64 is proved from the unsigned rule as a lemma; wrong corrections and prefixes are refuted") {
+  using namespace rules::dsl;
+  rules::Rule s;
+  for (const rules::Rule &r : rules::ruleTable())
+    if (r.name == "mul.hi.s64/umulhi-corrected")
+      s = r;
+  REQUIRE(s.lemma);
+  REQUIRE(s.signedProductLemma);
+  const verify::ProofResult proved = verify::proveRule(s, targets::defaultTarget());
+  CHECK_MESSAGE(proved.status == verify::ProofResult::Status::Proved, proved.counterexample);
+  // The second correction subtracts b where b < 0 (it must subtract a).
+  rules::Rule wrong = s;
+  wrong.name = "broken-correction";
+  const size_t n = wrong.seq.size();
+  wrong.seq[n - 4] = inst(Op::V_CNDMASK_B32, T(3), {I(0), S(1, rules::Part::Lo), VCC()});
+  wrong.seq[n - 3] = inst(Op::V_CNDMASK_B32, T(4), {I(0), S(1, rules::Part::Hi), VCC()});
+  CHECK(verify::proveRule(wrong, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
+  // A prefix that is not the lemma rule's template is not taken as its meaning.
+  rules::Rule prefix = s;
+  prefix.name = "broken-prefix";
+  prefix.seq[0] = inst(Op::V_MUL_LO_U32, T(0, rules::Part::Lo), {S(0, rules::Part::Lo), S(1, rules::Part::Lo)});
+  const verify::ProofResult p = verify::proveRule(prefix, targets::defaultTarget());
+  CHECK(p.status == verify::ProofResult::Status::Failed);
+  CHECK_MESSAGE(p.counterexample.find("are not rule mul.hi.u64/mad64-chain's template") != std::string::npos,
+                p.counterexample);
+}
+
 TEST_CASE("every form translates on every target and computes the PTX result") {
   std::mt19937_64 rng(12345);
   const std::vector<uint64_t> edges = {0, 1, 31, 32, 33, 63, 64, 0x80000000ull, 0xffffffffull,

@@ -2,6 +2,7 @@
 // and AMD instruction semantics against their ISA-guide definitions.
 #include "translator/amd_ops.hpp"
 #include "translator/ptx_semantics.hpp"
+#include "translator/verifier.hpp"
 
 #include <doctest/doctest.h>
 
@@ -193,6 +194,10 @@ TEST_CASE("symbolic and concrete evaluation agree") {
   REQUIRE(s.check() == z3::sat);
   CHECK(s.get_model().eval(sym.toExpr(ctx), true).get_numeral_uint64() ==
         evalForm("shf.l.clamp.b32", {0x12345678, 0x9abcdef0, 12}));
+}
+
+TEST_CASE("the two's-complement product identity holds (the lemma mul.hi.s64's proof uses)") {
+  CHECK(p2a::verify::signedProductIdentity());
 }
 
 } // TEST_SUITE

@@ -1075,4 +1075,35 @@ TEST_CASE("samples translate, link into code objects and pass check on every tar
   }
 }
 
+TEST_CASE("siphash passes check with message lengths within the stride") {
+  // Its kernels read each message's length from a buffer (lens[t] <= stride),
+  // so random contents would make them read far past the messages: one trial
+  // with lengths 0..64 (every tail length, several full blocks), stride 64.
+  std::ifstream in(std::string(P2A_SOURCE_DIR) + "/samples/siphash/siphash.ptx");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string src = ss.str();
+  std::vector<uint8_t> lens;
+  for (uint32_t t = 0; t < 128; ++t)
+    for (unsigned byte = 0; byte < 4; ++byte)
+      lens.push_back(static_cast<uint8_t>(((t * 37) % 65) >> (8 * byte)));
+  for (const targets::TargetInfo &t : targets::allTargets())
+    for (const std::string &k : kernelNames(src)) {
+      CAPTURE(t.name);
+      CAPTURE(k);
+      check::Options o;
+      o.kernel = k;
+      o.grid = {2, 1, 1};
+      o.block = {64, 1, 1};
+      o.trials = 1;
+      o.params = {{k + "_param_3", 64}, {k + "_param_5", 128}};
+      o.contents = {{k + "_param_2", lens}};
+      check::Result r = check::run(src, t, o);
+      std::string why = r.report;
+      for (const Diagnostic &d : r.diagnostics)
+        why += d.message + "\n";
+      CHECK_MESSAGE(r.status == check::Status::Pass, why);
+    }
+}
+
 } // TEST_SUITE

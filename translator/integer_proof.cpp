@@ -71,6 +71,9 @@ public:
 private:
   static constexpr unsigned kLimb = 32;
 
+  // 2^n in decimal, as Z3 prints a numeral.
+  std::string pow2String(unsigned n) { return pow2(n).to_string(); }
+
   // A bit-vector constant as an integer in [0, 2^w); one wider than 32 bits
   // is a sum of 32-bit limbs, so extracting its halves (what the templates
   // do with 64-bit sources) gives the limbs without div/mod.
@@ -254,6 +257,12 @@ private:
     case Z3_OP_BOR:
     case Z3_OP_BXOR:
     case Z3_OP_BNOT: {
+      // x ^ 2^(w-1) flips the sign bit (a signed compare as an unsigned
+      // one): adding 2^(w-1) modulo 2^w does the same.
+      if (k == Z3_OP_BXOR && w > 1 && args.size() == 2)
+        for (unsigned i = 0; i < 2; ++i)
+          if (e.arg(i).is_numeral() && Z3_get_numeral_string(ctx_, e.arg(i)) == pow2String(w - 1))
+            return reduce(args[1 - i] + pow2(w - 1), w);
       if (w != 1)
         break;
       z3::expr acc = k == Z3_OP_BNOT ? 1 - args[0] : args[0];

@@ -305,12 +305,12 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       return bad(in.opcode + " needs exactly one of .lo, .hi, .wide (.cc and .sat forms are not supported)");
     const bool wide16 = in.opcode == "mul" && mods[0] == "wide" && typeOneOf({"u16", "s16"});
     const bool lo64 = mods[0] == "lo" && typeOneOf({"u64", "s64"});
-    const bool hi64 = in.opcode == "mul" && mods[0] == "hi" && typeOneOf({"u64"});
+    const bool hi64 = in.opcode == "mul" && mods[0] == "hi" && typeOneOf({"u64", "s64"});
     if (!typeOneOf({"u32", "s32"}) && !wide16 && !lo64 && !hi64)
       return bad(in.opcode + "." + mods[0] + " is supported for .u32 and .s32" +
                  (in.opcode == "mul" && mods[0] == "wide" ? " (and .u16, .s16)"
                   : mods[0] == "lo"                        ? " (and .u64, .s64)"
-                  : in.opcode == "mul"                      ? " (and .u64)"
+                  : in.opcode == "mul"                      ? " (and .u64, .s64)"
                                                             : ""));
     if (in.opcode == "mad") {
       f.opcode = Opcode::MadLo;

@@ -230,6 +230,7 @@ const std::vector<Form> &allForms() {
       add(Form{Opcode::MadLo, TypeClass::U, w});
     }
     add(Form{Opcode::MulHi, TypeClass::U, 64});
+    add(Form{Opcode::MulHi, TypeClass::S, 64});
     for (TypeClass t : {TypeClass::U, TypeClass::S}) {
       add(Form{Opcode::MulHi, t, 32});
       add(Form{Opcode::MulWide, t, 32});

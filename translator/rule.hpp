@@ -102,6 +102,28 @@ struct Rule {
   // Its proof claims the result for every lane, whatever EXEC holds.
   bool scalar = false;
 
+  // A proved rule reused as a lemma (optional): the template's first
+  // `length` instructions are rule `rule`'s template over the same sources,
+  // with its destination renamed to temporary `into`. The proof takes them
+  // as computing that rule's PTX meaning (checked: the instructions match,
+  // and the lemma rule is proved on its own), so only the rest is compared
+  // -- a signed 64-bit high product as the proved unsigned one plus sign
+  // corrections. Concrete evaluation still runs every instruction.
+  struct Lemma {
+    std::string rule;
+    unsigned length = 0;
+    unsigned into = 0;
+  };
+  std::optional<Lemma> lemma;
+
+  // The proof replaces the signed and the unsigned 128-bit product of the
+  // two 64-bit sources by fresh values related by the two's-complement
+  // identity sext(a)*sext(b) = zext(a)*zext(b) - ((a<0 ? b : 0) << 64)
+  // - ((b<0 ? a : 0) << 64) mod 2^128 (itself proved over the integers,
+  // verify::signedProductIdentity), so what is left is linear and
+  // bit-blasts at once.
+  bool signedProductLemma = false;
+
   // Does the rule serve target t: its target predicate holds and every AMD
   // instruction it emits exists there?
   bool servesTarget(const targets::TargetInfo &t) const;

@@ -175,6 +175,41 @@ void addArithRules(std::vector<Rule> &out) {
                      "the middle carries added into the last";
     hi.proveInIntegers = true;
     out.push_back(hi);
+    // Signed: with a = A - 2^64*sa and b = B - 2^64*sb (sa, sb the sign
+    // bits), a*b = A*B - 2^64*(sa*B + sb*A) + 2^128*sa*sb, so the signed high
+    // half is the unsigned one minus (a < 0 ? b : 0) and (b < 0 ? a : 0),
+    // modulo 2^64. The unsigned part is the rule above, used as a lemma
+    // (rule.lemma), and the products are related by that identity, proved
+    // once over the integers (rule.signedProductLemma): what the proof
+    // compares is then the corrections, a linear circuit.
+    Rule shi = makeRule(Form{Opcode::MulHi, TypeClass::S, 64}, "umulhi-corrected", {OperandReq::Any, OperandReq::Any});
+    shi.temps = {TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V32, TempKind::V32};
+    for (const TInst &ti : hi.seq) { // the unsigned high half, into T(2)
+      TInst renamed = ti;
+      auto toT2 = [](Ref &r) {
+        if (r.kind == Ref::Kind::Dst)
+          r = T(2, r.part);
+      };
+      toT2(renamed.dst.lo);
+      for (TOperand &o : renamed.srcs)
+        toT2(o.lo);
+      shi.seq.push_back(renamed);
+    }
+    // Subtract (x < 0 ? y : 0) from T(2): into `d` (a 64-bit ref's halves).
+    auto correct = [&](unsigned x, unsigned y, Ref lo, Ref hi) {
+      shi.seq.push_back(inst(Op::V_CMP_GT_I32, VCC(), {I(0), S(x, Part::Hi)}));
+      shi.seq.push_back(inst(Op::V_CNDMASK_B32, T(3), {I(0), S(y, Part::Lo), VCC()}));
+      shi.seq.push_back(inst(Op::V_CNDMASK_B32, T(4), {I(0), S(y, Part::Hi), VCC()}));
+      shi.seq.push_back(inst(Op::V_SUB_CO_U32, lo, {T(2, Part::Lo), T(3)}));
+      shi.seq.push_back(inst(Op::V_SUBB_CO_U32, hi, {T(2, Part::Hi), T(4), VCC()}));
+    };
+    correct(0, 1, T(2, Part::Lo), T(2, Part::Hi));
+    correct(1, 0, D(0, Part::Lo), D(0, Part::Hi));
+    shi.lemma = Rule::Lemma{hi.name, static_cast<unsigned>(hi.seq.size()), 2};
+    shi.signedProductLemma = true;
+    shi.restriction = "no 64x64 multiply: the unsigned high half (the rule above), then minus b where a < 0 and "
+                      "minus a where b < 0 (two's complement correction)";
+    out.push_back(shi);
   }
   // Fused forms (translator/instruction_fusion.cpp): two PTX instructions, one VOP3.
   {

@@ -172,8 +172,71 @@ public:
       store_.insert_or_assign(key + (o.lo.part == Part::Hi ? ".1" : ".0"), v);
   }
 
+  // The lemma rule a proof may take the template's prefix from (nullptr
+  // when the prefix does not match it: then the proof fails).
+  static const Rule *lemmaRule(const Rule &rule) {
+    const Rule::Lemma &l = *rule.lemma;
+    for (const Rule &r : rules::ruleTable()) {
+      if (r.name != l.rule || r.seq.size() != l.length || l.length > rule.seq.size() ||
+          r.form.numSrcs() != rule.form.numSrcs() || r.temps.size() > rule.temps.size() || r.lemma)
+        continue;
+      auto rename = [&](Ref x) {
+        if (x.kind == Ref::Kind::Dst)
+          x = Ref{Ref::Kind::Temp, l.into, x.part, 0};
+        return x;
+      };
+      auto same = [](const Ref &x, const Ref &y) {
+        return x.kind == y.kind && x.index == y.index && x.part == y.part && x.imm == y.imm;
+      };
+      auto sameOperand = [&](const TOperand &x, const TOperand &y) {
+        return same(rename(x.lo), y.lo) && x.hi.has_value() == y.hi.has_value() && (!x.hi || same(rename(*x.hi), *y.hi));
+      };
+      bool match = true;
+      for (size_t i = 0; i < l.length && match; ++i) {
+        const rules::TInst &a = r.seq[i], &b = rule.seq[i];
+        match = a.op == b.op && a.srcs.size() == b.srcs.size() && sameOperand(a.dst, b.dst);
+        for (size_t j = 0; j < a.srcs.size() && match; ++j)
+          match = sameOperand(a.srcs[j], b.srcs[j]);
+      }
+      for (size_t t = 0; t < r.temps.size() && match; ++t)
+        match = r.temps[t] == rule.temps[t] && t != l.into;
+      if (match)
+        return &r;
+    }
+    return nullptr;
+  }
+
+  // Symbolically, a lemma prefix is its rule's meaning written to `into`;
+  // what else it wrote (its temporaries, VCC) is left unknown.
+  bool runLemma() {
+    const Rule *l = lemmaRule(rule_);
+    if (!l)
+      return false;
+    for (size_t t = 0; t < l->temps.size(); ++t)
+      for (const char *half : {".0", ".1", ".m"})
+        store_.insert_or_assign("t" + std::to_string(t) + half, fresh(half[1] == 'm' ? 1 : 32));
+    store_.insert_or_assign("vcc.m", fresh(1));
+    for (size_t i = 0; i < rule_.lemma->length; ++i)
+      written_.push_back(fresh(32));
+    const BV v = sem::evalPtx(l->form, srcs_).at(0);
+    write(TOperand{Ref{Ref::Kind::Temp, rule_.lemma->into, Part::Whole, 0}, std::nullopt},
+          l->form.dstWidth(0) == 64 ? amd::Slot::V64 : amd::Slot::V32, v);
+    return true;
+  }
+
+  bool lemmaMismatch = false;
+
   void run() {
-    for (const rules::TInst &ti : rule_.seq) {
+    size_t first = 0;
+    if (rule_.lemma && ctx_) {
+      if (!runLemma()) {
+        lemmaMismatch = true;
+        return;
+      }
+      first = rule_.lemma->length;
+    }
+    for (size_t index = first; index < rule_.seq.size(); ++index) {
+      const rules::TInst &ti = rule_.seq[index];
       const amd::OpDef &def = amd::opDef(ti.op);
       std::vector<BV> in;
       for (size_t i = 0; i < ti.srcs.size(); ++i)
@@ -409,6 +472,53 @@ ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
 
 namespace {
 
+// The right-hand side of the signed product identity (see verifier.hpp),
+// from the unsigned product u.
+BV signedFromUnsigned(const BV &u, const BV &a, const BV &b) {
+  const BV zero = BV::constant(64, 0);
+  auto correction = [&](const BV &x, const BV &y) { // (x < 0 ? y : 0) << 64
+    return BV::concat(BV::ite(x.extract(63, 63), y, zero), zero);
+  };
+  return u - correction(a, b) - correction(b, a);
+}
+
+} // namespace
+
+bool signedProductIdentity() {
+  static const bool holds = [] {
+    z3::context &ctx = threadContext();
+    // Per sign case, each source is its sign bit (a constant) above 63
+    // free bits, so that Z3's simplifier settles every sign test before
+    // the formula goes to the integers; what remains is polynomial.
+    for (unsigned sa = 0; sa < 2; ++sa)
+      for (unsigned sb = 0; sb < 2; ++sb) {
+        const BV a = BV::concat(BV::constant(1, sa), BV::symbol(ctx, "a", 63));
+        const BV b = BV::concat(BV::constant(1, sb), BV::symbol(ctx, "b", 63));
+        const z3::expr differ =
+            sem::mulWide(a, b, true).toExpr(ctx) != signedFromUnsigned(sem::mulWide(a, b, false), a, b).toExpr(ctx);
+        z3::expr_vector query(ctx);
+        query.push_back(differ.simplify());
+        z3::solver s(ctx);
+        z3::expr_vector bounds(ctx);
+        std::string unsupported;
+        for (const z3::expr &e : query) {
+          std::optional<z3::expr> ie = toIntegerFormula(e, bounds, unsupported);
+          if (!ie)
+            return false;
+          s.add(*ie);
+        }
+        for (const z3::expr &bound : bounds)
+          s.add(bound);
+        if (s.check() != z3::unsat)
+          return false;
+      }
+    return true;
+  }();
+  return holds;
+}
+
+namespace {
+
 ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
   ProofResult res;
   for (const Scenario &sc : scenarios(rule)) {
@@ -436,6 +546,12 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
       if (rule.form.srcWidth(i) == 1)
         solver.add(z3::implies(!exec, srcs[i].toExpr(ctx) == ctx.bv_val(0, 1)));
     m.run();
+    if (m.lemmaMismatch) {
+      res.status = ProofResult::Status::Failed;
+      res.counterexample = "the template's first " + std::to_string(rule.lemma->length) +
+                           " instructions are not rule " + rule.lemma->rule + "'s template";
+      return res;
+    }
     std::vector<BV> want = sem::evalPtx(rule.form, srcs);
     z3::expr_vector goals(ctx);
     std::vector<BV> got;
@@ -452,23 +568,48 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
     solver.add(!z3::mk_and(goals));
     z3::check_result r = z3::unsat;
     std::optional<z3::solver> caseSolver;
-    if (rule.proveInIntegers) {
-      // The same query over the integers (integer_proof.hpp): wide products
-      // become polynomial identities instead of multiplier circuits.
+    // The same query over the integers (integer_proof.hpp): wide products
+    // become polynomial identities instead of multiplier circuits. With
+    // proof cases, each case's condition is added to its own query.
+    auto integerQuery = [&](const z3::expr_vector &assertions, std::string &unsupported) {
       caseSolver.emplace(ctx);
       z3::expr_vector bounds(ctx);
-      for (const z3::expr &e : solver.assertions()) {
-        std::string unsupported;
+      for (const z3::expr &e : assertions) {
         std::optional<z3::expr> ie = toIntegerFormula(e, bounds, unsupported);
-        if (!ie) {
-          res.status = ProofResult::Status::Failed;
-          res.counterexample = "the integer translation does not define " + unsupported;
-          return res;
-        }
+        if (!ie)
+          return false;
         caseSolver->add(*ie);
       }
       for (const z3::expr &b : bounds)
         caseSolver->add(b);
+      return true;
+    };
+    std::string unsupported;
+    if (rule.signedProductLemma) {
+      // Both products become fresh values the identity relates.
+      if (!signedProductIdentity()) {
+        res.status = ProofResult::Status::Failed;
+        res.counterexample = "the signed product identity does not hold";
+        return res;
+      }
+      z3::expr_vector from(ctx), to(ctx);
+      const BV signedProduct = BV::symbol(ctx, "signed_product", 128);
+      const BV unsignedProduct = BV::symbol(ctx, "unsigned_product", 128);
+      from.push_back(sem::mulWide(srcs[0], srcs[1], true).toExpr(ctx));
+      to.push_back(signedProduct.toExpr(ctx));
+      from.push_back(sem::mulWide(srcs[0], srcs[1], false).toExpr(ctx));
+      to.push_back(unsignedProduct.toExpr(ctx));
+      caseSolver.emplace(ctx, "QF_BV");
+      for (z3::expr e : solver.assertions())
+        caseSolver->add(e.substitute(from, to));
+      caseSolver->add(signedProduct.toExpr(ctx) == signedFromUnsigned(unsignedProduct, srcs[0], srcs[1]).toExpr(ctx));
+      r = caseSolver->check();
+    } else if (rule.proveInIntegers && !rule.proofCases) {
+      if (!integerQuery(solver.assertions(), unsupported)) {
+        res.status = ProofResult::Status::Failed;
+        res.counterexample = "the integer translation does not define " + unsupported;
+        return res;
+      }
       r = caseSolver->check();
     } else if (!rule.proofCases) {
       r = solver.check();
@@ -493,16 +634,23 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
       // incremental core, which skips the bit-blasting preprocessing (and the
       // substitution of a case's fixed values) that makes these cases fast.
       const z3::expr_vector common = solver.assertions();
-      static const bool trace = std::getenv("P2A_TRACE_PROOF_CASES") != nullptr; // TEMP
-      unsigned caseIndex = 0;
       for (const BV &c : cases) {
-        if (trace)
-          std::fprintf(stderr, "case %u/%zu\n", caseIndex, cases.size());
-        ++caseIndex;
-        caseSolver.emplace(ctx, "QF_BV");
-        for (const z3::expr &e : common)
-          caseSolver->add(e);
-        caseSolver->add(c.toExpr(ctx) == ctx.bv_val(1, 1));
+        if (rule.proveInIntegers) {
+          z3::expr_vector withCase(ctx); // (expr_vector copies share storage)
+          for (const z3::expr &e : common)
+            withCase.push_back(e);
+          withCase.push_back(c.toExpr(ctx) == ctx.bv_val(1, 1));
+          if (!integerQuery(withCase, unsupported)) {
+            res.status = ProofResult::Status::Failed;
+            res.counterexample = "the integer translation does not define " + unsupported;
+            return res;
+          }
+        } else {
+          caseSolver.emplace(ctx, "QF_BV");
+          for (const z3::expr &e : common)
+            caseSolver->add(e);
+          caseSolver->add(c.toExpr(ctx) == ctx.bv_val(1, 1));
+        }
         r = caseSolver->check();
         if (r != z3::unsat)
           break; // keep the case's solver for the model below

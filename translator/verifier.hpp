@@ -28,6 +28,11 @@ struct ProofResult {
 
 ProofResult proveRule(const rules::Rule &rule, const targets::TargetInfo &t);
 
+// For 64-bit a and b, modulo 2^128: sext(a)*sext(b) = zext(a)*zext(b) -
+// ((a<0 ? b : 0) << 64) - ((b<0 ? a : 0) << 64). Proved over the integers
+// per sign case (once; the result is cached): true when every case holds.
+bool signedProductIdentity();
+
 // Runs the rule's template on concrete source values (register sources;
 // `dstAlias` >= 0 makes d the same register as that source) and returns the
 // destinations in their PTX widths. The concrete twin of the proof.
