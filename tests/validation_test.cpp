@@ -500,6 +500,37 @@ TEST_CASE("computed uniform values keep at most 24 SGPRs; the rest stay per lane
   }
 }
 
+TEST_CASE("a kernel that runs out of SGPRs with uniform-value homes is translated without them") {
+  // 30 uniform products (24 SGPR homes) and 13 guarded blocks (two lane
+  // masks of two SGPRs each per branch on wave64): 101 SGPRs with the homes,
+  // well under 100 without.
+  std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 out, .param .u32 a)\n{\n"
+                    ".reg .pred %p<4>;\n.reg .b32 %r<200>;\n.reg .b64 %rd<6>;\n"
+                    "ld.param.u64 %rd1, [out];\nld.param.u32 %r0, [a];\nmov.u32 %r150, %tid.x;\n";
+  for (int i = 1; i <= 30; ++i)
+    src += "mul.lo.s32 %r" + std::to_string(i) + ", %r" + std::to_string(i - 1) + ", " + std::to_string(2 * i + 71) + ";\n";
+  src += "mov.u32 %r160, 0;\nsetp.lt.u32 %p1, %r150, 7;\n";
+  for (int i = 0; i < 13; ++i)
+    src += "@%p1 bra $L" + std::to_string(i) + ";\nadd.s32 %r160, %r160, %r" + std::to_string(i % 30 + 1) + ";\n$L" +
+           std::to_string(i) + ":\n";
+  src += "add.s32 %r161, %r160, %r150;\nmul.wide.u32 %rd2, %r150, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+         "st.global.u32 [%rd3], %r161;\nret;\n}\n";
+  const targets::TargetInfo &t = *targets::findTarget("gfx942");
+  module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+  REQUIRE_MESSAGE(m.ok, (m.diagnostics.empty() ? std::string() : m.diagnostics[0].message));
+  const klower::KernelTranslation &kt = *m.functions[0].kernel;
+  CHECK(kt.numSgprs <= 100);
+  size_t scalar = 0;
+  for (const translate::TranslatedInstruction &ti : kt.statements)
+    for (const std::string &line : ti.gcn)
+      scalar += line.rfind("s_mul_i32", 0) == 0;
+  CHECK(scalar == 0); // translated again without homes
+  check::Options o;
+  o.block = {64, 1, 1};
+  CHECK(check::run(src, t, o).status == check::Status::Pass);
+}
+
 TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or cross-block values do not") {
   // Ch(e, f, g) = (e & f) ^ (~e & g) is lop3 0xCA: one v_bfi_b32.
   // %r9 = (%r1 & %r2) is read twice, so its tree stays apart; %r1 is

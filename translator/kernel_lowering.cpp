@@ -115,7 +115,7 @@ public:
     buildBlocks();
     uniform_ = kernel::uniformValues(k_, [&](const Stmt &st) {
       return !opts_.forcedRule && !select::candidates(st.inst, t_, translate::ruleCostFn(costs_), true).empty();
-    });
+    }, opts_.scalarHomeSgprs);
     before_.assign(k_.body.size(), {});
     after_.assign(k_.body.size(), {});
     for (size_t i = 0; i < k_.body.size(); ++i) {
@@ -138,6 +138,7 @@ public:
     out_.numVgprs = out_.allocation.numVgprs;
     out_.numSgprs = out_.allocation.numSgprs;
     if (out_.numVgprs > 256 || out_.numSgprs > 100) {
+      outOfSgprsWithHomes_ = out_.numSgprs > 100 && !uniform_.scalarStatements.empty();
       error(diags_, k_.loc,
             "kernel '" + k_.name + "' needs " + std::to_string(out_.numVgprs) + " VGPRs and " +
                 std::to_string(out_.numSgprs) + " SGPRs at its peak register pressure, more than " + t_.name +
@@ -162,6 +163,9 @@ public:
     assemble();
     return lowered && diags_.size() == before;
   }
+
+  // Did the kernel run out of SGPRs while uniform values had homes of their own?
+  bool outOfSgprsWithHomes() const { return outOfSgprsWithHomes_; }
 
 private:
   // ---- lowering of statements into machine instructions over vregs ----
@@ -283,7 +287,8 @@ private:
   // instead of a quarter-rate v_mul_lo_u32 and an add.
   bool splitsUniformProduct(const Stmt &s) const {
     const ptx::Instruction &inst = s.inst;
-    if (!(inst.form == ptx::Form{ptx::Opcode::MadLo, ptx::TypeClass::U, 32}) || !s.guard.empty() || opts_.forcedRule)
+    if (!(inst.form == ptx::Form{ptx::Opcode::MadLo, ptx::TypeClass::U, 32}) || !s.guard.empty() || opts_.forcedRule ||
+        opts_.scalarHomeSgprs == 0) // (its product has a home of its own)
       return false;
     auto uniform = [&](const ptx::Operand &o) { return !o.isReg() || uniform_.registers.count(o.reg); };
     return (inst.srcs[0].isReg() || inst.srcs[1].isReg()) && uniform(inst.srcs[0]) && uniform(inst.srcs[1]) &&
@@ -1790,6 +1795,7 @@ private:
   std::optional<unsigned> zeroVgpr_;             // see zeroVgpr()
   std::map<unsigned, MOperand> inPlace_;          // vreg read from fixed SGPRs everywhere (no VGPR copy)
   std::map<size_t, std::string> loweringNote_;    // statement -> how it was lowered, where the rule does not say
+  bool outOfSgprsWithHomes_ = false;
   bool genericReachesSegments_ = false;          // generic pointers into shared/local exist: generic accesses are FLAT
   unsigned globalBase_ = 0;
   unsigned groupBytes_ = 0;
@@ -1859,8 +1865,22 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
       options.forcedRule ? source
                          : kernel::fuseAdds(kernel::fuseLogicTrees(kernel::substituteConstantOperands(source, t, cost), t, cost),
                                             t, cost);
-  Lowering l(k, t, costs, out, diags, options);
-  if (!l.run())
+  const size_t diagsBefore = diags.size();
+  bool lowered;
+  {
+    Lowering l(k, t, costs, out, diags, options);
+    lowered = l.run();
+    if (!lowered && l.outOfSgprsWithHomes()) {
+      // Again without SGPR homes for computed uniform values (see Options).
+      diags.resize(diagsBefore);
+      out = KernelTranslation{};
+      Options withoutHomes = options;
+      withoutHomes.scalarHomeSgprs = 0;
+      Lowering again(k, t, costs, out, diags, withoutHomes);
+      lowered = again.run();
+    }
+  }
+  if (!lowered)
     return false;
   // LLVM MC is the authority: the kernel must assemble for the target.
   mc::AssembleResult r = costs.assembler(t).assemble(moduleHeader(t) + out.assembly, mc::OutputKind::Asm);

@@ -67,6 +67,11 @@ struct Options {
   // Tests inject a rule here (e.g. a deliberately broken one): when it
   // applies to an instruction, it is used instead of the table's choice.
   const rules::Rule *forcedRule = nullptr;
+  // SGPRs that uniform values computed by the scalar ALU may keep for the
+  // whole kernel (uniform_values.hpp). A kernel that runs out of SGPRs with
+  // them is translated again without: the lane masks (one or two SGPRs per
+  // block) come first.
+  unsigned scalarHomeSgprs = 24;
 };
 
 bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,

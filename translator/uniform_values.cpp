@@ -4,12 +4,8 @@
 
 namespace p2a::kernel {
 
-// Computed homes keep their SGPRs for the whole kernel; past this many
-// words further uniform values stay per lane rather than crowd out the
-// lane masks (one or two SGPRs per block) and run the kernel out of SGPRs.
-constexpr unsigned kMaxHomeWords = 24;
-
-UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRule) {
+UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRule,
+                            unsigned maxHomeWords) {
   const size_t n = k.body.size();
   std::map<std::string, unsigned> writes;
   std::map<std::string, std::vector<size_t>> readers;
@@ -88,7 +84,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
           computed = sourcesUniform && anyRegister && scalarRule(st);
         }
       }
-      if (computed && dominatesReads(r, i) && !inBarrierBlock(i) && homeWords + bits / 32 <= kMaxHomeWords) {
+      if (computed && dominatesReads(r, i) && !inBarrierBlock(i) && homeWords + bits / 32 <= maxHomeWords) {
         src = UniformSource{UniformSource::Kind::Computed, 0, 0, bits, r};
         u.scalarStatements.insert(i);
         homeWords += bits / 32;

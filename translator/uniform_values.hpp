@@ -9,7 +9,8 @@
 // The last kind must have its one write dominate every read (so every lane
 // reading it has run the statement that computed it), and must not stand in
 // a block with a barrier (such a block runs even when no lane waits in it,
-// possibly before the values it reads exist). Homes are capped (24 SGPRs);
+// possibly before the values it reads exist). Computed homes keep their
+// SGPRs for the whole kernel, so they are capped at `maxHomeWords` SGPRs;
 // uniform values past that stay per lane.
 #pragma once
 
@@ -38,6 +39,7 @@ struct UniformValues {
 
 // `scalarRule(stmt)`: does a scalar rule translate this Compute statement
 // (with register sources, on the target at hand)?
-UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRule);
+UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRule,
+                            unsigned maxHomeWords);
 
 } // namespace p2a::kernel
