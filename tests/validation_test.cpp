@@ -469,15 +469,22 @@ TEST_CASE("uniform values computed from uniform values run on the scalar ALU") {
   }
 }
 
+// A kernel's opening: %r1..%r30, a chain of uniform multiplies from the
+// argument a, and `tid` = %tid.x (the caller writes the rest and the end).
+static std::string uniformProductChain(const std::string &tid) {
+  std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 out, .param .u32 a)\n{\n"
+                    ".reg .pred %p<4>;\n.reg .b32 %r<200>;\n.reg .b64 %rd<6>;\n"
+                    "ld.param.u64 %rd1, [out];\nld.param.u32 %r0, [a];\nmov.u32 " + tid + ", %tid.x;\n";
+  for (int i = 1; i <= 30; ++i)
+    src += "mul.lo.s32 %r" + std::to_string(i) + ", %r" + std::to_string(i - 1) + ", " + std::to_string(2 * i + 71) + ";\n";
+  return src;
+}
+
 TEST_CASE("computed uniform values keep at most 24 SGPRs; the rest stay per lane") {
   // A chain of 30 uniform multiplies from an argument: the first 24 on the scalar
   // ALU, the others on the VALU, and the kernel still computes the PTX's value.
-  std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
-                    ".visible .entry k(.param .u64 out, .param .u32 a)\n{\n"
-                    ".reg .b32 %r<40>;\n.reg .b64 %rd<6>;\n"
-                    "ld.param.u64 %rd1, [out];\nld.param.u32 %r0, [a];\nmov.u32 %r35, %tid.x;\n";
-  for (int i = 1; i <= 30; ++i)
-    src += "mul.lo.s32 %r" + std::to_string(i) + ", %r" + std::to_string(i - 1) + ", " + std::to_string(2 * i + 71) + ";\n";
+  std::string src = uniformProductChain("%r35");
   src += "add.s32 %r36, %r30, %r35;\nmul.wide.u32 %rd2, %r35, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
          "st.global.u32 [%rd3], %r36;\nret;\n}\n";
   for (const char *cpu : {"gfx900", "gfx1100"}) {
@@ -504,12 +511,7 @@ TEST_CASE("a kernel that runs out of SGPRs with uniform-value homes is translate
   // 30 uniform products (24 SGPR homes) and 13 guarded blocks (two lane
   // masks of two SGPRs each per branch on wave64): 101 SGPRs with the homes,
   // well under 100 without.
-  std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
-                    ".visible .entry k(.param .u64 out, .param .u32 a)\n{\n"
-                    ".reg .pred %p<4>;\n.reg .b32 %r<200>;\n.reg .b64 %rd<6>;\n"
-                    "ld.param.u64 %rd1, [out];\nld.param.u32 %r0, [a];\nmov.u32 %r150, %tid.x;\n";
-  for (int i = 1; i <= 30; ++i)
-    src += "mul.lo.s32 %r" + std::to_string(i) + ", %r" + std::to_string(i - 1) + ", " + std::to_string(2 * i + 71) + ";\n";
+  std::string src = uniformProductChain("%r150");
   src += "mov.u32 %r160, 0;\nsetp.lt.u32 %p1, %r150, 7;\n";
   for (int i = 0; i < 13; ++i)
     src += "@%p1 bra $L" + std::to_string(i) + ";\nadd.s32 %r160, %r160, %r" + std::to_string(i % 30 + 1) + ";\n$L" +
