@@ -46,6 +46,13 @@ ControlFlowGraph controlFlowGraph(const Kernel &k) {
   return g;
 }
 
+bool blockHasBarrier(const Kernel &k, const ControlFlowGraph &g, unsigned b) {
+  for (size_t j = g.blockStart[b]; j < g.blockEnd(b); ++j)
+    if (k.body[j].kind == Stmt::Kind::Barrier)
+      return true;
+  return false;
+}
+
 std::vector<std::vector<bool>> dominators(const ControlFlowGraph &g) {
   const unsigned nb = g.numBlocks;
   std::vector<std::vector<unsigned>> pred(nb);

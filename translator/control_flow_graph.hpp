@@ -21,6 +21,10 @@ struct ControlFlowGraph {
 // return. A guarded branch or return also falls through to the next block.
 ControlFlowGraph controlFlowGraph(const Kernel &k);
 
+// Does block b hold a barrier (bar.sync)? Such a block runs even when no
+// lane waits in it: every wave must reach the barrier.
+bool blockHasBarrier(const Kernel &k, const ControlFlowGraph &g, unsigned b);
+
 // dom[b][a]: every path from the entry to block b passes through block a.
 // Blocks the entry does not reach are dominated by every block.
 std::vector<std::vector<bool>> dominators(const ControlFlowGraph &g);

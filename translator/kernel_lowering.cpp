@@ -1041,12 +1041,7 @@ private:
     return true;
   }
 
-  bool blockHasBarrier(unsigned b) const {
-    for (size_t j = blockStart_[b]; j < (b + 1 < numBlocks_ ? blockStart_[b + 1] : k_.body.size()); ++j)
-      if (k_.body[j].kind == Stmt::Kind::Barrier)
-        return true;
-    return false;
-  }
+  bool blockHasBarrier(unsigned b) const { return kernel::blockHasBarrier(k_, cfg_, b); }
   std::string bodyLabel(unsigned block) const { return label(block) + "_body"; }
 
   unsigned persistentMask(const std::string &name) { return select::vregFor(fn_, name, 1); }
@@ -1153,11 +1148,7 @@ private:
         if (st.guard.empty()) {
           tail.push_back(raw("s_branch " + bodyLabel(target)));
         } else {
-          // The lanes that would not take it: EXEC & ~p (EXEC & p for @!p).
-          const MOperand p = vregOperand(reg(st.guard, 1)), a = vregOperand(tmpA_);
-          tail.push_back(inst(amd::Op::S_AND_MASK, a, {execOperand(), p}));
-          if (!st.guardNegated)
-            tail.push_back(inst(amd::Op::S_XOR_MASK, a, {execOperand(), a}));
+          lanesNotTaking(tail, st);
           tail.push_back(raw("s_cbranch_scc0 " + bodyLabel(target))); // (SCC: the result is not 0)
         }
       }
@@ -1166,11 +1157,8 @@ private:
       // target, its lanes joining the target's mask, instead of leaving an
       // empty mask for each block in between to test.
       if (!st.guard.empty() && target > next && target < numBlocks_ && forwardJumpSafe(b, target)) {
-        const MOperand p = vregOperand(reg(st.guard, 1)), a = vregOperand(tmpA_);
         const std::string general = label(b) + "_divergent";
-        tail.push_back(inst(amd::Op::S_AND_MASK, a, {execOperand(), p}));
-        if (!st.guardNegated)
-          tail.push_back(inst(amd::Op::S_XOR_MASK, a, {execOperand(), a}));
+        lanesNotTaking(tail, st);
         tail.push_back(raw("s_cbranch_scc1 " + general)); // some lane does not take it
         tail.push_back(inst(amd::Op::S_OR_MASK, vregOperand(mask(target)), {vregOperand(mask(target)), execOperand()}));
         tail.push_back(raw("s_branch " + label(target)));
@@ -1197,6 +1185,15 @@ private:
     }
     if (std::find(backTargets.begin(), backTargets.end(), 0u) != backTargets.end())
       error(diags_, st.loc, "a branch back to the kernel's first statement is not supported; add a label after the entry code");
+  }
+
+  // The active lanes a guarded branch does not take, into the control-flow
+  // temporary: EXEC & ~p (EXEC & p for @!p); SCC says whether there are any.
+  void lanesNotTaking(std::vector<Piece> &out, const Stmt &st) {
+    const MOperand p = vregOperand(reg(st.guard, 1)), a = vregOperand(tmpA_);
+    out.push_back(inst(amd::Op::S_AND_MASK, a, {execOperand(), p}));
+    if (!st.guardNegated)
+      out.push_back(inst(amd::Op::S_XOR_MASK, a, {execOperand(), a}));
   }
 
   // In a divergent region a predicate write must leave the bits of inactive

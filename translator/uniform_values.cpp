@@ -29,13 +29,6 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
     }
     return true;
   };
-  auto inBarrierBlock = [&](size_t i) {
-    const unsigned b = g.blockOf[i];
-    for (size_t j = g.blockStart[b]; j < g.blockEnd(b); ++j)
-      if (k.body[j].kind == Stmt::Kind::Barrier)
-        return true;
-    return false;
-  };
 
   UniformValues u;
   std::map<std::string, UniformSource> &found = u.registers;
@@ -84,7 +77,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
           computed = sourcesUniform && anyRegister && scalarRule(st);
         }
       }
-      if (computed && dominatesReads(r, i) && !inBarrierBlock(i) && homeWords + bits / 32 <= maxHomeWords) {
+      if (computed && dominatesReads(r, i) && !blockHasBarrier(k, g, g.blockOf[i]) && homeWords + bits / 32 <= maxHomeWords) {
         src = UniformSource{UniformSource::Kind::Computed, 0, 0, bits, r};
         u.scalarStatements.insert(i);
         homeWords += bits / 32;

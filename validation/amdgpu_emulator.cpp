@@ -1190,21 +1190,6 @@ private:
         const uint64_t sum = val(p.ops[1]) + val(p.ops[2]) + (carryIn && w.scc ? 1 : 0);
         w.s[p.ops[0].index] = static_cast<uint32_t>(sum);
         w.scc = (sum >> 32) != 0;
-      } else if (m == "s_lshr_b32" || (m == "s_and_b32" && t_.wave_size == 64) || (m == "s_mov_b32" && t_.wave_size == 64)) {
-        // 32-bit SALU on plain values (Vega ISA 12.2 SOP2/SOP1): the ABI code's
-        // workgroup-ID moves. (In wave32 s_and_b32 and s_mov_b32 are the lane-mask
-        // ops, modelled with the VALU table.) SCC = result != 0 for the shift and and.
-        const bool mov = m == "s_mov_b32";
-        if (p.ops.size() != (mov ? 2u : 3u) || p.ops[0].kind != Operand::Kind::S)
-          return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
-        auto val = [&](const Operand &o) -> uint32_t {
-          return o.kind == Operand::Kind::S ? w.s[o.index] : static_cast<uint32_t>(o.imm);
-        };
-        const uint32_t a = val(p.ops[1]);
-        const uint32_t r = mov ? a : m == "s_lshr_b32" ? a >> (val(p.ops[2]) & 31) : a & val(p.ops[2]);
-        w.s[p.ops[0].index] = r;
-        if (!mov)
-          w.scc = r != 0;
       } else if (m == "s_setreg_b32") {
         // gfx10 writes FLAT_SCRATCH through the hardware registers
         // HW_REG_FLAT_SCR_LO/HI (RDNA ISA "S_SETREG_B32"); nothing else is modelled.
