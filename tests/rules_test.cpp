@@ -177,6 +177,38 @@ TEST_CASE("a wrong rule is refuted with a counterexample") {
   CHECK(verify::proveRule(early, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
 }
 
+TEST_CASE("scalar compares: SCC is modelled, and a predicate's inactive lanes must be 0") {
+  using namespace rules::dsl;
+  const rules::Rule *good = nullptr;
+  for (const rules::Rule &r : rules::ruleTable())
+    if (r.name == "setp.lt.s32/salu")
+      good = &r;
+  REQUIRE(good);
+  CHECK(verify::proveRule(*good, targets::defaultTarget()).status == verify::ProofResult::Status::Proved);
+  rules::Rule r = *good;
+  r.name = "broken-unsigned";
+  r.seq[0].op = Op::S_CMP_LT_U32; // the signed order read as unsigned
+  CHECK(verify::proveRule(r, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
+  // An SOP2 op between compare and select leaves SCC unknown.
+  r = *good;
+  r.name = "broken-clobbered";
+  r.temps = {rules::TempKind::S32};
+  r.seq.insert(r.seq.begin() + 1, inst(Op::S_ADD_I32, T(0), {S(0), S(1)}));
+  CHECK(verify::proveRule(r, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
+  // A move keeps SCC: the same sequence with s_mov_b32 in between proves.
+  r.name = "kept";
+  r.seq[1].op = Op::S_MOV_B32;
+  r.seq[1].srcs.pop_back();
+  CHECK(verify::proveRule(r, targets::defaultTarget()).status == verify::ProofResult::Status::Proved);
+  // All ones instead of EXEC sets the bits of inactive lanes.
+  r = *good;
+  r.name = "broken-all-lanes";
+  r.seq[1] = inst(Op::S_CSELECT_MASK, D(), {I(~0ull), I(0), SCC()});
+  verify::ProofResult p = verify::proveRule(r, targets::defaultTarget());
+  CHECK(p.status == verify::ProofResult::Status::Failed);
+  CHECK(p.counterexample.find("exec=0") != std::string::npos);
+}
+
 TEST_CASE("the integer proofs of 64-bit multiplies refute wrong templates") {
   using namespace rules::dsl;
   auto ruleNamed = [](const std::string &name) {

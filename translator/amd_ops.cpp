@@ -91,6 +91,7 @@ std::vector<OpDef> buildOps() {
   using E = Encoding;
   using SL = Slot;
   const char *vega = "AMD Vega ISA / CDNA3 ISA / RDNA ISA, VALU opcode tables";
+  const char *sopc = "Vega ISA 12.4 SOPC / RDNA3 ISA 16.3";
   return {
       {Op::V_MOV_B32, "v_mov_b32", E::VOP1, SL::V32, {SL::V32}, false, vega,
        [](const S &s, const Ctx &) { return s[0]; }},
@@ -459,6 +460,35 @@ std::vector<OpDef> buildOps() {
        [](const S &s, const Ctx &) { return s[0].lshr(amount(s[1], 6, 64)); }},
       {Op::S_ASHR_I64, "s_ashr_i64", E::SOP2, SL::V64, {SL::V64, SL::V32}, false, vega,
        [](const S &s, const Ctx &) { return s[0].ashr(amount(s[1], 6, 64)); }},
+      // ---- scalar compares (Vega ISA 12.4 SOPC; RDNA3 ISA 16.3): SCC = S0 op S1.
+      {Op::S_CMP_EQ_U32, "s_cmp_eq_u32", E::SOPC, SL::Scc, {SL::V32, SL::V32}, true, sopc,
+       [](const S &s, const Ctx &) { return s[0].eq(s[1]); }},
+      {Op::S_CMP_LG_U32, "s_cmp_lg_u32", E::SOPC, SL::Scc, {SL::V32, SL::V32}, true, sopc,
+       [](const S &s, const Ctx &) { return ~s[0].eq(s[1]); }},
+      {Op::S_CMP_GT_U32, "s_cmp_gt_u32", E::SOPC, SL::Scc, {SL::V32, SL::V32}, false, sopc,
+       [](const S &s, const Ctx &) { return s[1].ult(s[0]); }},
+      {Op::S_CMP_GE_U32, "s_cmp_ge_u32", E::SOPC, SL::Scc, {SL::V32, SL::V32}, false, sopc,
+       [](const S &s, const Ctx &) { return ~s[0].ult(s[1]); }},
+      {Op::S_CMP_LT_U32, "s_cmp_lt_u32", E::SOPC, SL::Scc, {SL::V32, SL::V32}, false, sopc,
+       [](const S &s, const Ctx &) { return s[0].ult(s[1]); }},
+      {Op::S_CMP_LE_U32, "s_cmp_le_u32", E::SOPC, SL::Scc, {SL::V32, SL::V32}, false, sopc,
+       [](const S &s, const Ctx &) { return ~s[1].ult(s[0]); }},
+      {Op::S_CMP_GT_I32, "s_cmp_gt_i32", E::SOPC, SL::Scc, {SL::V32, SL::V32}, false, sopc,
+       [](const S &s, const Ctx &) { return slt(s[1], s[0]); }},
+      {Op::S_CMP_GE_I32, "s_cmp_ge_i32", E::SOPC, SL::Scc, {SL::V32, SL::V32}, false, sopc,
+       [](const S &s, const Ctx &) { return ~slt(s[0], s[1]); }},
+      {Op::S_CMP_LT_I32, "s_cmp_lt_i32", E::SOPC, SL::Scc, {SL::V32, SL::V32}, false, sopc,
+       [](const S &s, const Ctx &) { return slt(s[0], s[1]); }},
+      {Op::S_CMP_LE_I32, "s_cmp_le_i32", E::SOPC, SL::Scc, {SL::V32, SL::V32}, false, sopc,
+       [](const S &s, const Ctx &) { return ~slt(s[1], s[0]); }},
+      {Op::S_CMP_EQ_U64, "s_cmp_eq_u64", E::SOPC, SL::Scc, {SL::V64, SL::V64}, true, sopc,
+       [](const S &s, const Ctx &) { return s[0].eq(s[1]); }},
+      {Op::S_CMP_LG_U64, "s_cmp_lg_u64", E::SOPC, SL::Scc, {SL::V64, SL::V64}, true, sopc,
+       [](const S &s, const Ctx &) { return ~s[0].eq(s[1]); }},
+      // s_cselect_b64 in wave64, s_cselect_b32 in wave32; SCC is the last source.
+      {Op::S_CSELECT_MASK, "s_cselect_b64", E::SOP2, SL::Mask, {SL::Mask, SL::Mask, SL::Scc}, false,
+       "Vega ISA 12.2 S_CSELECT_B64",
+       [](const S &s, const Ctx &) { return BV::ite(s[2], s[0], s[1]); }},
   };
 }
 
@@ -507,7 +537,8 @@ bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t) {
     return d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2;
   switch (d.encoding) {
   case Encoding::SOP1:
-  case Encoding::SOP2: return true;
+  case Encoding::SOP2:
+  case Encoding::SOPC: return true;
   // VOP1/VOP2/VOPC take a literal in src0 only (the VOP2 src1 must be a VGPR).
   case Encoding::VOP1:
   case Encoding::VOPC:
@@ -533,7 +564,27 @@ bool isInlineConstant(int64_t v) { return v >= -16 && v <= 64; }
 
 bool isScalarValueOp(Op op) {
   const OpDef &d = opDef(op);
-  return (d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2) && d.dst != Slot::Mask;
+  return isSalu(op) && d.dst != Slot::Mask;
+}
+
+bool isSalu(Op op) {
+  const Encoding e = opDef(op).encoding;
+  return e == Encoding::SOP1 || e == Encoding::SOP2 || e == Encoding::SOPC;
+}
+
+bool clobbersScc(Op op) {
+  const OpDef &d = opDef(op);
+  if (!(d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2))
+    return false;
+  switch (op) {
+  case Op::S_MOV_B32:
+  case Op::S_MOV_MASK:
+  case Op::S_MUL_I32:
+  case Op::S_MUL_HI_U32:
+  case Op::S_MUL_HI_I32:
+  case Op::S_CSELECT_MASK: return false;
+  default: return true;
+  }
 }
 
 bool isFlat(Op op) { return op >= Op::FLAT_LOAD_U8 && op <= Op::FLAT_STORE_B64; }

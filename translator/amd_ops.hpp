@@ -81,12 +81,19 @@ enum class Op {
   S_AND_B32, S_OR_B32, S_XOR_B32, S_NOT_B32, S_LSHL_B32, S_LSHR_B32, S_ASHR_I32,
   S_MIN_U32, S_MIN_I32, S_MAX_U32, S_MAX_I32, S_MOV_B32,
   S_LSHL_B64, S_LSHR_B64, S_ASHR_I64,
+  // Scalar compares (Vega ISA 12.4 SOPC): SCC = S0 op S1, no other result.
+  S_CMP_EQ_U32, S_CMP_LG_U32, S_CMP_GT_U32, S_CMP_GE_U32, S_CMP_LT_U32, S_CMP_LE_U32,
+  S_CMP_GT_I32, S_CMP_GE_I32, S_CMP_LT_I32, S_CMP_LE_I32, S_CMP_EQ_U64, S_CMP_LG_U64,
+  // D = SCC ? S0 : S1 on a lane mask (Vega ISA 12.2 S_CSELECT_B64; _b32 in wave32).
+  S_CSELECT_MASK,
 };
 
-enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, VMEM, SMEM, DS };
+enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, SOPC, VMEM, SMEM, DS };
 
-// What an operand slot holds.
-enum class Slot { V32, V64, Mask, None, Sgprs };
+// What an operand slot holds. Scc is the scalar condition code, one bit for
+// the whole wave: an implicit operand, never printed (the SOPC compares write
+// it as their result, s_cselect reads it as its last source).
+enum class Slot { V32, V64, Mask, None, Sgprs, Scc };
 
 // Per-evaluation context: the lane's EXEC bit and a source of unspecified
 // values (for bits an instruction leaves undefined or preserves from an
@@ -117,6 +124,12 @@ struct OpDef {
   bool writesVcc() const { return carryOut || clobbersVcc; }
 };
 
+// Does `op` leave SCC with a value the models do not follow? Every SOP1/SOP2
+// op but the moves, multiplies and s_cselect writes SCC (Vega ISA 12.2/12.3:
+// carry, overflow or "result is not zero"); no rule relies on those values,
+// so proofs and the concrete model take SCC as unknown after them.
+bool clobbersScc(Op op);
+
 // A carry-out op's result -> (destination value, 1-bit carry for VCC).
 std::pair<sem::BV, sem::BV> splitCarry(const sem::BV &result);
 
@@ -135,7 +148,10 @@ bool isInlineConstant(int64_t v);
 // in both vmcnt and lgkmcnt (dscnt on gfx12), no SGPR-base field.
 bool isFlat(Op op);
 
-// A scalar ALU op on values (not a lane-mask op): its operands are SGPRs.
+// A scalar ALU op on values (not a lane-mask op, not s_cselect): its operands are SGPRs.
 bool isScalarValueOp(Op op);
+
+// Is `op` a scalar ALU instruction (SOP1, SOP2 or SOPC)?
+bool isSalu(Op op);
 
 } // namespace p2a::amd

@@ -1542,6 +1542,7 @@ private:
     switch (def.encoding) {
     case amd::Encoding::SOP1:
     case amd::Encoding::SOP2:
+    case amd::Encoding::SOPC:
       f.cls = targets::InstClass::Salu;
       a.kind = targets::AluInstr::Kind::Salu;
       a.latency = targets::kSaluLatency;

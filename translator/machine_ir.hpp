@@ -32,8 +32,9 @@ struct VReg {
 struct MOperand {
   // Phys: a fixed physical register range the ABI dictates (kernarg pointer,
   // workgroup IDs, work-item IDs, loaded kernel arguments), never allocated.
-  // None: no operand (a store's destination).
-  enum class Kind { VReg, Pair, Imm, Vcc, Exec, Phys, None };
+  // None: no operand (a store's destination). Scc: the scalar condition
+  // code, an implicit operand (never printed).
+  enum class Kind { VReg, Pair, Imm, Vcc, Exec, Phys, None, Scc };
   Kind kind = Kind::Imm;
   unsigned vreg = 0;    // VReg / Pair lo
   unsigned vregHi = 0;  // Pair hi

@@ -16,6 +16,7 @@ struct LaneState {
   std::map<unsigned, uint32_t> vgpr;
   std::map<unsigned, uint32_t> sgprBit; // lane bit of a mask register (by first SGPR)
   uint32_t vcc = 0;
+  uint32_t scc = 0;
   uint32_t junk = 0x9e3779b9u;
 
   uint32_t nextJunk() {
@@ -75,6 +76,7 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
         return BV::constant(64, o.imm);
       return BV::constant(32, o.imm);
     case MOperand::Kind::Vcc: return BV::constant(1, st.vcc);
+    case MOperand::Kind::Scc: return BV::constant(1, st.scc);
     case MOperand::Kind::Exec: return BV::constant(1, 1);
     case MOperand::Kind::Pair:
       return BV::constant(64, (uint64_t(st.readV(a.phys[o.vregHi])) << 32) | st.readV(a.phys[o.vreg]));
@@ -96,6 +98,7 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
   auto write = [&](const MOperand &o, const BV &v) {
     switch (o.kind) {
     case MOperand::Kind::Vcc: st.vcc = static_cast<uint32_t>(v.value()); return;
+    case MOperand::Kind::Scc: st.scc = static_cast<uint32_t>(v.value()); return;
     case MOperand::Kind::Pair:
       st.vgpr[a.phys[o.vreg]] = static_cast<uint32_t>(v.value());
       st.vgpr[a.phys[o.vregHi]] = static_cast<uint32_t>(v.value() >> 32);
@@ -130,6 +133,8 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
         st.vcc = static_cast<uint32_t>(ec.unspecified(1).value());
       }
       write(mi.dst, v);
+      if (amd::clobbersScc(mi.op))
+        st.scc = static_cast<uint32_t>(ec.unspecified(1).value());
     }
 
   Values out;

@@ -48,7 +48,8 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
     return std::string(file) + "[" + std::to_string(o.physIndex) + ":" + std::to_string(o.physIndex + o.physCount - 1) +
            "]";
   }
-  case MOperand::Kind::None: return "";
+  case MOperand::Kind::None:
+  case MOperand::Kind::Scc: return "";
   case MOperand::Kind::VReg: break;
   }
   const mir::VReg &v = fn.vregs[o.vreg];
@@ -124,11 +125,19 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
     return mn + " " + operandText(mi.dst, def.dst, fn, a, t) + ", " + operandText(mi.srcs[0], def.srcs[0], fn, a, t) +
            ", " + buf;
   }
-  std::string s = mn + " " + operandText(mi.dst, def.dst, fn, a, t);
+  // SCC is implicit: an SOPC compare prints its sources only, s_cselect
+  // leaves out the SCC it reads.
+  std::vector<std::string> operands;
+  if (def.dst != amd::Slot::Scc)
+    operands.push_back(operandText(mi.dst, def.dst, fn, a, t));
   if (def.writesVcc()) // the carry goes to VCC, written explicitly in the VOP2/VOP3B syntax
-    s += t.wave_size == 32 ? ", vcc_lo" : ", vcc";
+    operands.push_back(t.wave_size == 32 ? "vcc_lo" : "vcc");
   for (size_t i = 0; i < mi.srcs.size(); ++i)
-    s += ", " + operandText(mi.srcs[i], def.srcs[i], fn, a, t);
+    if (def.srcs[i] != amd::Slot::Scc)
+      operands.push_back(operandText(mi.srcs[i], def.srcs[i], fn, a, t));
+  std::string s = mn;
+  for (size_t i = 0; i < operands.size(); ++i)
+    s += (i ? ", " : " ") + operands[i];
   return s + def.suffix;
 }
 

@@ -26,7 +26,7 @@ enum class Part { Whole, Lo, Hi };
 
 // A reference to a 32-bit (or 64-bit / mask) value inside a template.
 struct Ref {
-  enum class Kind { None, Dst, Src, Temp, Imm, ImmFn, Vcc, Exec };
+  enum class Kind { None, Dst, Src, Temp, Imm, ImmFn, Vcc, Exec, Scc };
   Kind kind = Kind::None;
   unsigned index = 0; // Dst/Src/Temp/ImmFn index
   Part part = Part::Whole;

@@ -16,6 +16,7 @@ inline Ref I(uint64_t v) { return Ref{Ref::Kind::Imm, 0, Part::Whole, v}; }
 inline Ref F(unsigned i) { return Ref{Ref::Kind::ImmFn, i, Part::Whole, 0}; }
 inline Ref VCC() { return Ref{Ref::Kind::Vcc, 0, Part::Whole, 0}; }
 inline Ref EXEC() { return Ref{Ref::Kind::Exec, 0, Part::Whole, 0}; }
+inline Ref SCC() { return Ref{Ref::Kind::Scc, 0, Part::Whole, 0}; }
 inline TOperand O(Ref r) { return TOperand{r, std::nullopt}; }
 inline TOperand pair(Ref lo, Ref hi) { return TOperand{lo, hi}; }
 

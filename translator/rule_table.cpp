@@ -100,6 +100,7 @@ static std::string refText(const Ref &r, const Rule &rule, const targets::Target
   case Ref::Kind::ImmFn: return rule.immFns.at(r.index).text;
   case Ref::Kind::Vcc: return t.wave_size == 32 ? "vcc_lo" : "vcc";
   case Ref::Kind::Exec: return t.wave_size == 32 ? "exec_lo" : "exec";
+  case Ref::Kind::Scc: return "scc";
   case Ref::Kind::None: return "?";
   }
   if (r.part == Part::Lo)
@@ -115,15 +116,24 @@ std::string Rule::templateText(const targets::TargetInfo &t) const {
     const TInst &in = seq[i];
     if (i)
       os << "; ";
-    os << amd::mnemonic(in.op, t) << " ";
+    os << amd::mnemonic(in.op, t);
     auto opText = [&](const TOperand &o) {
       if (o.isPair())
         return "{" + refText(o.lo, *this, t) + "," + refText(*o.hi, *this, t) + "}";
       return refText(o.lo, *this, t);
     };
-    os << opText(in.dst);
-    for (const TOperand &s : in.srcs)
-      os << ", " << opText(s);
+    // SCC is implicit, as in the assembly: a compare shows its sources only.
+    const char *sep = " ";
+    for (const TOperand *o : [&] {
+           std::vector<const TOperand *> all{&in.dst};
+           for (const TOperand &s : in.srcs)
+             all.push_back(&s);
+           return all;
+         }())
+      if (o->lo.kind != Ref::Kind::Scc) {
+        os << sep << opText(*o);
+        sep = ", ";
+      }
     os << amd::opDef(in.op).suffix;
   }
   return os.str();

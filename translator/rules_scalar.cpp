@@ -95,6 +95,28 @@ void addScalarRules(std::vector<Rule> &out) {
         sgn ? "a uniform value: copy the low half, fill the high one with the sign (SGPR pair)"
             : "a uniform value: copy the low half, zero the high one (SGPR pair)"));
   }
+  // setp on uniform values: a scalar compare into SCC, then the predicate's
+  // mask from it. EXEC, not all ones, is the "true" mask: a predicate holds 0
+  // in inactive lanes wherever it comes from, as a VOPC compare leaves it.
+  // The SALU compares 32-bit values every way and 64-bit ones for equality.
+  for (const Form &f : ptx::allForms()) {
+    if (f.opcode != Opcode::Setp || f.boolop != ptx::BoolOp::None || (f.width != 32 && f.width != 64) ||
+        (f.width == 64 && f.cmp != ptx::CmpOp::Eq && f.cmp != ptx::CmpOp::Ne))
+      continue;
+    const bool sgn = f.type == TypeClass::S;
+    Op cmp = Op::S_CMP_EQ_U32;
+    switch (f.cmp) {
+    case ptx::CmpOp::Eq: cmp = f.width == 64 ? Op::S_CMP_EQ_U64 : Op::S_CMP_EQ_U32; break;
+    case ptx::CmpOp::Ne: cmp = f.width == 64 ? Op::S_CMP_LG_U64 : Op::S_CMP_LG_U32; break;
+    case ptx::CmpOp::Lt: cmp = sgn ? Op::S_CMP_LT_I32 : Op::S_CMP_LT_U32; break;
+    case ptx::CmpOp::Le: cmp = sgn ? Op::S_CMP_LE_I32 : Op::S_CMP_LE_U32; break;
+    case ptx::CmpOp::Gt: cmp = sgn ? Op::S_CMP_GT_I32 : Op::S_CMP_GT_U32; break;
+    case ptx::CmpOp::Ge: cmp = sgn ? Op::S_CMP_GE_I32 : Op::S_CMP_GE_U32; break;
+    }
+    out.push_back(scalarRule(f, {A, A},
+                             {inst(cmp, SCC(), {S(0), S(1)}), inst(Op::S_CSELECT_MASK, D(), {EXEC(), I(0), SCC()})},
+                             "a uniform predicate: the scalar compare sets SCC, s_cselect makes the mask (EXEC or 0)"));
+  }
   Form narrow{Opcode::Cvt, TypeClass::U, 32};
   narrow.fromType = TypeClass::U;
   narrow.fromWidth = 64;

@@ -159,6 +159,7 @@ struct Binder {
     }
     case Ref::Kind::Vcc: o.kind = mir::MOperand::Kind::Vcc; return o;
     case Ref::Kind::Exec: o.kind = mir::MOperand::Kind::Exec; return o;
+    case Ref::Kind::Scc: o.kind = mir::MOperand::Kind::Scc; return o;
     case Ref::Kind::None: break;
     }
     throw std::logic_error("rule " + rule.name + ": unresolved operand");

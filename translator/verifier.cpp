@@ -108,6 +108,7 @@ public:
     case Ref::Kind::Temp: return "t" + std::to_string(r.index);
     case Ref::Kind::Vcc: return "vcc";
     case Ref::Kind::Exec: return "exec";
+    case Ref::Kind::Scc: return "scc";
     default: return "";
     }
   }
@@ -143,7 +144,7 @@ public:
     std::string key = regKey(r);
     if (r.kind == Ref::Kind::Exec)
       return exec_;
-    if (slot == amd::Slot::Mask)
+    if (slot == amd::Slot::Mask || slot == amd::Slot::Scc)
       return word(key + ".m");
     if (slot == amd::Slot::V64)
       return BV::concat(word(key + ".1"), word(key + ".0"));
@@ -163,7 +164,7 @@ public:
       return;
     }
     std::string key = regKey(o.lo);
-    if (slot == amd::Slot::Mask)
+    if (slot == amd::Slot::Mask || slot == amd::Slot::Scc)
       store_.insert_or_assign(key + ".m", v);
     else if (slot == amd::Slot::V64) {
       store_.insert_or_assign(key + ".0", v.extract(31, 0));
@@ -249,6 +250,8 @@ public:
       } else if (def.clobbersVcc) {
         write(TOperand{Ref{Ref::Kind::Vcc, 0, Part::Whole, 0}, std::nullopt}, amd::Slot::Mask, ec_.unspecified(1));
       }
+      if (amd::clobbersScc(ti.op)) // a carry or "not zero" no rule may rely on
+        store_.insert_or_assign("scc.m", fresh(1));
       written_.push_back(v);
       write(ti.dst, def.dst, v);
     }
@@ -558,7 +561,10 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
     for (unsigned i = 0; i < want.size(); ++i) {
       BV g = m.result(i);
       got.push_back(g);
-      if (rule.scalar) // an SGPR is written whatever EXEC holds, and every lane reads it
+      // An SGPR value is written whatever EXEC holds, and every lane reads it.
+      // A predicate is a lane mask in either case: its lane bit must hold the
+      // result in an active lane and 0 in an inactive one.
+      if (rule.scalar && rule.form.dstWidth(i) != 1)
         goals.push_back(g.toExpr(ctx) == want[i].toExpr(ctx));
       else if (rule.form.dstWidth(i) == 1)
         goals.push_back(z3::ite(exec, g.toExpr(ctx) == want[i].toExpr(ctx), g.toExpr(ctx) == ctx.bv_val(0, 1)));

@@ -1190,6 +1190,22 @@ private:
         const uint64_t sum = val(p.ops[1]) + val(p.ops[2]) + (carryIn && w.scc ? 1 : 0);
         w.s[p.ops[0].index] = static_cast<uint32_t>(sum);
         w.scc = (sum >> 32) != 0;
+      } else if (m == "s_cselect_b32" || m == "s_cselect_b64") {
+        // SOP2 (Vega ISA 12.2): D = SCC ? S0 : S1, SCC unchanged.
+        const unsigned words = m == "s_cselect_b64" ? 2 : 1;
+        if (p.ops.size() != 3 || p.ops[0].kind != Operand::Kind::S || p.ops[0].count != words)
+          return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
+        const Operand &pick = w.scc ? p.ops[1] : p.ops[2];
+        for (unsigned i = 0; i < words; ++i) {
+          uint32_t v = 0;
+          if (pick.kind == Operand::Kind::S)
+            v = w.s[pick.index + i];
+          else if (pick.kind == Operand::Kind::Imm)
+            v = static_cast<uint32_t>(pick.imm >> (32 * i));
+          else
+            return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
+          w.s[p.ops[0].index + i] = v;
+        }
       } else if (m == "s_setreg_b32") {
         // gfx10 writes FLAT_SCRATCH through the hardware registers
         // HW_REG_FLAT_SCR_LO/HI (RDNA ISA "S_SETREG_B32"); nothing else is modelled.
