@@ -1358,11 +1358,12 @@ private:
       break;
     case MOperand::Kind::VReg: {
       const mir::VReg &v = fn_.vregs[o.vreg];
-      const unsigned p = a.phys[o.vreg];
+      // (S32/S64 homes are SGPRs: keyed apart from the VGPR of the same number)
+      const unsigned p = a.phys[o.vreg] + (mir::isSgprClass(v.cls) ? 1000 : 0);
       if (v.cls == mir::RegClass::Mask) {
         for (unsigned i = 0; i < (t_.wave_size == 64 ? 2u : 1u); ++i)
-          k.push_back(1000 + p + i);
-      } else if (v.cls == mir::RegClass::V64 && o.part == Part::Whole) {
+          k.push_back(p + i);
+      } else if ((v.cls == mir::RegClass::V64 || v.cls == mir::RegClass::S64) && o.part == Part::Whole) {
         k.push_back(p);
         k.push_back(p + 1);
       } else {
