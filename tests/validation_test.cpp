@@ -198,6 +198,39 @@ TEST_CASE("control-flow fixtures pass check on every target, for several launch 
 }
 
 TEST_CASE("a back edge every active lane takes jumps into the loop body without mask bookkeeping") {
+  // The loop's bound is loaded per lane (the same value in every lane at run
+  // time, but not uniform to the analysis), so its latch tests whether any
+  // lane leaves, then enters the head's body directly; the general path
+  // follows.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry loop(.param .u64 out, .param .u64 bound)\n{\n"
+                          ".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u64 %rd4, [bound];\nld.global.u32 %r5, [%rd4];\n"
+                          "and.b32 %r6, %r5, 15;\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\n"
+                          "add.s64 %rd3, %rd1, %rd2;\nmov.u32 %r2, 0;\nmov.u32 %r3, %r1;\n"
+                          "$L_loop:\nmad.lo.s32 %r3, %r3, 3, %r2;\nadd.s32 %r2, %r2, 1;\n"
+                          "setp.lt.u32 %p1, %r2, %r6;\n@%p1 bra $L_loop;\nst.global.u32 [%rd3], %r3;\nret;\n}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    REQUIRE(m.ok);
+    const size_t fast = m.assembly.find("s_cbranch_scc0 .Lloop_bb1_body");
+    REQUIRE(fast != std::string::npos);
+    CHECK(m.assembly.find(".Lloop_bb1_body:") < fast);
+    CHECK(m.assembly.find("s_cbranch_scc1 .Lloop_bb1\n", fast) != std::string::npos);
+    check::Options o;
+    o.grid = {2, 1, 1};
+    CHECK(check::run(src, t, o).status == check::Status::Pass);
+  }
+  // Loops with divergent exits and barriers (where the fast path is left
+  // out: such a block runs even with no lanes) still agree with the PTX.
+  checkEveryKernel("control.ptx", {{{1, 1, 1}, {96, 1, 1}}}, 1);
+  checkEveryKernel("shared.ptx", {{{1, 1, 1}, {128, 1, 1}}}, 1);
+}
+
+TEST_CASE("a loop counter and its compare run on the scalar ALU, and the loop branch is a scalar branch") {
+  // keccak's 24-round loop: %r34 = 0; ... %r34 += 1; %p2 = %r34 != 24; @%p2 bra.
+  // Lanes out of range wait only at the kernel's ret, where %r34 is dead.
   std::ifstream in(std::string(P2A_SOURCE_DIR) + "/samples/keccak/keccak.ptx");
   std::stringstream ss;
   ss << in.rdbuf();
@@ -205,17 +238,91 @@ TEST_CASE("a back edge every active lane takes jumps into the loop body without 
     CAPTURE(t.name);
     module::ModuleResult m = module::translateModule(ss.str(), t, cost::sharedCostModel());
     REQUIRE(m.ok);
-    // The 24-round loop: its latch tests whether any lane leaves, then
-    // enters the head's body directly; the general path follows.
-    const size_t fast = m.assembly.find("s_cbranch_scc0 .Lkeccak_f1600_bb2_body");
-    REQUIRE(fast != std::string::npos);
-    CHECK(m.assembly.find(".Lkeccak_f1600_bb2_body:") < fast);
-    CHECK(m.assembly.find("s_cbranch_scc1 .Lkeccak_f1600_bb2\n", fast) != std::string::npos);
+    const klower::KernelTranslation &kt = *m.functions[0].kernel;
+    auto code = [&](const std::string &ptx) {
+      for (const translate::TranslatedInstruction &ti : kt.statements)
+        if (ti.ptxText == ptx) {
+          std::vector<std::string> insts; // without s_delay_alu hints
+          for (const std::string &line : ti.gcn)
+            if (line.rfind("s_delay_alu", 0) != 0)
+              insts.push_back(line);
+          return insts;
+        }
+      FAIL("no statement " << ptx);
+      return std::vector<std::string>{};
+    };
+    const std::vector<std::string> init = code("mov.u32 \t%r34, 0"), step = code("add.s32 \t%r34, %r34, 1"),
+                                   test = code("setp.ne.s32 \t%p2, %r34, 24");
+    REQUIRE(init.size() == 1);
+    CHECK(init[0].rfind("s_mov_b32 ", 0) == 0);
+    REQUIRE(!step.empty());
+    CHECK(std::none_of(step.begin(), step.end(), [](const std::string &l) { return l.rfind("v_", 0) == 0; }));
+    CHECK(contains(step[0], "_i32 ")); // s_add_i32 / s_add_co_i32
+    REQUIRE(test.size() == 2);
+    CHECK(test[0].rfind("s_cmp_lg_u32 ", 0) == 0);
+    CHECK(test[1].rfind(t.wave_size == 64 ? "s_cselect_b64 " : "s_cselect_b32 ", 0) == 0);
+    // The latch: one scalar test, then straight into the body; no lane-mask split.
+    const size_t latch = m.assembly.find("s_cbranch_scc0 .Lkeccak_f1600_bb2_not_taken");
+    REQUIRE(latch != std::string::npos);
+    CHECK(m.assembly.find("s_branch .Lkeccak_f1600_bb2_body", latch) < m.assembly.find(".Lkeccak_f1600_bb2_not_taken:"));
+    CHECK(m.assembly.find("s_cbranch_scc1 .Lkeccak_f1600_bb2\n") == std::string::npos);
+    CHECK(m.assembly.find("v_cmp_ne_u32") == std::string::npos);
   }
-  // Loops with divergent exits and barriers (where the fast path is left
-  // out: such a block runs even with no lanes) still agree with the PTX.
-  checkEveryKernel("control.ptx", {{{1, 1, 1}, {96, 1, 1}}}, 1);
-  checkEveryKernel("shared.ptx", {{{1, 1, 1}, {128, 1, 1}}}, 1);
+}
+
+TEST_CASE("a value written while lanes that need the old one wait elsewhere stays per lane") {
+  // k1: lanes below 5 jump ahead to $L_b and wait there with %r2 = 0 while the
+  // others run the loop raising %r2 to 3: an SGPR %r2 would hand them 3. So
+  // %r2, and %p2 computed from it, stay per lane (VALU and VOPC).
+  // k2: a uniform flag (an argument) decides a forward branch: one scalar
+  // compare and branch, and the guarded store reads the uniform predicate.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k1(.param .u64 out)\n{\n"
+                          ".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n"
+                          "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\n"
+                          "add.s64 %rd3, %rd1, %rd2;\nmov.u32 %r2, 0;\nsetp.lt.u32 %p1, %r1, 5;\n@%p1 bra $L_b;\n"
+                          "$L_a:\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p2, %r2, 3;\n@%p2 bra $L_a;\n"
+                          "$L_b:\nadd.s32 %r3, %r2, 10;\nst.global.u32 [%rd3], %r3;\nret;\n}\n"
+                          ".visible .entry k2(.param .u64 out, .param .u32 flag)\n{\n"
+                          ".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u32 %r4, [flag];\nmov.u32 %r1, %tid.x;\n"
+                          "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nand.b32 %r5, %r4, 3;\n"
+                          "setp.eq.s32 %p1, %r5, 0;\nsetp.gt.u32 %p2, %r5, 1;\n@%p1 bra $L_skip;\n"
+                          "st.global.u32 [%rd3], %r1;\n@%p2 st.global.u32 [%rd3], %r5;\n"
+                          "$L_skip:\nret;\n}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    REQUIRE(m.ok);
+    auto code = [&](unsigned kernel, const std::string &ptx) {
+      std::string all;
+      for (const translate::TranslatedInstruction &ti : m.functions[kernel].kernel->statements)
+        if (ti.ptxText == ptx)
+          for (const std::string &l : ti.gcn)
+            all += l + "\n";
+      return all;
+    };
+    CHECK(contains(code(0, "add.s32 %r2, %r2, 1"), "v_add"));
+    CHECK(!contains(code(0, "add.s32 %r2, %r2, 1"), "s_add"));
+    CHECK(contains(code(0, "setp.lt.u32 %p2, %r2, 3"), "v_cmp"));
+    CHECK(contains(code(1, "setp.eq.s32 %p1, %r5, 0"), "s_cmp_eq_u32"));
+    CHECK(contains(code(1, "setp.gt.u32 %p2, %r5, 1"), "s_cmp_gt_u32"));
+    CHECK(contains(m.assembly, "s_cbranch_scc0 .Lk2_bb0_not_taken"));
+    for (const char *kernel : {"k1", "k2"})
+      for (uint64_t flag : {0, 1, 2, 3}) {
+        CAPTURE(kernel);
+        CAPTURE(flag);
+        check::Options o;
+        o.kernel = kernel;
+        o.grid = {2, 1, 1};
+        o.block = {48, 1, 1};
+        o.trials = 1;
+        if (std::string(kernel) == "k2")
+          o.params = {{"flag", flag}};
+        check::Result r = check::run(src, t, o);
+        CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
+      }
+  }
 }
 
 TEST_CASE("a forward branch every active lane takes skips blocks that cannot hold waiting lanes") {

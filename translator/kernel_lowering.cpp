@@ -263,13 +263,20 @@ private:
   // later points readers at the home and drops the copy where none is left.
   void lowerScalar(const Stmt &s) {
     const ptx::Instruction &inst = s.inst;
+    const std::string &d = inst.dsts[0].reg;
+    // A predicate's home is its own lane mask, which the scalar rule writes
+    // whole (EXEC or 0): no copy.
+    const bool predicate = inst.form.dstWidth(0) == 1;
+    if (predicate)
+      fn_.ptxRegs.emplace(kScalarPrefix + d, reg(d, 1));
     bool lowered = false;
     for (const rules::Rule *r : select::candidates(inst, t_, translate::ruleCostFn(costs_), true))
       if ((lowered = select::lowerWith(*r, inst, t_, fn_, kScalarPrefix)))
         break;
     if (!lowered) // cannot happen: the analysis asked for a matching scalar rule
       throw std::logic_error("no scalar rule for a uniform " + inst.form.name());
-    const std::string &d = inst.dsts[0].reg;
+    if (predicate)
+      return;
     const unsigned w = inst.form.dstWidth(0) == 64 ? 64 : 32;
     const unsigned v = reg(d, w), home = scalarHome(d, w);
     std::vector<MInst> &insts = fn_.body.back().insts;
@@ -813,7 +820,7 @@ private:
     bindScalarSources();
     std::map<unsigned, MOperand> byVreg;
     for (const auto &[name, u] : uniform_.registers)
-      if (auto it = fn_.ptxRegs.find(name); it != fn_.ptxRegs.end())
+      if (auto it = fn_.ptxRegs.find(name); it != fn_.ptxRegs.end() && u.bits != 1) // (a predicate is its home)
         byVreg.emplace(it->second, homeOf(u));
     if (byVreg.empty())
       return;
@@ -1134,7 +1141,9 @@ private:
     const unsigned next = b + 1;
     const bool hasNext = next < numBlocks_;
     std::vector<unsigned> backTargets;
-    if (st.kind == Stmt::Kind::Branch) {
+    if (st.kind == Stmt::Kind::Branch && uniform_.uniformBranches.count(i) && blockOf_[st.target] >= 1) {
+      uniformBranch(tail, st, b);
+    } else if (st.kind == Stmt::Kind::Branch) {
       const unsigned target = blockOf_[st.target];
       // A back edge every active lane takes (checked at run time) jumps
       // into the loop head's body with EXEC as it is. That is what the
@@ -1185,6 +1194,32 @@ private:
     }
     if (std::find(backTargets.begin(), backTargets.end(), 0u) != backTargets.end())
       error(diags_, st.loc, "a branch back to the kernel's first statement is not supported; add a label after the entry code");
+  }
+
+  // A branch on a uniform predicate (uniform_values.hpp): every active lane
+  // takes it or none does, so one scalar test decides for the wave, and its
+  // lanes all go one way. A back edge jumps into the loop head's body with
+  // EXEC as it is (as the run-time fast path above, which this is without
+  // the test of the lanes); a forward one joins the target's mask and jumps
+  // there when no block in between can hold waiting lanes; not taken, every
+  // lane falls through.
+  void uniformBranch(std::vector<Piece> &tail, const Stmt &st, unsigned b) {
+    const unsigned target = blockOf_[st.target], next = b + 1;
+    const std::string notTaken = label(b) + "_not_taken";
+    // SCC: the active lanes' predicate bits are not all 0 (EXEC & p = EXEC or 0).
+    tail.push_back(inst(amd::Op::S_AND_MASK, vregOperand(tmpA_), {execOperand(), vregOperand(reg(st.guard, 1))}));
+    tail.push_back(raw(std::string(st.guardNegated ? "s_cbranch_scc1 " : "s_cbranch_scc0 ") + notTaken));
+    if (target < numBlocks_ && target <= b) {
+      tail.push_back(raw("s_branch " + bodyLabel(target)));
+    } else {
+      if (target < numBlocks_)
+        tail.push_back(inst(amd::Op::S_OR_MASK, vregOperand(mask(target)), {vregOperand(mask(target)), execOperand()}));
+      const bool jump = target < numBlocks_ && target > next && forwardJumpSafe(b, target);
+      tail.push_back(raw("s_branch " + (jump ? label(target) : label(b, true))));
+    }
+    tail.push_back(labelPiece(notTaken));
+    if (next < numBlocks_)
+      addLanes(tail, mask(next), "", false);
   }
 
   // The active lanes a guarded branch does not take, into the control-flow

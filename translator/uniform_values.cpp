@@ -2,7 +2,98 @@
 
 #include "translator/control_flow_graph.hpp"
 
+#include <algorithm>
+
 namespace p2a::kernel {
+
+namespace {
+
+// Values that change while the kernel runs (see the header): a greatest
+// fixed point over the candidates, whose writes are all scalar-rule
+// statements; each round drops those reading a non-uniform source, those
+// past the SGPR budget, and those a write could change under waiting lanes.
+void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::function<bool(const Stmt &)> &scalarRule,
+                   unsigned budgetWords, UniformValues &u) {
+  std::map<std::string, std::vector<size_t>> writers;
+  for (size_t i = 0; i < k.body.size(); ++i)
+    for (const std::string &r : writtenRegisters(k.body[i]))
+      writers[r].push_back(i);
+  auto width = [&](const std::string &r) { return k.registers.count(r) ? k.registers.at(r).width : 0u; };
+  auto eligible = [&](size_t i) {
+    const Stmt &st = k.body[i];
+    if (!st.guard.empty() || st.kind != Stmt::Kind::Compute || st.inst.dsts.size() != 1 || !st.inst.dsts[0].isReg() ||
+        blockHasBarrier(k, g, g.blockOf[i]))
+      return false;
+    const unsigned bits = width(st.inst.dsts[0].reg);
+    return (bits == 32 || bits == 64 || (bits == 1 && st.inst.form.opcode == ptx::Opcode::Setp)) && scalarRule(st);
+  };
+  std::set<std::string> varying;
+  for (const auto &[r, ws] : writers)
+    if (!u.registers.count(r) && std::all_of(ws.begin(), ws.end(), eligible))
+      varying.insert(r);
+  const RegisterLiveness live = registerLiveness(k, g);
+  std::vector<bool> uniformEnd(g.numBlocks, false);
+  for (bool changed = true; changed && !varying.empty();) {
+    changed = false;
+    auto drop = [&](const std::string &r) {
+      varying.erase(r);
+      changed = true;
+    };
+    for (bool dropped = true; dropped;) {
+      dropped = false;
+      for (auto it = varying.begin(); it != varying.end();) {
+        bool sourcesUniform = true;
+        for (size_t w : writers[*it])
+          for (const ptx::Operand &o : k.body[w].inst.srcs)
+            sourcesUniform = sourcesUniform && (!o.isReg() || u.registers.count(o.reg) || varying.count(o.reg));
+        if (sourcesUniform) {
+          ++it;
+        } else {
+          it = varying.erase(it);
+          dropped = changed = true;
+        }
+      }
+    }
+    std::vector<std::pair<size_t, std::string>> byFirstWrite;
+    for (const std::string &r : varying)
+      byFirstWrite.push_back({writers[r].front(), r});
+    std::sort(byFirstWrite.begin(), byFirstWrite.end());
+    unsigned words = 0;
+    for (const auto &[first, r] : byFirstWrite) {
+      words += width(r) / 32;
+      if (words > budgetWords)
+        drop(r);
+    }
+    for (unsigned b = 0; b < g.numBlocks; ++b) {
+      const size_t end = g.blockEnd(b);
+      const Stmt *last = end > g.blockStart[b] ? &k.body[end - 1] : nullptr;
+      uniformEnd[b] = last && last->kind == Stmt::Kind::Branch && varying.count(last->guard) &&
+                      !blockHasBarrier(k, g, b);
+    }
+    const std::vector<std::vector<bool>> waiting = waitingBlocks(g, uniformEnd);
+    for (auto it = varying.begin(); it != varying.end();) {
+      bool safe = true;
+      for (size_t w : writers[*it])
+        for (unsigned z = 0; z < g.numBlocks && safe; ++z)
+          safe = !(waiting[g.blockOf[w]][z] && live.liveInAt(*it, z));
+      if (safe) {
+        ++it;
+      } else {
+        it = varying.erase(it);
+        changed = true;
+      }
+    }
+  }
+  for (const std::string &r : varying) {
+    u.registers.emplace(r, UniformSource{UniformSource::Kind::Computed, 0, 0, width(r), r});
+    u.scalarStatements.insert(writers[r].begin(), writers[r].end());
+  }
+  for (unsigned b = 0; b < g.numBlocks; ++b)
+    if (uniformEnd[b] && varying.count(k.body[g.blockEnd(b) - 1].guard))
+      u.uniformBranches.insert(g.blockEnd(b) - 1);
+}
+
+} // namespace
 
 UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRule,
                             unsigned maxHomeWords) {
@@ -88,6 +179,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
       }
     }
   }
+  varyingValues(k, g, scalarRule, maxHomeWords - homeWords, u);
   return u;
 }
 

@@ -9,9 +9,23 @@
 // The last kind must have its one write dominate every read (so every lane
 // reading it has run the statement that computed it), and must not stand in
 // a block with a barrier (such a block runs even when no lane waits in it,
-// possibly before the values it reads exist). Computed homes keep their
-// SGPRs for the whole kernel, so they are capped at `maxHomeWords` SGPRs;
-// uniform values past that stay per lane.
+// possibly before the values it reads exist).
+//
+// A register whose value changes while the kernel runs -- written more than
+// once (a loop counter), or computed from such a register, or a predicate
+// (its mask is EXEC or 0, so it depends on the lanes present) -- is uniform
+// too when every write is an unguarded scalar-rule statement over uniform
+// sources outside barrier blocks, and no write can run while lanes that
+// still need the old value wait elsewhere: for each block writing it, the
+// register is live on entry to none of the blocks where lanes may wait
+// meanwhile (control_flow_graph.hpp, waitingBlocks). Then every lane reading
+// it has run its latest write, with the same value as every other lane. A
+// branch on such a predicate is uniform: all active lanes take it or none
+// does, which in turn keeps lanes from waiting (the analysis is a greatest
+// fixed point: candidates are dropped until the assumption holds).
+//
+// Computed homes keep their SGPRs for the whole kernel, so they are capped
+// at `maxHomeWords` SGPRs; uniform values past that stay per lane.
 #pragma once
 
 #include "translator/kernel_ir.hpp"
@@ -35,6 +49,7 @@ struct UniformSource {
 struct UniformValues {
   std::map<std::string, UniformSource> registers;
   std::set<size_t> scalarStatements; // statements the scalar ALU computes
+  std::set<size_t> uniformBranches;  // guarded branches every active lane takes or none does
 };
 
 // `scalarRule(stmt)`: does a scalar rule translate this Compute statement
