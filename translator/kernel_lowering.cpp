@@ -275,8 +275,16 @@ private:
         break;
     if (!lowered) // cannot happen: the analysis asked for a matching scalar rule
       throw std::logic_error("no scalar rule for a uniform " + inst.form.name());
-    if (predicate)
+    if (predicate) {
+      // The branch right after reads SCC itself; if nothing else reads the
+      // predicate, its mask (the rule's s_cselect) is never needed.
+      std::vector<MInst> &insts = fn_.body.back().insts;
+      if (sccFromCompare(current_ + 1) && predicateReaders(d) == 1 && insts.back().op == amd::Op::S_CSELECT_MASK) {
+        insts.pop_back();
+        loweringNote_[current_] = "the branch after it tests SCC: no mask is made";
+      }
       return;
+    }
     const unsigned w = inst.form.dstWidth(0) == 64 ? 64 : 32;
     const unsigned v = reg(d, w), home = scalarHome(d, w);
     std::vector<MInst> &insts = fn_.body.back().insts;
@@ -326,6 +334,15 @@ private:
     fn_.body.pop_back();
     loweringNote_[current_] = "a and b are uniform: a*b on the scalar ALU (" + fn_.body[at].rule->name + "), then " +
                               addRule->name + " reading it in place";
+  }
+
+  // How many statements read predicate `p` (guards included).
+  size_t predicateReaders(const std::string &p) const {
+    size_t n = 0;
+    for (const Stmt &st : k_.body)
+      for (const std::string &r : kernel::readRegisters(st))
+        n += r == p;
+    return n;
   }
 
   // The SGPR vreg (S32/S64) holding a uniform register's value.
@@ -1142,7 +1159,7 @@ private:
     const bool hasNext = next < numBlocks_;
     std::vector<unsigned> backTargets;
     if (st.kind == Stmt::Kind::Branch && uniform_.uniformBranches.count(i) && blockOf_[st.target] >= 1) {
-      uniformBranch(tail, st, b);
+      uniformBranch(tail, st, i);
     } else if (st.kind == Stmt::Kind::Branch) {
       const unsigned target = blockOf_[st.target];
       // A back edge every active lane takes (checked at run time) jumps
@@ -1203,23 +1220,41 @@ private:
   // the test of the lanes); a forward one joins the target's mask and jumps
   // there when no block in between can hold waiting lanes; not taken, every
   // lane falls through.
-  void uniformBranch(std::vector<Piece> &tail, const Stmt &st, unsigned b) {
-    const unsigned target = blockOf_[st.target], next = b + 1;
-    const std::string notTaken = label(b) + "_not_taken";
-    // SCC: the active lanes' predicate bits are not all 0 (EXEC & p = EXEC or 0).
-    tail.push_back(inst(amd::Op::S_AND_MASK, vregOperand(tmpA_), {execOperand(), vregOperand(reg(st.guard, 1))}));
-    tail.push_back(raw(std::string(st.guardNegated ? "s_cbranch_scc1 " : "s_cbranch_scc0 ") + notTaken));
+  void uniformBranch(std::vector<Piece> &tail, const Stmt &st, size_t i) {
+    const unsigned b = blockOf_[i], target = blockOf_[st.target], next = b + 1;
+    // SCC: the active lanes' predicate bits are not all 0 (EXEC & p is EXEC
+    // or 0), unless the compare just before left its SCC (sccFromCompare).
+    if (!sccFromCompare(i))
+      tail.push_back(inst(amd::Op::S_AND_MASK, vregOperand(tmpA_), {execOperand(), vregOperand(reg(st.guard, 1))}));
+    const std::string ifTaken = st.guardNegated ? "s_cbranch_scc0 " : "s_cbranch_scc1 ";
+    const std::string ifNotTaken = st.guardNegated ? "s_cbranch_scc1 " : "s_cbranch_scc0 ";
     if (target < numBlocks_ && target <= b) {
-      tail.push_back(raw("s_branch " + bodyLabel(target)));
-    } else {
-      if (target < numBlocks_)
-        tail.push_back(inst(amd::Op::S_OR_MASK, vregOperand(mask(target)), {vregOperand(mask(target)), execOperand()}));
-      const bool jump = target < numBlocks_ && target > next && forwardJumpSafe(b, target);
+      tail.push_back(raw(ifTaken + bodyLabel(target)));
+    } else if (target >= numBlocks_) { // to the end of the body: the lanes are done
+      tail.push_back(raw(ifTaken + label(b, true)));
+    } else if (target != next) {
+      const std::string notTaken = label(b) + "_not_taken";
+      const bool jump = forwardJumpSafe(b, target);
+      tail.push_back(raw(ifNotTaken + notTaken));
+      tail.push_back(inst(amd::Op::S_OR_MASK, vregOperand(mask(target)), {vregOperand(mask(target)), execOperand()}));
       tail.push_back(raw("s_branch " + (jump ? label(target) : label(b, true))));
+      tail.push_back(labelPiece(notTaken));
     }
-    tail.push_back(labelPiece(notTaken));
-    if (next < numBlocks_)
+    if (next < numBlocks_) // not taken (or taken to the next block): every lane falls through
       addLanes(tail, mask(next), "", false);
+  }
+
+  // Is statement i a uniform branch right after the scalar compare of its
+  // predicate in the same block? Then SCC still holds that compare when the
+  // branch tests it: nothing in between writes SCC (s_cselect, waits and
+  // hazard padding do not).
+  bool sccFromCompare(size_t i) const {
+    if (i == 0 || !uniform_.uniformBranches.count(i) || blockOf_[i - 1] != blockOf_[i] ||
+        !uniform_.scalarStatements.count(i - 1))
+      return false;
+    const Stmt &cmp = k_.body[i - 1];
+    return cmp.kind == Stmt::Kind::Compute && cmp.inst.form.opcode == ptx::Opcode::Setp &&
+           cmp.inst.dsts[0].reg == k_.body[i].guard;
   }
 
   // The active lanes a guarded branch does not take, into the control-flow
