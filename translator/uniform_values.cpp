@@ -27,9 +27,16 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::functi
     const unsigned bits = width(st.inst.dsts[0].reg);
     return (bits == 32 || bits == 64 || (bits == 1 && st.inst.form.opcode == ptx::Opcode::Setp)) && scalarRule(st);
   };
+  // (A register only ever set to constants is not worth an SGPR: an
+  // immediate or one v_mov serves, as for the values written once.)
+  auto readsRegister = [&](size_t i) {
+    const std::vector<ptx::Operand> &srcs = k.body[i].inst.srcs;
+    return std::any_of(srcs.begin(), srcs.end(), [](const ptx::Operand &o) { return o.isReg(); });
+  };
   std::set<std::string> varying;
   for (const auto &[r, ws] : writers)
-    if (!u.registers.count(r) && std::all_of(ws.begin(), ws.end(), eligible))
+    if (!u.registers.count(r) && std::all_of(ws.begin(), ws.end(), eligible) &&
+        std::any_of(ws.begin(), ws.end(), readsRegister))
       varying.insert(r);
   const RegisterLiveness live = registerLiveness(k, g);
   std::vector<bool> uniformEnd(g.numBlocks, false);
