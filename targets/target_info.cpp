@@ -148,6 +148,8 @@ std::vector<MnemonicRename> gfx12Renames() {
   r.push_back({"v_mad_i64_i32", "v_mad_co_i64_i32"});
   r.push_back({"s_add_i32", "s_add_co_i32"});
   r.push_back({"s_sub_i32", "s_sub_co_i32"});
+  r.push_back({"s_add_u32", "s_add_co_u32"});
+  r.push_back({"s_addc_u32", "s_add_co_ci_u32"});
   return r;
 }
 

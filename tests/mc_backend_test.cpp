@@ -416,6 +416,8 @@ TEST_CASE("gfx11+ mnemonic renames match LLVM") {
       {"flat_store_dwordx2", "v[2:3], v[0:1]"},
       {"s_add_i32", "s0, s1, s2"},
       {"s_sub_i32", "s0, s1, s2"},
+      {"s_add_u32", "s0, s1, s2"},
+      {"s_addc_u32", "s0, s1, s2"},
   };
   auto opsFor = [&](const std::string &from) -> std::string {
     for (const auto &p : operands)

@@ -207,6 +207,17 @@ TEST_CASE("scalar compares: SCC is modelled, and a predicate's inactive lanes mu
   verify::ProofResult p = verify::proveRule(r, targets::defaultTarget());
   CHECK(p.status == verify::ProofResult::Status::Failed);
   CHECK(p.counterexample.find("exec=0") != std::string::npos);
+  // The 64-bit scalar add's carry goes through SCC: without it, refuted.
+  const rules::Rule *add64 = nullptr;
+  for (const rules::Rule &x : rules::ruleTable())
+    if (x.name == "add.u64/salu")
+      add64 = &x;
+  REQUIRE(add64);
+  CHECK(verify::proveRule(*add64, targets::defaultTarget()).status == verify::ProofResult::Status::Proved);
+  r = *add64;
+  r.name = "broken-no-carry";
+  r.seq[1] = inst(Op::S_ADD_U32, D(0, rules::Part::Hi), {S(0, rules::Part::Hi), S(1, rules::Part::Hi)});
+  CHECK(verify::proveRule(r, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
 }
 
 TEST_CASE("the integer proofs of 64-bit multiplies refute wrong templates") {

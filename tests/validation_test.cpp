@@ -279,6 +279,52 @@ TEST_CASE("a loop counter and its compare run on the scalar ALU, and the loop br
   }
 }
 
+TEST_CASE("loads of read-only memory at uniform addresses are scalar loads") {
+  // %rd5 walks a .const table by a uniform step (two writes): s_load through
+  // its SGPR pair, then s_add_u32/s_addc_u32; .nc through an argument and a
+  // constant offset from a symbol are scalar loads too. A coherent ld.global
+  // (the kernel may write it) and a per-lane index stay vector loads.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".const .align 8 .b64 TAB[4] = {3, 5, 7, 11};\n"
+                          ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                          ".reg .pred %p<3>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<20>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\ncvta.to.global.u64 %rd3, %rd2;\n"
+                          "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd4, %r1, 8;\nadd.s64 %rd6, %rd1, %rd4;\n"
+                          "ld.global.nc.u32 %r2, [%rd3+4];\nld.const.u32 %r3, [TAB+8];\nld.global.u32 %r4, [%rd3];\n"
+                          "add.s64 %rd7, %rd3, %rd4;\nld.global.nc.u64 %rd8, [%rd7];\n"
+                          "mov.u64 %rd5, TAB;\nmov.u32 %r5, 0;\ncvt.u64.u32 %rd9, %r1;\n"
+                          "$L_loop:\nld.const.u64 %rd10, [%rd5];\nadd.s64 %rd9, %rd9, %rd10;\nadd.s64 %rd5, %rd5, 8;\n"
+                          "add.s32 %r5, %r5, 1;\nsetp.lt.u32 %p1, %r5, 4;\n@%p1 bra $L_loop;\n"
+                          "add.s32 %r6, %r2, %r3;\nadd.s32 %r7, %r6, %r4;\ncvt.u64.u32 %rd11, %r7;\n"
+                          "add.s64 %rd12, %rd9, %rd11;\nadd.s64 %rd13, %rd12, %rd8;\nst.global.u64 [%rd6], %rd13;\nret;\n}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    REQUIRE(m.ok);
+    auto code = [&](const std::string &ptx) {
+      std::string all;
+      for (const translate::TranslatedInstruction &ti : m.functions[0].kernel->statements)
+        if (ti.ptxText == ptx)
+          for (const std::string &l : ti.gcn)
+            all += l + "\n";
+      return all;
+    };
+    const bool gfx11 = t.generation >= targets::Generation::GFX11; // (RDNA3 renames the scalar loads)
+    const bool gfx12 = t.generation >= targets::Generation::GFX12;
+    CHECK(contains(code("ld.global.nc.u32 %r2, [%rd3+4]"), gfx11 ? "s_load_b32 " : "s_load_dword "));
+    CHECK(contains(code("ld.const.u32 %r3, [TAB+8]"), gfx11 ? "s_load_b32 " : "s_load_dword "));
+    CHECK(contains(code("ld.const.u64 %rd10, [%rd5]"), gfx11 ? "s_load_b64 " : "s_load_dwordx2 "));
+    CHECK(contains(code("add.s64 %rd5, %rd5, 8"), gfx12 ? "s_add_co_u32 " : "s_add_u32 "));
+    CHECK(contains(code("ld.global.u32 %r4, [%rd3]"), "global_load"));
+    CHECK(contains(code("ld.global.nc.u64 %rd8, [%rd7]"), "global_load"));
+    check::Options o;
+    o.grid = {2, 1, 1};
+    o.block = {40, 1, 1};
+    check::Result r = check::run(src, t, o);
+    CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
+  }
+}
+
 TEST_CASE("a value written while lanes that need the old one wait elsewhere stays per lane") {
   // k1: lanes below 5 jump ahead to $L_b and wait there with %r2 = 0 while the
   // others run the loop raising %r2 to 3: an SGPR %r2 would hand them 3. So

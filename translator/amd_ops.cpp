@@ -489,6 +489,11 @@ std::vector<OpDef> buildOps() {
       {Op::S_CSELECT_MASK, "s_cselect_b64", E::SOP2, SL::Mask, {SL::Mask, SL::Mask, SL::Scc}, false,
        "Vega ISA 12.2 S_CSELECT_B64",
        [](const S &s, const Ctx &) { return BV::ite(s[2], s[0], s[1]); }},
+      // 33-bit sums: bit 32 is the carry, for SCC (the same for every lane).
+      {Op::S_ADD_U32, "s_add_u32", E::SOP2, SL::V32, {SL::V32, SL::V32}, true, "Vega ISA 12.2 S_ADD_U32",
+       [](const S &s, const Ctx &) { return s[0].zext(33) + s[1].zext(33); }, "", false, false, true},
+      {Op::S_ADDC_U32, "s_addc_u32", E::SOP2, SL::V32, {SL::V32, SL::V32, SL::Scc}, true, "Vega ISA 12.2 S_ADDC_U32",
+       [](const S &s, const Ctx &) { return s[0].zext(33) + s[1].zext(33) + s[2].zext(33); }, "", false, false, true},
   };
 }
 
@@ -575,6 +580,8 @@ bool isSalu(Op op) {
 bool clobbersScc(Op op) {
   const OpDef &d = opDef(op);
   if (!(d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2))
+    return false;
+  if (d.sccCarryOut)
     return false;
   switch (op) {
   case Op::S_MOV_B32:

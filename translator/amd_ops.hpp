@@ -86,6 +86,8 @@ enum class Op {
   S_CMP_GT_I32, S_CMP_GE_I32, S_CMP_LT_I32, S_CMP_LE_I32, S_CMP_EQ_U64, S_CMP_LG_U64,
   // D = SCC ? S0 : S1 on a lane mask (Vega ISA 12.2 S_CSELECT_B64; _b32 in wave32).
   S_CSELECT_MASK,
+  // D = S0 + S1 (+ SCC), SCC = the carry out (Vega ISA 12.2; gfx12 s_add_co_u32 / s_add_co_ci_u32).
+  S_ADD_U32, S_ADDC_U32,
 };
 
 enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, SOPC, VMEM, SMEM, DS };
@@ -122,12 +124,16 @@ struct OpDef {
   // unspecified by every model, so a later read of VCC is caught.
   bool clobbersVcc = false;
   bool writesVcc() const { return carryOut || clobbersVcc; }
+  // Writes its carry to SCC: the semantics returns width(dst)+1 bits, the
+  // carry on top (splitCarry), as for carryOut.
+  bool sccCarryOut = false;
 };
 
 // Does `op` leave SCC with a value the models do not follow? Every SOP1/SOP2
 // op but the moves, multiplies and s_cselect writes SCC (Vega ISA 12.2/12.3:
 // carry, overflow or "result is not zero"); no rule relies on those values,
-// so proofs and the concrete model take SCC as unknown after them.
+// so proofs and the concrete model take SCC as unknown after them. (The
+// unsigned adds' carry is modelled: sccCarryOut.)
 bool clobbersScc(Op op);
 
 // A carry-out op's result -> (destination value, 1-bit carry for VCC).

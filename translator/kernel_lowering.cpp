@@ -221,11 +221,16 @@ private:
     }
     case Stmt::Kind::ReadSpecial: return lowerSpecial(s);
     case Stmt::Kind::Load:
+      if (uniform_.scalarStatements.count(current_))
+        return lowerScalarLoad(s);
+      return lowerMemory(s);
     case Stmt::Kind::Store: return lowerMemory(s);
     case Stmt::Kind::Cvta: return lowerCvta(s);
     case Stmt::Kind::Return: begin(s); return; // control flow: see controlFlow()
     case Stmt::Kind::Nop: begin(s); return;
     case Stmt::Kind::AddressOf: {
+      if (uniform_.scalarStatements.count(current_))
+        return lowerScalarAddress(s);
       mir::LoweredInst &li = begin(s);
       // A .shared or .local address is the offset in the workgroup's LDS or
       // in the thread's private segment.
@@ -275,25 +280,53 @@ private:
         break;
     if (!lowered) // cannot happen: the analysis asked for a matching scalar rule
       throw std::logic_error("no scalar rule for a uniform " + inst.form.name());
+    std::vector<MInst> &insts = fn_.body.back().insts;
     if (predicate) {
       // The branch right after reads SCC itself; if nothing else reads the
       // predicate, its mask (the rule's s_cselect) is never needed.
-      std::vector<MInst> &insts = fn_.body.back().insts;
       if (sccFromCompare(current_ + 1) && predicateReaders(d) == 1 && insts.back().op == amd::Op::S_CSELECT_MASK) {
         insts.pop_back();
         loweringNote_[current_] = "the branch after it tests SCC: no mask is made";
       }
       return;
     }
-    const unsigned w = inst.form.dstWidth(0) == 64 ? 64 : 32;
-    const unsigned v = reg(d, w), home = scalarHome(d, w);
-    std::vector<MInst> &insts = fn_.body.back().insts;
-    if (w == 64) {
+    copyHomeToVgpr(insts, d, inst.form.dstWidth(0) == 64 ? 64 : 32);
+  }
+
+  // A uniform register's home, then its VGPR copy of it (for readers that
+  // cannot take the SGPR; readUniformsInPlace() drops what none reads).
+  void copyHomeToVgpr(std::vector<MInst> &insts, const std::string &name, unsigned width) {
+    const unsigned v = reg(name, width), home = scalarHome(name, width);
+    if (width == 64) {
       insts.push_back({amd::Op::V_MOV_B32, vregOperand(v, Part::Lo), {vregOperand(home, Part::Lo)}});
       insts.push_back({amd::Op::V_MOV_B32, vregOperand(v, Part::Hi), {vregOperand(home, Part::Hi)}});
     } else {
       insts.push_back({amd::Op::V_MOV_B32, vregOperand(v), {vregOperand(home)}});
     }
+  }
+
+  // A uniform load (uniform_values.hpp): s_load into the register's home,
+  // from a module variable's SGPR pair or the base register's home. The
+  // waits treat it as any SMEM load (lgkmcnt / kmcnt, out of order).
+  void lowerScalarLoad(const Stmt &s) {
+    mir::LoweredInst &li = begin(s);
+    const std::string &d = s.values[0].reg;
+    const unsigned w = s.elemBits;
+    const MOperand base = s.baseIsSymbol ? mir::physReg(true, variableAddress(s.base), 2)
+                                         : homeOf(uniform_.registers.at(s.base));
+    li.insts.push_back({w == 64 ? amd::Op::S_LOAD_B64 : amd::Op::S_LOAD_B32, vregOperand(scalarHome(d, w)),
+                        {base, mir::immOperand(static_cast<uint64_t>(s.offset))}});
+    copyHomeToVgpr(li.insts, d, w);
+    loweringNote_[current_] = "a uniform address in read-only memory: one scalar load for the wave";
+  }
+
+  // The address of a module variable into a changing uniform register's home.
+  void lowerScalarAddress(const Stmt &s) {
+    mir::LoweredInst &li = begin(s);
+    const unsigned sg = variableAddress(s.symbol), home = scalarHome(s.dst, 64);
+    li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Lo), {mir::physReg(true, sg)}});
+    li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Hi), {mir::physReg(true, sg + 1)}});
+    copyHomeToVgpr(li.insts, s.dst, 64);
   }
 
   // mad.lo.u32 d, a, b, c with a and b uniform and c not -- nvcc's
@@ -763,6 +796,7 @@ private:
     case K::Argument: return mir::physReg(true, kParamSgprs + u.offset / 4, u.bits / 32);
     case K::WorkgroupId: return mir::physReg(true, kWorkgroupId + u.dim);
     case K::GridSize: return mir::physReg(true, kHiddenSgprs + u.dim);
+    case K::VariableAddress: return mir::physReg(true, variableAddress(u.variable), 2);
     case K::Computed: break;
     }
     return vregOperand(scalarHome(u.computedBy, u.bits));

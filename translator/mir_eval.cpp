@@ -132,9 +132,14 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
       } else if (def.clobbersVcc) {
         st.vcc = static_cast<uint32_t>(ec.unspecified(1).value());
       }
-      write(mi.dst, v);
-      if (amd::clobbersScc(mi.op))
+      if (def.sccCarryOut) {
+        auto [value, carry] = amd::splitCarry(v);
+        st.scc = static_cast<uint32_t>(carry.value());
+        v = value;
+      } else if (amd::clobbersScc(mi.op)) {
         st.scc = static_cast<uint32_t>(ec.unspecified(1).value());
+      }
+      write(mi.dst, v);
     }
 
   Values out;

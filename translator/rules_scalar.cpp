@@ -65,6 +65,13 @@ void addScalarRules(std::vector<Rule> &out) {
                               inst(sgn ? Op::S_MUL_HI_I32 : Op::S_MUL_HI_U32, D(0, Part::Hi), {S(0), S(1)})},
                              "a uniform value: the product's halves by s_mul_i32 and s_mul_hi into an SGPR pair"));
   }
+  // 64-bit adds: the low halves' carry goes through SCC into the high halves.
+  for (TypeClass t : {TypeClass::U, TypeClass::S})
+    out.push_back(scalarRule(Form{Opcode::Add, t, 64}, {A, A},
+                             {inst(Op::S_ADD_U32, D(0, Part::Lo), {S(0, Part::Lo), S(1, Part::Lo)}),
+                              inst(Op::S_ADDC_U32, D(0, Part::Hi), {S(0, Part::Hi), S(1, Part::Hi), SCC()})},
+                             "a uniform value: no 64-bit scalar add, so s_add_u32 on the low halves, then "
+                             "s_addc_u32 with the carry in SCC"));
   // Shifts by a constant below the width.
   struct Shift { Opcode opc; TypeClass type; };
   for (unsigned w : {32u, 64u})

@@ -8,6 +8,38 @@ namespace p2a::kernel {
 
 namespace {
 
+bool isModuleVariable(const Kernel &k, const std::string &name) {
+  const Variable *v = k.variable(name);
+  return v && (v->space == Space::Const || v->space == Space::Global);
+}
+
+// A load the scalar unit can make for the whole wave (Vega ISA 5 "Scalar
+// memory"): one 32- or 64-bit element of memory the kernel never writes
+// (.const, or .global through .nc), at a non-negative dword-aligned offset
+// within s_load's 20-bit immediate, from a module variable or a register
+// (whose uniformity the caller decides). The scalar cache is not coherent
+// with vector stores, which read-only memory never sees.
+bool scalarLoadShape(const Kernel &k, const Stmt &st, unsigned bits) {
+  return st.kind == Stmt::Kind::Load && (st.space == Space::Const || (st.space == Space::Global && st.nonCoherent)) &&
+         st.values.size() == 1 && st.values[0].isReg() && (st.elemBits == 32 || st.elemBits == 64) &&
+         bits == st.elemBits && st.offset >= 0 && st.offset % 4 == 0 && st.offset < (int64_t(1) << 20) &&
+         (st.baseIsSymbol ? isModuleVariable(k, st.base)
+                          : k.registers.count(st.base) && k.registers.at(st.base).width == 64);
+}
+
+// The registers a scalar statement reads (a load: its base address).
+std::vector<std::string> scalarSources(const Stmt &st) {
+  std::vector<std::string> out;
+  if (st.kind == Stmt::Kind::Compute) {
+    for (const ptx::Operand &o : st.inst.srcs)
+      if (o.isReg())
+        out.push_back(o.reg);
+  } else if (st.kind == Stmt::Kind::Load && !st.baseIsSymbol) {
+    out.push_back(st.base);
+  }
+  return out;
+}
+
 // Values that change while the kernel runs (see the header): a greatest
 // fixed point over the candidates, whose writes are all scalar-rule
 // statements; each round drops those reading a non-uniform source, those
@@ -21,17 +53,21 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::functi
   auto width = [&](const std::string &r) { return k.registers.count(r) ? k.registers.at(r).width : 0u; };
   auto eligible = [&](size_t i) {
     const Stmt &st = k.body[i];
-    if (!st.guard.empty() || st.kind != Stmt::Kind::Compute || st.inst.dsts.size() != 1 || !st.inst.dsts[0].isReg() ||
-        blockHasBarrier(k, g, g.blockOf[i]))
+    const std::vector<std::string> written = writtenRegisters(st);
+    if (!st.guard.empty() || written.size() != 1 || blockHasBarrier(k, g, g.blockOf[i]))
       return false;
-    const unsigned bits = width(st.inst.dsts[0].reg);
-    return (bits == 32 || bits == 64 || (bits == 1 && st.inst.form.opcode == ptx::Opcode::Setp)) && scalarRule(st);
+    const unsigned bits = width(written[0]);
+    if (st.kind == Stmt::Kind::AddressOf)
+      return bits == 64 && isModuleVariable(k, st.symbol);
+    if (st.kind == Stmt::Kind::Load)
+      return scalarLoadShape(k, st, bits);
+    return st.kind == Stmt::Kind::Compute && st.inst.dsts.size() == 1 &&
+           (bits == 32 || bits == 64 || (bits == 1 && st.inst.form.opcode == ptx::Opcode::Setp)) && scalarRule(st);
   };
-  // (A register only ever set to constants is not worth an SGPR: an
-  // immediate or one v_mov serves, as for the values written once.)
+  // (A register only ever set to constants or addresses is not worth an
+  // SGPR: an immediate or a v_mov serves, as for the values written once.)
   auto readsRegister = [&](size_t i) {
-    const std::vector<ptx::Operand> &srcs = k.body[i].inst.srcs;
-    return std::any_of(srcs.begin(), srcs.end(), [](const ptx::Operand &o) { return o.isReg(); });
+    return k.body[i].kind == Stmt::Kind::Load || !scalarSources(k.body[i]).empty();
   };
   std::set<std::string> varying;
   for (const auto &[r, ws] : writers)
@@ -51,8 +87,8 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::functi
       for (auto it = varying.begin(); it != varying.end();) {
         bool sourcesUniform = true;
         for (size_t w : writers[*it])
-          for (const ptx::Operand &o : k.body[w].inst.srcs)
-            sourcesUniform = sourcesUniform && (!o.isReg() || u.registers.count(o.reg) || varying.count(o.reg));
+          for (const std::string &src : scalarSources(k.body[w]))
+            sourcesUniform = sourcesUniform && (u.registers.count(src) || varying.count(src));
         if (sourcesUniform) {
           ++it;
         } else {
@@ -154,6 +190,11 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
                             0, st.dim, 32, ""};
       } else if (st.kind == Stmt::Kind::ReadSpecial && bits == 32 && st.special == Special::Ntid) {
         computed = true;
+      } else if (st.kind == Stmt::Kind::AddressOf && bits == 64 && isModuleVariable(k, st.symbol)) {
+        src = UniformSource{UniformSource::Kind::VariableAddress, 0, 0, 64, "", st.symbol};
+      } else if (st.kind == Stmt::Kind::Load) {
+        // (Read-only memory at an unchanging address: the same value every time.)
+        computed = scalarLoadShape(k, st, bits) && (st.baseIsSymbol || found.count(st.base));
       } else {
         std::string from;
         if (st.kind == Stmt::Kind::Cvta && st.symbol.empty() && (st.space == Space::Global || st.space == Space::Const) &&

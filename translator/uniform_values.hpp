@@ -2,10 +2,14 @@
 // value comes from. Such a register is written once, unguarded, by
 //   - ld.param (a kernel argument: the prologue's SGPRs hold it),
 //   - %ctaid / %nctaid (SGPRs from the initial state or hidden arguments),
+//   - the address of a module .const/.global variable (the prologue's SGPR
+//     pair holds it),
 //   - a copy (mov, cvta.to.global) of a uniform register (the same value),
-//   - %ntid, or an instruction whose register sources are all uniform and
-//     that a scalar rule computes: the scalar ALU computes it once, into an
-//     SGPR of its own, where its statement stands.
+//   - %ntid, an instruction whose register sources are all uniform and that
+//     a scalar rule computes, or a scalar load (one 32/64-bit element of
+//     read-only memory -- .const, or .global through .nc -- at a uniform
+//     address): the scalar unit computes it once, into an SGPR of its own,
+//     where its statement stands.
 // The last kind must have its one write dominate every read (so every lane
 // reading it has run the statement that computed it), and must not stand in
 // a block with a barrier (such a block runs even when no lane waits in it,
@@ -38,12 +42,13 @@
 namespace p2a::kernel {
 
 struct UniformSource {
-  enum class Kind { Argument, WorkgroupId, GridSize, Computed };
+  enum class Kind { Argument, WorkgroupId, GridSize, VariableAddress, Computed };
   Kind kind = Kind::Argument;
   unsigned offset = 0;    // Argument: byte offset in the kernarg segment
   unsigned dim = 0;       // WorkgroupId / GridSize: x, y, z
   unsigned bits = 32;     // the value's width (32 or 64)
   std::string computedBy; // Computed: the register whose statement computes it
+  std::string variable;   // VariableAddress: the module variable
 };
 
 struct UniformValues {

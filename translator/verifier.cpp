@@ -250,8 +250,13 @@ public:
       } else if (def.clobbersVcc) {
         write(TOperand{Ref{Ref::Kind::Vcc, 0, Part::Whole, 0}, std::nullopt}, amd::Slot::Mask, ec_.unspecified(1));
       }
-      if (amd::clobbersScc(ti.op)) // a carry or "not zero" no rule may rely on
+      if (def.sccCarryOut) {
+        auto [value, carry] = amd::splitCarry(v);
+        store_.insert_or_assign("scc.m", carry);
+        v = value;
+      } else if (amd::clobbersScc(ti.op)) { // a carry or "not zero" no rule may rely on
         store_.insert_or_assign("scc.m", fresh(1));
+      }
       written_.push_back(v);
       write(ti.dst, def.dst, v);
     }
