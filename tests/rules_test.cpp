@@ -20,6 +20,15 @@ using sem::BV;
 
 namespace {
 
+// The table's rule of that name (a copy, so tests may mutate it).
+rules::Rule ruleNamed(const std::string &name) {
+  for (const rules::Rule &r : rules::ruleTable())
+    if (r.name == name)
+      return r;
+  FAIL("no rule " << name);
+  return rules::Rule{};
+}
+
 translate::Translation translateOrFail(const std::string &snippet, const targets::TargetInfo &t) {
   ::ptx::ParseResult pr = ::ptx::parseSnippet(snippet);
   REQUIRE_MESSAGE(pr.ok(), snippet);
@@ -179,18 +188,14 @@ TEST_CASE("a wrong rule is refuted with a counterexample") {
 
 TEST_CASE("scalar compares: SCC is modelled, and a predicate's inactive lanes must be 0") {
   using namespace rules::dsl;
-  const rules::Rule *good = nullptr;
-  for (const rules::Rule &r : rules::ruleTable())
-    if (r.name == "setp.lt.s32/salu")
-      good = &r;
-  REQUIRE(good);
-  CHECK(verify::proveRule(*good, targets::defaultTarget()).status == verify::ProofResult::Status::Proved);
-  rules::Rule r = *good;
+  const rules::Rule good = ruleNamed("setp.lt.s32/salu");
+  CHECK(verify::proveRule(good, targets::defaultTarget()).status == verify::ProofResult::Status::Proved);
+  rules::Rule r = good;
   r.name = "broken-unsigned";
   r.seq[0].op = Op::S_CMP_LT_U32; // the signed order read as unsigned
   CHECK(verify::proveRule(r, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
   // An SOP2 op between compare and select leaves SCC unknown.
-  r = *good;
+  r = good;
   r.name = "broken-clobbered";
   r.temps = {rules::TempKind::S32};
   r.seq.insert(r.seq.begin() + 1, inst(Op::S_ADD_I32, T(0), {S(0), S(1)}));
@@ -201,20 +206,16 @@ TEST_CASE("scalar compares: SCC is modelled, and a predicate's inactive lanes mu
   r.seq[1].srcs.pop_back();
   CHECK(verify::proveRule(r, targets::defaultTarget()).status == verify::ProofResult::Status::Proved);
   // All ones instead of EXEC sets the bits of inactive lanes.
-  r = *good;
+  r = good;
   r.name = "broken-all-lanes";
   r.seq[1] = inst(Op::S_CSELECT_MASK, D(), {I(~0ull), I(0), SCC()});
   verify::ProofResult p = verify::proveRule(r, targets::defaultTarget());
   CHECK(p.status == verify::ProofResult::Status::Failed);
   CHECK(p.counterexample.find("exec=0") != std::string::npos);
   // The 64-bit scalar add's carry goes through SCC: without it, refuted.
-  const rules::Rule *add64 = nullptr;
-  for (const rules::Rule &x : rules::ruleTable())
-    if (x.name == "add.u64/salu")
-      add64 = &x;
-  REQUIRE(add64);
-  CHECK(verify::proveRule(*add64, targets::defaultTarget()).status == verify::ProofResult::Status::Proved);
-  r = *add64;
+  const rules::Rule add64 = ruleNamed("add.u64/salu");
+  CHECK(verify::proveRule(add64, targets::defaultTarget()).status == verify::ProofResult::Status::Proved);
+  r = add64;
   r.name = "broken-no-carry";
   r.seq[1] = inst(Op::S_ADD_U32, D(0, rules::Part::Hi), {S(0, rules::Part::Hi), S(1, rules::Part::Hi)});
   CHECK(verify::proveRule(r, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
@@ -222,13 +223,6 @@ TEST_CASE("scalar compares: SCC is modelled, and a predicate's inactive lanes mu
 
 TEST_CASE("the integer proofs of 64-bit multiplies refute wrong templates") {
   using namespace rules::dsl;
-  auto ruleNamed = [](const std::string &name) {
-    for (const rules::Rule &r : rules::ruleTable())
-      if (r.name == name)
-        return r;
-    FAIL("no rule " << name);
-    return rules::Rule{};
-  };
   const rules::Rule lo = ruleNamed("mul.lo.u64/mad64-cross");
   REQUIRE(lo.proveInIntegers);
   const verify::ProofResult proved = verify::proveRule(lo, targets::defaultTarget());
@@ -250,10 +244,7 @@ TEST_CASE("the integer proofs of 64-bit multiplies refute wrong templates") {
 
 TEST_CASE("mul.hi.s64 is proved from the unsigned rule as a lemma; wrong corrections and prefixes are refuted") {
   using namespace rules::dsl;
-  rules::Rule s;
-  for (const rules::Rule &r : rules::ruleTable())
-    if (r.name == "mul.hi.s64/umulhi-corrected")
-      s = r;
+  rules::Rule s = ruleNamed("mul.hi.s64/umulhi-corrected");
   REQUIRE(s.lemma);
   REQUIRE(s.signedProductLemma);
   const verify::ProofResult proved = verify::proveRule(s, targets::defaultTarget());

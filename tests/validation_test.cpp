@@ -162,6 +162,30 @@ std::string prologue(const targets::TargetInfo &t) {
 
 bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
+// The AMD lines of the statement whose PTX text is `ptx`, leaving out lines
+// that start with any of `leaveOut` (delay hints, waits).
+std::vector<std::string> statementCode(const klower::KernelTranslation &kt, const std::string &ptx,
+                                       std::initializer_list<const char *> leaveOut = {}) {
+  for (const translate::TranslatedInstruction &ti : kt.statements)
+    if (ti.ptxText == ptx) {
+      std::vector<std::string> out;
+      for (const std::string &line : ti.gcn)
+        if (std::none_of(leaveOut.begin(), leaveOut.end(), [&](const char *p) { return line.rfind(p, 0) == 0; }))
+          out.push_back(line);
+      return out;
+    }
+  FAIL("no statement " << ptx);
+  return {};
+}
+
+// The same lines as one text.
+std::string statementText(const klower::KernelTranslation &kt, const std::string &ptx) {
+  std::string all;
+  for (const std::string &line : statementCode(kt, ptx))
+    all += line + "\n";
+  return all;
+}
+
 } // namespace
 
 TEST_SUITE("validation") {
@@ -239,18 +263,7 @@ TEST_CASE("a loop counter and its compare run on the scalar ALU, and the loop br
     module::ModuleResult m = module::translateModule(ss.str(), t, cost::sharedCostModel());
     REQUIRE(m.ok);
     const klower::KernelTranslation &kt = *m.functions[0].kernel;
-    auto code = [&](const std::string &ptx) {
-      for (const translate::TranslatedInstruction &ti : kt.statements)
-        if (ti.ptxText == ptx) {
-          std::vector<std::string> insts; // without s_delay_alu hints
-          for (const std::string &line : ti.gcn)
-            if (line.rfind("s_delay_alu", 0) != 0)
-              insts.push_back(line);
-          return insts;
-        }
-      FAIL("no statement " << ptx);
-      return std::vector<std::string>{};
-    };
+    auto code = [&](const std::string &ptx) { return statementCode(kt, ptx, {"s_delay_alu"}); };
     const std::vector<std::string> init = code("mov.u32 \t%r34, 0"), step = code("add.s32 \t%r34, %r34, 1"),
                                    test = code("setp.ne.s32 \t%p2, %r34, 24");
     REQUIRE(init.size() == 1);
@@ -301,14 +314,7 @@ TEST_CASE("loads of read-only memory at uniform addresses are scalar loads") {
     CAPTURE(t.name);
     module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
     REQUIRE(m.ok);
-    auto code = [&](const std::string &ptx) {
-      std::string all;
-      for (const translate::TranslatedInstruction &ti : m.functions[0].kernel->statements)
-        if (ti.ptxText == ptx)
-          for (const std::string &l : ti.gcn)
-            all += l + "\n";
-      return all;
-    };
+    auto code = [&](const std::string &ptx) { return statementText(*m.functions[0].kernel, ptx); };
     const bool gfx11 = t.generation >= targets::Generation::GFX11; // (RDNA3 renames the scalar loads)
     const bool gfx12 = t.generation >= targets::Generation::GFX12;
     CHECK(contains(code("ld.global.nc.u32 %r2, [%rd3+4]"), gfx11 ? "s_load_b32 " : "s_load_dword "));
@@ -349,14 +355,7 @@ TEST_CASE("a value written while lanes that need the old one wait elsewhere stay
     CAPTURE(t.name);
     module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
     REQUIRE(m.ok);
-    auto code = [&](unsigned kernel, const std::string &ptx) {
-      std::string all;
-      for (const translate::TranslatedInstruction &ti : m.functions[kernel].kernel->statements)
-        if (ti.ptxText == ptx)
-          for (const std::string &l : ti.gcn)
-            all += l + "\n";
-      return all;
-    };
+    auto code = [&](unsigned kernel, const std::string &ptx) { return statementText(*m.functions[kernel].kernel, ptx); };
     CHECK(contains(code(0, "add.s32 %r2, %r2, 1"), "v_add"));
     CHECK(!contains(code(0, "add.s32 %r2, %r2, 1"), "s_add"));
     CHECK(contains(code(0, "setp.lt.u32 %p2, %r2, 3"), "v_cmp"));
@@ -490,13 +489,7 @@ TEST_CASE("a register holding one constant becomes an immediate operand where a 
   REQUIRE(m.ok);
   REQUIRE(m.functions.size() == 1);
   const klower::KernelTranslation &kt = *m.functions[0].kernel;
-  auto code = [&](const std::string &ptx) {
-    for (const translate::TranslatedInstruction &ti : kt.statements)
-      if (ti.ptxText == ptx)
-        return ti.gcn;
-    FAIL("no statement " << ptx);
-    return std::vector<std::string>();
-  };
+  auto code = [&](const std::string &ptx) { return statementCode(kt, ptx); };
   // The rotate by a known 15 is one v_alignbit_b32 by 17; the mov is gone.
   const std::vector<std::string> rot = code("shf.l.wrap.b32 %r4, %r1, %r1, %r2");
   REQUIRE(rot.size() == 1);
@@ -585,18 +578,8 @@ TEST_CASE("uniform values computed from uniform values run on the scalar ALU") {
     module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
     REQUIRE(m.ok);
     const klower::KernelTranslation &kt = *m.functions[0].kernel;
-    auto code = [&](const std::string &ptx) {
-      for (const translate::TranslatedInstruction &ti : kt.statements)
-        if (ti.ptxText == ptx) {
-          std::vector<std::string> insts; // without s_delay_alu hints and waits for the arguments
-          for (const std::string &line : ti.gcn)
-            if (line.rfind("s_delay_alu", 0) != 0 && line.rfind("s_wait", 0) != 0)
-              insts.push_back(line);
-          return insts;
-        }
-      FAIL("no statement " << ptx);
-      return std::vector<std::string>{};
-    };
+    // (without s_delay_alu hints and waits for the arguments)
+    auto code = [&](const std::string &ptx) { return statementCode(kt, ptx, {"s_delay_alu", "s_wait"}); };
     auto only = [&](const std::string &ptx, const std::string &mnemonic) {
       const std::vector<std::string> c = code(ptx);
       CAPTURE(ptx);
@@ -714,18 +697,7 @@ TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or
   module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
   REQUIRE(m.ok);
   const klower::KernelTranslation &kt = *m.functions[0].kernel;
-  auto code = [&](const std::string &ptx) { // a statement's instructions, waits left out
-    std::vector<std::string> out;
-    for (const translate::TranslatedInstruction &ti : kt.statements)
-      if (ti.ptxText == ptx) {
-        for (const std::string &l : ti.gcn)
-          if (l.rfind("s_wait", 0) != 0)
-            out.push_back(l);
-        return out;
-      }
-    FAIL("no statement " << ptx);
-    return out;
-  };
+  auto code = [&](const std::string &ptx) { return statementCode(kt, ptx, {"s_wait"}); }; // waits left out
   const std::vector<std::string> ch = code("xor.b32 %r8, %r5, %r7");
   REQUIRE(ch.size() == 1);
   CHECK(contains(ch[0], "v_bfi_b32"));

@@ -369,13 +369,15 @@ private:
                               addRule->name + " reading it in place";
   }
 
-  // How many statements read predicate `p` (guards included).
-  size_t predicateReaders(const std::string &p) const {
-    size_t n = 0;
-    for (const Stmt &st : k_.body)
-      for (const std::string &r : kernel::readRegisters(st))
-        n += r == p;
-    return n;
+  // How many statements read predicate `p` (guards included), counted once
+  // for the kernel.
+  size_t predicateReaders(const std::string &p) {
+    if (readCounts_.empty())
+      for (const Stmt &st : k_.body)
+        for (const std::string &r : kernel::readRegisters(st))
+          ++readCounts_[r];
+    auto it = readCounts_.find(p);
+    return it == readCounts_.end() ? 0 : it->second;
   }
 
   // The SGPR vreg (S32/S64) holding a uniform register's value.
@@ -1905,6 +1907,7 @@ private:
   // Control flow.
   kernel::ControlFlowGraph cfg_;
   kernel::UniformValues uniform_;               // registers with one value per wave (uniform_values.hpp)
+  std::map<std::string, size_t> readCounts_;    // register -> statements reading it (predicateReaders)
   std::vector<unsigned> blockOf_, blockStart_, maskVreg_;
   unsigned numBlocks_ = 1;
   unsigned tmpA_ = 0;
