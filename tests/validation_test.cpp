@@ -337,6 +337,8 @@ TEST_CASE("a value written while lanes that need the old one wait elsewhere stay
   // %r2, and %p2 computed from it, stay per lane (VALU and VOPC).
   // k2: a uniform flag (an argument) decides a forward branch: one scalar
   // compare and branch, and the guarded store reads the uniform predicate.
+  // k3: the loop body splits the lanes, but its counter is written only at
+  // the join, where none wait: the counter and the latch are scalar.
   const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
                           ".visible .entry k1(.param .u64 out)\n{\n"
                           ".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n"
@@ -350,7 +352,16 @@ TEST_CASE("a value written while lanes that need the old one wait elsewhere stay
                           "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nand.b32 %r5, %r4, 3;\n"
                           "setp.eq.s32 %p1, %r5, 0;\nsetp.gt.u32 %p2, %r5, 1;\n@%p1 bra $L_skip;\n"
                           "st.global.u32 [%rd3], %r1;\n@%p2 st.global.u32 [%rd3], %r5;\n"
-                          "$L_skip:\nret;\n}\n";
+                          "$L_skip:\nret;\n}\n"
+                          ".visible .entry k3(.param .u64 out, .param .u32 n)\n{\n"
+                          ".reg .pred %p<4>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [n];\nand.b32 %r9, %r1, 7;\n"
+                          "mov.u32 %r2, %tid.x;\nmul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                          "mov.u32 %r3, 0;\nmov.u32 %r4, 0;\n"
+                          "$L_loop:\nand.b32 %r5, %r2, 1;\nsetp.eq.u32 %p1, %r5, 0;\n@%p1 bra $L_else;\n"
+                          "mad.lo.s32 %r4, %r4, 3, %r3;\nbra $L_join;\n$L_else:\nadd.s32 %r4, %r4, %r3;\n"
+                          "$L_join:\nadd.s32 %r3, %r3, 1;\nsetp.lt.u32 %p2, %r3, %r9;\n@%p2 bra $L_loop;\n"
+                          "st.global.u32 [%rd3], %r4;\nret;\n}\n";
   for (const targets::TargetInfo &t : targets::allTargets()) {
     CAPTURE(t.name);
     module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
@@ -362,7 +373,11 @@ TEST_CASE("a value written while lanes that need the old one wait elsewhere stay
     CHECK(contains(code(1, "setp.eq.s32 %p1, %r5, 0"), "s_cmp_eq_u32"));
     CHECK(contains(code(1, "setp.gt.u32 %p2, %r5, 1"), "s_cmp_gt_u32"));
     CHECK(contains(m.assembly, "s_cbranch_scc0 .Lk2_bb0_not_taken"));
-    for (const char *kernel : {"k1", "k2"})
+    CHECK(contains(code(2, "add.s32 %r3, %r3, 1"), "s_add"));
+    CHECK(contains(code(2, "setp.lt.u32 %p2, %r3, %r9"), "s_cmp_lt_u32"));
+    CHECK(contains(code(2, "setp.eq.u32 %p1, %r5, 0"), "v_cmp"));
+    CHECK(contains(m.assembly, "s_cbranch_scc1 .Lk3_bb1_body"));
+    for (const char *kernel : {"k1", "k2", "k3"})
       for (uint64_t flag : {0, 1, 2, 3}) {
         CAPTURE(kernel);
         CAPTURE(flag);
@@ -373,6 +388,8 @@ TEST_CASE("a value written while lanes that need the old one wait elsewhere stay
         o.trials = 1;
         if (std::string(kernel) == "k2")
           o.params = {{"flag", flag}};
+        if (std::string(kernel) == "k3")
+          o.params = {{"n", flag + 2}};
         check::Result r = check::run(src, t, o);
         CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
       }
