@@ -1804,13 +1804,17 @@ private:
   void assemble() {
     std::string a;
     a += "\t.text\n\t.globl " + k_.name + "\n\t.p2align 8\n\t.type " + k_.name + ",@function\n" + k_.name + ":\n";
+    unsigned lines = 5; // (counted as the text grows: recounting it per line was quadratic)
     for (size_t i = 0; i <= out_.code.size(); ++i) {
       if (auto it = labels_.find(i); it != labels_.end())
-        for (const std::string &l : it->second)
+        for (const std::string &l : it->second) {
           a += l + ":\n";
+          ++lines;
+        }
       if (i < out_.code.size()) {
-        out_.codeAsmLine.push_back(kHeaderLines + 1 + static_cast<unsigned>(std::count(a.begin(), a.end(), '\n')));
+        out_.codeAsmLine.push_back(kHeaderLines + 1 + lines);
         a += "\t" + out_.code[i] + "\n";
+        lines += 1 + static_cast<unsigned>(std::count(out_.code[i].begin(), out_.code[i].end(), '\n'));
       }
     }
     a += ".Lfunc_end_" + k_.name + ":\n\t.size " + k_.name + ", .Lfunc_end_" + k_.name + "-" + k_.name + "\n";

@@ -60,8 +60,11 @@ unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, boo
   return v;
 }
 
-bool ruleMatches(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t) {
-  if (!(rule.form == inst.form) || !rule.servesTarget(t))
+namespace {
+
+// ruleMatches() for a rule already known to be of the instruction's form.
+bool operandsMatch(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t) {
+  if (!rule.servesTarget(t))
     return false;
   for (unsigned i = 0; i < rule.srcReqs.size(); ++i) {
     if (rule.srcReqs[i] == OperandReq::Reg && !inst.srcs[i].isReg())
@@ -84,11 +87,17 @@ bool ruleMatches(const Rule &rule, const ptx::Instruction &inst, const targets::
   return true;
 }
 
+} // namespace
+
+bool ruleMatches(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t) {
+  return rule.form == inst.form && operandsMatch(rule, inst, t);
+}
+
 std::vector<const Rule *> candidates(const ptx::Instruction &inst, const targets::TargetInfo &t,
                                      const RuleCostFn &cost, bool scalar) {
   std::vector<std::pair<double, const Rule *>> found;
-  for (const Rule *r : rules::rulesForForm(inst.form))
-    if (r->scalar == scalar && ruleMatches(*r, inst, t))
+  for (const Rule *r : rules::rulesForForm(inst.form)) // (all of the instruction's form)
+    if (r->scalar == scalar && operandsMatch(*r, inst, t))
       found.push_back({cost(*r, t), r});
   std::stable_sort(found.begin(), found.end(), [](const auto &a, const auto &b) {
     if (a.first != b.first)

@@ -44,8 +44,8 @@ std::vector<std::string> scalarSources(const Stmt &st) {
 // fixed point over the candidates, whose writes are all scalar-rule
 // statements; each round drops those reading a non-uniform source, those
 // past the SGPR budget, and those a write could change under waiting lanes.
-void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::function<bool(const Stmt &)> &scalarRule,
-                   unsigned budgetWords, UniformValues &u) {
+void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector<bool> &barrierBlock,
+                   const std::function<bool(const Stmt &)> &scalarRule, unsigned budgetWords, UniformValues &u) {
   std::map<std::string, std::vector<size_t>> writers;
   for (size_t i = 0; i < k.body.size(); ++i)
     for (const std::string &r : writtenRegisters(k.body[i]))
@@ -54,7 +54,7 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::functi
   auto eligible = [&](size_t i) {
     const Stmt &st = k.body[i];
     const std::vector<std::string> written = writtenRegisters(st);
-    if (!st.guard.empty() || written.size() != 1 || blockHasBarrier(k, g, g.blockOf[i]))
+    if (!st.guard.empty() || written.size() != 1 || barrierBlock[g.blockOf[i]])
       return false;
     const unsigned bits = width(written[0]);
     if (st.kind == Stmt::Kind::AddressOf)
@@ -111,7 +111,7 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::functi
       const size_t end = g.blockEnd(b);
       const Stmt *last = end > g.blockStart[b] ? &k.body[end - 1] : nullptr;
       uniformEnd[b] = last && last->kind == Stmt::Kind::Branch && varying.count(last->guard) &&
-                      !blockHasBarrier(k, g, b);
+                      !barrierBlock[b];
     }
     const std::vector<std::vector<bool>> waiting = waitingBlocks(g, uniformEnd);
     for (auto it = varying.begin(); it != varying.end();) {
@@ -138,9 +138,18 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::functi
 
 } // namespace
 
-UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRule,
+UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRuleOf,
                             unsigned maxHomeWords) {
   const size_t n = k.body.size();
+  // The question is asked again in each round of both fixed points: answer
+  // it once per statement.
+  std::vector<signed char> hasScalarRule(n, -1);
+  const std::function<bool(const Stmt &)> scalarRule = [&](const Stmt &st) {
+    signed char &known = hasScalarRule[static_cast<size_t>(&st - k.body.data())];
+    if (known < 0)
+      known = scalarRuleOf(st) ? 1 : 0;
+    return known == 1;
+  };
   std::map<std::string, unsigned> writes;
   std::map<std::string, std::vector<size_t>> readers;
   for (size_t i = 0; i < n; ++i) {
@@ -154,6 +163,9 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
   // Does the write at statement `def` reach every read of `r` on every path?
   const ControlFlowGraph g = controlFlowGraph(k);
   const std::vector<std::vector<bool>> dom = dominators(g);
+  std::vector<bool> barrierBlock(g.numBlocks);
+  for (unsigned b = 0; b < g.numBlocks; ++b)
+    barrierBlock[b] = blockHasBarrier(k, g, b);
   auto dominatesReads = [&](const std::string &r, size_t def) {
     const unsigned bd = g.blockOf[def];
     for (size_t j : readers[r]) {
@@ -216,7 +228,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
           computed = sourcesUniform && anyRegister && scalarRule(st);
         }
       }
-      if (computed && dominatesReads(r, i) && !blockHasBarrier(k, g, g.blockOf[i]) && homeWords + bits / 32 <= maxHomeWords) {
+      if (computed && dominatesReads(r, i) && !barrierBlock[g.blockOf[i]] && homeWords + bits / 32 <= maxHomeWords) {
         src = UniformSource{UniformSource::Kind::Computed, 0, 0, bits, r};
         u.scalarStatements.insert(i);
         homeWords += bits / 32;
@@ -227,7 +239,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
       }
     }
   }
-  varyingValues(k, g, scalarRule, maxHomeWords - homeWords, u);
+  varyingValues(k, g, barrierBlock, scalarRule, maxHomeWords - homeWords, u);
   return u;
 }
 
