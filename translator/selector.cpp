@@ -62,8 +62,11 @@ unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, boo
 
 namespace {
 
-// ruleMatches() for a rule already known to be of the instruction's form.
-bool operandsMatch(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t) {
+// ruleMatches() for a rule already known to be of the instruction's form;
+// `sources` are the instruction's concrete sources, made on first need and
+// kept for the next rule.
+bool operandsMatch(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t,
+                   std::optional<std::vector<BV>> &sources) {
   if (!rule.servesTarget(t))
     return false;
   for (unsigned i = 0; i < rule.srcReqs.size(); ++i) {
@@ -79,9 +82,10 @@ bool operandsMatch(const Rule &rule, const ptx::Instruction &inst, const targets
     if (inst.srcs[x].isReg() && inst.srcs[y].isReg() && inst.srcs[x].reg == inst.srcs[y].reg)
       return false;
   if (!rule.constraints.empty()) {
-    std::vector<BV> s = concreteSources(inst);
+    if (!sources)
+      sources = concreteSources(inst);
     for (const rules::ValueConstraint &c : rule.constraints)
-      if (c.holds(s).value() == 0)
+      if (c.holds(*sources).value() == 0)
         return false;
   }
   return true;
@@ -90,14 +94,16 @@ bool operandsMatch(const Rule &rule, const ptx::Instruction &inst, const targets
 } // namespace
 
 bool ruleMatches(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t) {
-  return rule.form == inst.form && operandsMatch(rule, inst, t);
+  std::optional<std::vector<BV>> sources;
+  return rule.form == inst.form && operandsMatch(rule, inst, t, sources);
 }
 
 std::vector<const Rule *> candidates(const ptx::Instruction &inst, const targets::TargetInfo &t,
                                      const RuleCostFn &cost, bool scalar) {
   std::vector<std::pair<double, const Rule *>> found;
+  std::optional<std::vector<BV>> sources;
   for (const Rule *r : rules::rulesForForm(inst.form)) // (all of the instruction's form)
-    if (r->scalar == scalar && operandsMatch(*r, inst, t))
+    if (r->scalar == scalar && operandsMatch(*r, inst, t, sources))
       found.push_back({cost(*r, t), r});
   std::stable_sort(found.begin(), found.end(), [](const auto &a, const auto &b) {
     if (a.first != b.first)
