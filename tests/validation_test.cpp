@@ -670,16 +670,18 @@ TEST_CASE("computed uniform values keep at most 24 SGPRs; the rest stay per lane
 }
 
 TEST_CASE("a kernel that runs out of SGPRs with uniform-value homes is translated without them") {
-  // 30 uniform products (24 SGPR homes) and 13 guarded blocks (two lane
-  // masks of two SGPRs each per branch on wave64): 101 SGPRs with the homes,
-  // well under 100 without.
+  // 30 uniform products (24 SGPR homes, all read at the end, so live
+  // throughout) and 16 guarded blocks (two lane masks of two SGPRs each per
+  // branch on wave64): over 100 SGPRs with the homes, under 100 without.
   std::string src = uniformProductChain("%r150");
   src += "mov.u32 %r160, 0;\nsetp.lt.u32 %p1, %r150, 7;\n";
-  for (int i = 0; i < 13; ++i)
+  for (int i = 0; i < 16; ++i)
     src += "@%p1 bra $L" + std::to_string(i) + ";\nadd.s32 %r160, %r160, %r" + std::to_string(i % 30 + 1) + ";\n$L" +
            std::to_string(i) + ":\n";
-  src += "add.s32 %r161, %r160, %r150;\nmul.wide.u32 %rd2, %r150, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
-         "st.global.u32 [%rd3], %r161;\nret;\n}\n";
+  src += "add.s32 %r161, %r160, %r150;\n";
+  for (int i = 1; i <= 30; ++i)
+    src += "add.s32 %r161, %r161, %r" + std::to_string(i) + ";\n";
+  src += "mul.wide.u32 %rd2, %r150, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r161;\nret;\n}\n";
   const targets::TargetInfo &t = *targets::findTarget("gfx942");
   module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
   REQUIRE_MESSAGE(m.ok, (m.diagnostics.empty() ? std::string() : m.diagnostics[0].message));

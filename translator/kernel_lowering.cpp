@@ -958,35 +958,47 @@ private:
 
   // ---- liveness (see regalloc.hpp) ----
   //
-  // Per-lane CFG liveness over PTX registers held in VGPRs, by statement.
-  // A register's interval is the span of statements (in layout order) from
-  // the first to the last where it is live, so one spanning a loop covers
-  // the loop. Reusing a VGPR after an interval ends is safe under EXEC
-  // masking too: a block run for some lanes writes only their VGPR lanes, so
-  // lanes waiting elsewhere keep theirs. Predicates are excluded: SALU
-  // writes every lane of a mask, so each predicate keeps its own SGPRs.
+  // Per-lane CFG liveness over PTX registers held in VGPRs and predicates, by
+  // statement. A register's interval is the span of statements (in layout
+  // order) from the first to the last where it is live, so one spanning a
+  // loop covers the loop. Reusing a VGPR after an interval ends is safe under
+  // EXEC masking too: a block run for some lanes writes only their VGPR
+  // lanes, so lanes waiting elsewhere keep theirs. SGPRs are written for
+  // every lane (a predicate's lane mask by SALU and VOPC results, a uniform
+  // value's home by the scalar unit), so the interval of a predicate or a
+  // home also covers every block that may run while lanes needing it wait
+  // elsewhere (it is live on entry to a block where lanes may wait meanwhile:
+  // kernel::waitingBlocks): nothing else shares its SGPRs then.
   regalloc::LiveIntervals liveIntervals() {
     const size_t n = k_.body.size();
     const unsigned nv = static_cast<unsigned>(fn_.vregs.size());
     regalloc::LiveIntervals iv{std::vector<long>(nv, -1), std::vector<long>(nv, -1)};
     auto vregOf = [&](const std::string &r) -> long {
       auto it = fn_.ptxRegs.find(r);
-      if (it == fn_.ptxRegs.end() || fn_.vregs[it->second].cls == mir::RegClass::Mask || inPlace_.count(it->second))
+      if (it == fn_.ptxRegs.end() || inPlace_.count(it->second))
         return -1;
       return it->second;
+    };
+    // A uniform register's SGPR home holds its value wherever the register
+    // does: the same liveness (scalar writers are unguarded).
+    auto homeVreg = [&](const std::string &r) -> long {
+      auto it = fn_.ptxRegs.find(kScalarPrefix + r);
+      return it == fn_.ptxRegs.end() || fn_.vregs[it->second].cls == mir::RegClass::Mask ? -1 : long(it->second);
     };
     std::vector<std::vector<unsigned>> use(n), def(n);
     for (size_t i = 0; i < n; ++i) {
       const Stmt &st = k_.body[i];
       for (const std::string &r : kernel::readRegisters(st))
-        if (long v = vregOf(r); v >= 0)
-          use[i].push_back(static_cast<unsigned>(v));
-      for (const std::string &r : kernel::writtenRegisters(st))
-        if (long v = vregOf(r); v >= 0) {
-          def[i].push_back(static_cast<unsigned>(v));
-          if (!st.guard.empty()) // a guarded write keeps the old value in other lanes
+        for (long v : {vregOf(r), homeVreg(r)})
+          if (v >= 0)
             use[i].push_back(static_cast<unsigned>(v));
-        }
+      for (const std::string &r : kernel::writtenRegisters(st))
+        for (long v : {vregOf(r), homeVreg(r)})
+          if (v >= 0) {
+            def[i].push_back(static_cast<unsigned>(v));
+            if (!st.guard.empty()) // a guarded write keeps the old value in other lanes
+              use[i].push_back(static_cast<unsigned>(v));
+          }
     }
     auto mark = [&](unsigned v, size_t i) {
       const long p = static_cast<long>(i);
@@ -1037,6 +1049,25 @@ private:
       for (unsigned v = 0; v < nv; ++v) // live on entry: held from the block's first statement
         if (liveIn[b][v])
           mark(v, blockStart_[b]);
+    }
+    // A predicate or home needed by lanes waiting in block z is held through
+    // every block x that may run meanwhile.
+    std::vector<bool> uniformEnd(nb, false);
+    for (unsigned b = 0; b < nb && n; ++b)
+      uniformEnd[b] = uniform_.uniformBranches.count(cfg_.blockEnd(b) - 1) > 0;
+    const std::vector<std::vector<bool>> waiting = kernel::waitingBlocks(cfg_, uniformEnd);
+    for (unsigned v = 0; v < nv && n; ++v) {
+      if (!mir::isSgprClass(fn_.vregs[v].cls))
+        continue;
+      for (unsigned z = 0; z < nb; ++z) {
+        if (!liveIn[z][v])
+          continue;
+        for (unsigned x = 0; x < nb; ++x)
+          if (waiting[x][z]) {
+            mark(v, blockStart_[x]);
+            mark(v, cfg_.blockEnd(x) - 1);
+          }
+      }
     }
     return iv;
   }
