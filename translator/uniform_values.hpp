@@ -18,8 +18,9 @@
 // A register whose value changes while the kernel runs -- written more than
 // once (a loop counter), or computed from such a register, or a predicate
 // (its mask is EXEC or 0, so it depends on the lanes present) -- is uniform
-// too when every write is an unguarded scalar-rule statement over uniform
-// sources outside barrier blocks, and no write can run while lanes that
+// too when every write is an unguarded scalar statement (a scalar rule, a
+// scalar load, a module variable's address) over uniform sources outside
+// barrier blocks, and no write can run while lanes that
 // still need the old value wait elsewhere: for each block writing it, the
 // register is live on entry to none of the blocks where lanes may wait
 // meanwhile (control_flow_graph.hpp, waitingBlocks). Then every lane reading
@@ -28,8 +29,9 @@
 // does, which in turn keeps lanes from waiting (the analysis is a greatest
 // fixed point: candidates are dropped until the assumption holds).
 //
-// Computed homes keep their SGPRs for the whole kernel, so they are capped
-// at `maxHomeWords` SGPRs; uniform values past that stay per lane.
+// Computed homes take SGPRs (assigned by liveness, see kernel_lowering's
+// liveIntervals), capped at `maxHomeWords`; uniform values past that stay
+// per lane.
 #pragma once
 
 #include "translator/kernel_ir.hpp"
