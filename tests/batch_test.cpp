@@ -1,4 +1,4 @@
-// Batch mode end to end (translator/batch.cpp through the driver): layout
+// Batch mode end to end (driver/batch.cpp through the driver): layout
 // mirroring, atomic outputs, summary and JSON statistics cross-checked
 // against the inputs, determinism across -j, warnings and -Werror, the error
 // limit, and colour only on a terminal.

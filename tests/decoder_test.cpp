@@ -1,13 +1,14 @@
-// Tests for the PTX decoder (translator/ptx_decoder.cpp): every accepted form
+// Tests for the PTX decoder (ptx/ptx_decoder.cpp): every accepted form
 // of the Logic & Shift family (PTX ISA §9.7.8) decodes to the right Form and
 // operands, and every error the decoder and the register typing can report
 // comes with its exact text and source position.
 //
 // Namespaces: the grammar is ::ptx, the typed IR is p2a::ptx (aliased `ir`).
+#include "grammar/ast_blocks.hpp"
 #include "grammar/parser.hpp"
-#include "translator/ptx_decoder.hpp"
-#include "translator/ptx_ir.hpp"
-#include "translator/translate.hpp"
+#include "ptx/ptx_decoder.hpp"
+#include "ptx/ptx_ir.hpp"
+#include "driver/translate.hpp"
 
 #include <doctest/doctest.h>
 
@@ -56,7 +57,7 @@ Decoded decodeSnippet(const std::string &text) {
   REQUIRE(d.parse.ok());
   REQUIRE(d.parse.module.functions.size() == 1);
   REQUIRE(d.parse.module.functions[0].body.has_value());
-  const std::vector<const ast::Statement *> stmts = p2a::translate::flatten(*d.parse.module.functions[0].body);
+  const std::vector<const ast::Statement *> stmts = ::ptx::ast::flatten(*d.parse.module.functions[0].body);
   for (const ast::Statement *s : stmts)
     if (const ast::Declaration *decl = std::get_if<ast::Declaration>(s))
       ir::collectRegisterDeclaration(*decl, d.types, d.diags);

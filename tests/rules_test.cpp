@@ -2,13 +2,13 @@
 // and the code the pipeline emits computes the PTX result on concrete vectors.
 #include "grammar/parser.hpp"
 #include "targets/target_info.hpp"
-#include "translator/cost_model.hpp"
-#include "translator/mir_eval.hpp"
-#include "translator/ptx_semantics.hpp"
-#include "translator/rule_dsl.hpp"
-#include "translator/selector.hpp"
-#include "translator/translate.hpp"
-#include "translator/verifier.hpp"
+#include "isel/cost_model.hpp"
+#include "validation/mir_eval.hpp"
+#include "semantics/ptx_semantics.hpp"
+#include "rules/rule_dsl.hpp"
+#include "isel/selector.hpp"
+#include "driver/translate.hpp"
+#include "proof/verifier.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
 // PTX semantics against NVIDIA-measured vectors and an independent reference,
 // and AMD instruction semantics against their ISA-guide definitions.
-#include "translator/amd_ops.hpp"
-#include "translator/ptx_semantics.hpp"
-#include "translator/verifier.hpp"
+#include "semantics/amd_ops.hpp"
+#include "semantics/ptx_semantics.hpp"
+#include "proof/verifier.hpp"
 
 #include <doctest/doctest.h>
 

@@ -6,13 +6,13 @@
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
 #include "targets/wait_states.hpp"
-#include "translator/cost_model.hpp"
-#include "translator/kernel_ir.hpp"
-#include "translator/batch.hpp"
-#include "translator/kernel_lowering.hpp"
-#include "translator/module_translation.hpp"
-#include "translator/rule_dsl.hpp"
-#include "translator/selector.hpp"
+#include "isel/cost_model.hpp"
+#include "kernel/kernel_ir.hpp"
+#include "driver/batch.hpp"
+#include "lowering/kernel_lowering.hpp"
+#include "driver/module_translation.hpp"
+#include "rules/rule_dsl.hpp"
+#include "isel/selector.hpp"
 #include "validation/amdgpu_emulator.hpp"
 #include "validation/check.hpp"
 #include "validation/code_object.hpp"
@@ -166,7 +166,7 @@ bool contains(const std::string &s, const std::string &part) { return s.find(par
 // that start with any of `leaveOut` (delay hints, waits).
 std::vector<std::string> statementCode(const klower::KernelTranslation &kt, const std::string &ptx,
                                        std::initializer_list<const char *> leaveOut = {}) {
-  for (const translate::TranslatedInstruction &ti : kt.statements)
+  for (const mir::TranslatedInstruction &ti : kt.statements)
     if (ti.ptxText == ptx) {
       std::vector<std::string> out;
       for (const std::string &line : ti.gcn)
@@ -541,11 +541,11 @@ TEST_CASE("uniform values (arguments, workgroup IDs) are read from their SGPRs, 
     REQUIRE(m.ok);
     const klower::KernelTranslation &kt = *m.functions[0].kernel;
     auto stmt = [&](const std::string &ptx) {
-      for (const translate::TranslatedInstruction &ti : kt.statements)
+      for (const mir::TranslatedInstruction &ti : kt.statements)
         if (ti.ptxText == ptx)
           return ti;
       FAIL("no statement " << ptx);
-      return translate::TranslatedInstruction{};
+      return mir::TranslatedInstruction{};
     };
     // Written once: no VGPR copy, its readers name the SGPR.
     CHECK(stmt("ld.param.u32 %r5, [salt]").gcn.empty());
@@ -655,7 +655,7 @@ TEST_CASE("computed uniform values keep at most 24 SGPRs; the rest stay per lane
     module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
     REQUIRE(m.ok);
     size_t scalar = 0, vector = 0;
-    for (const translate::TranslatedInstruction &ti : m.functions[0].kernel->statements)
+    for (const mir::TranslatedInstruction &ti : m.functions[0].kernel->statements)
       if (ti.ptxText.rfind("mul.lo.s32 %r", 0) == 0)
         for (const std::string &line : ti.gcn) {
           scalar += line.rfind("s_mul_i32", 0) == 0;
@@ -688,7 +688,7 @@ TEST_CASE("a kernel that runs out of SGPRs with uniform-value homes is translate
   const klower::KernelTranslation &kt = *m.functions[0].kernel;
   CHECK(kt.numSgprs <= 100);
   size_t scalar = 0;
-  for (const translate::TranslatedInstruction &ti : kt.statements)
+  for (const mir::TranslatedInstruction &ti : kt.statements)
     for (const std::string &line : ti.gcn)
       scalar += line.rfind("s_mul_i32", 0) == 0;
   CHECK(scalar == 0); // translated again without homes
@@ -815,7 +815,7 @@ TEST_CASE("fences and barriers carry each target's cache maintenance (AMDGPU mem
         REQUIRE(k);
         klower::KernelTranslation kt;
         REQUIRE(klower::translateKernel(*k, t, cost::sharedCostModel(), kt, d));
-        for (const translate::TranslatedInstruction &ti : kt.statements)
+        for (const mir::TranslatedInstruction &ti : kt.statements)
           if (ti.ptxText.find(ptxLine) != std::string::npos) {
             std::string all;
             for (const std::string &l : ti.gcn)
@@ -923,7 +923,7 @@ TEST_CASE("check catches a deliberately broken rule and names it") {
     o.reg = r;
     (inst.dsts.empty() ? inst.dsts : inst.srcs).push_back(o);
   }
-  std::vector<const rules::Rule *> cands = select::candidates(inst, t, translate::ruleCostFn(cost::sharedCostModel()));
+  std::vector<const rules::Rule *> cands = select::candidates(inst, t, cost::ruleCostFn(cost::sharedCostModel()));
   REQUIRE(!cands.empty());
   // A plausible slip: the rule's result comes out with bit 31 flipped.
   rules::Rule broken = *cands.front();

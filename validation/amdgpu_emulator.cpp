@@ -2,8 +2,8 @@
 
 #include "targets/memory_model.hpp"
 #include "targets/wait_states.hpp"
-#include "translator/amd_ops.hpp"
-#include "translator/bitvec.hpp"
+#include "semantics/amd_ops.hpp"
+#include "semantics/bitvec.hpp"
 
 #include <algorithm>
 #include <cctype>

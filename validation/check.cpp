@@ -3,9 +3,9 @@
 #include "grammar/parser.hpp"
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
-#include "translator/cost_model.hpp"
-#include "translator/code_object_link.hpp"
-#include "translator/kernel_lowering.hpp"
+#include "isel/cost_model.hpp"
+#include "driver/code_object_link.hpp"
+#include "lowering/kernel_lowering.hpp"
 #include "validation/amdgpu_emulator.hpp"
 #include "validation/code_object.hpp"
 #include "validation/ptx_interpreter.hpp"
@@ -339,7 +339,7 @@ private:
 
   void blame(unsigned s, std::string &out) {
     const Stmt &st = k_->body[s];
-    const translate::TranslatedInstruction &ti = kt_.statements[s];
+    const mir::TranslatedInstruction &ti = kt_.statements[s];
     out += "\n  PTX line " + std::to_string(st.loc.line) + ": " + st.text;
     if (ti.rule) {
       out += "\n  rule '" + ti.rule->name + "' (" + ti.rule->restriction + ")";

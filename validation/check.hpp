@@ -7,8 +7,8 @@
 // differs and the rule and AMD instructions it became.
 #pragma once
 
-#include "translator/diagnostic.hpp"
-#include "translator/rule.hpp"
+#include "ptx/diagnostic.hpp"
+#include "rules/rule.hpp"
 #include "validation/memory.hpp"
 
 #include <cstdint>

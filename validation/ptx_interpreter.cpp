@@ -1,7 +1,7 @@
 #include "validation/ptx_interpreter.hpp"
 
-#include "translator/bitvec.hpp"
-#include "translator/ptx_semantics.hpp"
+#include "semantics/bitvec.hpp"
+#include "semantics/ptx_semantics.hpp"
 
 #include <unordered_map>
 

@@ -12,7 +12,7 @@
 // variables. Every access is bounds-checked; a fault names the PTX line.
 #pragma once
 
-#include "translator/kernel_ir.hpp"
+#include "kernel/kernel_ir.hpp"
 #include "validation/memory.hpp"
 
 #include <cstdint>

@@ -30,7 +30,7 @@ fns.b32 "loop" formulation (NOT_IN_MIN): it is recorded but left out of the
 minimum, because a loop's static instruction count is not comparable with
 straight-line code.
 
-The bit-manipulation IR encodes translator/ptx_semantics_bits.cpp.  --check
+The bit-manipulation IR encodes semantics/ptx_semantics_bits.cpp.  --check
 runs every formulation of those forms on the host with lli-19, before and after
 a host opt -O3, and compares the results with a Python port of that file
 (model_*), which must first reproduce measured hardware values (MODEL_VECTORS).
@@ -295,7 +295,7 @@ def ir_shift(name, kind, bits, style="select"):
 
 # --------------------------------------------------------------------------
 # Bit manipulation: prmt (PTX ISA 9.7.9.7) and bfe bfi brev popc clz bfind
-# fns bmsk szext (9.7.1).  The semantics follow translator/ptx_semantics_bits.cpp
+# fns bmsk szext (9.7.1).  The semantics follow semantics/ptx_semantics_bits.cpp
 # (the spec); model_* below is a Python port of it, used by --check.
 # All operands are registers (function arguments).  Value names: inputs %a %b
 # %c (%pos %len for bfi), result %d.
@@ -667,7 +667,7 @@ def ir_szext(name, clamp, signed, style):
 
 
 # --------------------------------------------------------------------------
-# Python model of translator/ptx_semantics_bits.cpp, for --check.  BV shifts by
+# Python model of semantics/ptx_semantics_bits.cpp, for --check.  BV shifts by
 # >= the width give 0 there, as _shl/_lshr do here.
 # --------------------------------------------------------------------------
 
@@ -1189,7 +1189,7 @@ def main():
                     help="print the counted instructions of every formulation of FORM (repeatable)")
     ap.add_argument("--check", action="store_true",
                     help="only check every bit-manipulation formulation against the Python model of "
-                         "translator/ptx_semantics_bits.cpp (host lli-19); exit 1 on a mismatch")
+                         "semantics/ptx_semantics_bits.cpp (host lli-19); exit 1 on a mismatch")
     args = ap.parse_args()
     if args.check:
         sys.exit(run_check())
@@ -1246,7 +1246,7 @@ def main():
                                "widen = trunc(zext2w(a) op umin(c, w)) (16/32-bit only)",
             "shr.s": "a >> umin(c, w-1)",
             "bit_manipulation": "prmt bfe bfi brev popc clz bfind fns bmsk szext encode "
-                                "translator/ptx_semantics_bits.cpp; all operands are registers; every "
+                                "semantics/ptx_semantics_bits.cpp; all operands are registers; every "
                                 "formulation passed generate.py --check (host lli-19 vs a Python model)",
             "prmt.b32": "default mode, selector c in a register; formulations: i64shift = per byte "
                         "({b,a} >> 8*sel) as i64; vector = extractelement of <8 x i8>; word = a or b by "

@@ -9,9 +9,9 @@
 #include "grammar/parser.hpp"
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
-#include "translator/cost_model.hpp"
-#include "translator/module_translation.hpp"
-#include "translator/translate.hpp"
+#include "isel/cost_model.hpp"
+#include "driver/module_translation.hpp"
+#include "driver/translate.hpp"
 
 #include <cstddef>
 #include <cstdint>

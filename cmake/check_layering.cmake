@@ -1,0 +1,23 @@
+# cmake -DSOURCE_DIR=... -P check_layering.cmake
+# Fails when a file includes a project header from a folder that
+# cmake/layering.cmake does not list below the file's own folder.
+include(${SOURCE_DIR}/cmake/layering.cmake)
+set(violations "")
+foreach(folder ${P2A_LAYER_FOLDERS})
+  file(GLOB files ${SOURCE_DIR}/${folder}/*.cpp ${SOURCE_DIR}/${folder}/*.hpp)
+  set(allowed ${folder} ${P2A_LAYER_${folder}})
+  foreach(f ${files})
+    file(STRINGS ${f} includes REGEX "^#include \"[a-z_/]+/[A-Za-z0-9_.]+\"")
+    foreach(line ${includes})
+      string(REGEX REPLACE "^#include \"(.+)/[A-Za-z0-9_.]+\".*" "\\1" dir "${line}")
+      list(FIND allowed ${dir} at)
+      if(at EQUAL -1)
+        file(RELATIVE_PATH rel ${SOURCE_DIR} ${f})
+        string(APPEND violations "  ${rel}: ${line} (${folder}/ may include only: ${allowed})\n")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+if(violations)
+  message(FATAL_ERROR "includes against the pipeline's layering (cmake/layering.cmake):\n${violations}")
+endif()

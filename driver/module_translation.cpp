@@ -1,0 +1,155 @@
+#include "driver/module_translation.hpp"
+
+#include "grammar/ast_blocks.hpp"
+#include "grammar/parser.hpp"
+#include "targets/target_info.hpp"
+
+#include <algorithm>
+
+namespace p2a::module {
+
+namespace ast = ::ptx::ast;
+
+namespace {
+
+// Performance-tuning directives (PTX ISA 11.4) that constrain nvcc's and
+// ptxas's register allocation and launch bounds. Translated code does not
+// honour them yet, and a user relying on `.maxnreg` for occupancy should know.
+bool isPerformanceDirective(const std::string &name) {
+  return name == "maxnreg" || name == "maxntid" || name == "reqntid" || name == "minnctapersm" ||
+         name == "maxnctapersm" || name == "maxclusterrank" || name == "reqnctapercluster";
+}
+
+} // namespace
+
+unsigned ModuleResult::errorCount() const {
+  return static_cast<unsigned>(std::count_if(diagnostics.begin(), diagnostics.end(), [](const Diagnostic &d) {
+    return d.severity == Diagnostic::Severity::Error;
+  }));
+}
+
+unsigned ModuleResult::kernelCount() const {
+  return static_cast<unsigned>(
+      std::count_if(functions.begin(), functions.end(), [](const FunctionResult &f) { return f.isEntry; }));
+}
+
+ModuleResult translateModule(const std::string &text, const targets::TargetInfo &t, cost::CostModel &costs,
+                             const WarningOptions &warnings) {
+  ModuleResult res;
+  ::ptx::ParseResult pr = ::ptx::parseModule(text);
+  for (const ::ptx::SyntaxError &e : pr.errors)
+    error(res.diagnostics, e.loc, e.message);
+
+  Diagnostics warns;
+  bool anyBody = false;
+  const bool hasKernels = std::any_of(pr.module.functions.begin(), pr.module.functions.end(),
+                                      [](const ast::Function &f) { return f.is_entry && f.body; });
+  for (const ast::Function &f : pr.module.functions) {
+    if (!f.body)
+      continue; // a prototype or .extern declaration
+    anyBody = true;
+    if (!f.is_entry && hasKernels) {
+      // Its instructions are counted, decoded and lowered inside each kernel
+      // that calls it (errors show at its lines then).
+      res.inlinedFunctions.push_back(f.name);
+      for (const ast::Statement *st : ::ptx::ast::flatten(*f.body))
+        res.ptxInstructions += std::holds_alternative<ast::Instruction>(*st);
+      continue;
+    }
+    for (const ast::Directive &d : f.performance)
+      if (isPerformanceDirective(d.name))
+        warning(warns, d.loc, "ignored-directive",
+                "'." + d.name + "' is not honoured: the translated code's register use and launch bounds are not "
+                "constrained by it");
+    FunctionResult fr;
+    fr.name = f.name;
+    fr.isEntry = f.is_entry;
+    fr.loc = f.name_loc.line ? f.name_loc : f.loc;
+    for (const ast::Statement *st : ::ptx::ast::flatten(*f.body))
+      res.ptxInstructions += std::holds_alternative<ast::Instruction>(*st);
+    if (f.is_entry) {
+      // A kernel: decoded whole (parameters, memory, special registers) and
+      // lowered with its ABI; its statements also fill `translation` so that
+      // stats and the report see one shape for kernels and functions.
+      const size_t errorsBefore = res.diagnostics.size();
+      std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, res.diagnostics, /*partial=*/true);
+      if (k) {
+        klower::KernelTranslation kt;
+        const bool decoded = res.diagnostics.size() == errorsBefore;
+        // A kernel with decode errors is still lowered (for the report's
+        // rows), its own lowering messages set aside: the first error stands.
+        Diagnostics partialDiags;
+        fr.ok = klower::translateKernel(*k, t, costs, kt, decoded ? res.diagnostics : partialDiags) && decoded;
+        fr.translation.target = t.name;
+        fr.translation.waveSize = t.wave_size;
+        fr.translation.registers = kt.registers;
+        // The ABI prologue and a closing s_endpgm appear as rows of their
+        // own at the kernel's line, so that counts and listings cover every
+        // instruction the kernel has.
+        auto abiRow = [&](const std::vector<std::string> &code, const char *what) {
+          if (code.empty())
+            return;
+          mir::TranslatedInstruction ti;
+          ti.ptxText = what;
+          ti.loc = k->loc;
+          ti.gcn = code;
+          fr.translation.instructions.push_back(std::move(ti));
+        };
+        abiRow(kt.prologue, "(kernel entry: load the kernel arguments)");
+        for (const mir::TranslatedInstruction &ti : kt.statements)
+          fr.translation.instructions.push_back(ti);
+        abiRow(kt.epilogue, "(end of the kernel)");
+        fr.translation.numVgprs = kt.numVgprs;
+        fr.translation.numSgprs = kt.numSgprs;
+        fr.kernel = std::move(kt);
+      }
+    } else {
+      fr.ok = translate::translateBody(*f.body, t, costs, fr.translation, res.diagnostics);
+    }
+    res.functions.push_back(std::move(fr));
+  }
+  if (!anyBody && pr.ok())
+    warning(warns, {}, "empty-file", "no function with a body: nothing to translate");
+  if (!warnings.ignore)
+    for (Diagnostic &w : warns) {
+      if (warnings.asErrors)
+        w.severity = Diagnostic::Severity::Error;
+      res.diagnostics.push_back(std::move(w));
+    }
+  sortBySource(res.diagnostics);
+  for (const Diagnostic &d : res.diagnostics)
+    if (!d.unsupportedOpcode.empty())
+      ++res.unsupported[d.unsupportedOpcode];
+
+  // An empty file is skipped, unless -Werror made its warning an error.
+  res.skipped = !anyBody && res.errorCount() == 0;
+  res.ok = !anyBody ? false : res.errorCount() == 0;
+  if (res.ok) {
+    res.assembly = klower::moduleHeader(t);
+    for (const std::string &name : res.inlinedFunctions)
+      res.assembly += "; .func " + name + ": inlined into the kernels that call it\n";
+    std::vector<std::string> metadata;
+    for (const FunctionResult &f : res.functions) {
+      res.assembly += "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n";
+      if (f.kernel) {
+        res.assembly += f.kernel->assembly;
+        metadata.push_back(f.kernel->metadata);
+      } else { // a .func's instructions (no call convention yet)
+        res.assembly += "\t.text\n" + translate::assemblyText(f.translation);
+      }
+    }
+    // Module variables the kernels address, defined once.
+    std::vector<kernel::Variable> variables;
+    for (const FunctionResult &f : res.functions)
+      if (f.kernel)
+        for (const kernel::Variable &v : f.kernel->variables)
+          if (std::none_of(variables.begin(), variables.end(), [&](const kernel::Variable &x) { return x.name == v.name; }))
+            variables.push_back(v);
+    res.assembly += klower::variablesAssembly(variables);
+    if (!metadata.empty())
+      res.assembly += klower::moduleMetadata(t, metadata);
+  }
+  return res;
+}
+
+} // namespace p2a::module

@@ -1,0 +1,130 @@
+#include "driver/translate.hpp"
+
+#include "grammar/ast_blocks.hpp"
+#include "targets/mc_backend.hpp"
+#include "targets/target_info.hpp"
+#include "isel/cost_model.hpp"
+#include "isel/printer.hpp"
+#include "ptx/ptx_decoder.hpp"
+#include "isel/regalloc.hpp"
+#include "isel/selector.hpp"
+
+#include <functional>
+
+namespace p2a::translate {
+
+namespace ast = ::ptx::ast;
+
+namespace {
+
+// Architectural VGPRs addressable by one wave (v0..v255) and the SGPRs we
+// allow for lane masks (below VCC and the trap registers).
+constexpr unsigned kMaxVgprs = 256;
+constexpr unsigned kMaxSgprs = 100;
+
+} // namespace
+
+bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::CostModel &costs, Translation &out,
+                   Diagnostics &diags) {
+  out.target = t.name;
+  out.waveSize = t.wave_size;
+  const std::vector<const ast::Statement *> stmts = ast::flatten(body);
+
+  ptx::RegisterTypes types;
+  const size_t errorsBefore = diags.size();
+  // Declarations first: PTX scopes `.reg` to the block, and a snippet's
+  // registers are typed by their declarations wherever they appear.
+  for (const ast::Statement *s : stmts)
+    if (const ast::Declaration *d = std::get_if<ast::Declaration>(s))
+      ptx::collectRegisterDeclaration(*d, types, diags);
+
+  select::RuleCostFn costFn = cost::ruleCostFn(costs);
+  mir::Function &fn = out.function;
+  for (const ast::Statement *s : stmts) {
+    const ast::Instruction *in = std::get_if<ast::Instruction>(s);
+    if (!in)
+      continue; // labels and directives carry no computation here
+    std::optional<ptx::Instruction> inst = ptx::decodeInstruction(*in, diags);
+    if (!inst || !ptx::typeRegisters(*inst, types, diags))
+      continue;
+    // Registers take their declared width; the form fixes it for the rest.
+    for (size_t i = 0; i < inst->dsts.size(); ++i)
+      if (inst->dsts[i].isReg())
+        select::vregFor(fn, inst->dsts[i].reg, types[inst->dsts[i].reg].width);
+    for (size_t i = 0; i < inst->srcs.size(); ++i)
+      if (inst->srcs[i].isReg())
+        select::vregFor(fn, inst->srcs[i].reg, types[inst->srcs[i].reg].width);
+    select::selectAndLower(*inst, t, costFn, fn, diags);
+  }
+  // On a lowering error the instructions that did lower are still assigned
+  // registers and printed (the HTML report shows them beside the error), but
+  // nothing goes to MC and the caller gets false.
+  const bool lowered = diags.size() == errorsBefore;
+  out.allocation = regalloc::allocate(fn, t);
+  out.numVgprs = out.allocation.numVgprs;
+  out.numSgprs = out.allocation.numSgprs;
+  // Registers in first-use order (vreg numbering follows first use).
+  for (unsigned v = 0; v < fn.vregs.size(); ++v)
+    if (!fn.vregs[v].ptxName.empty())
+      out.registers.push_back({fn.vregs[v].ptxName, printer::physName(v, fn, out.allocation, t)});
+
+  for (const mir::LoweredInst &li : fn.body) {
+    TranslatedInstruction ti;
+    ti.ptxText = li.ptx.text;
+    ti.loc = li.ptx.loc;
+    ti.rule = li.rule;
+    ti.cycles = costs.cost(*li.rule, t).cycles;
+    for (const mir::MInst &mi : li.insts)
+      ti.gcn.push_back(printer::printInst(mi, fn, out.allocation, t));
+    out.instructions.push_back(std::move(ti));
+  }
+  if (!lowered)
+    return false;
+  // Every PTX register keeps its own register (regalloc.hpp): say so plainly
+  // rather than let MC reject every instruction past the register file.
+  if (out.numVgprs > kMaxVgprs || out.numSgprs > kMaxSgprs) {
+    error(diags, body.loc.line ? body.loc : ::ptx::ast::SourceLoc{1, 1},
+          "the code needs " + std::to_string(out.numVgprs) + " VGPRs and " + std::to_string(out.numSgprs) +
+              " SGPRs, more than " + t.name + " has (" + std::to_string(kMaxVgprs) + "/" + std::to_string(kMaxSgprs) +
+              "); each PTX register keeps its own register, so split the code");
+    return false;
+  }
+
+  // LLVM MC is the authority: everything emitted must assemble for the target.
+  mc::AssembleResult r = costs.assembler(t).assemble(assemblyText(out), mc::OutputKind::Asm);
+  if (!r.ok) {
+    for (const mc::McDiagnostic &d : r.diagnostics) {
+      unsigned line = 0;
+      for (const TranslatedInstruction &ti : out.instructions) {
+        if (d.line > line && d.line <= line + ti.gcn.size()) {
+          error(diags, ti.loc,
+                "internal error: LLVM MC rejected '" + d.source_line + "' from rule '" + ti.rule->name + "' on " + t.name +
+                    ": " + d.message);
+          break;
+        }
+        line += static_cast<unsigned>(ti.gcn.size());
+      }
+    }
+    if (diags.size() == errorsBefore)
+      error(diags, {}, "internal error: LLVM MC rejected the translation on " + t.name);
+    return false;
+  }
+  return true;
+}
+
+unsigned amdInstructionCount(const Translation &tr) {
+  unsigned n = 0;
+  for (const TranslatedInstruction &ti : tr.instructions)
+    n += static_cast<unsigned>(ti.gcn.size());
+  return n;
+}
+
+std::string assemblyText(const Translation &tr) {
+  std::string s;
+  for (const TranslatedInstruction &ti : tr.instructions)
+    for (const std::string &g : ti.gcn)
+      s += g + "\n";
+  return s;
+}
+
+} // namespace p2a::translate

@@ -1,0 +1,56 @@
+// Rule costs from LLVM's own scheduling model: each rule is instantiated on a
+// sample operand set, lowered and printed for the target, and MC's
+// MCSchedModel gives every instruction's reciprocal throughput (issue cycles,
+// e.g. 1 for full-rate VALU, 2+ for the 64-bit shifts LLVM models at half or
+// quarter rate outside gfx90a/gfx942). A rule's cost is the sum. The
+// instruction count is kept beside it for the comparison with llc.
+#pragma once
+
+#include "isel/selector.hpp"
+#include "rules/rule.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace p2a::mc {
+class Assembler;
+}
+namespace p2a::targets {
+struct TargetInfo;
+}
+
+namespace p2a::cost {
+
+struct RuleCost {
+  bool ok = false;
+  double cycles = 0;        // sum of MCSchedModel reciprocal throughputs
+  unsigned instructions = 0;
+  unsigned latency = 0;     // sum of latencies (a dependent chain's upper bound)
+  std::string error;        // why it could not be costed (MC rejected it: a bug)
+  std::string assembly;     // the sample instance as assembled
+};
+
+class CostModel {
+public:
+  CostModel();
+  ~CostModel();
+  const RuleCost &cost(const rules::Rule &rule, const targets::TargetInfo &t);
+  // The in-process assembler for a target (created on first use).
+  mc::Assembler &assembler(const targets::TargetInfo &t);
+
+private:
+  std::mutex mu_;
+  std::map<std::pair<const rules::Rule *, std::string>, RuleCost> cache_;
+  std::map<std::string, std::unique_ptr<mc::Assembler>> assemblers_;
+};
+
+// What rule selection minimises: a rule's issue cycles from LLVM's
+// scheduling model, then its instruction count, then its latency.
+select::RuleCostFn ruleCostFn(CostModel &costs);
+
+// The process-wide model used by the driver and the tests.
+CostModel &sharedCostModel();
+
+} // namespace p2a::cost

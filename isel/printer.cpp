@@ -1,0 +1,144 @@
+#include "isel/printer.hpp"
+
+#include "targets/target_info.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace p2a::printer {
+
+using mir::MOperand;
+using rules::Part;
+
+namespace {
+
+std::string vrange(unsigned lo, unsigned hi) { return "v[" + std::to_string(lo) + ":" + std::to_string(hi) + "]"; }
+
+std::string immText(uint64_t v, amd::Slot slot) {
+  int64_t sv = slot == amd::Slot::V64 ? static_cast<int64_t>(v) : static_cast<int32_t>(static_cast<uint32_t>(v));
+  if (amd::isInlineConstant(sv))
+    return std::to_string(sv);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(slot == amd::Slot::V64 ? v : (v & 0xffffffffu)));
+  return buf;
+}
+
+// `half` selects one 32-bit half of a 64-bit operand (VOPD prints halves).
+std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &fn, const mir::Allocation &a,
+                        const targets::TargetInfo &t, int half = -1) {
+  switch (o.kind) {
+  case MOperand::Kind::Imm:
+    if (half >= 0)
+      return immText(half == 0 ? (o.imm & 0xffffffffu) : (o.imm >> 32), amd::Slot::V32);
+    return immText(o.imm, slot);
+  case MOperand::Kind::Vcc: return t.wave_size == 32 ? "vcc_lo" : "vcc";
+  case MOperand::Kind::Exec: return t.wave_size == 32 ? "exec_lo" : "exec";
+  case MOperand::Kind::Pair: {
+    unsigned lo = a.phys[o.vreg], hi = a.phys[o.vregHi];
+    if (hi != lo + 1)
+      throw std::logic_error("printer: register pair not consecutive");
+    if (half >= 0)
+      return "v" + std::to_string(half == 0 ? lo : hi);
+    return vrange(lo, hi);
+  }
+  case MOperand::Kind::Phys: {
+    const char *file = o.physSgpr ? "s" : "v";
+    if (o.physCount == 1)
+      return file + std::to_string(o.physIndex);
+    return std::string(file) + "[" + std::to_string(o.physIndex) + ":" + std::to_string(o.physIndex + o.physCount - 1) +
+           "]";
+  }
+  case MOperand::Kind::None:
+  case MOperand::Kind::Scc: return "";
+  case MOperand::Kind::VReg: break;
+  }
+  const mir::VReg &v = fn.vregs[o.vreg];
+  unsigned p = a.phys[o.vreg];
+  if (v.cls == mir::RegClass::Mask)
+    return t.wave_size == 64 ? "s[" + std::to_string(p) + ":" + std::to_string(p + 1) + "]" : "s" + std::to_string(p);
+  if (v.cls == mir::RegClass::S64) {
+    if (o.part == Part::Lo || half == 0)
+      return "s" + std::to_string(p);
+    if (o.part == Part::Hi || half == 1)
+      return "s" + std::to_string(p + 1);
+    return "s[" + std::to_string(p) + ":" + std::to_string(p + 1) + "]";
+  }
+  if (v.cls == mir::RegClass::S32)
+    return "s" + std::to_string(p);
+  if (v.cls == mir::RegClass::V64) {
+    if (o.part == Part::Lo || half == 0)
+      return "v" + std::to_string(p);
+    if (o.part == Part::Hi || half == 1)
+      return "v" + std::to_string(p + 1);
+    return vrange(p, p + 1);
+  }
+  return "v" + std::to_string(p);
+}
+
+} // namespace
+
+std::string physName(unsigned vreg, const mir::Function &fn, const mir::Allocation &a, const targets::TargetInfo &t) {
+  MOperand o;
+  o.kind = MOperand::Kind::VReg;
+  o.vreg = vreg;
+  return operandText(o, mir::slotOf(fn.vregs[vreg].cls), fn, a, t);
+}
+
+std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::Allocation &a,
+                      const targets::TargetInfo &t) {
+  const amd::OpDef &def = amd::opDef(mi.op);
+  const std::string mn = amd::mnemonic(mi.op, t);
+  if (mi.op == amd::Op::V_DUAL_CNDMASK_PAIR) {
+    // X writes the low half, Y the high half; both read VCC implicitly.
+    std::string s;
+    for (int h = 0; h < 2; ++h) {
+      if (h)
+        s += " :: ";
+      s += mn + " " + operandText(mi.dst, def.dst, fn, a, t, h) + ", " +
+           operandText(mi.srcs[0], def.srcs[0], fn, a, t, h) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t, h);
+    }
+    return s;
+  }
+  if (def.encoding == amd::Encoding::VMEM || def.encoding == amd::Encoding::DS) {
+    // global_load vdst, vaddr, off|sbase [offset:N] / global_store vaddr, vdata, off|sbase [offset:N]
+    // (FLAT-global syntax as llvm-mc prints it, no SGPR base: "off");
+    // ds_read vdst, vaddr [offset:N] / ds_write vaddr, vdata [offset:N].
+    const bool store = def.dst == amd::Slot::None;
+    std::string s = mn + " ";
+    if (store)
+      s += operandText(mi.srcs[0], def.srcs[0], fn, a, t) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t);
+    else
+      s += operandText(mi.dst, def.dst, fn, a, t) + ", " + operandText(mi.srcs[0], def.srcs[0], fn, a, t);
+    // An SGPR base (the saddr form) is the operand before the offset.
+    if (def.encoding == amd::Encoding::VMEM && mi.srcs.size() >= 3 && def.srcs[mi.srcs.size() - 2] == amd::Slot::Sgprs)
+      s += ", " + operandText(mi.srcs[mi.srcs.size() - 2], amd::Slot::Sgprs, fn, a, t);
+    else if (def.encoding == amd::Encoding::VMEM && !amd::isFlat(mi.op))
+      s += ", off";
+    const int64_t off = static_cast<int32_t>(static_cast<uint32_t>(mi.srcs.back().imm));
+    if (off)
+      s += " offset:" + std::to_string(off);
+    return s;
+  }
+  if (def.encoding == amd::Encoding::SMEM) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(mi.srcs[1].imm));
+    return mn + " " + operandText(mi.dst, def.dst, fn, a, t) + ", " + operandText(mi.srcs[0], def.srcs[0], fn, a, t) +
+           ", " + buf;
+  }
+  // SCC is implicit: an SOPC compare prints its sources only, s_cselect
+  // leaves out the SCC it reads.
+  std::vector<std::string> operands;
+  if (def.dst != amd::Slot::Scc)
+    operands.push_back(operandText(mi.dst, def.dst, fn, a, t));
+  if (def.writesVcc()) // the carry goes to VCC, written explicitly in the VOP2/VOP3B syntax
+    operands.push_back(t.wave_size == 32 ? "vcc_lo" : "vcc");
+  for (size_t i = 0; i < mi.srcs.size(); ++i)
+    if (def.srcs[i] != amd::Slot::Scc)
+      operands.push_back(operandText(mi.srcs[i], def.srcs[i], fn, a, t));
+  std::string s = mn;
+  for (size_t i = 0; i < operands.size(); ++i)
+    s += (i ? ", " : " ") + operands[i];
+  return s + def.suffix;
+}
+
+} // namespace p2a::printer

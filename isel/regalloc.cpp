@@ -1,0 +1,230 @@
+#include "isel/regalloc.hpp"
+
+#include "targets/target_info.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+
+namespace p2a::regalloc {
+
+namespace {
+
+// A register file: registers ever handed out (`used`, whose size is the
+// count the code needs) and, among them, those a finished temporary gave back.
+struct Pool {
+  std::vector<bool> used;
+  std::vector<bool> released;
+
+  // `count` consecutive fresh registers starting at a multiple of `align`.
+  unsigned take(unsigned count, unsigned align) {
+    for (unsigned base = 0;; base += align) {
+      if (used.size() < base + count) {
+        used.resize(base + count, false);
+        released.resize(base + count, false);
+      }
+      bool free = true;
+      for (unsigned k = 0; k < count; ++k)
+        free = free && !used[base + k];
+      if (free) {
+        for (unsigned k = 0; k < count; ++k)
+          used[base + k] = true;
+        return base;
+      }
+    }
+  }
+
+  // For a temporary: released registers first, else fresh ones.
+  unsigned takeForTemp(unsigned count, unsigned align) {
+    for (unsigned base = 0; base + count <= released.size(); base += align) {
+      bool ok = true;
+      for (unsigned k = 0; k < count; ++k)
+        ok = ok && released[base + k];
+      if (ok) {
+        for (unsigned k = 0; k < count; ++k)
+          released[base + k] = false;
+        return base;
+      }
+    }
+    return take(count, align);
+  }
+
+  void release(unsigned base, unsigned count) {
+    for (unsigned k = 0; k < count; ++k)
+      released[base + k] = true;
+  }
+};
+
+} // namespace
+
+mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, unsigned firstVgpr,
+                         unsigned firstSgpr, const LiveIntervals *live) {
+  const unsigned n = static_cast<unsigned>(fn.vregs.size());
+  const unsigned unset = ~0u;
+  mir::Allocation a;
+  a.phys.assign(n, unset);
+  Pool vgprs, sgprs;
+  if (firstVgpr % 2 || firstSgpr % 2)
+    throw std::logic_error("regalloc: reserved register counts must be even");
+  // Reserved registers are simply marked used: never handed out, counted.
+  vgprs.used.assign(firstVgpr, true);
+  vgprs.released.assign(firstVgpr, false);
+  sgprs.used.assign(firstSgpr, true);
+  sgprs.released.assign(firstSgpr, false);
+  const unsigned maskRegs = t.wave_size == 64 ? 2 : 1;
+
+  std::vector<int> pairOf(n, -1);
+  for (size_t i = 0; i < fn.pairs.size(); ++i) {
+    pairOf[fn.pairs[i].first] = static_cast<int>(i);
+    pairOf[fn.pairs[i].second] = static_cast<int>(i);
+  }
+  auto hasInterval = [&](unsigned v) { return live && v < live->start.size() && live->start[v] >= 0; };
+  auto isTemp = [&](unsigned v) { return fn.vregs[v].ptxName.empty() || hasInterval(v); };
+  // A temporary may reuse registers only if nothing ties it to a PTX register.
+  auto reusable = [&](unsigned v) {
+    if (!isTemp(v))
+      return false;
+    if (pairOf[v] < 0)
+      return true;
+    const auto &p = fn.pairs[static_cast<size_t>(pairOf[v])];
+    return isTemp(p.first) && isTemp(p.second);
+  };
+
+  // The vregs each lowered PTX instruction references, and the last one that
+  // references each vreg.
+  std::vector<std::vector<unsigned>> refs(fn.body.size());
+  std::vector<long> lastUse(n, -1);
+  for (size_t u = 0; u < fn.body.size(); ++u) {
+    auto note = [&](const mir::MOperand &o) {
+      if (o.kind != mir::MOperand::Kind::VReg && o.kind != mir::MOperand::Kind::Pair)
+        return;
+      refs[u].push_back(o.vreg);
+      if (o.kind == mir::MOperand::Kind::Pair)
+        refs[u].push_back(o.vregHi);
+    };
+    for (const mir::MInst &mi : fn.body[u].insts) {
+      note(mi.dst);
+      for (const mir::MOperand &s : mi.srcs)
+        note(s);
+    }
+    std::sort(refs[u].begin(), refs[u].end());
+    refs[u].erase(std::unique(refs[u].begin(), refs[u].end()), refs[u].end());
+    for (unsigned v : refs[u])
+      lastUse[v] = static_cast<long>(u);
+  }
+
+  // Intervals: a pair's halves share the union of theirs.
+  std::vector<long> firstPos(n, -1);
+  if (live) {
+    for (unsigned v = 0; v < n; ++v)
+      if (hasInterval(v)) {
+        firstPos[v] = live->start[v];
+        lastUse[v] = std::max(lastUse[v], live->end[v]);
+      }
+    for (const auto &[lo, hi] : fn.pairs)
+      if (hasInterval(lo) || hasInterval(hi)) {
+        const long s0 = std::min(firstPos[lo] < 0 ? LONG_MAX : firstPos[lo], firstPos[hi] < 0 ? LONG_MAX : firstPos[hi]);
+        const long e0 = std::max(lastUse[lo], lastUse[hi]);
+        firstPos[lo] = firstPos[hi] = s0 == LONG_MAX ? -1 : s0;
+        lastUse[lo] = lastUse[hi] = e0;
+      }
+  }
+  std::vector<std::vector<unsigned>> startsAt(fn.body.size());
+  for (unsigned v = 0; v < n; ++v)
+    if (firstPos[v] >= 0 && static_cast<size_t>(firstPos[v]) < fn.body.size())
+      startsAt[static_cast<size_t>(firstPos[v])].push_back(v);
+  auto assign = [&](unsigned v) {
+    const bool temp = reusable(v);
+    switch (fn.vregs[v].cls) {
+    case mir::RegClass::Mask:
+      a.phys[v] = temp ? sgprs.takeForTemp(maskRegs, maskRegs) : sgprs.take(maskRegs, maskRegs);
+      return;
+    case mir::RegClass::S32:
+      a.phys[v] = temp ? sgprs.takeForTemp(1, 1) : sgprs.take(1, 1);
+      return;
+    case mir::RegClass::S64:
+      a.phys[v] = temp ? sgprs.takeForTemp(2, 2) : sgprs.take(2, 2);
+      return;
+    case mir::RegClass::V64:
+      a.phys[v] = temp ? vgprs.takeForTemp(2, 2) : vgprs.take(2, 2);
+      return;
+    case mir::RegClass::V32:
+      if (pairOf[v] < 0) {
+        a.phys[v] = temp ? vgprs.takeForTemp(1, 1) : vgprs.take(1, 1);
+        return;
+      }
+      const auto &p = fn.pairs[static_cast<size_t>(pairOf[v])];
+      if (a.phys[p.first] != unset || a.phys[p.second] != unset)
+        throw std::logic_error("regalloc: half of a register pair assigned alone");
+      const unsigned base = temp ? vgprs.takeForTemp(2, 2) : vgprs.take(2, 2);
+      a.phys[p.first] = base;
+      a.phys[p.second] = base + 1;
+      return;
+    }
+  };
+  auto width = [&](unsigned v) {
+    const mir::RegClass c = fn.vregs[v].cls;
+    return c == mir::RegClass::Mask ? maskRegs : c == mir::RegClass::V64 || c == mir::RegClass::S64 ? 2u : 1u;
+  };
+  auto poolOf = [&](unsigned v) -> Pool & { return mir::isSgprClass(fn.vregs[v].cls) ? sgprs : vgprs; };
+
+  // In program order: a PTX instruction's registers are assigned before it,
+  // and its temporaries are released after it (never in the middle: the
+  // proofs assume a rule's temporaries are distinct from its operands).
+  // With intervals, values live across the position are released after it
+  // too (not only those it references).
+  std::vector<std::vector<unsigned>> endsAt(fn.body.size());
+  if (live)
+    for (unsigned v = 0; v < n; ++v)
+      if (hasInterval(v) && lastUse[v] >= 0 && static_cast<size_t>(lastUse[v]) < fn.body.size())
+        endsAt[static_cast<size_t>(lastUse[v])].push_back(v);
+  std::vector<bool> released(n, false);
+  auto releaseOne = [&](unsigned v) {
+    if (a.phys[v] == unset)
+      return;
+    if (pairOf[v] >= 0) { // a pair goes back whole, once, through its low half
+      const unsigned lo = fn.pairs[static_cast<size_t>(pairOf[v])].first;
+      if (!released[lo])
+        vgprs.release(a.phys[lo], 2);
+      released[lo] = true;
+      return;
+    }
+    if (!released[v])
+      poolOf(v).release(a.phys[v], width(v));
+    released[v] = true;
+  };
+  for (size_t u = 0; u < fn.body.size(); ++u) {
+    for (unsigned v : startsAt[u])
+      if (a.phys[v] == unset)
+        assign(v);
+    for (unsigned v : refs[u])
+      if (a.phys[v] == unset)
+        assign(v);
+    for (unsigned v : refs[u])
+      if (reusable(v) && lastUse[v] == static_cast<long>(u) && !hasInterval(v))
+        poolOf(v).release(a.phys[v], width(v));
+    for (unsigned v : endsAt[u])
+      if (reusable(v))
+        releaseOne(v);
+  }
+  // Registers no instruction references: control-flow masks (used by code
+  // the lowering adds around the body) get their own; a register marked
+  // `readInPlace` holds nothing (the code reads its SGPRs instead), so any
+  // released register serves and the count does not grow.
+  for (unsigned v = 0; v < n; ++v)
+    if (a.phys[v] == unset) {
+      if (pairOf[v] >= 0 || !fn.vregs[v].readInPlace) {
+        assign(v);
+        continue;
+      }
+      Pool &pool = poolOf(v);
+      const unsigned w = width(v);
+      a.phys[v] = pool.takeForTemp(w, w);
+      pool.release(a.phys[v], w);
+    }
+  a.numVgprs = static_cast<unsigned>(vgprs.used.size());
+  a.numSgprs = static_cast<unsigned>(sgprs.used.size());
+  return a;
+}
+
+} // namespace p2a::regalloc

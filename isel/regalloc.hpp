@@ -1,0 +1,39 @@
+// Register assignment for translated code. Every PTX register keeps its own
+// physical register for the whole function: `explain`'s register table stays
+// exact, any PTX register may be an input or an output, and in-place aliasing
+// happens only where the PTX itself names one register twice -- which the
+// rule proofs cover. Temporaries (rule temporaries, legalised literals, `_`
+// destinations) are released after the PTX instruction that made them and
+// reused by later temporaries, never by PTX registers and never within one
+// instruction (a proof assumes a rule's temporaries distinct from its
+// operands and of arbitrary initial value, which reuse keeps true). Pair
+// constraints from rules (hi = lo + 1, lo even) and 64-bit values get
+// even-aligned VGPR pairs, as gfx90a+ require and gfx9 tolerates.
+#pragma once
+
+#include "isel/machine_ir.hpp"
+
+namespace p2a::targets {
+struct TargetInfo;
+}
+
+namespace p2a::regalloc {
+
+// `firstVgpr` / `firstSgpr` keep the registers below them for the ABI (a
+// kernel's work-item IDs, kernarg pointer, workgroup IDs, loaded arguments);
+// both must be even so that pairs stay aligned. The counts include them.
+//
+// `live` (kernels): per vreg, the first and last body position (LoweredInst
+// index) where its value is live, from liveness over the kernel's CFG; -1
+// keeps the default (temporaries: first to last reference; PTX registers:
+// the whole function). A vreg with an interval gets a register for exactly
+// that span -- assigned at its start even if first referenced later (a value
+// carried around a loop) -- and frees it after its end for any later value.
+// Never within one position, so a rule's operands and temporaries stay distinct.
+struct LiveIntervals {
+  std::vector<long> start, end;
+};
+mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, unsigned firstVgpr = 0,
+                         unsigned firstSgpr = 0, const LiveIntervals *live = nullptr);
+
+} // namespace p2a::regalloc

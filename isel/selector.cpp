@@ -1,0 +1,353 @@
+#include "isel/selector.hpp"
+
+#include "targets/target_info.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace p2a::select {
+
+using rules::OperandReq;
+using rules::Part;
+using rules::Ref;
+using rules::Rule;
+using rules::TOperand;
+using sem::BV;
+
+namespace {
+
+// Concrete source values for evaluating constraints and immediate functions:
+// immediates as they are, registers as 0 (constraints only read immediates).
+std::vector<BV> concreteSources(const ptx::Instruction &inst) {
+  std::vector<BV> v;
+  for (unsigned i = 0; i < inst.srcs.size(); ++i)
+    v.push_back(BV::constant(inst.form.srcWidth(i), inst.srcs[i].isImm() ? inst.srcs[i].imm : 0));
+  return v;
+}
+
+mir::RegClass classOf(unsigned width, bool scalar = false) {
+  if (scalar && width != 1)
+    return width == 64 ? mir::RegClass::S64 : mir::RegClass::S32;
+  return width == 1 ? mir::RegClass::Mask : width == 64 ? mir::RegClass::V64 : mir::RegClass::V32;
+}
+
+unsigned newVreg(mir::Function &fn, mir::RegClass cls) {
+  fn.vregs.push_back({cls, ""});
+  return static_cast<unsigned>(fn.vregs.size() - 1);
+}
+
+bool pairConsistent(const mir::Function &fn, unsigned lo, unsigned hi) {
+  if (lo == hi)
+    return false;
+  for (auto [l, h] : fn.pairs) {
+    if (l == lo && h == hi)
+      continue;
+    if (l == lo || h == hi || l == hi || h == lo)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, bool scalar) {
+  auto it = fn.ptxRegs.find(name);
+  if (it != fn.ptxRegs.end())
+    return it->second;
+  unsigned v = newVreg(fn, classOf(width, scalar));
+  fn.vregs[v].ptxName = name;
+  fn.ptxRegs[name] = v;
+  return v;
+}
+
+namespace {
+
+// ruleMatches() for a rule already known to be of the instruction's form;
+// `sources` are the instruction's concrete sources, made on first need and
+// kept for the next rule.
+bool operandsMatch(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t,
+                   std::optional<std::vector<BV>> &sources) {
+  if (!rule.servesTarget(t))
+    return false;
+  for (unsigned i = 0; i < rule.srcReqs.size(); ++i) {
+    if (rule.srcReqs[i] == OperandReq::Reg && !inst.srcs[i].isReg())
+      return false;
+    if (rule.srcReqs[i] == OperandReq::Imm && !inst.srcs[i].isImm())
+      return false;
+  }
+  for (auto [x, y] : rule.sameReg)
+    if (!inst.srcs[x].isReg() || !inst.srcs[y].isReg() || inst.srcs[x].reg != inst.srcs[y].reg)
+      return false;
+  for (auto [x, y] : rule.distinctReg)
+    if (inst.srcs[x].isReg() && inst.srcs[y].isReg() && inst.srcs[x].reg == inst.srcs[y].reg)
+      return false;
+  if (!rule.constraints.empty()) {
+    if (!sources)
+      sources = concreteSources(inst);
+    for (const rules::ValueConstraint &c : rule.constraints)
+      if (c.holds(*sources).value() == 0)
+        return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool ruleMatches(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t) {
+  std::optional<std::vector<BV>> sources;
+  return rule.form == inst.form && operandsMatch(rule, inst, t, sources);
+}
+
+std::vector<const Rule *> candidates(const ptx::Instruction &inst, const targets::TargetInfo &t,
+                                     const RuleCostFn &cost, bool scalar) {
+  std::vector<std::pair<double, const Rule *>> found;
+  std::optional<std::vector<BV>> sources;
+  for (const Rule *r : rules::rulesForForm(inst.form)) // (all of the instruction's form)
+    if (r->scalar == scalar && operandsMatch(*r, inst, t, sources))
+      found.push_back({cost(*r, t), r});
+  std::stable_sort(found.begin(), found.end(), [](const auto &a, const auto &b) {
+    if (a.first != b.first)
+      return a.first < b.first;
+    return a.second->priority > b.second->priority;
+  });
+  std::vector<const Rule *> out;
+  for (auto &f : found)
+    out.push_back(f.second);
+  return out;
+}
+
+namespace {
+
+// Resolves template refs of one rule instance to machine operands.
+struct Binder {
+  const Rule &rule;
+  const ptx::Instruction &inst;
+  mir::Function &fn;
+  std::string scalarPrefix;
+  std::vector<unsigned> temps;
+  std::vector<unsigned> dstVregs;
+
+  unsigned regVreg(const std::string &name, unsigned width) {
+    return rule.scalar ? vregFor(fn, scalarPrefix + name, width, true) : vregFor(fn, name, width);
+  }
+
+  mir::MOperand imm(uint64_t v) {
+    mir::MOperand o;
+    o.kind = mir::MOperand::Kind::Imm;
+    o.imm = v;
+    return o;
+  }
+
+  mir::MOperand ref(const Ref &r) {
+    mir::MOperand o;
+    switch (r.kind) {
+    case Ref::Kind::Dst:
+      o.kind = mir::MOperand::Kind::VReg;
+      o.vreg = dstVregs.at(r.index);
+      o.part = r.part;
+      return o;
+    case Ref::Kind::Temp:
+      o.kind = mir::MOperand::Kind::VReg;
+      o.vreg = temps.at(r.index);
+      o.part = r.part;
+      return o;
+    case Ref::Kind::Src: {
+      const ptx::Operand &s = inst.srcs.at(r.index);
+      const unsigned w = inst.form.srcWidth(r.index);
+      if (s.isImm()) {
+        uint64_t v = s.imm;
+        if (r.part == Part::Lo)
+          v &= 0xffffffffu;
+        else if (r.part == Part::Hi)
+          v >>= 32;
+        return imm(v);
+      }
+      o.kind = mir::MOperand::Kind::VReg;
+      o.vreg = regVreg(s.reg, w);
+      o.part = r.part;
+      return o;
+    }
+    case Ref::Kind::Imm: return imm(r.imm);
+    case Ref::Kind::ImmFn: {
+      std::vector<BV> s = concreteSources(inst);
+      return imm(rule.immFns.at(r.index).fn(s).value());
+    }
+    case Ref::Kind::Vcc: o.kind = mir::MOperand::Kind::Vcc; return o;
+    case Ref::Kind::Exec: o.kind = mir::MOperand::Kind::Exec; return o;
+    case Ref::Kind::Scc: o.kind = mir::MOperand::Kind::Scc; return o;
+    case Ref::Kind::None: break;
+    }
+    throw std::logic_error("rule " + rule.name + ": unresolved operand");
+  }
+
+  mir::MOperand operand(const TOperand &t) {
+    if (!t.isPair())
+      return ref(t.lo);
+    mir::MOperand lo = ref(t.lo), hi = ref(*t.hi);
+    mir::MOperand o;
+    o.kind = mir::MOperand::Kind::Pair;
+    o.vreg = lo.vreg;
+    o.vregHi = hi.vreg;
+    return o;
+  }
+};
+
+mir::MOperand imm32(uint64_t v) { return mir::immOperand(v & 0xffffffffu); }
+
+bool isInline32(uint64_t v) { return amd::isInlineConstant(static_cast<int32_t>(static_cast<uint32_t>(v))); }
+bool isInline64(uint64_t v) { return amd::isInlineConstant(static_cast<int64_t>(v)); }
+
+// Make every immediate encodable: inline constants stay; a literal stays only
+// where the encoding allows one (one literal value per instruction); others
+// move to a VGPR first. VOP2's src1 must be a VGPR, so a commutative op swaps.
+void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, std::vector<mir::MInst> &out) {
+  const amd::OpDef &def = amd::opDef(mi.op);
+  // SDWA and VOPD have fixed encodings: any constant goes to a register.
+  const bool fixedEncoding = mi.op == amd::Op::V_LSHRREV_B32_SDWA_W0 || mi.op == amd::Op::V_DUAL_CNDMASK_PAIR;
+  // A scalar op takes one 32-bit literal (Vega ISA 12.2 SOP2); another is
+  // moved into an SGPR first, as is a 64-bit source that is not inline.
+  if (amd::isScalarValueOp(mi.op)) {
+    std::optional<uint64_t> literal;
+    for (unsigned i = 0; i < mi.srcs.size(); ++i) {
+      mir::MOperand &o = mi.srcs[i];
+      if (o.kind != mir::MOperand::Kind::Imm)
+        continue;
+      const bool wide = def.srcs[i] == amd::Slot::V64;
+      if (wide ? isInline64(o.imm) : isInline32(o.imm))
+        continue;
+      if (!wide && (!literal || *literal == o.imm)) {
+        literal = o.imm;
+        continue;
+      }
+      const unsigned v = newVreg(fn, wide ? mir::RegClass::S64 : mir::RegClass::S32);
+      if (wide) {
+        out.push_back({amd::Op::S_MOV_B32, {mir::MOperand::Kind::VReg, v, 0, Part::Lo, 0}, {imm32(o.imm)}});
+        out.push_back({amd::Op::S_MOV_B32, {mir::MOperand::Kind::VReg, v, 0, Part::Hi, 0}, {imm32(o.imm >> 32)}});
+      } else {
+        out.push_back({amd::Op::S_MOV_B32, {mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0}, {o}});
+      }
+      o = mir::MOperand{mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0};
+    }
+    out.push_back(std::move(mi));
+    return;
+  }
+  auto isLiteral = [&](const mir::MOperand &o, unsigned idx) {
+    if (o.kind != mir::MOperand::Kind::Imm)
+      return false;
+    if (fixedEncoding)
+      return mi.op != amd::Op::V_DUAL_CNDMASK_PAIR || idx == 1; // VOPD's src0 takes inline constants
+    return def.srcs[idx] == amd::Slot::V64 ? !isInline64(o.imm) : !isInline32(o.imm);
+  };
+  if (def.commutative && mi.srcs.size() >= 2 && isLiteral(mi.srcs[1], 1) && !isLiteral(mi.srcs[0], 0) &&
+      mi.srcs[0].kind != mir::MOperand::Kind::Imm)
+    std::swap(mi.srcs[0], mi.srcs[1]);
+  // A constant in src1 of a VOP2/VOPC op (even an inline one) forces the VOP3
+  // encoding, and then VOP3's literal rules apply to every operand.
+  // So does a compare writing an SGPR mask rather than VCC (VOPC's only
+  // destination is VCC).
+  const bool promotedToVop3 =
+      !fixedEncoding &&
+      (((def.encoding == amd::Encoding::VOP2 || def.encoding == amd::Encoding::VOPC) && mi.srcs.size() >= 2 &&
+        mi.srcs[1].kind == mir::MOperand::Kind::Imm) ||
+       (def.encoding == amd::Encoding::VOPC && mi.dst.kind != mir::MOperand::Kind::Vcc));
+  std::optional<uint64_t> literal;
+  for (unsigned i = 0; i < mi.srcs.size(); ++i) {
+    mir::MOperand &o = mi.srcs[i];
+    if (!isLiteral(o, i))
+      continue;
+    const bool allowed = promotedToVop3 ? t.has_literal_in_vop3 && def.srcs[i] == amd::Slot::V32
+                                        : amd::literalAllowed(mi.op, i, t);
+    if (allowed && (!literal || *literal == o.imm)) {
+      literal = o.imm;
+      continue;
+    }
+    if (def.srcs[i] == amd::Slot::V64) {
+      unsigned v = newVreg(fn, mir::RegClass::V64);
+      mir::MOperand lo{mir::MOperand::Kind::VReg, v, 0, Part::Lo, 0};
+      mir::MOperand hi{mir::MOperand::Kind::VReg, v, 0, Part::Hi, 0};
+      legalize({amd::Op::V_MOV_B32, lo, {mir::MOperand{mir::MOperand::Kind::Imm, 0, 0, Part::Whole, o.imm & 0xffffffffu}}}, t, fn, out);
+      legalize({amd::Op::V_MOV_B32, hi, {mir::MOperand{mir::MOperand::Kind::Imm, 0, 0, Part::Whole, o.imm >> 32}}}, t, fn, out);
+      o = mir::MOperand{mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0};
+    } else {
+      unsigned v = newVreg(fn, mir::RegClass::V32);
+      mir::MOperand dst{mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0};
+      out.push_back({amd::Op::V_MOV_B32, dst, {o}});
+      o = dst;
+    }
+  }
+  out.push_back(std::move(mi));
+}
+
+} // namespace
+
+bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t, mir::Function &fn,
+               const std::string &scalarPrefix) {
+  // Lowered in place, and undone if the rule's register pairs conflict with
+  // those already required: new vregs, pairs and PTX register bindings are
+  // only ever appended, so a checkpoint of their sizes is enough. (Copying
+  // the function per attempt made translation quadratic in its length.)
+  mir::Function &trial = fn;
+  const size_t vregsBefore = fn.vregs.size(), pairsBefore = fn.pairs.size();
+  auto rollback = [&] {
+    fn.vregs.resize(vregsBefore);
+    fn.pairs.resize(pairsBefore);
+    for (auto it = fn.ptxRegs.begin(); it != fn.ptxRegs.end();)
+      it = it->second >= vregsBefore ? fn.ptxRegs.erase(it) : std::next(it);
+    return false;
+  };
+  Binder b{rule, inst, trial, scalarPrefix, {}, {}};
+  for (unsigned i = 0; i < inst.dsts.size(); ++i) {
+    const ptx::Operand &d = inst.dsts[i];
+    const unsigned w = inst.form.dstWidth(i);
+    if (d.kind == ptx::Operand::Kind::Sink)
+      b.dstVregs.push_back(newVreg(trial, classOf(w, rule.scalar)));
+    else
+      b.dstVregs.push_back(b.regVreg(d.reg, w));
+  }
+  for (rules::TempKind k : rule.temps)
+    b.temps.push_back(newVreg(trial, k == rules::TempKind::V64    ? mir::RegClass::V64
+                                     : k == rules::TempKind::Mask ? mir::RegClass::Mask
+                                     : k == rules::TempKind::S32  ? mir::RegClass::S32
+                                                                  : mir::RegClass::V32));
+  mir::LoweredInst lowered;
+  lowered.ptx = inst;
+  lowered.rule = &rule;
+  for (const rules::TInst &ti : rule.seq) {
+    mir::MInst mi{ti.op, b.operand(ti.dst), {}};
+    for (const TOperand &s : ti.srcs)
+      mi.srcs.push_back(b.operand(s));
+    for (const mir::MOperand *o : [&] {
+           std::vector<const mir::MOperand *> all{&mi.dst};
+           for (auto &s : mi.srcs)
+             all.push_back(&s);
+           return all;
+         }()) {
+      if (o->kind != mir::MOperand::Kind::Pair)
+        continue;
+      if (o->vreg >= trial.vregs.size() || trial.vregs[o->vreg].cls != mir::RegClass::V32 ||
+          trial.vregs[o->vregHi].cls != mir::RegClass::V32)
+        return rollback(); // an immediate or a wide register cannot be half of a pair
+      if (!pairConsistent(trial, o->vreg, o->vregHi))
+        return rollback();
+      if (std::find(trial.pairs.begin(), trial.pairs.end(), std::make_pair(o->vreg, o->vregHi)) == trial.pairs.end())
+        trial.pairs.push_back({o->vreg, o->vregHi});
+    }
+    legalize(std::move(mi), t, trial, lowered.insts);
+  }
+  trial.body.push_back(std::move(lowered));
+  return true;
+}
+
+bool selectAndLower(const ptx::Instruction &inst, const targets::TargetInfo &t, const RuleCostFn &cost,
+                    mir::Function &fn, Diagnostics &diags) {
+  std::vector<const Rule *> cands = candidates(inst, t, cost);
+  for (const Rule *r : cands)
+    if (lowerWith(*r, inst, t, fn))
+      return true;
+  error(diags, inst.loc,
+        cands.empty() ? "no rule translates '" + inst.form.name() + "' with these operands on " + t.name
+                      : "no rule for '" + inst.form.name() + "' fits the register pairs already required on " + t.name);
+  return false;
+}
+
+} // namespace p2a::select

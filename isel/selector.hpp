@@ -1,0 +1,46 @@
+// Rule selection and lowering: a PTX instruction -> the cheapest applicable
+// rule for the target -> machine instructions over virtual registers, with
+// immediates legalised for the target's encodings.
+#pragma once
+
+#include "ptx/diagnostic.hpp"
+#include "isel/machine_ir.hpp"
+
+#include <functional>
+
+namespace p2a::targets {
+struct TargetInfo;
+}
+
+namespace p2a::select {
+
+// The cost the selector minimises (see cost_model.hpp).
+using RuleCostFn = std::function<double(const rules::Rule &, const targets::TargetInfo &)>;
+
+// Does `rule` apply to `inst` on `t` (form, target, operand kinds, same/distinct
+// registers, value constraints)? Pair feasibility is checked separately.
+bool ruleMatches(const rules::Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t);
+
+// All matching rules, cheapest first (ties: higher priority, then table
+// order): the vector rules, or with `scalar` only the scalar ones.
+std::vector<const rules::Rule *> candidates(const ptx::Instruction &inst, const targets::TargetInfo &t,
+                                            const RuleCostFn &cost, bool scalar = false);
+
+// Lower `inst` with the best feasible rule into `fn`. On failure, appends an
+// error naming the form and returns false.
+bool selectAndLower(const ptx::Instruction &inst, const targets::TargetInfo &t, const RuleCostFn &cost,
+                    mir::Function &fn, Diagnostics &diags);
+
+// Lower with a given rule (no cost involved); false if its register pairs
+// cannot be satisfied given the pairs already in `fn`.
+// A scalar rule's registers are SGPR vregs (S32/S64) named `scalarPrefix`
+// + the PTX name, so that a kernel can keep a register's scalar home apart
+// from its VGPR.
+bool lowerWith(const rules::Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t,
+               mir::Function &fn, const std::string &scalarPrefix = "");
+
+// The vreg for a PTX register (created on first use with the class its
+// width implies: VGPRs, or SGPRs with `scalar`).
+unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, bool scalar = false);
+
+} // namespace p2a::select

@@ -1,0 +1,165 @@
+#include "kernel/analysis/control_flow_graph.hpp"
+
+namespace p2a::kernel {
+
+ControlFlowGraph controlFlowGraph(const Kernel &k) {
+  ControlFlowGraph g;
+  const size_t n = k.body.size();
+  std::vector<bool> starts(n + 1, false);
+  starts[0] = true;
+  for (const auto &[label, index] : k.labels)
+    if (index < n)
+      starts[index] = true;
+  for (size_t i = 0; i < n; ++i) {
+    const Stmt &st = k.body[i];
+    if (st.kind == Stmt::Kind::Branch || st.kind == Stmt::Kind::Return)
+      starts[i + 1] = true;
+  }
+  g.blockOf.assign(n + 1, 0);
+  unsigned b = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0 && starts[i])
+      ++b;
+    g.blockOf[i] = b;
+  }
+  g.numBlocks = n ? b + 1 : 1;
+  g.blockOf[n] = g.numBlocks;
+  g.blockStart.assign(g.numBlocks + 1, static_cast<unsigned>(n));
+  for (size_t i = n; i-- > 0;)
+    g.blockStart[g.blockOf[i]] = static_cast<unsigned>(i);
+  g.succ.assign(g.numBlocks, {});
+  for (unsigned blk = 0; blk < g.numBlocks && n; ++blk) {
+    const Stmt &st = k.body[g.blockEnd(blk) - 1];
+    const bool next = blk + 1 < g.numBlocks;
+    if (st.kind == Stmt::Kind::Branch) {
+      if (g.blockOf[st.target] < g.numBlocks)
+        g.succ[blk].push_back(g.blockOf[st.target]);
+      if (!st.guard.empty() && next)
+        g.succ[blk].push_back(blk + 1);
+    } else if (st.kind == Stmt::Kind::Return) {
+      if (!st.guard.empty() && next)
+        g.succ[blk].push_back(blk + 1);
+    } else if (next) {
+      g.succ[blk].push_back(blk + 1);
+    }
+  }
+  return g;
+}
+
+bool blockHasBarrier(const Kernel &k, const ControlFlowGraph &g, unsigned b) {
+  for (size_t j = g.blockStart[b]; j < g.blockEnd(b); ++j)
+    if (k.body[j].kind == Stmt::Kind::Barrier)
+      return true;
+  return false;
+}
+
+std::vector<std::vector<bool>> dominators(const ControlFlowGraph &g) {
+  const unsigned nb = g.numBlocks;
+  std::vector<std::vector<unsigned>> pred(nb);
+  for (unsigned b = 0; b < nb; ++b)
+    for (unsigned s : g.succ[b])
+      pred[s].push_back(b);
+  std::vector<std::vector<bool>> dom(nb, std::vector<bool>(nb, true));
+  dom[0].assign(nb, false);
+  dom[0][0] = true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned b = 1; b < nb; ++b) {
+      std::vector<bool> d(nb, true);
+      for (unsigned p : pred[b])
+        for (unsigned a = 0; a < nb; ++a)
+          d[a] = d[a] && dom[p][a];
+      d[b] = true;
+      if (d != dom[b]) {
+        dom[b] = std::move(d);
+        changed = true;
+      }
+    }
+  }
+  return dom;
+}
+
+RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g) {
+  RegisterLiveness L;
+  const size_t n = k.body.size();
+  std::vector<std::vector<unsigned>> use(n), def(n);
+  auto bit = [&](const std::string &r) { return L.index.emplace(r, static_cast<unsigned>(L.index.size())).first->second; };
+  for (size_t i = 0; i < n; ++i) {
+    const Stmt &st = k.body[i];
+    for (const std::string &r : readRegisters(st))
+      use[i].push_back(bit(r));
+    for (const std::string &r : writtenRegisters(st)) {
+      def[i].push_back(bit(r));
+      if (!st.guard.empty())
+        use[i].push_back(bit(r));
+    }
+  }
+  const size_t nr = L.index.size();
+  L.liveIn.assign(g.numBlocks, std::vector<bool>(nr, false));
+  for (bool changed = true; changed && n;) {
+    changed = false;
+    for (unsigned b = g.numBlocks; b-- > 0;) {
+      std::vector<bool> live(nr, false);
+      for (unsigned s : g.succ[b])
+        for (size_t r = 0; r < nr; ++r)
+          live[r] = live[r] || L.liveIn[s][r];
+      for (size_t i = g.blockEnd(b); i-- > g.blockStart[b];) {
+        for (unsigned r : def[i])
+          live[r] = false;
+        for (unsigned r : use[i])
+          live[r] = true;
+      }
+      if (live != L.liveIn[b]) {
+        L.liveIn[b] = std::move(live);
+        changed = true;
+      }
+    }
+  }
+  return L;
+}
+
+std::vector<std::vector<bool>> waitingBlocks(const ControlFlowGraph &g, const std::vector<bool> &uniformEnd) {
+  const unsigned nb = g.numBlocks;
+  std::vector<std::vector<bool>> waiting(nb, std::vector<bool>(nb, false));
+  if (nb > kMaxWaitingAnalysisBlocks) { // (cubic per pass) say lanes may wait anywhere later
+    for (unsigned x = 0; x < nb; ++x)
+      for (unsigned z = x + 1; z < nb; ++z)
+        waiting[x][z] = true;
+    return waiting;
+  }
+  std::vector<bool> runs(nb, false);
+  runs[0] = true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned x = 0; x < nb; ++x) {
+      if (!runs[x])
+        continue;
+      // The sets of successors the lanes leaving x may reach together.
+      std::vector<std::vector<unsigned>> outcomes;
+      if (uniformEnd[x])
+        for (unsigned s : g.succ[x])
+          outcomes.push_back({s});
+      else
+        outcomes.push_back(g.succ[x]); // (covers every subset of it)
+      for (const std::vector<unsigned> &received : outcomes) {
+        std::vector<bool> after = waiting[x];
+        for (unsigned s : received)
+          after[s] = true;
+        // Any of these may be the first with waiting lanes, and runs next
+        // while the later ones wait.
+        for (unsigned y = 0; y < nb; ++y) {
+          if (!after[y])
+            continue;
+          if (!runs[y])
+            runs[y] = changed = true;
+          for (unsigned z = y + 1; z < nb; ++z)
+            if (after[z] && !waiting[y][z])
+              waiting[y][z] = changed = true;
+        }
+      }
+    }
+  }
+  return waiting;
+}
+
+} // namespace p2a::kernel

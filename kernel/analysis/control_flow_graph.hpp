@@ -1,0 +1,61 @@
+// The basic blocks of a kernel body and their successors, in layout order
+// (the order the control-flow lowering runs them), with dominators.
+#pragma once
+
+#include "kernel/kernel_ir.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace p2a::kernel {
+
+struct ControlFlowGraph {
+  std::vector<unsigned> blockOf;    // per statement, and blockOf[n] = numBlocks ("after the end")
+  std::vector<unsigned> blockStart; // per block its first statement; blockStart[numBlocks] = n
+  unsigned numBlocks = 1;
+  std::vector<std::vector<unsigned>> succ; // successors within the body (not the kernel's end)
+
+  size_t blockEnd(unsigned b) const { return blockStart[b + 1]; }
+};
+
+// A block starts at statement 0, at each label and after each branch or
+// return. A guarded branch or return also falls through to the next block.
+ControlFlowGraph controlFlowGraph(const Kernel &k);
+
+// Does block b hold a barrier (bar.sync)? Such a block runs even when no
+// lane waits in it: every wave must reach the barrier.
+bool blockHasBarrier(const Kernel &k, const ControlFlowGraph &g, unsigned b);
+
+// dom[b][a]: every path from the entry to block b passes through block a.
+// Blocks the entry does not reach are dominated by every block.
+std::vector<std::vector<bool>> dominators(const ControlFlowGraph &g);
+
+// The PTX registers live on entry to each block, per lane: read on some path
+// before being written. A guarded write keeps the old value in the lanes
+// whose guard is false, so it counts as a read too.
+struct RegisterLiveness {
+  std::map<std::string, unsigned> index;   // register -> bit
+  std::vector<std::vector<bool>> liveIn;   // per block, per bit
+  bool liveInAt(const std::string &reg, unsigned block) const {
+    auto it = index.find(reg);
+    return it != index.end() && liveIn[block][it->second];
+  }
+};
+RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g);
+
+// Where lanes may wait while a block runs, under the control-flow lowering's
+// schedule (docs/architecture.md, "Control flow"): blocks run in layout
+// order, each for the lanes waiting in it, and the next block run is always
+// the first one with waiting lanes, so while block x runs lanes wait only in
+// blocks after x. Lanes come to wait in a block when a branch splits them:
+// at the end of x, a divergent branch may send lanes to both successors, a
+// uniform one (`uniformEnd[x]`: every active lane agrees) sends them all to
+// one. waiting[x][z]: lanes may wait in block z while block x runs (an
+// over-approximation, computed as a fixed point from the entry, where none
+// wait). Blocks never run have no row entries.
+// Past kMaxWaitingAnalysisBlocks blocks it answers "anywhere after x".
+constexpr unsigned kMaxWaitingAnalysisBlocks = 256;
+std::vector<std::vector<bool>> waitingBlocks(const ControlFlowGraph &g, const std::vector<bool> &uniformEnd);
+
+} // namespace p2a::kernel

@@ -1,0 +1,246 @@
+#include "kernel/analysis/uniform_values.hpp"
+
+#include "kernel/analysis/control_flow_graph.hpp"
+
+#include <algorithm>
+
+namespace p2a::kernel {
+
+namespace {
+
+bool isModuleVariable(const Kernel &k, const std::string &name) {
+  const Variable *v = k.variable(name);
+  return v && (v->space == Space::Const || v->space == Space::Global);
+}
+
+// A load the scalar unit can make for the whole wave (Vega ISA 5 "Scalar
+// memory"): one 32- or 64-bit element of memory the kernel never writes
+// (.const, or .global through .nc), at a non-negative dword-aligned offset
+// within s_load's 20-bit immediate, from a module variable or a register
+// (whose uniformity the caller decides). The scalar cache is not coherent
+// with vector stores, which read-only memory never sees.
+bool scalarLoadShape(const Kernel &k, const Stmt &st, unsigned bits) {
+  return st.kind == Stmt::Kind::Load && (st.space == Space::Const || (st.space == Space::Global && st.nonCoherent)) &&
+         st.values.size() == 1 && st.values[0].isReg() && (st.elemBits == 32 || st.elemBits == 64) &&
+         bits == st.elemBits && st.offset >= 0 && st.offset % 4 == 0 && st.offset < (int64_t(1) << 20) &&
+         (st.baseIsSymbol ? isModuleVariable(k, st.base)
+                          : k.registers.count(st.base) && k.registers.at(st.base).width == 64);
+}
+
+// The registers a scalar statement reads (a load: its base address).
+std::vector<std::string> scalarSources(const Stmt &st) {
+  std::vector<std::string> out;
+  if (st.kind == Stmt::Kind::Compute) {
+    for (const ptx::Operand &o : st.inst.srcs)
+      if (o.isReg())
+        out.push_back(o.reg);
+  } else if (st.kind == Stmt::Kind::Load && !st.baseIsSymbol) {
+    out.push_back(st.base);
+  }
+  return out;
+}
+
+// Values that change while the kernel runs (see the header): a greatest
+// fixed point over the candidates, whose writes are all scalar-rule
+// statements; each round drops those reading a non-uniform source, those
+// past the SGPR budget, and those a write could change under waiting lanes.
+void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector<bool> &barrierBlock,
+                   const std::function<bool(const Stmt &)> &scalarRule, unsigned budgetWords, UniformValues &u) {
+  std::map<std::string, std::vector<size_t>> writers;
+  for (size_t i = 0; i < k.body.size(); ++i)
+    for (const std::string &r : writtenRegisters(k.body[i]))
+      writers[r].push_back(i);
+  auto width = [&](const std::string &r) { return k.registers.count(r) ? k.registers.at(r).width : 0u; };
+  auto eligible = [&](size_t i) {
+    const Stmt &st = k.body[i];
+    const std::vector<std::string> written = writtenRegisters(st);
+    if (!st.guard.empty() || written.size() != 1 || barrierBlock[g.blockOf[i]])
+      return false;
+    const unsigned bits = width(written[0]);
+    if (st.kind == Stmt::Kind::AddressOf)
+      return bits == 64 && isModuleVariable(k, st.symbol);
+    if (st.kind == Stmt::Kind::Load)
+      return scalarLoadShape(k, st, bits);
+    return st.kind == Stmt::Kind::Compute && st.inst.dsts.size() == 1 &&
+           (bits == 32 || bits == 64 || (bits == 1 && st.inst.form.opcode == ptx::Opcode::Setp)) && scalarRule(st);
+  };
+  // (A register only ever set to constants or addresses is not worth an
+  // SGPR: an immediate or a v_mov serves, as for the values written once.)
+  auto readsRegister = [&](size_t i) {
+    return k.body[i].kind == Stmt::Kind::Load || !scalarSources(k.body[i]).empty();
+  };
+  std::set<std::string> varying;
+  for (const auto &[r, ws] : writers)
+    if (!u.registers.count(r) && std::all_of(ws.begin(), ws.end(), eligible) &&
+        std::any_of(ws.begin(), ws.end(), readsRegister))
+      varying.insert(r);
+  const RegisterLiveness live = registerLiveness(k, g);
+  std::vector<bool> uniformEnd(g.numBlocks, false);
+  for (bool changed = true; changed && !varying.empty();) {
+    changed = false;
+    auto drop = [&](const std::string &r) {
+      varying.erase(r);
+      changed = true;
+    };
+    for (bool dropped = true; dropped;) {
+      dropped = false;
+      for (auto it = varying.begin(); it != varying.end();) {
+        bool sourcesUniform = true;
+        for (size_t w : writers[*it])
+          for (const std::string &src : scalarSources(k.body[w]))
+            sourcesUniform = sourcesUniform && (u.registers.count(src) || varying.count(src));
+        if (sourcesUniform) {
+          ++it;
+        } else {
+          it = varying.erase(it);
+          dropped = changed = true;
+        }
+      }
+    }
+    std::vector<std::pair<size_t, std::string>> byFirstWrite;
+    for (const std::string &r : varying)
+      byFirstWrite.push_back({writers[r].front(), r});
+    std::sort(byFirstWrite.begin(), byFirstWrite.end());
+    unsigned words = 0;
+    for (const auto &[first, r] : byFirstWrite) {
+      words += width(r) / 32;
+      if (words > budgetWords)
+        drop(r);
+    }
+    for (unsigned b = 0; b < g.numBlocks; ++b) {
+      const size_t end = g.blockEnd(b);
+      const Stmt *last = end > g.blockStart[b] ? &k.body[end - 1] : nullptr;
+      uniformEnd[b] = last && last->kind == Stmt::Kind::Branch && varying.count(last->guard) &&
+                      !barrierBlock[b];
+    }
+    const std::vector<std::vector<bool>> waiting = waitingBlocks(g, uniformEnd);
+    for (auto it = varying.begin(); it != varying.end();) {
+      bool safe = true;
+      for (size_t w : writers[*it])
+        for (unsigned z = 0; z < g.numBlocks && safe; ++z)
+          safe = !(waiting[g.blockOf[w]][z] && live.liveInAt(*it, z));
+      if (safe) {
+        ++it;
+      } else {
+        it = varying.erase(it);
+        changed = true;
+      }
+    }
+  }
+  for (const std::string &r : varying) {
+    u.registers.emplace(r, UniformSource{UniformSource::Kind::Computed, 0, 0, width(r), r});
+    u.scalarStatements.insert(writers[r].begin(), writers[r].end());
+  }
+  for (unsigned b = 0; b < g.numBlocks; ++b)
+    if (uniformEnd[b] && varying.count(k.body[g.blockEnd(b) - 1].guard))
+      u.uniformBranches.insert(g.blockEnd(b) - 1);
+}
+
+} // namespace
+
+UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRuleOf,
+                            unsigned maxHomeWords) {
+  const size_t n = k.body.size();
+  // The question is asked again in each round of both fixed points: answer
+  // it once per statement.
+  std::vector<signed char> hasScalarRule(n, -1);
+  const std::function<bool(const Stmt &)> scalarRule = [&](const Stmt &st) {
+    signed char &known = hasScalarRule[static_cast<size_t>(&st - k.body.data())];
+    if (known < 0)
+      known = scalarRuleOf(st) ? 1 : 0;
+    return known == 1;
+  };
+  std::map<std::string, unsigned> writes;
+  std::map<std::string, std::vector<size_t>> readers;
+  for (size_t i = 0; i < n; ++i) {
+    for (const std::string &r : writtenRegisters(k.body[i]))
+      ++writes[r];
+    for (const std::string &r : readRegisters(k.body[i]))
+      readers[r].push_back(i);
+  }
+  auto width = [&](const std::string &r) { return k.registers.count(r) ? k.registers.at(r).width : 0u; };
+
+  // Does the write at statement `def` reach every read of `r` on every path?
+  const ControlFlowGraph g = controlFlowGraph(k);
+  const std::vector<std::vector<bool>> dom = dominators(g);
+  std::vector<bool> barrierBlock(g.numBlocks);
+  for (unsigned b = 0; b < g.numBlocks; ++b)
+    barrierBlock[b] = blockHasBarrier(k, g, b);
+  auto dominatesReads = [&](const std::string &r, size_t def) {
+    const unsigned bd = g.blockOf[def];
+    for (size_t j : readers[r]) {
+      const unsigned bj = g.blockOf[j];
+      if (bj == bd ? j <= def : !dom[bj][bd])
+        return false;
+    }
+    return true;
+  };
+
+  UniformValues u;
+  std::map<std::string, UniformSource> &found = u.registers;
+  unsigned homeWords = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < n; ++i) {
+      const Stmt &st = k.body[i];
+      std::vector<std::string> written = writtenRegisters(st);
+      if (!st.guard.empty() || written.size() != 1 || writes[written[0]] != 1 || found.count(written[0]))
+        continue;
+      const std::string &r = written[0];
+      const unsigned bits = width(r);
+      std::optional<UniformSource> src;
+      bool computed = false;
+      if (st.kind == Stmt::Kind::Load && st.space == Space::Param && st.values.size() == 1) {
+        const Param *p = k.param(st.base);
+        const int64_t off = p ? int64_t(p->offset) + st.offset : -1;
+        if (p && off >= 0 && off % 4 == 0 && (st.elemBits == 32 || (st.elemBits == 64 && off % 8 == 0)) &&
+            bits == st.elemBits)
+          src = UniformSource{UniformSource::Kind::Argument, static_cast<unsigned>(off), 0, bits, ""};
+      } else if (st.kind == Stmt::Kind::ReadSpecial && bits == 32 &&
+                 (st.special == Special::Ctaid || st.special == Special::Nctaid)) {
+        src = UniformSource{st.special == Special::Ctaid ? UniformSource::Kind::WorkgroupId : UniformSource::Kind::GridSize,
+                            0, st.dim, 32, ""};
+      } else if (st.kind == Stmt::Kind::ReadSpecial && bits == 32 && st.special == Special::Ntid) {
+        computed = true;
+      } else if (st.kind == Stmt::Kind::AddressOf && bits == 64 && isModuleVariable(k, st.symbol)) {
+        src = UniformSource{UniformSource::Kind::VariableAddress, 0, 0, 64, "", st.symbol};
+      } else if (st.kind == Stmt::Kind::Load) {
+        // (Read-only memory at an unchanging address: the same value every time.)
+        computed = scalarLoadShape(k, st, bits) && (st.baseIsSymbol || found.count(st.base));
+      } else {
+        std::string from;
+        if (st.kind == Stmt::Kind::Cvta && st.symbol.empty() && (st.space == Space::Global || st.space == Space::Const) &&
+            st.srcs.size() == 1 && st.srcs[0].isReg())
+          from = st.srcs[0].reg;
+        if (st.kind == Stmt::Kind::Compute && st.inst.form.opcode == ptx::Opcode::Mov &&
+            st.inst.form.type == ptx::TypeClass::B && st.inst.srcs.size() == 1 && st.inst.srcs[0].isReg())
+          from = st.inst.srcs[0].reg;
+        if (!from.empty()) {
+          if (found.count(from) && width(from) == bits)
+            src = found.at(from);
+        } else if (st.kind == Stmt::Kind::Compute && st.inst.dsts.size() == 1 && (bits == 32 || bits == 64)) {
+          // (A constant is not worth an SGPR: an immediate or one v_mov serves.)
+          bool sourcesUniform = true, anyRegister = false;
+          for (const ptx::Operand &o : st.inst.srcs) {
+            sourcesUniform = sourcesUniform && (!o.isReg() || found.count(o.reg));
+            anyRegister = anyRegister || o.isReg();
+          }
+          computed = sourcesUniform && anyRegister && scalarRule(st);
+        }
+      }
+      if (computed && dominatesReads(r, i) && !barrierBlock[g.blockOf[i]] && homeWords + bits / 32 <= maxHomeWords) {
+        src = UniformSource{UniformSource::Kind::Computed, 0, 0, bits, r};
+        u.scalarStatements.insert(i);
+        homeWords += bits / 32;
+      }
+      if (src) {
+        found.emplace(r, *src);
+        changed = true;
+      }
+    }
+  }
+  varyingValues(k, g, barrierBlock, scalarRule, maxHomeWords - homeWords, u);
+  return u;
+}
+
+} // namespace p2a::kernel

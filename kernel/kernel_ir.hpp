@@ -1,0 +1,140 @@
+// A decoded PTX kernel (`.entry`): its parameters laid out as CUDA lays them
+// out, its variables, and its body as statements the PTX interpreter runs and
+// the kernel lowering translates. Arithmetic and the Logic & Shift family are
+// `ptx::Instruction`s (rule forms); memory, special registers, comparisons
+// and control flow are kernel statements (PTX ISA 9.7.9 data movement,
+// 9.7.12 control flow, 9.7.13 parallel synchronisation).
+#pragma once
+
+#include "grammar/ast.hpp"
+#include "targets/memory_model.hpp"
+#include "ptx/diagnostic.hpp"
+#include "ptx/ptx_decoder.hpp"
+#include "ptx/ptx_ir.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2a::kernel {
+
+// State spaces (PTX ISA 5.1). Generic addresses are global addresses here:
+// the interpreter and the AMD code both use flat 64-bit global addresses.
+enum class Space { Param, Global, Generic, Shared, Local, Const };
+const char *spaceName(Space s);
+
+// Special registers (PTX ISA 10): %tid, %ntid, %ctaid, %nctaid (with .x/.y/.z),
+// %laneid, %warpid, %nwarpid, %lanemask_{eq,le,lt,ge,gt}, WARP_SZ. A warp is
+// 32 consecutive threads of the block in linear order (x fastest).
+enum class Special {
+  Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Nwarpid, WarpSize,
+  LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
+};
+
+struct Param {
+  std::string name;
+  unsigned size = 0;   // bytes
+  unsigned align = 0;  // bytes
+  unsigned offset = 0; // in the parameter block / kernarg segment
+  bool pointerSized = false; // .u64/.b64/.s64: usually a pointer
+  ::ptx::ast::SourceLoc loc;
+};
+
+// A module- or kernel-scope variable in shared, local, const or global space.
+struct Variable {
+  std::string name;
+  Space space = Space::Global;
+  unsigned size = 0;
+  unsigned align = 1;
+  std::vector<uint8_t> init; // initial bytes (const/global); empty = zero
+  ::ptx::ast::SourceLoc loc;
+};
+
+
+struct Stmt {
+  enum class Kind {
+    Compute,     // inst: a rule form (family, arithmetic, moves)
+    ReadSpecial, // dst <- special register
+    AddressOf,   // dst <- address of `symbol` (mov.u64 %rd, var / a param in a generic address)
+    Load,        // values <- [base + offset] in space
+    Store,       // [base + offset] <- values
+    Cvta,        // dst <- src converted between generic and `space`
+    Branch,      // to label
+    Barrier,     // bar.sync / barrier.sync
+    Fence,       // membar.{cta,gl,sys} / fence.{sc,acq_rel}.scope
+    Return,      // ret / exit
+    Nop,         // nothing left to do (a mov folded into its readers; see constant_operands)
+  };
+  Kind kind = Kind::Compute;
+  ::ptx::ast::SourceLoc loc;
+  std::string text;
+  // Guard predicate (@p / @!p).
+  std::string guard;
+  bool guardNegated = false;
+
+  ptx::Instruction inst; // Compute
+
+  // Registers and immediates by role.
+  std::string dst;                 // ReadSpecial, AddressOf, Cvta
+  Special special = Special::Tid;  // ReadSpecial
+  unsigned dim = 0;                // ReadSpecial: 0 x, 1 y, 2 z
+  std::string symbol;              // AddressOf, and the base of Load/Store when `baseIsSymbol`
+  Space space = Space::Global;     // Load/Store/Cvta
+  bool toGeneric = false;          // Cvta: cvta.space (to generic) vs cvta.to.space
+  unsigned elemBits = 32;          // Load/Store element width
+  ptx::TypeClass elemType = ptx::TypeClass::B; // Load: .s8/.s16 sign-extend into the register
+  std::vector<ptx::Operand> values; // Load: destination registers; Store: sources (register or immediate)
+  std::string base;                // Load/Store: register or symbol
+  bool baseIsSymbol = false;
+  int64_t offset = 0;
+  bool nonCoherent = false;        // ld.global.nc
+  std::vector<ptx::Operand> srcs;  // Cvta: src
+  std::string label;               // Branch
+  unsigned target = 0;             // Branch: statement index of the label
+  unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64)
+  targets::FenceScope scope = targets::FenceScope::Gpu; // Fence
+  std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
+};
+
+struct Kernel {
+  std::string name;
+  ::ptx::ast::SourceLoc loc;
+  std::vector<Param> params;
+  unsigned paramBytes = 0; // kernarg size
+  std::vector<Variable> variables; // module globals/consts and kernel shared/local
+  ptx::RegisterTypes registers;
+  std::vector<Stmt> body;
+  std::map<std::string, unsigned> labels; // label -> index of the next statement
+
+  const Param *param(const std::string &n) const;
+  const Variable *variable(const std::string &n) const;
+};
+
+// Decode one `.entry`. Returns nullopt with located errors (unsupported
+// instructions are reported with their opcode for the file summary).
+// With `partial`, a kernel with errors is still returned, holding the
+// statements that did decode (the report shows their translation beside the
+// errors); the caller tells success by the diagnostics.
+std::optional<Kernel> decodeKernel(const ::ptx::ast::Module &m, const ::ptx::ast::Function &f, Diagnostics &diags,
+                                   bool partial = false);
+
+// The kernel's .shared (or .local) variables laid out as one segment, in
+// declaration order at their alignment: each variable's offset and the
+// segment's size. The interpreter and the lowering share it, so a
+// variable's address means the same on both sides.
+struct SegmentLayout {
+  std::map<std::string, unsigned> offset;
+  unsigned bytes = 0;
+};
+SegmentLayout layoutSegment(const Kernel &k, Space space);
+
+// What became of a statement folded into others (constant_operands,
+// instruction_fusion): a Nop saying so.
+void foldAway(Stmt &s, std::string note);
+
+// The registers a statement writes and reads (for tracing and checks).
+std::vector<std::string> writtenRegisters(const Stmt &s);
+std::vector<std::string> readRegisters(const Stmt &s);
+
+} // namespace p2a::kernel

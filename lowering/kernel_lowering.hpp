@@ -1,0 +1,93 @@
+// A decoded kernel (kernel_ir.hpp) -> AMDHSA code: the ABI prologue, each
+// statement lowered (rule forms through the rule table, memory and special
+// registers here), registers assigned, memory waits inserted, and the
+// `.amdhsa_kernel` descriptor that makes the hardware set up the initial
+// state the code reads.
+//
+// ABI (AMDGPUUsage "Kernel Descriptor", "Initial Kernel Execution State",
+// "Code Object V5 Metadata"):
+//   s[0:1]  kernarg segment pointer (the only user SGPRs)
+//   s2..s4  workgroup IDs x, y, z (system SGPRs)
+//   v0      work-item IDs packed (x 9:0, y 19:10, z 29:20) on gfx90a, gfx942
+//           and gfx11+; v0, v1, v2 elsewhere
+//   kernarg explicit arguments at CUDA's offsets, then the v5 hidden
+//           arguments from offset align8(explicit): hidden_block_count_x/y/z
+//           (u32 at +0/+4/+8) and hidden_group_size_x/y/z (u16 at +12/+14/+16)
+// so %nctaid and %ntid come from the hidden arguments, as HIP's own code
+// object v5 kernels read them.
+#pragma once
+
+#include "ptx/diagnostic.hpp"
+#include "kernel/kernel_ir.hpp"
+#include "isel/cost_model.hpp"
+#include "isel/machine_ir.hpp"
+
+#include <string>
+#include <vector>
+
+namespace p2a::klower {
+
+// Size of the hidden (implicit) argument block HIP allocates after the
+// explicit arguments (code object v5).
+constexpr unsigned kHiddenArgsBytes = 256;
+
+struct KernelTranslation {
+  std::string name;
+  std::string target;
+  // The complete text for this kernel: code section, symbol, descriptor.
+  std::string assembly;
+  // Per kernel statement (same index as Kernel::body): what it became.
+  std::vector<mir::TranslatedInstruction> statements;
+  std::vector<std::string> prologue; // ABI loads before the first statement
+  std::vector<std::string> epilogue; // s_endpgm when the body falls off its end
+  // Every code line in emission order, with the statement it belongs to
+  // (-1: prologue or the final s_endpgm). The emulator decodes the object in
+  // the same order, so line i is the i-th decoded instruction.
+  std::vector<std::string> code;
+  std::vector<int> codeStmt;
+  std::vector<unsigned> codeAsmLine; // line of each code line in moduleHeader() + assembly
+  unsigned numVgprs = 0, numSgprs = 0;
+  unsigned kernargBytes = 0;     // explicit + hidden
+  unsigned hiddenArgsOffset = 0; // where the hidden arguments start
+  unsigned groupBytes = 0;       // LDS (.shared variables) per workgroup
+  unsigned privateBytes = 0;     // scratch (.local variables) per thread
+  mir::Function function;
+  mir::Allocation allocation;
+  // The module .const/.global variables the code addresses (PC-relative
+  // relocations: the module's assembly must define them once, see
+  // variablesAssembly()).
+  std::vector<kernel::Variable> variables;
+  // This kernel's entry in the module's code object v5 metadata
+  // (`amdhsa.kernels` list item, YAML), see moduleMetadata().
+  std::string metadata;
+  // Where each PTX register lives ("v5", "v[6:7]", "s[20:21]").
+  std::vector<std::pair<std::string, std::string>> registers;
+};
+
+struct Options {
+  // Tests inject a rule here (e.g. a deliberately broken one): when it
+  // applies to an instruction, it is used instead of the table's choice.
+  const rules::Rule *forcedRule = nullptr;
+  // SGPRs that uniform values computed by the scalar ALU may keep for the
+  // whole kernel (uniform_values.hpp). A kernel that runs out of SGPRs with
+  // them is translated again without: the lane masks (one or two SGPRs per
+  // block) come first.
+  unsigned scalarHomeSgprs = 24;
+};
+
+bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,
+                     KernelTranslation &out, Diagnostics &diags, const Options &options = {});
+
+// The module header every AMDHSA source starts with.
+std::string moduleHeader(const targets::TargetInfo &t);
+
+// Definitions of module variables (their initial bytes, in .rodata.NAME for
+// .const and .data.NAME for .global).
+std::string variablesAssembly(const std::vector<kernel::Variable> &variables);
+
+// The `.amdgpu_metadata` block (code object v5, AMDGPUUsage "Code Object V5
+// Metadata") for the kernels' entries: what HIP's module API and the HSA
+// runtime read to lay out the kernel arguments.
+std::string moduleMetadata(const targets::TargetInfo &t, const std::vector<std::string> &kernelEntries);
+
+} // namespace p2a::klower

@@ -1,0 +1,519 @@
+#include "ptx/ptx_decoder.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace p2a::ptx {
+
+namespace ast = ::ptx::ast;
+
+namespace {
+
+const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "lop3", "shf", "shl",
+                                       "shr",  "prmt", "bfe", "bfi",  "brev",  "popc", "clz", "bfind",
+                                       "fns",  "bmsk", "szext", "mov", "add", "sub", "mul",
+                                       "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg",
+                                       "mul24", "mad24", "addc", "subc"};
+
+std::optional<PrmtMode> prmtModeOf(const std::string &m) {
+  static const std::pair<const char *, PrmtMode> modes[] = {{"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e},
+                                                             {"rc8", PrmtMode::Rc8}, {"ecl", PrmtMode::Ecl},
+                                                             {"ecr", PrmtMode::Ecr}, {"rc16", PrmtMode::Rc16}};
+  for (auto &[name, mode] : modes)
+    if (m == name)
+      return mode;
+  return std::nullopt;
+}
+
+std::optional<std::pair<TypeClass, unsigned>> parseType(const std::string &m) {
+  if (m == "pred")
+    return std::make_pair(TypeClass::Pred, 1u);
+  if (m.size() < 2)
+    return std::nullopt;
+  TypeClass cls;
+  switch (m[0]) {
+  case 'b': cls = TypeClass::B; break;
+  case 'u': cls = TypeClass::U; break;
+  case 's': cls = TypeClass::S; break;
+  default: return std::nullopt;
+  }
+  std::string digits = m.substr(1);
+  if (digits != "8" && digits != "16" && digits != "32" && digits != "64")
+    return std::nullopt;
+  return std::make_pair(cls, static_cast<unsigned>(std::stoul(digits)));
+}
+
+std::string joinAllowed(std::initializer_list<const char *> xs) {
+  std::string s;
+  for (const char *x : xs) {
+    if (!s.empty())
+      s += ", ";
+    s += x;
+  }
+  return s;
+}
+
+} // namespace
+
+std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnostics &diags) {
+  const ast::SourceLoc at = in.opcode_loc.line ? in.opcode_loc : in.loc;
+  std::string full = in.opcode;
+  for (const std::string &m : in.modifiers)
+    full += "." + m;
+  if (!kFamily.count(in.opcode)) {
+    unsupported(diags, at, in.opcode, "unsupported PTX instruction '" + full + "'");
+    return std::nullopt;
+  }
+  if (in.guard) {
+    error(diags, in.guard->loc, "guard predicates are not supported on '" + full + "' in this translation mode");
+    return std::nullopt;
+  }
+
+  Form f;
+  std::vector<std::string> mods = in.modifiers;
+  auto bad = [&](const std::string &msg) {
+    error(diags, at, "invalid form '" + full + "': " + msg);
+    return std::nullopt;
+  };
+  // prmt.b32{.mode}: the mode follows the type (PTX ISA 9.7.9.7).
+  if (in.opcode == "prmt" && mods.size() >= 2)
+    if (std::optional<PrmtMode> m = prmtModeOf(mods.back())) {
+      f.prmt = *m;
+      mods.pop_back();
+    }
+  // cvt.dtype.atype (PTX ISA 9.7.9.21): two types, the source last. Only the
+  // integer widenings and narrowings between 32 and 64 bits, without rounding
+  // or saturation modifiers.
+  if (in.opcode == "cvt") {
+    if (mods.size() != 2)
+      return bad("expected cvt.dtype.atype with integer types (e.g. cvt.u64.u32)");
+    auto to = parseType(mods[0]), from = parseType(mods[1]);
+    if (!to || !from || to->first == TypeClass::Pred || from->first == TypeClass::Pred)
+      return bad("only integer conversions are supported");
+    f.opcode = Opcode::Cvt;
+    if (to->second < 16 || from->second < 16 || to->second == from->second)
+      return bad("only conversions between 16-, 32- and 64-bit integers of different widths are supported");
+    if (to->second > from->second) {
+      // Widening extends by the source's signedness (PTX ISA 9.7.9.21).
+      const bool sext = from->first == TypeClass::S;
+      f.type = sext ? TypeClass::S : TypeClass::U;
+      f.fromType = f.type;
+    } else {
+      f.type = f.fromType = TypeClass::U; // truncation keeps the low bits whatever the types
+    }
+    f.width = to->second;
+    f.fromWidth = from->second;
+    mods.clear();
+  } else {
+  // The type is the last modifier in every other form.
+  if (mods.empty())
+    return bad("missing type suffix");
+  auto ty = parseType(mods.back());
+  if (!ty)
+    return bad("'." + mods.back() + "' is not a type");
+  f.type = ty->first;
+  f.width = ty->second;
+  mods.pop_back();
+  }
+
+  auto typeOneOf = [&](std::initializer_list<const char *> allowed) {
+    std::string spelled = f.type == TypeClass::Pred ? "pred" : std::string(1, "pbus"[int(f.type)]) + std::to_string(f.width);
+    for (const char *a : allowed)
+      if (spelled == a)
+        return true;
+    return false;
+  };
+
+  if (in.opcode == "and" || in.opcode == "or" || in.opcode == "xor" || in.opcode == "not") {
+    f.opcode = in.opcode == "and" ? Opcode::And : in.opcode == "or" ? Opcode::Or : in.opcode == "xor" ? Opcode::Xor : Opcode::Not;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"pred", "b16", "b32", "b64"}))
+      return bad("type must be one of " + joinAllowed({".pred", ".b16", ".b32", ".b64"}));
+  } else if (in.opcode == "cnot") {
+    f.opcode = Opcode::Cnot;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"b16", "b32", "b64"}))
+      return bad("type must be one of .b16, .b32, .b64");
+  } else if (in.opcode == "lop3") {
+    f.opcode = Opcode::Lop3;
+    if (mods.size() > 1)
+      return bad("at most one of .and/.or");
+    if (mods.size() == 1) {
+      if (mods[0] == "and")
+        f.boolop = BoolOp::And;
+      else if (mods[0] == "or")
+        f.boolop = BoolOp::Or;
+      else
+        return bad("unexpected modifier '." + mods[0] + "' (expected .and or .or)");
+    }
+    if (!typeOneOf({"b32"}))
+      return bad("lop3 is .b32 only");
+  } else if (in.opcode == "shf") {
+    f.opcode = Opcode::Shf;
+    bool haveDir = false, haveMode = false;
+    for (const std::string &m : mods) {
+      if ((m == "l" || m == "r") && !haveDir) {
+        // PTX ISA 9.7.8.6 spells shf.{l,r}.{wrap,clamp}; ptxas rejects the
+        // other order ("Unknown modifier '.l'"), so we do too.
+        if (haveMode)
+          return bad("the direction comes before the mode: write 'shf." + m + "." +
+                     (f.mode == ShfMode::Wrap ? std::string("wrap") : std::string("clamp")) + "'");
+        f.dir = m == "l" ? ShfDir::Left : ShfDir::Right;
+        haveDir = true;
+      } else if ((m == "wrap" || m == "clamp") && !haveMode) {
+        f.mode = m == "wrap" ? ShfMode::Wrap : ShfMode::Clamp;
+        haveMode = true;
+      } else {
+        return bad("unexpected modifier '." + m + "'");
+      }
+    }
+    if (!haveDir)
+      return bad("shf needs a direction, .l or .r");
+    if (!haveMode)
+      return bad("shf needs a mode, .wrap or .clamp");
+    if (!typeOneOf({"b32"}))
+      return bad("shf is .b32 only");
+  } else if (in.opcode == "shl") {
+    f.opcode = Opcode::Shl;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"b16", "b32", "b64"}))
+      return bad("shl takes .b16, .b32 or .b64");
+  } else if (in.opcode == "shr") {
+    f.opcode = Opcode::Shr;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64"}))
+      return bad("shr takes .b, .u or .s with 16, 32 or 64 bits");
+  } else if (in.opcode == "bmsk" || in.opcode == "szext") {
+    f.opcode = in.opcode == "bmsk" ? Opcode::Bmsk : Opcode::Szext;
+    if (mods.size() != 1 || (mods[0] != "clamp" && mods[0] != "wrap"))
+      return bad(in.opcode + " needs exactly one mode, .clamp or .wrap");
+    f.mode = mods[0] == "clamp" ? ShfMode::Clamp : ShfMode::Wrap;
+    if (f.opcode == Opcode::Bmsk ? !typeOneOf({"b32"}) : !typeOneOf({"u32", "s32"}))
+      return bad(f.opcode == Opcode::Bmsk ? "bmsk is .b32 only" : "szext takes .u32 or .s32");
+  } else if (in.opcode == "bfind") {
+    f.opcode = Opcode::Bfind;
+    for (const std::string &m : mods) {
+      if (m != "shiftamt" || f.shiftamt)
+        return bad("unexpected modifier '." + m + "' (expected .shiftamt)");
+      f.shiftamt = true;
+    }
+    if (!typeOneOf({"u32", "s32", "u64", "s64"}))
+      return bad("bfind takes .u32, .s32, .u64 or .s64");
+  } else if (in.opcode == "cvt") {
+    // decoded above
+  } else if (in.opcode == "setp") {
+    // setp.CmpOp{.BoolOp}.type (PTX ISA 9.7.3.1), integer types.
+    f.opcode = Opcode::Setp;
+    static const std::pair<const char *, std::pair<CmpOp, bool>> cmps[] = {
+        {"eq", {CmpOp::Eq, false}}, {"ne", {CmpOp::Ne, false}}, {"lt", {CmpOp::Lt, false}},
+        {"le", {CmpOp::Le, false}}, {"gt", {CmpOp::Gt, false}}, {"ge", {CmpOp::Ge, false}},
+        {"lo", {CmpOp::Lt, true}},  {"ls", {CmpOp::Le, true}},  {"hi", {CmpOp::Gt, true}},
+        {"hs", {CmpOp::Ge, true}}};
+    if (mods.empty() || mods.size() > 2)
+      return bad("expected setp.cmp[.and|.or].type");
+    bool found = false, unsignedSpelling = false;
+    for (auto &[n, c] : cmps)
+      if (mods[0] == n) {
+        f.cmp = c.first;
+        unsignedSpelling = c.second;
+        found = true;
+      }
+    if (!found)
+      return bad("unknown integer comparison '." + mods[0] + "'");
+    if (mods.size() == 2) {
+      if (mods[1] == "and")
+        f.boolop = BoolOp::And;
+      else if (mods[1] == "or")
+        f.boolop = BoolOp::Or;
+      else if (mods[1] == "xor")
+        f.boolop = BoolOp::Xor;
+      else
+        return bad("the combiner must be .and, .or or .xor");
+    }
+    if (!typeOneOf({"b32", "u32", "s32", "b64", "u64", "s64"}))
+      return bad("integer comparisons of 32 or 64 bits only");
+    if (f.type == TypeClass::B && f.cmp != CmpOp::Eq && f.cmp != CmpOp::Ne)
+      return bad(".b types allow only eq and ne");
+    // Equality ignores signedness; lo/ls/hi/hs are unsigned whatever the type.
+    if (f.cmp == CmpOp::Eq || f.cmp == CmpOp::Ne || f.type == TypeClass::B || unsignedSpelling)
+      f.type = TypeClass::U;
+  } else if (in.opcode == "min" || in.opcode == "max" || in.opcode == "abs" || in.opcode == "neg") {
+    f.opcode = in.opcode == "min" ? Opcode::Min : in.opcode == "max" ? Opcode::Max : in.opcode == "abs" ? Opcode::Abs
+                                                                                                       : Opcode::Neg;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    const bool unary = f.opcode == Opcode::Abs || f.opcode == Opcode::Neg;
+    if (unary ? !typeOneOf({"s32"}) : !typeOneOf({"u32", "s32"}))
+      return bad(in.opcode + (unary ? " is supported for .s32" : " is supported for .u32 and .s32"));
+  } else if (in.opcode == "selp") {
+    f.opcode = Opcode::Selp;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"b32", "u32", "s32", "b64", "u64", "s64"}))
+      return bad("selp is supported for 32- and 64-bit integer types");
+    f.type = TypeClass::B;
+  } else if (in.opcode == "mov" && in.operands.size() == 2 &&
+             (in.operands[0].kind == ast::Operand::Kind::Vector || in.operands[1].kind == ast::Operand::Kind::Vector)) {
+    // mov.b64 d, {lo, hi} / mov.b64 {lo, hi}, a (PTX ISA 9.7.9.3): two halves.
+    f.opcode = in.operands[1].kind == ast::Operand::Kind::Vector ? Opcode::MovPack : Opcode::MovUnpack;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"b32", "b64"}))
+      return bad("packing and unpacking moves take .b32 (two .b16 halves) or .b64 (two .b32 halves)");
+    if (in.operands[0].kind == ast::Operand::Kind::Vector && in.operands[1].kind == ast::Operand::Kind::Vector)
+      return bad("one operand must be a register");
+    const ast::Operand &vec = in.operands[f.opcode == Opcode::MovPack ? 1 : 0];
+    if (vec.elems.size() != 2)
+      return bad("the vector operand needs exactly two halves, {lo, hi}");
+  } else if (in.opcode == "mov" || in.opcode == "add" || in.opcode == "sub" || in.opcode == "addc" ||
+             in.opcode == "subc") {
+    f.opcode = in.opcode == "mov" ? Opcode::Mov : in.opcode.rfind("add", 0) == 0 ? Opcode::Add : Opcode::Sub;
+    f.carryIn = in.opcode == "addc" || in.opcode == "subc";
+    if (f.opcode != Opcode::Mov && mods.size() == 1 && mods[0] == "cc") {
+      f.carryOut = true;
+      mods.clear();
+    }
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'" + (in.opcode == "mov" ? "" : " (.sat is not supported)"));
+    const bool pred = f.opcode == Opcode::Mov && typeOneOf({"pred"});
+    if ((!typeOneOf({"b32", "u32", "s32", "b64", "u64", "s64"}) && !pred) ||
+        (f.opcode != Opcode::Mov && f.type == TypeClass::B))
+      return bad(f.opcode == Opcode::Mov ? "mov takes .pred or a 32- or 64-bit integer type"
+                                         : in.opcode + " takes .u32, .s32, .u64 or .s64");
+    if ((f.carryIn || f.carryOut) && f.width != 32)
+      return bad("extended-precision (carry) arithmetic is supported for .u32 and .s32");
+    // One operation whatever the signedness (two's complement); mov of .b/.u/.s is a copy.
+    f.type = pred ? TypeClass::Pred : f.opcode == Opcode::Mov ? TypeClass::B : TypeClass::U;
+  } else if (in.opcode == "mul24" || in.opcode == "mad24") {
+    // mul24.{lo,hi}.{u32,s32}, mad24.{lo,hi}.{u32,s32} (PTX ISA 9.7.1.5, 9.7.1.6).
+    if (mods.size() != 1 || (mods[0] != "lo" && mods[0] != "hi"))
+      return bad(in.opcode + " needs exactly one of .lo, .hi (.sat is not supported)");
+    if (!typeOneOf({"u32", "s32"}))
+      return bad(in.opcode + " takes .u32 or .s32");
+    const bool hi = mods[0] == "hi";
+    f.opcode = in.opcode == "mul24" ? (hi ? Opcode::Mul24Hi : Opcode::Mul24Lo) : (hi ? Opcode::Mad24Hi : Opcode::Mad24Lo);
+  } else if (in.opcode == "mad" && mods.size() == 1 && (mods[0] == "hi" || mods[0] == "wide")) {
+    if (!typeOneOf({"u32", "s32"}))
+      return bad("mad." + mods[0] + " is supported for .u32 and .s32");
+    f.opcode = mods[0] == "hi" ? Opcode::MadHi : Opcode::MadWide;
+  } else if (in.opcode == "mul" || in.opcode == "mad") {
+    if (mods.size() != 1 || (mods[0] != "lo" && mods[0] != "hi" && mods[0] != "wide"))
+      return bad(in.opcode + " needs exactly one of .lo, .hi, .wide (.cc and .sat forms are not supported)");
+    const bool wide16 = in.opcode == "mul" && mods[0] == "wide" && typeOneOf({"u16", "s16"});
+    const bool lo64 = mods[0] == "lo" && typeOneOf({"u64", "s64"});
+    const bool hi64 = in.opcode == "mul" && mods[0] == "hi" && typeOneOf({"u64", "s64"});
+    if (!typeOneOf({"u32", "s32"}) && !wide16 && !lo64 && !hi64)
+      return bad(in.opcode + "." + mods[0] + " is supported for .u32 and .s32" +
+                 (in.opcode == "mul" && mods[0] == "wide" ? " (and .u16, .s16)"
+                  : mods[0] == "lo"                        ? " (and .u64, .s64)"
+                  : in.opcode == "mul"                      ? " (and .u64, .s64)"
+                                                            : ""));
+    if (in.opcode == "mad") {
+      f.opcode = Opcode::MadLo;
+      f.type = TypeClass::U;
+    } else if (mods[0] == "lo") {
+      f.opcode = Opcode::MulLo;
+      f.type = TypeClass::U;
+    } else {
+      f.opcode = mods[0] == "hi" ? Opcode::MulHi : Opcode::MulWide;
+    }
+  } else {
+    // prmt bfe bfi brev popc clz fns: no modifiers besides the type (prmt's mode handled above).
+    static const std::pair<const char *, Opcode> plain[] = {{"prmt", Opcode::Prmt}, {"bfe", Opcode::Bfe},
+                                                            {"bfi", Opcode::Bfi},   {"brev", Opcode::Brev},
+                                                            {"popc", Opcode::Popc}, {"clz", Opcode::Clz},
+                                                            {"fns", Opcode::Fns}};
+    for (auto &[name, op] : plain)
+      if (in.opcode == name)
+        f.opcode = op;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'" +
+                 (f.opcode == Opcode::Prmt ? " (prmt modes: .f4e .b4e .rc8 .ecl .ecr .rc16, after .b32)" : ""));
+    bool ok = false;
+    switch (f.opcode) {
+    case Opcode::Prmt:
+      ok = typeOneOf({"b32"});
+      break;
+    case Opcode::Bfe:
+      ok = typeOneOf({"u32", "s32", "u64", "s64"});
+      break;
+    case Opcode::Fns:
+      ok = typeOneOf({"b32"});
+      break;
+    default:
+      ok = typeOneOf({"b32", "b64"});
+      break;
+    }
+    if (!ok)
+      return bad(std::string(in.opcode) + (f.opcode == Opcode::Bfe ? " takes .u32, .s32, .u64 or .s64"
+                                             : f.opcode == Opcode::Prmt || f.opcode == Opcode::Fns ? " is .b32 only"
+                                                                                                   : " takes .b32 or .b64"));
+  }
+
+  Instruction out;
+  out.form = f;
+  out.loc = in.loc;
+  out.text = in.text;
+
+  const unsigned nd = f.numDsts(), ns = f.numSrcs();
+  // lop3.{and,or} writes "d|p" as one operand.
+  // A packing move's vector operand stands for its two halves; the carry
+  // flag of extended-precision arithmetic is implicit (not written).
+  std::vector<const ast::Operand *> ops;
+  for (const ast::Operand &o : in.operands)
+    if (o.kind == ast::Operand::Kind::Vector && (f.opcode == Opcode::MovPack || f.opcode == Opcode::MovUnpack))
+      for (const ast::Operand &e : o.elems)
+        ops.push_back(&e);
+    else
+      ops.push_back(&o);
+  const unsigned implicitDst = f.carryOut ? 1 : 0, implicitSrc = f.carryIn ? 1 : 0;
+  const unsigned written = (f.opcode == Opcode::Lop3 && f.boolop != BoolOp::None) ? 1 + ns
+                                                                                  : nd + ns - implicitDst - implicitSrc;
+  if (ops.size() != written) {
+    error(diags, at, "'" + full + "' expects " + std::to_string(written) + " operands, got " + std::to_string(ops.size()));
+    return std::nullopt;
+  }
+  size_t k = 0;
+  if (f.opcode == Opcode::Lop3 && f.boolop != BoolOp::None) {
+    const ast::Operand &o = *ops[k++];
+    // `!d|p` and `d.x|p` parse as pairs too; neither is a plain d|p.
+    if (o.kind != ast::Operand::Kind::Pair || o.negated || o.element) {
+      error(diags, o.loc, "expected 'd|p' destination pair for '" + full + "'");
+      return std::nullopt;
+    }
+    Operand d, p;
+    d.loc = p.loc = o.loc;
+    d.kind = o.name == "_" ? Operand::Kind::Sink : Operand::Kind::Register;
+    d.reg = o.name;
+    p.reg = o.name2;
+    if (p.reg == "_" || p.reg.empty()) {
+      error(diags, o.loc, "the predicate destination of '" + full + "' cannot be '_'");
+      return std::nullopt;
+    }
+    out.dsts = {d, p};
+  } else {
+    for (unsigned i = 0; i < nd - implicitDst; ++i) {
+      const ast::Operand &o = *ops[k++];
+      if (o.kind != ast::Operand::Kind::Register || o.negated || o.element) {
+        error(diags, o.loc, "destination of '" + full + "' must be a register");
+        return std::nullopt;
+      }
+      Operand d;
+      d.loc = o.loc;
+      d.reg = o.name;
+      out.dsts.push_back(d);
+    }
+  }
+  Operand carry;
+  carry.kind = Operand::Kind::Register;
+  carry.reg = kCarryFlagRegister;
+  carry.loc = at;
+  if (implicitDst)
+    out.dsts.push_back(carry);
+  for (unsigned i = 0; i < ns - implicitSrc; ++i) {
+    const ast::Operand &o = *ops[k++];
+    Operand s;
+    s.loc = o.loc;
+    const unsigned w = f.srcWidth(i);
+    const bool isPredSrc = w == 1;
+    if (o.kind == ast::Operand::Kind::Immediate) {
+      if (o.imm_kind != ast::Operand::ImmKind::Int) {
+        error(diags, o.loc, "floating-point immediate '" + o.text + "' is not valid for '" + full + "'");
+        return std::nullopt;
+      }
+      if (isPredSrc && !(f.opcode == Opcode::Mov && (o.imm_bits == 0 || o.imm_bits == 1))) {
+        error(diags, o.loc, "predicate operand must be a register");
+        return std::nullopt;
+      }
+      s.kind = Operand::Kind::Immediate;
+      s.imm = w >= 64 ? o.imm_bits : (o.imm_bits & ((1ull << w) - 1));
+      if (f.opcode == Opcode::Lop3 && i == 3 && o.imm_bits > 255) {
+        error(diags, o.loc, "immLut must be in 0..255, got " + o.text);
+        return std::nullopt;
+      }
+    } else if (o.kind == ast::Operand::Kind::Register && !o.negated && !o.element) {
+      if (f.opcode == Opcode::Lop3 && i == 3) {
+        error(diags, o.loc, "immLut must be an integer constant");
+        return std::nullopt;
+      }
+      s.kind = Operand::Kind::Register;
+      s.reg = o.name;
+    } else {
+      error(diags, o.loc, "invalid source operand '" + o.text + "' for '" + full + "'");
+      return std::nullopt;
+    }
+    out.srcs.push_back(s);
+  }
+  if (implicitSrc)
+    out.srcs.push_back(carry);
+  return out;
+}
+
+void collectRegisterDeclaration(const ast::Declaration &decl, RegisterTypes &types, Diagnostics &diags) {
+  if (decl.space != "reg")
+    return;
+  auto ty = parseType(decl.type);
+  if (!ty) {
+    // Float and other registers are outside this family; remember nothing.
+    return;
+  }
+  RegisterType rt{ty->first, ty->second};
+  for (const ast::Declarator &d : decl.declarators) {
+    if (d.range) {
+      if (*d.range > 1u << 20) {
+        error(diags, d.loc, "register range " + d.name + "<" + std::to_string(*d.range) + "> is too large");
+        continue;
+      }
+      for (uint32_t i = 0; i < *d.range; ++i)
+        types[d.name + std::to_string(i)] = rt;
+    } else {
+      types[d.name] = rt;
+    }
+  }
+}
+
+static std::string typeName(const RegisterType &t) {
+  if (t.cls == TypeClass::Pred)
+    return ".pred";
+  return std::string(".") + "pbus"[int(t.cls)] + std::to_string(t.width);
+}
+
+bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &diags) {
+  bool ok = true;
+  auto check = [&](const Operand &o, unsigned width, bool source) {
+    if (!o.isReg())
+      return;
+    RegisterType want{width == 1 ? TypeClass::Pred : TypeClass::B, width};
+    auto it = types.find(o.reg);
+    if (it == types.end()) {
+      types[o.reg] = want;
+      return;
+    }
+    // PTX allows a register of any bit-size-compatible type (b/u/s of the same width).
+    const RegisterType &have = it->second;
+    // PTX ISA 5.4.x "Operand size exceeding instruction-type size": a wider
+    // source register is chopped to the instruction type. Accepted for a
+    // 32-bit register read as 16 bits, which lives in the same VGPR (the
+    // rules treat a 16-bit value's high half as don't-care).
+    const bool chopped = source && have.width == 32 && want.width == 16 && have.cls != TypeClass::Pred;
+    const bool compatible =
+        chopped || ((have.cls == TypeClass::Pred) == (want.cls == TypeClass::Pred) && have.width == want.width);
+    if (!compatible) {
+      error(diags, o.loc,
+            "register " + o.reg + " is " + typeName(have) + " but '" + inst.form.name() + "' needs " +
+                (want.cls == TypeClass::Pred ? std::string(".pred") : std::to_string(width) + "-bit") + " here");
+      ok = false;
+    }
+  };
+  for (unsigned i = 0; i < inst.dsts.size(); ++i)
+    check(inst.dsts[i], inst.form.dstWidth(i), false);
+  for (unsigned i = 0; i < inst.srcs.size(); ++i)
+    check(inst.srcs[i], inst.form.srcWidth(i), true);
+  return ok;
+}
+
+} // namespace p2a::ptx

@@ -1,0 +1,305 @@
+#include "ptx/ptx_ir.hpp"
+
+namespace p2a::ptx {
+
+static const char *typePrefix(TypeClass t) {
+  switch (t) {
+  case TypeClass::Pred: return "pred";
+  case TypeClass::B: return "b";
+  case TypeClass::U: return "u";
+  case TypeClass::S: return "s";
+  }
+  return "?";
+}
+
+std::string Form::name() const {
+  std::string ty = type == TypeClass::Pred ? "pred" : typePrefix(type) + std::to_string(width);
+  switch (opcode) {
+  case Opcode::And: return "and." + ty;
+  case Opcode::Or: return "or." + ty;
+  case Opcode::Xor: return "xor." + ty;
+  case Opcode::Not: return "not." + ty;
+  case Opcode::Cnot: return "cnot." + ty;
+  case Opcode::Lop3:
+    return std::string("lop3.") + (boolop == BoolOp::And ? "and." : boolop == BoolOp::Or ? "or." : "") + ty;
+  case Opcode::Shf:
+    return std::string("shf.") + (dir == ShfDir::Left ? "l." : "r.") +
+           (mode == ShfMode::Wrap ? "wrap." : "clamp.") + ty;
+  case Opcode::Shl: return "shl." + ty;
+  case Opcode::Shr: return "shr." + ty;
+  case Opcode::Prmt: {
+    static const char *modes[] = {"", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"};
+    return "prmt." + ty + modes[static_cast<int>(prmt)];
+  }
+  case Opcode::Bfe: return "bfe." + ty;
+  case Opcode::Bfi: return "bfi." + ty;
+  case Opcode::Brev: return "brev." + ty;
+  case Opcode::Popc: return "popc." + ty;
+  case Opcode::Clz: return "clz." + ty;
+  case Opcode::Bfind: return std::string("bfind.") + (shiftamt ? "shiftamt." : "") + ty;
+  case Opcode::Fns: return "fns." + ty;
+  case Opcode::Bmsk: return std::string("bmsk.") + (mode == ShfMode::Clamp ? "clamp." : "wrap.") + ty;
+  case Opcode::Szext: return std::string("szext.") + (mode == ShfMode::Clamp ? "clamp." : "wrap.") + ty;
+  case Opcode::Mov: return "mov." + ty;
+  case Opcode::Add:
+  case Opcode::Sub:
+    return std::string(opcode == Opcode::Add ? "add" : "sub") + (carryIn ? "c" : "") + (carryOut ? ".cc." : ".") + ty;
+  case Opcode::MulLo: return "mul.lo." + ty;
+  case Opcode::MulHi: return "mul.hi." + ty;
+  case Opcode::MulWide: return "mul.wide." + ty;
+  case Opcode::MadLo: return "mad.lo." + ty;
+  case Opcode::MadHi: return "mad.hi." + ty;
+  case Opcode::MadWide: return "mad.wide." + ty;
+  case Opcode::Mul24Lo: return "mul24.lo." + ty;
+  case Opcode::Mul24Hi: return "mul24.hi." + ty;
+  case Opcode::Mad24Lo: return "mad24.lo." + ty;
+  case Opcode::Mad24Hi: return "mad24.hi." + ty;
+  case Opcode::MovPack: return "mov.pack." + ty;     // mov.bN d, {lo, hi}
+  case Opcode::MovUnpack: return "mov.unpack." + ty; // mov.bN {lo, hi}, a
+  case Opcode::Add3: return "add3." + ty;            // fused: add of an add
+  case Opcode::Xad: return "xad." + ty;              // fused: add of a xor
+  case Opcode::Cvt: return "cvt." + ty + "." + typePrefix(fromType) + std::to_string(fromWidth);
+  case Opcode::Setp: {
+    static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    return std::string("setp.") + cmps[static_cast<int>(cmp)] + "." +
+           (boolop == BoolOp::And ? "and." : boolop == BoolOp::Or ? "or." : boolop == BoolOp::Xor ? "xor." : "") +
+           ty;
+  }
+  case Opcode::Selp: return "selp." + ty;
+  case Opcode::Min: return "min." + ty;
+  case Opcode::Max: return "max." + ty;
+  case Opcode::Abs: return "abs." + ty;
+  case Opcode::Neg: return "neg." + ty;
+  }
+  return "?";
+}
+
+unsigned Form::numDsts() const {
+  if (opcode == Opcode::Setp)
+    return 1;
+  if (opcode == Opcode::MovUnpack || ((opcode == Opcode::Add || opcode == Opcode::Sub) && carryOut))
+    return 2;
+  return opcode == Opcode::Lop3 && boolop != BoolOp::None ? 2 : 1;
+}
+
+unsigned Form::numSrcs() const {
+  switch (opcode) {
+  case Opcode::Not:
+  case Opcode::Cnot:
+  case Opcode::Brev:
+  case Opcode::Popc:
+  case Opcode::Clz:
+  case Opcode::Bfind:
+  case Opcode::Mov:
+  case Opcode::Cvt:
+  case Opcode::Abs:
+  case Opcode::Neg:
+  case Opcode::MovUnpack: return 1;
+  case Opcode::Add:
+  case Opcode::Sub: return carryIn ? 3 : 2;
+  case Opcode::Add3:
+  case Opcode::Xad:
+  case Opcode::MadLo:
+  case Opcode::MadHi:
+  case Opcode::MadWide:
+  case Opcode::Mad24Lo:
+  case Opcode::Mad24Hi:
+  case Opcode::Selp: return 3;
+  case Opcode::Setp: return boolop == BoolOp::None ? 2 : 3;
+  case Opcode::Prmt:
+  case Opcode::Bfe:
+  case Opcode::Fns: return 3;
+  case Opcode::Bfi: return 4;
+  case Opcode::Bmsk:
+  case Opcode::Szext: return 2;
+  case Opcode::Lop3: return boolop == BoolOp::None ? 4 : 5; // a b c immLut [q]
+  case Opcode::Shf: return 3;
+  default: return 2;
+  }
+}
+
+unsigned Form::srcWidth(unsigned i) const {
+  switch (opcode) {
+  case Opcode::Prmt:
+  case Opcode::Fns:
+  case Opcode::Bmsk:
+  case Opcode::Szext: return 32;
+  case Opcode::Bfe: return i == 0 ? width : 32;  // pos and len are .u32
+  case Opcode::Bfi: return i < 2 ? width : 32;   // a, b have the type; pos, len are .u32
+  case Opcode::Lop3: return i < 3 ? 32 : i == 3 ? 8 : 1;
+  case Opcode::Shf: return 32;
+  case Opcode::Shl:
+  case Opcode::Shr: return i == 1 ? 32 : width; // PTX 9.7.8.7/8: the amount is .u32
+  case Opcode::Cvt: return fromWidth;
+  case Opcode::MovPack: return width / 2;
+  case Opcode::MadWide: return i == 2 ? 2 * width : width; // c is as wide as d
+  case Opcode::Add:
+  case Opcode::Sub: return i == 2 ? 1 : width;            // the carry flag
+  case Opcode::Setp:
+  case Opcode::Selp: return i == 2 ? 1 : width; // the combiner / selector is a predicate
+  default: return width;
+  }
+}
+
+unsigned Form::dstWidth(unsigned i) const {
+  if (opcode == Opcode::MovUnpack)
+    return width / 2;
+  if (i == 1 || opcode == Opcode::Setp)
+    return 1;
+  switch (opcode) {
+  case Opcode::Popc:
+  case Opcode::Clz:
+  case Opcode::Bfind: return 32; // .u32 destination whatever the source type
+  case Opcode::MulWide:
+  case Opcode::MadWide: return 2 * width; // mul.wide.u32 writes 64 bits
+  default: return width;
+  }
+}
+
+const std::vector<Form> &allForms() {
+  static const std::vector<Form> forms = [] {
+    std::vector<Form> v;
+    auto add = [&](Form f) { v.push_back(f); };
+    for (Opcode op : {Opcode::And, Opcode::Or, Opcode::Xor, Opcode::Not}) {
+      add(Form{op, TypeClass::Pred, 1});
+      for (unsigned w : {16u, 32u, 64u})
+        add(Form{op, TypeClass::B, w});
+    }
+    for (unsigned w : {16u, 32u, 64u})
+      add(Form{Opcode::Cnot, TypeClass::B, w});
+    for (BoolOp b : {BoolOp::None, BoolOp::And, BoolOp::Or}) {
+      Form f{Opcode::Lop3, TypeClass::B, 32};
+      f.boolop = b;
+      add(f);
+    }
+    for (ShfDir d : {ShfDir::Left, ShfDir::Right})
+      for (ShfMode m : {ShfMode::Wrap, ShfMode::Clamp}) {
+        Form f{Opcode::Shf, TypeClass::B, 32};
+        f.dir = d;
+        f.mode = m;
+        add(f);
+      }
+    for (unsigned w : {16u, 32u, 64u})
+      add(Form{Opcode::Shl, TypeClass::B, w});
+    for (TypeClass t : {TypeClass::B, TypeClass::U, TypeClass::S})
+      for (unsigned w : {16u, 32u, 64u})
+        add(Form{Opcode::Shr, t, w});
+    // Neighbours.
+    for (PrmtMode m : {PrmtMode::None, PrmtMode::F4e, PrmtMode::B4e, PrmtMode::Rc8, PrmtMode::Ecl, PrmtMode::Ecr,
+                       PrmtMode::Rc16}) {
+      Form f{Opcode::Prmt, TypeClass::B, 32};
+      f.prmt = m;
+      add(f);
+    }
+    for (TypeClass t : {TypeClass::U, TypeClass::S})
+      for (unsigned w : {32u, 64u})
+        add(Form{Opcode::Bfe, t, w});
+    for (unsigned w : {32u, 64u}) {
+      add(Form{Opcode::Bfi, TypeClass::B, w});
+      add(Form{Opcode::Brev, TypeClass::B, w});
+      add(Form{Opcode::Popc, TypeClass::B, w});
+      add(Form{Opcode::Clz, TypeClass::B, w});
+    }
+    for (bool sa : {false, true})
+      for (TypeClass t : {TypeClass::U, TypeClass::S})
+        for (unsigned w : {32u, 64u}) {
+          Form f{Opcode::Bfind, t, w};
+          f.shiftamt = sa;
+          add(f);
+        }
+    add(Form{Opcode::Fns, TypeClass::B, 32});
+    for (ShfMode m : {ShfMode::Clamp, ShfMode::Wrap}) {
+      Form b{Opcode::Bmsk, TypeClass::B, 32};
+      b.mode = m;
+      add(b);
+      for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+        Form z{Opcode::Szext, t, 32};
+        z.mode = m;
+        add(z);
+      }
+    }
+    // Arithmetic around the family (canonical .u for sign-agnostic forms).
+    add(Form{Opcode::Mov, TypeClass::Pred, 1});
+    for (unsigned w : {32u, 64u}) {
+      add(Form{Opcode::Mov, TypeClass::B, w});
+      add(Form{Opcode::Add, TypeClass::U, w});
+      add(Form{Opcode::Sub, TypeClass::U, w});
+    }
+    for (unsigned w : {32u, 64u}) {
+      add(Form{Opcode::MulLo, TypeClass::U, w});
+      add(Form{Opcode::MadLo, TypeClass::U, w});
+    }
+    add(Form{Opcode::MulHi, TypeClass::U, 64});
+    add(Form{Opcode::MulHi, TypeClass::S, 64});
+    for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+      add(Form{Opcode::MulHi, t, 32});
+      add(Form{Opcode::MulWide, t, 32});
+      add(Form{Opcode::MadHi, t, 32});
+      add(Form{Opcode::MadWide, t, 32});
+      for (Opcode op : {Opcode::Mul24Lo, Opcode::Mul24Hi, Opcode::Mad24Lo, Opcode::Mad24Hi})
+        add(Form{op, t, 32});
+    }
+    // Extended precision (32-bit): the carry flag in, out, or both.
+    for (Opcode op : {Opcode::Add, Opcode::Sub})
+      for (auto [in, outFlag] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}}) {
+        Form f{op, TypeClass::U, 32};
+        f.carryIn = in;
+        f.carryOut = outFlag;
+        add(f);
+      }
+    for (unsigned w : {32u, 64u}) {
+      add(Form{Opcode::MovPack, TypeClass::B, w});
+      add(Form{Opcode::MovUnpack, TypeClass::B, w});
+    }
+    add(Form{Opcode::Add3, TypeClass::U, 32});
+    add(Form{Opcode::Xad, TypeClass::U, 32});
+    auto cvt = [&](TypeClass to, unsigned tw, TypeClass from, unsigned fw) {
+      Form f{Opcode::Cvt, to, tw};
+      f.fromType = from;
+      f.fromWidth = fw;
+      add(f);
+    };
+    // Widening by the source's signedness, narrowing by truncation.
+    for (unsigned from : {16u, 32u, 64u})
+      for (unsigned to : {16u, 32u, 64u}) {
+        if (to > from) {
+          cvt(TypeClass::U, to, TypeClass::U, from);
+          cvt(TypeClass::S, to, TypeClass::S, from);
+        } else if (to < from) {
+          cvt(TypeClass::U, to, TypeClass::U, from);
+        }
+      }
+    add(Form{Opcode::MulWide, TypeClass::U, 16});
+    add(Form{Opcode::MulWide, TypeClass::S, 16});
+    for (unsigned w : {32u, 64u})
+      for (TypeClass t : {TypeClass::U, TypeClass::S})
+        for (CmpOp c : {CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge})
+          for (BoolOp b : {BoolOp::None, BoolOp::And, BoolOp::Or, BoolOp::Xor}) {
+            if (t == TypeClass::S && (c == CmpOp::Eq || c == CmpOp::Ne))
+              continue; // equality ignores signedness: one form (.u)
+            Form f{Opcode::Setp, t, w};
+            f.cmp = c;
+            f.boolop = b;
+            add(f);
+          }
+    for (unsigned w : {32u, 64u})
+      add(Form{Opcode::Selp, TypeClass::B, w});
+    for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+      add(Form{Opcode::Min, t, 32});
+      add(Form{Opcode::Max, t, 32});
+    }
+    add(Form{Opcode::Abs, TypeClass::S, 32});
+    add(Form{Opcode::Neg, TypeClass::S, 32});
+    return v;
+  }();
+  return forms;
+}
+
+std::optional<Form> formByName(const std::string &name) {
+  for (const Form &f : allForms())
+    if (f.name() == name)
+      return f;
+  return std::nullopt;
+}
+
+} // namespace p2a::ptx

@@ -1,0 +1,120 @@
+// Typed PTX IR for the Logic & Shift family (PTX ISA 9.x, section 9.7.8):
+// decoded, validated instruction forms. The decoder (ptx_decoder.cpp) builds
+// these from the syntactic AST and rejects wrong forms with located errors.
+#pragma once
+
+#include "grammar/ast.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2a::ptx {
+
+enum class Opcode {
+  // Logic and Shift (PTX ISA 9.7.8)
+  And, Or, Xor, Not, Cnot, Lop3, Shf, Shl, Shr,
+  // Bit-manipulation neighbours (PTX ISA 9.7.1 integer arithmetic, 9.7.9.7 prmt)
+  Prmt, Bfe, Bfi, Brev, Popc, Clz, Bfind, Fns, Bmsk, Szext,
+  // Integer arithmetic and moves that kernels need around the family
+  // (PTX ISA 9.7.1.1 add, 9.7.1.2 sub, 9.7.1.3 mul, 9.7.1.4 mad, 9.7.9.3 mov,
+  // 9.7.9.21 cvt). Two's complement: .s and .u add/sub/mul.lo/mad.lo are one
+  // operation, so the decoder canonicalises them to .u.
+  Mov, Add, Sub, MulLo, MulHi, MulWide, MadLo, Cvt,
+  // Comparison and selection (PTX ISA 9.7.3.1 setp, 9.7.3.3 selp): setp's
+  // .b types (eq/ne only) and lo/ls/hi/hs spellings canonicalise to .u.
+  Setp, Selp,
+  // PTX ISA 9.7.1.10 min, 9.7.1.11 max, 9.7.1.8 abs, 9.7.1.9 neg (32-bit).
+  Min, Max, Abs, Neg,
+  // PTX ISA 9.7.1.5 mul24 / 9.7.1.6 mad24 (24-bit operands, .lo or .hi of
+  // the 48-bit product), 9.7.1.4 mad.hi / mad.wide.
+  Mul24Lo, Mul24Hi, Mad24Lo, Mad24Hi, MadHi, MadWide,
+  // PTX ISA 9.7.9.3 mov with a vector operand: `mov.b64 d, {lo,hi}` packs
+  // two halves, `mov.b64 {lo,hi}, a` unpacks (also .b32 from .b16 halves).
+  MovPack, MovUnpack,
+  // Fused forms: no PTX spelling of their own; kernel/transforms/
+  // instruction_fusion.cpp forms them from two PTX instructions so that a
+  // rule can map them to one AMD instruction: add3 = (a + b) + c,
+  // xad = (a ^ b) + c.
+  Add3, Xad,
+};
+
+// prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.
+enum class PrmtMode { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
+
+// Type class of the form's type suffix: .pred, .bN, .uN, .sN.
+enum class TypeClass { Pred, B, U, S };
+
+enum class ShfDir { Left, Right };
+enum class ShfMode { Wrap, Clamp }; // also bmsk's and szext's .wrap/.clamp
+enum class BoolOp { None, And, Or, Xor }; // lop3.{and,or} (PTX 8.2), setp's .and/.or/.xor combiner
+enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };  // setp (PTX ISA 9.7.3.1)
+
+// A form is the opcode plus all modifiers: everything about an instruction but
+// its operands. Rules match on forms.
+struct Form {
+  Opcode opcode = Opcode::And;
+  TypeClass type = TypeClass::B;
+  unsigned width = 32;           // 1 for .pred
+  ShfDir dir = ShfDir::Left;     // shf only
+  ShfMode mode = ShfMode::Wrap;  // shf only
+  BoolOp boolop = BoolOp::None;  // lop3 only
+  PrmtMode prmt = PrmtMode::None; // prmt only
+  bool shiftamt = false;          // bfind.shiftamt
+  TypeClass fromType = TypeClass::U; // cvt only: the source type
+  unsigned fromWidth = 32;           // cvt only
+  CmpOp cmp = CmpOp::Eq;             // setp only (boolop: its .and/.or/.xor combiner)
+  // add/sub only: the condition code's carry (PTX ISA 9.7.2, extended
+  // precision: add.cc / addc / addc.cc, sub.cc / subc / subc.cc). The flag
+  // CC.CF is an implicit 1-bit operand: a destination after d with
+  // carryOut, a source after b with carryIn.
+  bool carryIn = false, carryOut = false;
+
+  // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
+  std::string name() const;
+  // A fused form (add3, xad): not in PTX source, made by the lowering.
+  bool fused() const { return opcode == Opcode::Add3 || opcode == Opcode::Xad; }
+  // Number of destination / source operands (lop3: immLut counts as a source).
+  unsigned numDsts() const;
+  unsigned numSrcs() const;
+  // Width in bits of source operand i (shift amounts are .u32; lop3's immLut is 8).
+  unsigned srcWidth(unsigned i) const;
+  unsigned dstWidth(unsigned i) const;
+  bool operator==(const Form &o) const { return name() == o.name(); }
+};
+
+// Every form of the family, in a stable order (for tables and tests).
+const std::vector<Form> &allForms();
+std::optional<Form> formByName(const std::string &name);
+
+struct Operand {
+  enum class Kind { Register, Immediate, Sink };
+  Kind kind = Kind::Register;
+  std::string reg;   // register name for Kind::Register
+  uint64_t imm = 0;  // immediate bits (already truncated to the operand width)
+  ::ptx::ast::SourceLoc loc;
+  bool isReg() const { return kind == Kind::Register; }
+  bool isImm() const { return kind == Kind::Immediate; }
+};
+
+struct Instruction {
+  Form form;
+  std::vector<Operand> dsts; // d (and p for lop3.{and,or})
+  std::vector<Operand> srcs; // a, b, c, ... in PTX order
+  ::ptx::ast::SourceLoc loc;
+  std::string text; // source text for listings
+};
+
+// The register that carries PTX's condition code CC.CF between add.cc and
+// addc (and the sub forms): an implicit 1-bit operand, a lane mask like a
+// predicate once translated.
+inline constexpr const char *kCarryFlagRegister = "%__cc";
+
+// The type PTX registers get: by `.reg` declaration or by use.
+struct RegisterType {
+  TypeClass cls = TypeClass::B;
+  unsigned width = 32;
+};
+
+} // namespace p2a::ptx

@@ -1,0 +1,34 @@
+// Clang-style rendering of diagnostics (file:line:col: error: msg, the source
+// line and a caret) through llvm::SourceMgr, for parse errors and all later
+// stages alike.
+#pragma once
+
+#include "grammar/parser.hpp"
+#include "ptx/diagnostic.hpp"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class raw_ostream;
+class SourceMgr;
+} // namespace llvm
+
+namespace p2a {
+
+class SourceFile {
+public:
+  SourceFile(std::string name, std::string text);
+  ~SourceFile();
+  const std::string &name() const { return name_; }
+  const std::string &text() const { return text_; }
+
+  void print(llvm::raw_ostream &os, const Diagnostic &d) const;
+  void print(llvm::raw_ostream &os, const ::ptx::SyntaxError &e) const;
+
+private:
+  std::string name_, text_;
+  std::unique_ptr<llvm::SourceMgr> sm_;
+};
+
+} // namespace p2a

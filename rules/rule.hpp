@@ -1,0 +1,142 @@
+// A rule is data (in the spirit of Cranelift's ISLE lowering rules): a PTX
+// form pattern, operand constraints, a target predicate, an AMDGPU template
+// sequence, a priority, the restriction it handles in words, and -- through
+// ptx_semantics and amd_ops -- a bit-vector meaning on both sides that
+// `rules --verify` proves equal. Cost is not written here: it is read from
+// LLVM's scheduling model for each target (see cost_model.hpp).
+#pragma once
+
+#include "semantics/amd_ops.hpp"
+#include "semantics/bitvec.hpp"
+#include "ptx/ptx_ir.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2a::targets {
+struct TargetInfo;
+}
+
+namespace p2a::rules {
+
+// Which part of a (possibly 64-bit) value an operand names.
+enum class Part { Whole, Lo, Hi };
+
+// A reference to a 32-bit (or 64-bit / mask) value inside a template.
+struct Ref {
+  enum class Kind { None, Dst, Src, Temp, Imm, ImmFn, Vcc, Exec, Scc };
+  Kind kind = Kind::None;
+  unsigned index = 0; // Dst/Src/Temp/ImmFn index
+  Part part = Part::Whole;
+  uint64_t imm = 0;   // Kind::Imm
+};
+
+// A template operand: one Ref, or a register pair {lo, hi} built from two
+// 32-bit refs (the rule then requires hi to live in the VGPR after lo, lo even).
+struct TOperand {
+  Ref lo;
+  std::optional<Ref> hi;
+  bool isPair() const { return hi.has_value(); }
+};
+
+struct TInst {
+  amd::Op op;
+  TOperand dst;
+  std::vector<TOperand> srcs;
+};
+
+enum class TempKind { V32, V64, Mask, S32 };
+
+// An immediate computed from the PTX operands (e.g. 32 - (c & 31)); used both
+// concretely when emitting and symbolically in proofs.
+struct ImmFn {
+  std::string text; // "32-(c&31)"
+  std::function<sem::BV(const std::vector<sem::BV> &srcs)> fn; // result: 32 bits
+};
+
+enum class OperandReq { Any, Reg, Imm };
+
+// A condition on the (immediate) source operands, as a 1-bit BV.
+struct ValueConstraint {
+  std::string text; // "c&31 != 0"
+  std::function<sem::BV(const std::vector<sem::BV> &srcs)> holds;
+};
+
+struct TargetPredicate {
+  std::string text; // "all", "gfx10+", "gfx900", ...
+  std::function<bool(const targets::TargetInfo &)> holds;
+};
+
+struct Rule {
+  std::string name;                 // "shf.l.wrap.b32/imm"
+  ptx::Form form;
+  std::vector<OperandReq> srcReqs;  // one per PTX source
+  std::vector<std::pair<unsigned, unsigned>> sameReg; // sources that must be one register
+  std::vector<std::pair<unsigned, unsigned>> distinctReg; // sources that must differ (pair operands)
+  std::vector<ValueConstraint> constraints;
+  TargetPredicate target;
+  std::vector<TempKind> temps;
+  std::vector<ImmFn> immFns;
+  std::vector<TInst> seq;
+  int priority = 0;                 // among equal costs, higher wins
+  std::string restriction;          // the AMD restriction this rule works around
+  bool dstIsSink = false;           // lop3.{and,or} with d = _ (d lives in a temp)
+  // Proof by cases (optional): predicates over the sources and `written`, the
+  // value each template instruction wrote, in order. The verifier checks that
+  // their disjunction covers every allowed input, then proves each case with
+  // its own solver (a case may fix values that make the rest fold).
+  std::function<std::vector<sem::BV>(const std::vector<sem::BV> &srcs, const std::vector<sem::BV> &written)>
+      proofCases;
+
+  // Prove over the integers (integer_proof.hpp) instead of by bit-blasting:
+  // for products wider than 32 bits built from 32-bit partial products,
+  // which Z3 cannot compare as circuits in reasonable time.
+  bool proveInIntegers = false;
+
+  // A scalar rule computes a uniform value (one for the whole wave) with the
+  // scalar ALU: its destination, register sources and temporaries are SGPRs.
+  // The selector never picks it for a PTX instruction on its own; the kernel
+  // lowering asks for it where a register is uniform (kernel_lowering.cpp).
+  // Its proof claims the result for every lane, whatever EXEC holds.
+  bool scalar = false;
+
+  // A proved rule reused as a lemma (optional): the template's first
+  // `length` instructions are rule `rule`'s template over the same sources,
+  // with its destination renamed to temporary `into`. The proof takes them
+  // as computing that rule's PTX meaning (checked: the instructions match,
+  // and the lemma rule is proved on its own), so only the rest is compared
+  // -- a signed 64-bit high product as the proved unsigned one plus sign
+  // corrections. Concrete evaluation still runs every instruction.
+  struct Lemma {
+    std::string rule;
+    unsigned length = 0;
+    unsigned into = 0;
+  };
+  std::optional<Lemma> lemma;
+
+  // The proof replaces the signed and the unsigned 128-bit product of the
+  // two 64-bit sources by fresh values related by the two's-complement
+  // identity sext(a)*sext(b) = zext(a)*zext(b) - ((a<0 ? b : 0) << 64)
+  // - ((b<0 ? a : 0) << 64) mod 2^128 (itself proved over the integers,
+  // verify::signedProductIdentity), so what is left is linear and
+  // bit-blasts at once.
+  bool signedProductLemma = false;
+
+  // Does the rule serve target t: its target predicate holds and every AMD
+  // instruction it emits exists there?
+  bool servesTarget(const targets::TargetInfo &t) const;
+
+  std::string constraintText() const;
+  std::string templateText(const targets::TargetInfo &t) const; // symbolic listing
+};
+
+// The whole table (built once). Ordered by family, then form, then priority.
+const std::vector<Rule> &ruleTable();
+
+// The rules of one form, in table order (an index built once; selection
+// looks up each instruction's form here instead of scanning the table).
+const std::vector<const Rule *> &rulesForForm(const ptx::Form &form);
+
+} // namespace p2a::rules

@@ -1,0 +1,22 @@
+// The families of built-in rules; rule_table.cpp concatenates them.
+#pragma once
+
+#include "rules/rule.hpp"
+
+#include <vector>
+
+namespace p2a::rules {
+
+void addLogicRules(std::vector<Rule> &out);  // and or xor not cnot
+void addLop3Rules(std::vector<Rule> &out);   // lop3, lop3.{and,or}
+void addShiftRules(std::vector<Rule> &out);  // shf shl shr
+void addPrmtRules(std::vector<Rule> &out);      // prmt, every mode
+void addBitCountRules(std::vector<Rule> &out);  // brev popc clz bfind
+void addBitFieldRules(std::vector<Rule> &out);  // bfe bfi bmsk szext
+void addFnsRules(std::vector<Rule> &out);       // fns
+void addConstantFoldRules(std::vector<Rule> &out); // all-immediate operands
+void addArithRules(std::vector<Rule> &out);        // mov add sub mul mad cvt
+void addCompareRules(std::vector<Rule> &out);      // setp selp
+void addScalarRules(std::vector<Rule> &out);       // uniform values on the scalar ALU
+
+} // namespace p2a::rules

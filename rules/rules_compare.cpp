@@ -1,0 +1,96 @@
+// Rules for setp and selp (PTX ISA 9.7.3.1, 9.7.3.3) and min/max/abs/neg (9.7.1.8-11): a predicate is a lane
+// mask (SGPR pair in wave64, SGPR in wave32), so setp is one VOPC compare
+// into it, setp's .and/.or/.xor combiner one SALU op on masks, and selp a
+// v_cndmask_b32 per 32-bit half.
+#include "rules/rule_dsl.hpp"
+#include "rules/rules_builtin.hpp"
+
+namespace p2a::rules {
+
+using namespace dsl;
+using ptx::BoolOp;
+using ptx::CmpOp;
+using ptx::Form;
+using ptx::Opcode;
+using ptx::TypeClass;
+
+namespace {
+
+Op compareOp(CmpOp c, bool isSigned, unsigned width) {
+  if (width == 32) {
+    switch (c) {
+    case CmpOp::Eq: return Op::V_CMP_EQ_U32;
+    case CmpOp::Ne: return Op::V_CMP_NE_U32;
+    case CmpOp::Lt: return isSigned ? Op::V_CMP_LT_I32 : Op::V_CMP_LT_U32;
+    case CmpOp::Le: return isSigned ? Op::V_CMP_LE_I32 : Op::V_CMP_LE_U32;
+    case CmpOp::Gt: return isSigned ? Op::V_CMP_GT_I32 : Op::V_CMP_GT_U32;
+    case CmpOp::Ge: return isSigned ? Op::V_CMP_GE_I32 : Op::V_CMP_GE_U32;
+    }
+  }
+  switch (c) {
+  case CmpOp::Eq: return Op::V_CMP_EQ_U64;
+  case CmpOp::Ne: return Op::V_CMP_NE_U64;
+  case CmpOp::Lt: return isSigned ? Op::V_CMP_LT_I64 : Op::V_CMP_LT_U64;
+  case CmpOp::Le: return isSigned ? Op::V_CMP_LE_I64 : Op::V_CMP_LE_U64;
+  case CmpOp::Gt: return isSigned ? Op::V_CMP_GT_I64 : Op::V_CMP_GT_U64;
+  case CmpOp::Ge: return isSigned ? Op::V_CMP_GE_I64 : Op::V_CMP_GE_U64;
+  }
+  return Op::V_CMP_EQ_U32;
+}
+
+} // namespace
+
+void addCompareRules(std::vector<Rule> &out) {
+  for (const Form &f : ptx::allForms()) {
+    if (f.opcode == Opcode::Setp) {
+      const Op cmp = compareOp(f.cmp, f.type == TypeClass::S, f.width);
+      if (f.boolop == BoolOp::None) {
+        Rule r = makeRule(f, "vopc", {OperandReq::Any, OperandReq::Any});
+        r.seq = {inst(cmp, D(), {S(0), S(1)})};
+        r.restriction = "a predicate is a lane mask: one compare writes it (inactive lanes get 0)";
+        out.push_back(r);
+      } else {
+        Rule r = makeRule(f, "vopc-salu", {OperandReq::Any, OperandReq::Any, OperandReq::Reg});
+        r.temps = {TempKind::Mask};
+        r.seq = {inst(cmp, T(0), {S(0), S(1)}),
+                 inst(f.boolop == BoolOp::And  ? Op::S_AND_MASK
+                      : f.boolop == BoolOp::Or ? Op::S_OR_MASK
+                                               : Op::S_XOR_MASK,
+                      D(), {T(0), S(2)})};
+        r.restriction = "no compare-and-combine instruction: compare into a mask, then combine the masks with SALU";
+        out.push_back(r);
+      }
+    } else if (f.opcode == Opcode::Min || f.opcode == Opcode::Max) {
+      const bool sgn = f.type == TypeClass::S;
+      const Op op = f.opcode == Opcode::Min ? (sgn ? Op::V_MIN_I32 : Op::V_MIN_U32) : (sgn ? Op::V_MAX_I32 : Op::V_MAX_U32);
+      Rule r = makeRule(f, "vop2", {OperandReq::Any, OperandReq::Any});
+      r.seq = {inst(op, D(), {S(0), S(1)})};
+      r.restriction = "none: one VOP2 min/max";
+      out.push_back(r);
+    } else if (f.opcode == Opcode::Neg) {
+      Rule r = makeRule(f, "sub", {OperandReq::Any});
+      r.seq = {inst(Op::V_SUB_U32, D(), {I(0), S(0)})};
+      r.restriction = "no VALU negate for integers: 0 - a";
+      out.push_back(r);
+    } else if (f.opcode == Opcode::Abs) {
+      Rule r = makeRule(f, "sub-max", {OperandReq::Reg});
+      r.temps = {TempKind::V32};
+      r.seq = {inst(Op::V_SUB_U32, T(0), {I(0), S(0)}), inst(Op::V_MAX_I32, D(), {S(0), T(0)})};
+      r.restriction = "no integer abs instruction: max(a, 0 - a), signed (the most negative value stays itself)";
+      out.push_back(r);
+    } else if (f.opcode == Opcode::Selp) {
+      Rule r = makeRule(f, f.width == 64 ? "cndmask-halves" : "cndmask",
+                        {OperandReq::Any, OperandReq::Any, OperandReq::Reg});
+      if (f.width == 32)
+        r.seq = {inst(Op::V_CNDMASK_B32, D(), {S(1), S(0), S(2)})};
+      else
+        r.seq = {inst(Op::V_CNDMASK_B32, D(0, Part::Lo), {S(1, Part::Lo), S(0, Part::Lo), S(2)}),
+                 inst(Op::V_CNDMASK_B32, D(0, Part::Hi), {S(1, Part::Hi), S(0, Part::Hi), S(2)})};
+      r.restriction = f.width == 64 ? "v_cndmask_b32 selects 32 bits: one per half, the same mask"
+                                    : "none: v_cndmask_b32 picks src1 where the mask is set (so a and b swap)";
+      out.push_back(r);
+    }
+  }
+}
+
+} // namespace p2a::rules

@@ -1,0 +1,163 @@
+// The AMD instructions the rule table may emit, as data: encoding, operand
+// slots, availability per target, spelling per target, and a bit-vector
+// semantics taken from AMD's ISA guides ("Vega" gfx9 ISA, CDNA3 ISA, RDNA2/3/4
+// ISA, section "Vector ALU instructions" / "Scalar ALU instructions"). The
+// same semantics serve proofs (symbolic) and tests (concrete).
+//
+// Lane model: a VALU semantics computes one lane. A lane mask (SGPR pair in
+// wave64, SGPR in wave32, VCC, EXEC) is seen as that lane's bit, so mask
+// semantics are 1-bit. This is exact for lane-wise SALU logic on masks.
+#pragma once
+
+#include "semantics/bitvec.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace p2a::targets {
+struct TargetInfo;
+}
+
+namespace p2a::amd {
+
+enum class Op {
+  V_MOV_B32, V_NOT_B32,
+  V_AND_B32, V_OR_B32, V_XOR_B32, V_XNOR_B32,
+  V_BFI_B32, V_AND_OR_B32, V_OR3_B32, V_XOR3_B32,
+  V_ALIGNBIT_B32, V_BFE_U32, V_LSHL_OR_B32,
+  V_LSHLREV_B32, V_LSHRREV_B32, V_ASHRREV_I32,
+  V_LSHLREV_B16, V_LSHRREV_B16, V_ASHRREV_I16,
+  V_LSHLREV_B64, V_LSHRREV_B64, V_ASHRREV_I64,
+  V_MIN_U32, V_SUB_U32, V_SUB_U32_CLAMP,
+  V_CMP_EQ_U32, V_CMP_NE_U32, V_CMP_GT_U32, V_CMP_EQ_U16, V_CMP_EQ_U64,
+  V_CNDMASK_B32,
+  V_DUAL_CNDMASK_PAIR,     // gfx11+ VOPD: two v_cndmask_b32 on the halves of a pair, one issue
+  V_LSHRREV_B32_SDWA_W0,   // gfx9/gfx10 SDWA: src1_sel:WORD_0 zero-extends the low half first
+  S_AND_MASK, S_OR_MASK, S_XOR_MASK, S_MOV_MASK,
+  // Bit manipulation (neighbours of the Logic and Shift family).
+  V_PERM_B32, V_BFE_I32, V_BFM_B32, V_BFREV_B32, V_BCNT_U32_B32,
+  V_FFBH_U32, V_FFBL_B32, V_FFBH_I32,
+  V_ADD_U32, V_SUBREV_U32, V_MAX_U32, V_MIN_I32, V_MAX_I32, V_MED3_U32, V_MIN3_U32,
+  V_ADD3_U32, V_LSHL_ADD_U32, V_ADD_LSHL_U32, V_XAD_U32,
+  V_CMP_LT_U32, V_CMP_LE_U32, V_CMP_GE_U32, V_CMP_LT_I32, V_CMP_GT_I32, V_CMP_NE_U64, V_CMP_GT_U64,
+  V_CMP_LT_U64,
+  // Integer arithmetic for kernels (Vega ISA 12.7 VOP2/VOP3 opcodes).
+  V_MUL_LO_U32, V_MUL_HI_U32, V_MUL_HI_I32,
+  V_ADD_CO_U32, V_ADDC_CO_U32, V_SUB_CO_U32, V_SUBB_CO_U32,
+  V_CMP_LE_I32, V_CMP_GE_I32, V_CMP_LE_U64, V_CMP_GE_U64, V_CMP_LT_I64, V_CMP_LE_I64, V_CMP_GT_I64, V_CMP_GE_I64,
+  // Memory (no value semantics here: the kernel lowering emits them and the
+  // emulator executes them). Loads: dst, srcs {address pair, offset}.
+  // Stores: no dst, srcs {address pair, data, offset}. Scalar loads: dst an
+  // SGPR range, srcs {SGPR pair base, byte offset}.
+  GLOBAL_LOAD_U8, GLOBAL_LOAD_I8, GLOBAL_LOAD_U16, GLOBAL_LOAD_I16, GLOBAL_LOAD_B32, GLOBAL_LOAD_B64,
+  GLOBAL_STORE_B8, GLOBAL_STORE_B16, GLOBAL_STORE_B32, GLOBAL_STORE_B64,
+  S_LOAD_B32, S_LOAD_B64, S_LOAD_B128, S_LOAD_B256,
+  // LDS: loads dst, srcs {address, offset}; stores no dst, srcs {address, data, offset}.
+  DS_READ_U8, DS_READ_I8, DS_READ_U16, DS_READ_I16, DS_READ_B32, DS_READ_B64,
+  DS_WRITE_B8, DS_WRITE_B16, DS_WRITE_B32, DS_WRITE_B64,
+  // 24-bit multiplies (Vega ISA 12.7 VOP2/VOP3) and the 32x32+64 multiply-add
+  // (VOP3B, carry out to an SGPR mask: VCC here).
+  V_MUL_U32_U24, V_MUL_HI_U32_U24, V_MUL_I32_I24, V_MUL_HI_I32_I24, V_MAD_U32_U24, V_MAD_I32_I24,
+  V_MAD_U64_U32, V_MAD_I64_I32,
+  // Scratch (per-lane private memory; Vega ISA 9 "Scratch"): loads dst,
+  // srcs {byte offset in the lane's area, offset}; stores srcs {offset, data, offset}.
+  SCRATCH_LOAD_U8, SCRATCH_LOAD_I8, SCRATCH_LOAD_U16, SCRATCH_LOAD_I16, SCRATCH_LOAD_B32, SCRATCH_LOAD_B64,
+  SCRATCH_STORE_B8, SCRATCH_STORE_B16, SCRATCH_STORE_B32, SCRATCH_STORE_B64,
+  // Global with an SGPR base (Vega ISA 9 "Global": address = SGPR pair +
+  // 32-bit VGPR offset + immediate): loads srcs {VGPR offset, SGPR pair,
+  // offset}; stores srcs {VGPR offset, data, SGPR pair, offset}.
+  GLOBAL_LOAD_U8_SADDR, GLOBAL_LOAD_I8_SADDR, GLOBAL_LOAD_U16_SADDR, GLOBAL_LOAD_I16_SADDR, GLOBAL_LOAD_B32_SADDR,
+  GLOBAL_LOAD_B64_SADDR, GLOBAL_STORE_B8_SADDR, GLOBAL_STORE_B16_SADDR, GLOBAL_STORE_B32_SADDR, GLOBAL_STORE_B64_SADDR,
+  // Flat (Vega ISA 9 "Flat"): a generic address, which the apertures route
+  // to LDS, scratch or global memory; operands as the global forms, printed
+  // without the SGPR-base field. They count in vmcnt and lgkmcnt.
+  FLAT_LOAD_U8, FLAT_LOAD_I8, FLAT_LOAD_U16, FLAT_LOAD_I16, FLAT_LOAD_B32, FLAT_LOAD_B64,
+  FLAT_STORE_B8, FLAT_STORE_B16, FLAT_STORE_B32, FLAT_STORE_B64,
+  // Scalar ALU on uniform 32/64-bit values (Vega ISA 12.2 SOP2, 12.3 SOP1):
+  // one result for the whole wave, written whatever EXEC holds. The V32/V64
+  // slots give operand widths; operands are SGPRs or constants.
+  S_ADD_I32, S_SUB_I32, S_MUL_I32, S_MUL_HI_U32, S_MUL_HI_I32,
+  S_AND_B32, S_OR_B32, S_XOR_B32, S_NOT_B32, S_LSHL_B32, S_LSHR_B32, S_ASHR_I32,
+  S_MIN_U32, S_MIN_I32, S_MAX_U32, S_MAX_I32, S_MOV_B32,
+  S_LSHL_B64, S_LSHR_B64, S_ASHR_I64,
+  // Scalar compares (Vega ISA 12.4 SOPC): SCC = S0 op S1, no other result.
+  S_CMP_EQ_U32, S_CMP_LG_U32, S_CMP_GT_U32, S_CMP_GE_U32, S_CMP_LT_U32, S_CMP_LE_U32,
+  S_CMP_GT_I32, S_CMP_GE_I32, S_CMP_LT_I32, S_CMP_LE_I32, S_CMP_EQ_U64, S_CMP_LG_U64,
+  // D = SCC ? S0 : S1 on a lane mask (Vega ISA 12.2 S_CSELECT_B64; _b32 in wave32).
+  S_CSELECT_MASK,
+  // D = S0 + S1 (+ SCC), SCC = the carry out (Vega ISA 12.2; gfx12 s_add_co_u32 / s_add_co_ci_u32).
+  S_ADD_U32, S_ADDC_U32,
+};
+
+enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, SOPC, VMEM, SMEM, DS };
+
+// What an operand slot holds. Scc is the scalar condition code, one bit for
+// the whole wave: an implicit operand, never printed (the SOPC compares write
+// it as their result, s_cselect reads it as its last source).
+enum class Slot { V32, V64, Mask, None, Sgprs, Scc };
+
+// Per-evaluation context: the lane's EXEC bit and a source of unspecified
+// values (for bits an instruction leaves undefined or preserves from an
+// unknown previous value).
+struct EvalContext {
+  sem::BV exec = sem::BV::constant(1, 1);
+  std::function<sem::BV(unsigned width)> unspecified;
+  bool high16_zeroed = true; // gfx9 16-bit VALU ops zero bits 31:16; gfx10+ keep them
+};
+
+struct OpDef {
+  Op op;
+  const char *name;  // canonical (gfx9) mnemonic
+  Encoding encoding; // the shortest encoding the op has; VOP2 ops may still be promoted to VOP3 by MC
+  Slot dst;
+  std::vector<Slot> srcs;
+  bool commutative;  // src0/src1 may swap (lets a literal move to src0)
+  const char *cite;  // where its semantics come from
+  std::function<sem::BV(const std::vector<sem::BV> &, const EvalContext &)> semantics;
+  const char *suffix = ""; // printed after the operands (" clamp")
+  // Writes a carry (or borrow) bit to VCC besides its destination: the
+  // semantics then returns width(dst)+1 bits, the carry on top (see splitCarry).
+  bool carryOut = false;
+  // VOP3B ops whose SGPR-mask destination (after dst, VCC here) holds a
+  // value nothing reads (v_mad_u64_u32's carry): printed, and left
+  // unspecified by every model, so a later read of VCC is caught.
+  bool clobbersVcc = false;
+  bool writesVcc() const { return carryOut || clobbersVcc; }
+  // Writes its carry to SCC: the semantics returns width(dst)+1 bits, the
+  // carry on top (splitCarry), as for carryOut.
+  bool sccCarryOut = false;
+};
+
+// Does `op` leave SCC with a value the models do not follow? Every SOP1/SOP2
+// op but the moves, multiplies and s_cselect writes SCC (Vega ISA 12.2/12.3:
+// carry, overflow or "result is not zero"); no rule relies on those values,
+// so proofs and the concrete model take SCC as unknown after them. (The
+// unsigned adds' carry is modelled: sccCarryOut.)
+bool clobbersScc(Op op);
+
+// A carry-out op's result -> (destination value, 1-bit carry for VCC).
+std::pair<sem::BV, sem::BV> splitCarry(const sem::BV &result);
+
+const OpDef &opDef(Op op);
+const std::vector<OpDef> &allOps();
+
+// Target questions about an op.
+bool available(Op op, const targets::TargetInfo &t);
+std::string mnemonic(Op op, const targets::TargetInfo &t);
+// May src slot `index` of `op` be a 32-bit literal constant on `t`?
+bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t);
+// Inline constants (free in any operand): integers -16..64.
+bool isInlineConstant(int64_t v);
+
+// The FLAT (generic-address) memory instructions: routed by aperture, counted
+// in both vmcnt and lgkmcnt (dscnt on gfx12), no SGPR-base field.
+bool isFlat(Op op);
+
+// A scalar ALU op on values (not a lane-mask op, not s_cselect): its operands are SGPRs.
+bool isScalarValueOp(Op op);
+
+// Is `op` a scalar ALU instruction (SOP1, SOP2 or SOPC)?
+bool isSalu(Op op);
+
+} // namespace p2a::amd

@@ -1,0 +1,231 @@
+#include "semantics/bitvec.hpp"
+
+#include <cassert>
+#include <sstream>
+#include <stdexcept>
+
+namespace p2a::sem {
+
+BV BV::constant(unsigned width, uint64_t value) {
+  if (width == 0 || width > 64)
+    throw std::logic_error("BV: concrete width must be 1..64");
+  return BV(width, value & maskOf(width));
+}
+
+BV BV::symbol(z3::context &ctx, const std::string &name, unsigned width) {
+  return BV(ctx.bv_const(name.c_str(), width));
+}
+
+BV BV::fromExpr(const z3::expr &e) { return BV(e); }
+
+BV::BV(const z3::expr &e) : width_(e.get_sort().bv_size()), sym_(e) {}
+
+uint64_t BV::value() const {
+  if (sym_)
+    throw std::logic_error("BV::value on a symbolic value");
+  return val_;
+}
+
+z3::expr BV::toExpr(z3::context &ctx) const {
+  if (sym_)
+    return *sym_;
+  return ctx.bv_val(static_cast<uint64_t>(val_), width_);
+}
+
+z3::context *BV::ctxOf(const BV &o) const {
+  if (sym_)
+    return &sym_->ctx();
+  if (o.sym_)
+    return &o.sym_->ctx();
+  return nullptr;
+}
+
+static void checkWidths(const BV &a, const BV &b) {
+  if (a.width() != b.width())
+    throw std::logic_error("BV: width mismatch " + std::to_string(a.width()) + " vs " +
+                           std::to_string(b.width()));
+}
+
+static uint64_t signExtend(uint64_t v, unsigned w) {
+  if (w >= 64)
+    return v;
+  uint64_t sign = 1ull << (w - 1);
+  return (v ^ sign) - sign;
+}
+
+// Binary operation helper: concrete fast path, Z3 otherwise.
+#define P2A_BINOP(NAME, CONCRETE, SYMBOLIC)                                                        \
+  BV BV::NAME(const BV &o) const {                                                                 \
+    checkWidths(*this, o);                                                                         \
+    if (z3::context *c = ctxOf(o)) {                                                               \
+      z3::expr a = toExpr(*c), b = o.toExpr(*c);                                                   \
+      return BV(SYMBOLIC);                                                                         \
+    }                                                                                              \
+    const uint64_t a = val_, b = o.val_;                                                           \
+    const unsigned w = width_;                                                                     \
+    (void)w;                                                                                       \
+    return BV::constant(width_, CONCRETE);                                                         \
+  }
+
+P2A_BINOP(andRaw, a &b, a &b)
+P2A_BINOP(orRaw, a | b, a | b)
+P2A_BINOP(xorRaw, a ^ b, a ^ b)
+P2A_BINOP(operator+, a + b, a + b)
+P2A_BINOP(operator-, a - b, a - b)
+P2A_BINOP(operator*, a *b, a *b)
+P2A_BINOP(shl, b >= w ? 0 : a << b, z3::shl(a, b))
+P2A_BINOP(lshr, b >= w ? 0 : a >> b, z3::lshr(a, b))
+P2A_BINOP(ashr,
+          static_cast<uint64_t>(static_cast<int64_t>(signExtend(a, w)) >> (b >= w ? w - 1 : b)),
+          z3::ashr(a, b))
+P2A_BINOP(umin, a < b ? a : b, z3::ite(z3::ult(a, b), a, b))
+#undef P2A_BINOP
+
+#define P2A_CMP(NAME, CONCRETE, SYMBOLIC)                                                          \
+  BV BV::NAME(const BV &o) const {                                                                 \
+    checkWidths(*this, o);                                                                         \
+    if (z3::context *c = ctxOf(o)) {                                                               \
+      z3::expr a = toExpr(*c), b = o.toExpr(*c);                                                   \
+      return BV(z3::ite(SYMBOLIC, c->bv_val(1, 1), c->bv_val(0, 1)));                              \
+    }                                                                                              \
+    const uint64_t a = val_, b = o.val_;                                                           \
+    return BV::constant(1, (CONCRETE) ? 1 : 0);                                                    \
+  }
+
+P2A_CMP(eq, a == b, a == b)
+P2A_CMP(ne, a != b, a != b)
+P2A_CMP(ult, a < b, z3::ult(a, b))
+P2A_CMP(ule, a <= b, z3::ule(a, b))
+#undef P2A_CMP
+
+// Identities with all-zero / all-one constants keep symbolic formulas small
+// (the lop3 minterm expansion with a constant LUT collapses to its terms).
+static bool isZero(const BV &v) { return v.isConcrete() && v.value() == 0; }
+static bool isOnes(const BV &v) { return v.isConcrete() && v.value() == maskOf(v.width()); }
+
+BV BV::operator&(const BV &o) const {
+  if (width_ == o.width_) {
+    if (isZero(*this) || isOnes(o))
+      return *this;
+    if (isZero(o) || isOnes(*this))
+      return o;
+  }
+  return andRaw(o);
+}
+
+BV BV::operator|(const BV &o) const {
+  if (width_ == o.width_) {
+    if (isZero(*this) || isOnes(o))
+      return o;
+    if (isZero(o) || isOnes(*this))
+      return *this;
+  }
+  return orRaw(o);
+}
+
+BV BV::operator^(const BV &o) const {
+  if (width_ == o.width_) {
+    if (isZero(*this))
+      return o;
+    if (isZero(o))
+      return *this;
+  }
+  return xorRaw(o);
+}
+
+BV BV::operator~() const {
+  if (sym_)
+    return BV(~*sym_);
+  return constant(width_, ~val_);
+}
+
+BV BV::extract(unsigned hi, unsigned lo) const {
+  if (hi < lo || hi >= width_)
+    throw std::logic_error("BV::extract out of range");
+  if (sym_)
+    return BV(sym_->extract(hi, lo));
+  return constant(hi - lo + 1, val_ >> lo);
+}
+
+BV BV::zext(unsigned to) const {
+  if (to < width_)
+    throw std::logic_error("BV::zext narrows");
+  if (to == width_)
+    return *this;
+  if (sym_)
+    return BV(z3::zext(*sym_, to - width_));
+  return constant(to, val_);
+}
+
+BV BV::sext(unsigned to) const {
+  if (to < width_)
+    throw std::logic_error("BV::sext narrows");
+  if (to == width_)
+    return *this;
+  if (sym_)
+    return BV(z3::sext(*sym_, to - width_));
+  return constant(to, signExtend(val_, width_));
+}
+
+BV BV::concat(const BV &hi, const BV &lo) {
+  if (hi.width_ + lo.width_ > 64 && hi.isConcrete() && lo.isConcrete())
+    throw std::logic_error("BV::concat: concrete values are limited to 64 bits");
+  if (z3::context *c = hi.ctxOf(lo))
+    return BV(z3::concat(hi.toExpr(*c), lo.toExpr(*c)));
+  return constant(hi.width_ + lo.width_, (hi.val_ << lo.width_) | lo.val_);
+}
+
+BV BV::ite(const BV &cond, const BV &then_v, const BV &else_v) {
+  checkWidths(then_v, else_v);
+  if (cond.width() != 1)
+    throw std::logic_error("BV::ite: condition must be 1 bit");
+  z3::context *c = cond.ctxOf(then_v);
+  if (!c)
+    c = then_v.ctxOf(else_v);
+  if (c)
+    return BV(z3::ite(cond.toExpr(*c) == c->bv_val(1, 1), then_v.toExpr(*c), else_v.toExpr(*c)));
+  return cond.val_ ? then_v : else_v;
+}
+
+std::string BV::str() const {
+  if (sym_)
+    return sym_->to_string();
+  std::ostringstream os;
+  os << "0x" << std::hex << val_ << ":" << std::dec << width_;
+  return os.str();
+}
+
+BV popcount(const BV &v) {
+  BV sum = BV::constant(7, 0);
+  for (unsigned i = 0; i < v.width(); ++i)
+    sum = sum + v.extract(i, i).zext(7);
+  return sum.zext(32);
+}
+
+} // namespace p2a::sem
+
+namespace p2a::sem {
+
+BV mulWide(const BV &a, const BV &b, bool isSigned) {
+  const unsigned w = 2 * a.width();
+  return isSigned ? a.sext(w) * b.sext(w) : a.zext(w) * b.zext(w);
+}
+
+BV mulLow(const BV &a, const BV &b) {
+  if (a.width() == 64)
+    return a * b; // (the low half of any product is the product mod 2^64)
+  return mulWide(a, b, false).trunc(a.width());
+}
+
+BV mulHigh(const BV &a, const BV &b, bool isSigned) {
+  if (a.width() == 64 && a.isConcrete() && b.isConcrete()) {
+    const __int128 p = isSigned ? static_cast<__int128>(static_cast<int64_t>(a.value())) *
+                                      static_cast<__int128>(static_cast<int64_t>(b.value()))
+                                : static_cast<__int128>(static_cast<unsigned __int128>(a.value()) *
+                                                        static_cast<unsigned __int128>(b.value()));
+    return BV::constant(64, static_cast<uint64_t>(static_cast<unsigned __int128>(p) >> 64));
+  }
+  return mulWide(a, b, isSigned).extract(2 * a.width() - 1, a.width());
+}
+
+} // namespace p2a::sem

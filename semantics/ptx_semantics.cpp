@@ -1,0 +1,179 @@
+#include "semantics/ptx_semantics.hpp"
+
+#include "semantics/ptx_semantics_bits.hpp"
+
+#include <stdexcept>
+
+namespace p2a::sem {
+
+using ptx::BoolOp;
+using ptx::Opcode;
+using ptx::ShfDir;
+using ptx::ShfMode;
+using ptx::TypeClass;
+
+// lop3 (9.7.8.6): result bit i = immLut[(a_i << 2) | (b_i << 1) | c_i]. Written
+// as the OR of the eight minterms selected by the LUT bits, so that it is the
+// same formula whether the LUT is concrete or symbolic.
+static BV lop3(const BV &a, const BV &b, const BV &c, const BV &lut) {
+  BV result = a.lit(0);
+  for (unsigned m = 0; m < 8; ++m) {
+    BV term = ((m & 4) ? a : ~a) & ((m & 2) ? b : ~b) & ((m & 1) ? c : ~c);
+    BV selected = lut.extract(m, m).sext(a.width());
+    result = result | (term & selected);
+  }
+  return result;
+}
+
+// shf (9.7.8.7): n = .clamp ? min(c, 32) : c & 0x1f; .l gives the upper 32
+// bits of {b,a} << n, .r the lower 32 bits of {b,a} >> n.
+static BV shf(ShfDir dir, ShfMode mode, const BV &a, const BV &b, const BV &c) {
+  BV n = mode == ShfMode::Clamp ? c.umin(c.lit(32)) : (c & c.lit(31));
+  BV pair = BV::concat(b, a);
+  BV n64 = n.zext(64);
+  if (dir == ShfDir::Left)
+    return pair.shl(n64).extract(63, 32);
+  return pair.lshr(n64).extract(31, 0);
+}
+
+// shl / shr (9.7.8.8, 9.7.8.9): "Shift amounts greater than the register width
+// N are clamped to N." The amount is an unsigned 32-bit value.
+static BV shiftAmount(const BV &c, unsigned width) {
+  BV clamped = c.umin(c.lit(width));
+  return width >= 32 ? clamped.zext(width) : clamped.trunc(width == 16 ? 16 : width);
+}
+
+std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
+  if (s.size() != f.numSrcs())
+    throw std::logic_error("evalPtx: wrong number of sources for " + f.name());
+  switch (f.opcode) {
+  case Opcode::And: return {s[0] & s[1]}; // 9.7.8.1
+  case Opcode::Or: return {s[0] | s[1]};  // 9.7.8.2
+  case Opcode::Xor: return {s[0] ^ s[1]}; // 9.7.8.3
+  case Opcode::Not: return {~s[0]};       // 9.7.8.4
+  case Opcode::Cnot:                      // 9.7.8.5: d = (a == 0) ? 1 : 0
+    return {BV::ite(s[0].eq(s[0].lit(0)), s[0].lit(1), s[0].lit(0))};
+  case Opcode::Lop3: {
+    BV d = lop3(s[0], s[1], s[2], s[3]);
+    if (f.boolop == BoolOp::None)
+      return {d};
+    // PTX 8.2: p = (d != 0) BoolOp q
+    BV nz = d.ne(d.lit(0));
+    BV p = f.boolop == BoolOp::And ? (nz & s[4]) : (nz | s[4]);
+    return {d, p};
+  }
+  case Opcode::Shf: return {shf(f.dir, f.mode, s[0], s[1], s[2])};
+  case Opcode::Shl: return {s[0].shl(shiftAmount(s[1], f.width))};
+  case Opcode::Shr: {
+    BV n = shiftAmount(s[1], f.width);
+    return {f.type == TypeClass::S ? s[0].ashr(n) : s[0].lshr(n)};
+  }
+  case Opcode::Prmt: return {bits::prmt(f.prmt, s[0], s[1], s[2])};
+  case Opcode::Bfe: return {bits::bfe(f.type == TypeClass::S, s[0], s[1], s[2])};
+  case Opcode::Bfi: return {bits::bfi(s[0], s[1], s[2], s[3])};
+  case Opcode::Brev: return {bits::brev(s[0])};
+  case Opcode::Popc: return {bits::popc(s[0])};
+  case Opcode::Clz: return {bits::clz(s[0])};
+  case Opcode::Bfind: return {bits::bfind(f.type == TypeClass::S, f.shiftamt, s[0])};
+  case Opcode::Fns: return {bits::fns(s[0], s[1], s[2])};
+  case Opcode::Bmsk: return {bits::bmsk(f.mode == ShfMode::Clamp, s[0], s[1])};
+  case Opcode::Szext: return {bits::szext(f.mode == ShfMode::Clamp, f.type == TypeClass::S, s[0], s[1])};
+  case Opcode::Mov: return {s[0]};          // 9.7.9.3
+  case Opcode::Add:
+  case Opcode::Sub: {
+    // 9.7.1.1/9.7.1.2 (wraps); with the condition code, 9.7.2.1-9.7.2.4:
+    // addc d = a + b + CC.CF, subc d = a - (b + CC.CF); .cc writes the carry
+    // out of the unsigned sum (the borrow of the difference) to CC.CF.
+    const unsigned w = f.width;
+    if (!f.carryIn && !f.carryOut)
+      return {f.opcode == Opcode::Add ? s[0] + s[1] : s[0] - s[1]};
+    BV wide = f.opcode == Opcode::Add ? s[0].zext(w + 1) + s[1].zext(w + 1) : s[0].zext(w + 1) - s[1].zext(w + 1);
+    if (f.carryIn)
+      wide = f.opcode == Opcode::Add ? wide + s[2].zext(w + 1) : wide - s[2].zext(w + 1);
+    if (!f.carryOut)
+      return {wide.trunc(w)};
+    return {wide.trunc(w), wide.extract(w, w)};
+  }
+  case Opcode::MulLo:                       // 9.7.1.3: the low half of the product
+    return {mulLow(s[0], s[1])};
+  case Opcode::MulHi: // 9.7.1.3: the high half of the (signed or unsigned) product
+    return {mulHigh(s[0], s[1], f.type == TypeClass::S)};
+  case Opcode::MulWide: return {mulWide(s[0], s[1], f.type == TypeClass::S)}; // 9.7.1.3
+  case Opcode::MadLo:                                                         // 9.7.1.4
+    return {mulLow(s[0], s[1]) + s[2]};
+  case Opcode::Setp: { // 9.7.3.1: p = (a cmp b) [BoolOp c]
+    BV p = compare(f.cmp, f.type == TypeClass::S, s[0], s[1]);
+    if (f.boolop == BoolOp::And)
+      p = p & s[2];
+    else if (f.boolop == BoolOp::Or)
+      p = p | s[2];
+    else if (f.boolop == BoolOp::Xor)
+      p = p ^ s[2];
+    return {p};
+  }
+  case Opcode::MadHi: // 9.7.1.4: the high half of a * b, plus c
+    return {mulWide(s[0], s[1], f.type == TypeClass::S).extract(2 * f.width - 1, f.width) + s[2]};
+  case Opcode::MadWide: // 9.7.1.4: the whole product, plus a c as wide as it
+    return {mulWide(s[0], s[1], f.type == TypeClass::S) + s[2]};
+  case Opcode::Mul24Lo:
+  case Opcode::Mul24Hi:
+  case Opcode::Mad24Lo:
+  case Opcode::Mad24Hi: {
+    // 9.7.1.5/9.7.1.6: a and b are 24-bit values (their top 8 bits are
+    // ignored); .lo is bits 31..0 of the 48-bit product, .hi bits 47..16.
+    const bool sgn = f.type == TypeClass::S;
+    const BV a = sgn ? s[0].trunc(24).sext(32) : s[0].trunc(24).zext(32);
+    const BV b = sgn ? s[1].trunc(24).sext(32) : s[1].trunc(24).zext(32);
+    const BV p = mulWide(a, b, sgn);
+    const bool hi = f.opcode == Opcode::Mul24Hi || f.opcode == Opcode::Mad24Hi;
+    BV d = hi ? p.extract(47, 16) : p.extract(31, 0);
+    if (f.opcode == Opcode::Mad24Lo || f.opcode == Opcode::Mad24Hi)
+      d = d + s[2];
+    return {d};
+  }
+  case Opcode::Add3: return {s[0] + s[1] + s[2]};   // add.u32 d, (add.u32 t, a, b), c
+  case Opcode::Xad: return {(s[0] ^ s[1]) + s[2]};  // add.u32 d, (xor.b32 t, a, b), c
+  case Opcode::MovPack: return {BV::concat(s[1], s[0])}; // 9.7.9.3: d = {lo, hi}, lo in the low bits
+  case Opcode::MovUnpack: {
+    const unsigned h = f.width / 2;
+    return {s[0].extract(h - 1, 0), s[0].extract(f.width - 1, h)};
+  }
+  case Opcode::Selp: return {BV::ite(s[2], s[0], s[1])}; // 9.7.3.3: d = c ? a : b
+  case Opcode::Min: // 9.7.1.10
+    return {BV::ite(compare(ptx::CmpOp::Lt, f.type == TypeClass::S, s[0], s[1]), s[0], s[1])};
+  case Opcode::Max: // 9.7.1.11
+    return {BV::ite(compare(ptx::CmpOp::Gt, f.type == TypeClass::S, s[0], s[1]), s[0], s[1])};
+  case Opcode::Abs: // 9.7.1.8: |a|; the most negative value stays itself (two's complement)
+    return {BV::ite(compare(ptx::CmpOp::Lt, true, s[0], s[0].lit(0)), s[0].lit(0) - s[0], s[0])};
+  case Opcode::Neg: return {s[0].lit(0) - s[0]}; // 9.7.1.9
+  case Opcode::Cvt: // 9.7.9.21: integer widening extends by the source type, narrowing truncates
+    if (f.width > f.fromWidth)
+      return {f.fromType == TypeClass::S ? s[0].sext(f.width) : s[0].zext(f.width)};
+    return {s[0].trunc(f.width)};
+  }
+  throw std::logic_error("evalPtx: unknown form");
+}
+
+BV compare(ptx::CmpOp op, bool isSigned, const BV &a, const BV &b) {
+  // Signed order: flip the sign bits, then compare unsigned.
+  const BV sign = a.lit(1).shl(a.lit(a.width() - 1));
+  const BV x = isSigned ? a ^ sign : a, y = isSigned ? b ^ sign : b;
+  switch (op) {
+  case ptx::CmpOp::Eq: return a.eq(b);
+  case ptx::CmpOp::Ne: return a.ne(b);
+  case ptx::CmpOp::Lt: return x.ult(y);
+  case ptx::CmpOp::Le: return x.ule(y);
+  case ptx::CmpOp::Gt: return y.ult(x);
+  case ptx::CmpOp::Ge: return y.ule(x);
+  }
+  throw std::logic_error("compare: unknown op");
+}
+
+std::vector<BV> ptxPreconditions(const ptx::Form &f, const std::vector<BV> &s) {
+  // fns (9.7.1.11): "base must be <= 31, otherwise behavior is undefined".
+  if (f.opcode == Opcode::Fns)
+    return {s[1].ule(s[1].lit(31))};
+  return {};
+}
+
+} // namespace p2a::sem

@@ -1,0 +1,187 @@
+// Semantics of the bit-manipulation neighbours: prmt (PTX ISA 9.7.9.7) and
+// bfe bfi brev popc clz bfind fns bmsk szext (PTX ISA 9.7.1, integer
+// arithmetic). Written over sem::BV like the Logic and Shift family, so the
+// same definitions drive concrete tests and Z3 proofs.
+#include "semantics/ptx_semantics_bits.hpp"
+
+#include <stdexcept>
+
+namespace p2a::sem::bits {
+
+using ptx::PrmtMode;
+
+// Rows list d.b3 d.b2 d.b1 d.b0 (PTX ISA 9.7.9.7, table "prmt modes"),
+// indexed by c[1:0]; one row set per mode f4e b4e rc8 ecl ecr rc16.
+const unsigned char (&prmtModeRows(PrmtMode mode))[4][4] {
+  static const unsigned char rows[6][4][4] = {
+      {{3, 2, 1, 0}, {4, 3, 2, 1}, {5, 4, 3, 2}, {6, 5, 4, 3}}, // f4e
+      {{5, 6, 7, 0}, {6, 7, 0, 1}, {7, 0, 1, 2}, {0, 1, 2, 3}}, // b4e
+      {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // rc8
+      {{3, 2, 1, 0}, {3, 2, 1, 1}, {3, 2, 2, 2}, {3, 3, 3, 3}}, // ecl
+      {{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 2, 1, 0}, {3, 2, 1, 0}}, // ecr
+      {{1, 0, 1, 0}, {3, 2, 3, 2}, {1, 0, 1, 0}, {3, 2, 3, 2}}, // rc16
+  };
+  return rows[static_cast<int>(mode) - 1];
+}
+
+namespace {
+
+BV bitAt(const BV &v, unsigned i) { return v.extract(i, i); }
+
+// Bit `idx` (a symbolic index of v's width) of v, as 1 bit.
+BV bitAtIndex(const BV &v, const BV &idx) { return v.lshr(idx).extract(0, 0); }
+
+BV fill(const BV &bit1, unsigned width) { return bit1.sext(width); }
+
+// A value of `width` bits with the low n bits set; n (width bits) may equal width.
+BV lowMask(const BV &n) { return n.lit(1).shl(n) - n.lit(1); }
+
+} // namespace
+
+// prmt (9.7.9.7): the bytes of {b,a} are numbered 0..7 (a = 0..3). In the
+// default mode each nibble of c picks a byte for the result byte at its
+// position, and its bit 3 replicates that byte's sign instead. The other modes
+// take a row, c[1:0], of a fixed table of byte indices.
+BV prmt(PrmtMode mode, const BV &a, const BV &b, const BV &c) {
+  BV bytes[8] = {a.extract(7, 0),   a.extract(15, 8),  a.extract(23, 16), a.extract(31, 24),
+                 b.extract(7, 0),   b.extract(15, 8),  b.extract(23, 16), b.extract(31, 24)};
+  BV out[4] = {bytes[0], bytes[0], bytes[0], bytes[0]};
+  if (mode == PrmtMode::None) {
+    for (unsigned i = 0; i < 4; ++i) {
+      BV nib = c.extract(4 * i + 3, 4 * i);
+      BV idx = nib.extract(2, 0);
+      BV chosen = bytes[7];
+      for (int k = 6; k >= 0; --k)
+        chosen = BV::ite(idx.eq(idx.lit(k)), bytes[k], chosen);
+      out[i] = BV::ite(bitAt(nib, 3), fill(bitAt(chosen, 7), 8), chosen);
+    }
+  } else {
+    const auto &table = prmtModeRows(mode);
+    BV row = c.extract(1, 0);
+    for (unsigned i = 0; i < 4; ++i) {
+      BV v = bytes[table[3][3 - i]];
+      for (int r = 2; r >= 0; --r)
+        v = BV::ite(row.eq(row.lit(r)), bytes[table[r][3 - i]], v);
+      out[i] = v;
+    }
+  }
+  return BV::concat(BV::concat(out[3], out[2]), BV::concat(out[1], out[0]));
+}
+
+// bfe (9.7.1.13): pos = b & 0xff, len = c & 0xff for the 32-bit forms.
+// NVIDIA hardware reads all 32 bits of pos and len for the 64-bit forms
+// (measured by the public ptx_tests suite; ZLUDA matches it), and so do we.
+BV bfe(bool isSigned, const BV &a, const BV &b, const BV &c) {
+  const unsigned w = a.width();
+  BV pos = w == 32 ? (b & b.lit(0xff)) : b;
+  BV len = w == 32 ? (c & c.lit(0xff)) : c;
+  BV P = pos.zext(64), L = len.zext(64), W = P.lit(w);
+  // Bits i < len with pos+i <= msb come from a; the rest are the sign bit.
+  BV count = BV::ite(W.ule(P), P.lit(0), L.umin(W - P));
+  BV mask = lowMask(count.trunc(w));
+  BV field = a.lshr(P.trunc(w)) & mask;
+  if (!isSigned)
+    return field;
+  BV signIndex = (P + L - P.lit(1)).umin(W - P.lit(1));
+  BV sbit = BV::ite(L.eq(L.lit(0)), BV::constant(1, 0), bitAtIndex(a, signIndex.trunc(w)));
+  return field | (fill(sbit, w) & ~mask);
+}
+
+// bfi (9.7.1.14): insert len bits of a into b at pos; bits past the msb are
+// dropped. 8-bit pos/len for .b32, all 32 bits for .b64 (hardware, as bfe).
+BV bfi(const BV &a, const BV &b, const BV &c, const BV &d) {
+  const unsigned w = a.width();
+  BV pos = w == 32 ? (c & c.lit(0xff)) : c;
+  BV len = w == 32 ? (d & d.lit(0xff)) : d;
+  BV P = pos.zext(64), L = len.zext(64);
+  BV count = L.umin(P.lit(w)).trunc(w);
+  BV shift = P.trunc(w);
+  BV m = lowMask(count).shl(shift);
+  return (b & ~m) | (a.shl(shift) & m);
+}
+
+// brev (9.7.1.12)
+BV brev(const BV &a) {
+  BV r = bitAt(a, 0);
+  for (unsigned i = 1; i < a.width(); ++i)
+    r = BV::concat(r, bitAt(a, i));
+  return r;
+}
+
+// popc (9.7.1.8): the number of set bits, as .u32.
+BV popc(const BV &a) { return popcount(a); }
+
+// clz (9.7.1.9): leading zeros from the msb; the width for 0. .u32 result.
+BV clz(const BV &a) {
+  const unsigned w = a.width();
+  BV r = BV::constant(32, w);
+  for (unsigned i = 0; i < w; ++i) // the highest set bit decides
+    r = BV::ite(bitAt(a, i), r.lit(w - 1 - i), r);
+  return r;
+}
+
+// bfind (9.7.1.10): position of the most significant non-sign bit (signed
+// inputs are inverted when negative), 0xffffffff if none; .shiftamt gives
+// msb - position instead.
+BV bfind(bool isSigned, bool shiftamt, const BV &in) {
+  const unsigned w = in.width(), msb = w - 1;
+  BV a = isSigned ? BV::ite(bitAt(in, msb), ~in, in) : in;
+  BV none = BV::constant(32, 0xffffffffu);
+  BV r = none;
+  for (unsigned i = 0; i < w; ++i)
+    r = BV::ite(bitAt(a, i), r.lit(shiftamt ? msb - i : i), r);
+  return r;
+}
+
+// fns (9.7.1.11): the offset-th set bit of mask counting up (offset > 0) or
+// down (offset < 0) from base, base itself if set when offset == 0, else
+// 0xffffffff. base must be <= 31 (a precondition, see below).
+//
+// Written relative to base: X[i] is the bit i steps from base in the search
+// direction (X = mask >> base upward, brev(mask) >> (31 - base) downward), and
+// the n-th set bit (n = |offset|) is at the i where X[i] is set and exactly
+// n - 1 set bits of X lie below it; the result is base + i or base - i. (The
+// semantics tests check this against a direct walk over the mask.)
+BV fns(const BV &mask, const BV &base, const BV &offset) {
+  BV notFound = mask.lit(0xffffffffu);
+  BV base5 = base & base.lit(31);
+  BV atBase = BV::ite(bitAtIndex(mask, base5), base, notFound); // offset == 0
+  BV down = bitAt(offset, 31);                                 // offset < 0
+  // 31 - base5 written as the 5-bit complement of base (the same number).
+  BV x = BV::ite(down, brev(mask).lshr(~base & base.lit(31)), mask.lshr(base5));
+  BV n = BV::ite(down, offset.lit(0) - offset, offset); // |offset|; 0x80000000 stays 2^31
+  BV result = notFound;
+  for (unsigned i = 0; i < 32; ++i) {
+    BV below = popc(x & lowMask(x.lit(i)));
+    BV found = bitAt(x, i) & below.eq(n - n.lit(1));
+    result = BV::ite(found, BV::ite(down, base - base.lit(i), base + base.lit(i)), result);
+  }
+  return BV::ite(offset.eq(offset.lit(0)), atBase, result);
+}
+
+// bmsk (9.7.1.x, PTX 7.6): a mask of b bits starting at bit a.
+BV bmsk(bool clamp, const BV &a, const BV &b) {
+  BV a1 = a & a.lit(31), b1 = b & b.lit(31);
+  BV sum = a1 + b1;
+  BV ones = a.lit(~0u);
+  BV posOverflow = clamp ? a.lit(32).ule(a) : BV::constant(1, 0);
+  BV widthOverflow = clamp ? b.lit(32).ule(b) : BV::constant(1, 0);
+  BV mask0 = BV::ite(posOverflow, a.lit(0), ones.shl(a1));
+  BV sumOverflow = a.lit(32).ule(sum);
+  BV mask1 = BV::ite(sumOverflow | posOverflow | widthOverflow, a.lit(0),
+                     BV::ite(b1.eq(b1.lit(0)), ones, ones.shl(sum)));
+  return mask0 & ~mask1;
+}
+
+// szext (9.7.1.x, PTX 7.6): keep the low N = b bits of a (N & 31 with .wrap;
+// .clamp with b >= 32 keeps all of a), zero- or sign-extended.
+BV szext(bool clamp, bool isSigned, const BV &a, const BV &b) {
+  BV b1 = b & b.lit(31);
+  BV tooLarge = clamp ? b.lit(32).ule(b) : BV::constant(1, 0);
+  BV mask = BV::ite(tooLarge, a.lit(0), a.lit(~0u).shl(b1));
+  BV signPos = (b1 - b1.lit(1)) & b1.lit(31);
+  BV signBit = isSigned ? (~(b1.eq(b1.lit(0)) | tooLarge) & bitAtIndex(a, signPos)) : BV::constant(1, 0);
+  return (a & ~mask) | (fill(signBit, 32) & mask);
+}
+
+} // namespace p2a::sem::bits
