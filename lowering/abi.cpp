@@ -1,0 +1,242 @@
+// The ABI: the prologue (workgroup IDs, FLAT_SCRATCH, kernel arguments,
+// module-variable addresses), the kernel descriptor and the code object v5
+// metadata; the module header, variables and metadata blocks.
+#include "lowering/lowering.hpp"
+
+namespace p2a::klower {
+
+namespace {
+
+// Whether LLVM's metadata reader takes a scalar for a string: its YAML
+// reader types scalars by their spelling even when quoted, so `n`, `yes`,
+// `off`, `null` or `12` become booleans, nulls or numbers and the metadata is
+// rejected. Such an argument name is left out (names are optional).
+bool readsAsString(const std::string &v) {
+  std::string l;
+  for (char c : v)
+    l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const char *special[] = {"y", "n", "yes", "no", "true", "false", "on", "off", "null", "~", ""};
+  for (const char *x : special)
+    if (l == x)
+      return false;
+  return !std::isdigit(static_cast<unsigned char>(l[0])) && l[0] != '-' && l[0] != '+' && l[0] != '.';
+}
+
+} // namespace
+
+bool Lowering::layOutSegments() {
+  paramDwords_ = alignUp(k_.paramBytes, 4) / 4;
+  if (paramDwords_ > kMaxParamDwords) {
+    error(diags_, k_.loc,
+          "kernel '" + k_.name + "' has " + std::to_string(k_.paramBytes) + " bytes of parameters; at most " +
+              std::to_string(kMaxParamDwords * 4) + " are supported");
+    return false;
+  }
+  // .shared variables form the group segment (LDS), .local ones each
+  // thread's private segment (scratch), laid out as the interpreter does.
+  const kernel::SegmentLayout group = kernel::layoutSegment(k_, Space::Shared);
+  const kernel::SegmentLayout priv = kernel::layoutSegment(k_, Space::Local);
+  sharedOffset_ = group.offset;
+  groupBytes_ = group.bytes;
+  localOffset_ = priv.offset;
+  privateBytes_ = priv.bytes;
+  out_.hiddenArgsOffset = alignUp(k_.paramBytes, 8);
+  out_.groupBytes = groupBytes_;
+  out_.privateBytes = privateBytes_;
+  globalBase_ = kParamSgprs + alignUp(paramDwords_, 2);
+  out_.kernargBytes = out_.hiddenArgsOffset + kHiddenArgsBytes;
+  // Generic addresses are global ones unless the kernel makes generic
+  // pointers into shared or local memory; then generic accesses are FLAT
+  // instructions, which the apertures route.
+  for (const Stmt &st : k_.body)
+    genericReachesSegments_ |= st.kind == Stmt::Kind::Cvta && st.toGeneric &&
+                               (st.space == Space::Shared || st.space == Space::Local);
+  pointerSpaces_ = kernel::pointerSpaces(k_);
+  return true;
+}
+
+void Lowering::emitPrologue() {
+  const unsigned paramDwords = paramDwords_;
+  // The workgroup IDs into s2..s4 from where this target delivers them,
+  // before any scalar load may write the registers they arrive in.
+  if (kernelInitialisesScratch()) {
+    // FLAT_SCRATCH = flat_scratch_init + the wave's offset (AMDGPUUsage
+    // "Flat Scratch"); gfx10 writes it through s_setreg. Then the IDs
+    // move down from s4..s6.
+    if (t_.generation == targets::Generation::GFX9) {
+      push("s_add_u32 flat_scratch_lo, s2, s7", out_.prologue, -1);
+      push("s_addc_u32 flat_scratch_hi, s3, 0", out_.prologue, -1);
+    } else {
+      push("s_add_u32 s2, s2, s7", out_.prologue, -1);
+      push("s_addc_u32 s3, s3, 0", out_.prologue, -1);
+      push("s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s2", out_.prologue, -1);
+      push("s_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI), s3", out_.prologue, -1);
+    }
+    for (unsigned d = 0; d < 3; ++d)
+      push("s_mov_b32 s" + std::to_string(kWorkgroupId + d) + ", s" + std::to_string(4 + d), out_.prologue, -1);
+  } else if (t_.architected_workgroup_ids) {
+    push("s_mov_b32 s" + std::to_string(kWorkgroupId) + ", ttmp9", out_.prologue, -1);
+    push("s_and_b32 s" + std::to_string(kWorkgroupId + 1) + ", ttmp7, 0xffff", out_.prologue, -1);
+    push("s_lshr_b32 s" + std::to_string(kWorkgroupId + 2) + ", ttmp7, 16", out_.prologue, -1);
+  } else if (t_.min_user_sgpr_count > 2) {
+    for (unsigned d = 0; d < 3; ++d)
+      push("s_mov_b32 s" + std::to_string(kWorkgroupId + d) + ", s" + std::to_string(t_.min_user_sgpr_count + d),
+           out_.prologue, -1);
+  }
+  MOperand kernarg = mir::physReg(true, kKernargPtr, 2);
+  std::vector<MInst> loads;
+  auto sload = [&](unsigned sgpr, unsigned dwords, unsigned byteOffset) {
+    amd::Op op = dwords == 1 ? amd::Op::S_LOAD_B32 : dwords == 2 ? amd::Op::S_LOAD_B64
+                 : dwords == 4 ? amd::Op::S_LOAD_B128 : amd::Op::S_LOAD_B256;
+    loads.push_back({op, mir::physReg(true, sgpr, dwords), {kernarg, mir::immOperand(byteOffset)}});
+  };
+  if (usesHidden_)
+    sload(kHiddenSgprs, 8, out_.hiddenArgsOffset);
+  // The explicit arguments, in aligned chunks (x8 and x4 tuples start at a
+  // multiple of 4 SGPRs, x2 at an even one).
+  unsigned done = 0;
+  while (done < paramDwords) {
+    const unsigned left = paramDwords - done;
+    const unsigned n = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
+    sload(kParamSgprs + done, n, done * 4);
+    done += n;
+  }
+  for (const MInst &mi : loads) {
+    emitWithWaits(mi, out_.prologue, -1);
+  }
+  // Module variables: their addresses, PC-relative as LLVM's code model
+  // for AMDHSA does it (s_getpc_b64 gives the next instruction's address;
+  // the +4/+12 addends account for where each literal sits after it).
+  for (const auto &[name, sg] : globalSgpr_) {
+    const std::string lo = "s" + std::to_string(sg), hi = "s" + std::to_string(sg + 1);
+    const std::string pair = "s[" + std::to_string(sg) + ":" + std::to_string(sg + 1) + "]";
+    if (name.front() == ' ') { // an aperture (see apertureAddress)
+      push("s_mov_b64 " + pair + ", " + name.substr(1), out_.prologue, -1);
+      continue;
+    }
+    push("s_getpc_b64 " + pair, out_.prologue, -1);
+    push("s_add_u32 " + lo + ", " + lo + ", " + name + "@rel32@lo+4", out_.prologue, -1);
+    push("s_addc_u32 " + hi + ", " + hi + ", " + name + "@rel32@hi+12", out_.prologue, -1);
+  }
+}
+
+void Lowering::assemble() {
+  std::string a;
+  a += "\t.text\n\t.globl " + k_.name + "\n\t.p2align 8\n\t.type " + k_.name + ",@function\n" + k_.name + ":\n";
+  unsigned lines = 5; // (counted as the text grows: recounting it per line was quadratic)
+  for (size_t i = 0; i <= out_.code.size(); ++i) {
+    if (auto it = labels_.find(i); it != labels_.end())
+      for (const std::string &l : it->second) {
+        a += l + ":\n";
+        ++lines;
+      }
+    if (i < out_.code.size()) {
+      out_.codeAsmLine.push_back(kHeaderLines + 1 + lines);
+      a += "\t" + out_.code[i] + "\n";
+      lines += 1 + static_cast<unsigned>(std::count(out_.code[i].begin(), out_.code[i].end(), '\n'));
+    }
+  }
+  a += ".Lfunc_end_" + k_.name + ":\n\t.size " + k_.name + ", .Lfunc_end_" + k_.name + "-" + k_.name + "\n";
+  // The descriptor (AMDGPUUsage "Kernel Descriptor"): the hardware sets up
+  // exactly the registers the code above reads.
+  const unsigned nv = std::max(out_.numVgprs, 1u);
+  a += "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel " + k_.name + "\n";
+  a += "\t\t.amdhsa_group_segment_fixed_size " + std::to_string(groupBytes_) + "\n";
+  a += "\t\t.amdhsa_private_segment_fixed_size " + std::to_string(privateBytes_) + "\n";
+  a += "\t\t.amdhsa_kernarg_size " + std::to_string(out_.kernargBytes) + "\n";
+  a += "\t\t.amdhsa_user_sgpr_count " +
+       std::to_string(std::max(kernelInitialisesScratch() ? 4u : 2u, t_.min_user_sgpr_count)) + "\n";
+  a += "\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n";
+  if (kernelInitialisesScratch())
+    a += "\t\t.amdhsa_user_sgpr_flat_scratch_init 1\n\t\t.amdhsa_system_sgpr_private_segment_wavefront_offset 1\n";
+  else if (privateBytes_)
+    a += "\t\t.amdhsa_enable_private_segment 1\n";
+  a += "\t\t.amdhsa_system_sgpr_workgroup_id_x 1\n";
+  a += "\t\t.amdhsa_system_sgpr_workgroup_id_y 1\n";
+  a += "\t\t.amdhsa_system_sgpr_workgroup_id_z 1\n";
+  a += "\t\t.amdhsa_system_vgpr_workitem_id 2\n";
+  a += "\t\t.amdhsa_next_free_vgpr " + std::to_string(nv) + "\n";
+  a += "\t\t.amdhsa_next_free_sgpr " + std::to_string(out_.numSgprs) + "\n";
+  if (t_.is_cdna)
+    a += "\t\t.amdhsa_accum_offset " + std::to_string(alignUp(nv, 4)) + "\n";
+  if (t_.wave32())
+    a += "\t\t.amdhsa_wavefront_size32 1\n";
+  a += "\t.end_amdhsa_kernel\n";
+  out_.assembly = a;
+  out_.metadata = metadataEntry(nv);
+}
+
+std::string Lowering::metadataEntry(unsigned nv) const {
+  std::string m = "  - .args:\n";
+  auto arg = [&](const std::string &name, unsigned offset, unsigned size, const char *kind, bool global) {
+    m += "      - ";
+    if (global)
+      m += ".address_space: global\n        ";
+    if (!name.empty() && readsAsString(name))
+      m += ".name: " + name + "\n        ";
+    m += ".offset: " + std::to_string(offset) + "\n        .size: " + std::to_string(size) +
+         "\n        .value_kind: " + kind + "\n";
+  };
+  for (const kernel::Param &p : k_.params)
+    arg(p.name, p.offset, p.size, p.pointerSized ? "global_buffer" : "by_value", p.pointerSized);
+  const unsigned h = out_.hiddenArgsOffset;
+  static const std::pair<const char *, unsigned> hidden[] = {
+      {"hidden_block_count_x", 4}, {"hidden_block_count_y", 4}, {"hidden_block_count_z", 4},
+      {"hidden_group_size_x", 2},  {"hidden_group_size_y", 2},  {"hidden_group_size_z", 2},
+      {"hidden_remainder_x", 2},   {"hidden_remainder_y", 2},   {"hidden_remainder_z", 2}};
+  unsigned off = h;
+  for (const auto &[kind, size] : hidden) {
+    arg("", off, size, kind, false);
+    off += size;
+  }
+  m += "    .group_segment_fixed_size: " + std::to_string(groupBytes_) + "\n";
+  m += "    .kernarg_segment_align: 8\n";
+  m += "    .kernarg_segment_size: " + std::to_string(out_.kernargBytes) + "\n";
+  m += "    .max_flat_workgroup_size: 1024\n";
+  m += "    .name: " + k_.name + "\n";
+  m += "    .private_segment_fixed_size: " + std::to_string(privateBytes_) + "\n";
+  m += "    .sgpr_count: " + std::to_string(out_.numSgprs) + "\n";
+  m += "    .symbol: " + k_.name + ".kd\n";
+  m += "    .vgpr_count: " + std::to_string(nv) + "\n";
+  m += "    .wavefront_size: " + std::to_string(t_.wave_size) + "\n";
+  return m;
+}
+
+std::string moduleHeader(const targets::TargetInfo &t) {
+  return "\t.amdgcn_target \"amdgcn-amd-amdhsa--" + t.name + "\"\n\t.amdhsa_code_object_version 5\n";
+}
+
+std::string variablesAssembly(const std::vector<kernel::Variable> &variables) {
+  std::string a;
+  for (const kernel::Variable &var : variables) {
+    const kernel::Variable *v = &var;
+    const std::string &n = v->name;
+    // .const data is read-only; .global data is writable.
+    a += v->space == kernel::Space::Const ? "\t.section .rodata." + n + ",\"a\",@progbits\n"
+                                          : "\t.section .data." + n + ",\"aw\",@progbits\n";
+    unsigned log2 = 0;
+    while ((1u << log2) < std::max(v->align, 1u))
+      ++log2;
+    a += "\t.p2align " + std::to_string(log2) + "\n\t.type " + n + ",@object\n" + n + ":\n";
+    std::vector<uint8_t> bytes = v->init;
+    bytes.resize(v->size, 0);
+    for (size_t i = 0; i < bytes.size(); i += 16) {
+      a += "\t.byte ";
+      for (size_t j = i; j < std::min(bytes.size(), i + 16); ++j)
+        a += (j > i ? "," : "") + std::to_string(bytes[j]);
+      a += "\n";
+    }
+    a += "\t.size " + n + ", " + std::to_string(v->size) + "\n";
+  }
+  return a;
+}
+
+std::string moduleMetadata(const targets::TargetInfo &t, const std::vector<std::string> &kernelEntries) {
+  std::string m = "\t.amdgpu_metadata\n---\namdhsa.kernels:\n";
+  for (const std::string &e : kernelEntries)
+    m += e;
+  m += "amdhsa.target: amdgcn-amd-amdhsa--" + t.name + "\namdhsa.version:\n  - 1\n  - 2\n...\n\t.end_amdgpu_metadata\n";
+  return m;
+}
+
+} // namespace p2a::klower

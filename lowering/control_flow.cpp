@@ -1,0 +1,256 @@
+// Control flow (docs/architecture.md, "Control flow"): per-block lane masks,
+// guards, divergent and uniform branches, back edges.
+#include "lowering/lowering.hpp"
+
+namespace p2a::klower {
+
+void Lowering::buildBlocks() {
+  const size_t n = k_.body.size();
+  cfg_ = kernel::controlFlowGraph(k_);
+  blockOf_ = cfg_.blockOf;
+  blockStart_ = cfg_.blockStart;
+  numBlocks_ = cfg_.numBlocks;
+  for (size_t i = 0; i < n; ++i) // blocks a back edge enters (see controlFlow)
+    if (k_.body[i].kind == Stmt::Kind::Branch && blockOf_[k_.body[i].target] <= blockOf_[i] &&
+        blockOf_[k_.body[i].target] >= 1 && !blockHasBarrier(blockOf_[i]))
+      loopHeads_.insert(blockOf_[k_.body[i].target]);
+  if (numBlocks_ > 1) {
+    for (unsigned blk = 1; blk < numBlocks_; ++blk)
+      maskVreg_.push_back(persistentMask("%__lanes_bb" + std::to_string(blk)));
+    tmpA_ = persistentMask("%__cf_a");
+  }
+}
+
+bool Lowering::forwardJumpSafe(unsigned b, unsigned target) const {
+  if (blockHasBarrier(b))
+    return false;
+  for (unsigned x = b + 1; x < target; ++x) {
+    if (blockHasBarrier(x))
+      return false;
+    for (unsigned s : cfg_.succ[x])
+      if (s <= b)
+        return false;
+    for (unsigned p = 0; p < numBlocks_; ++p)
+      for (unsigned s : cfg_.succ[p])
+        if (s == x && (p < b || p >= x))
+          return false;
+  }
+  return true;
+}
+
+std::string Lowering::label(unsigned block, bool end) const {
+  return ".L" + k_.name + "_bb" + std::to_string(block) + (end ? "_end" : "");
+}
+
+MOperand Lowering::execOperand() {
+  MOperand o;
+  o.kind = MOperand::Kind::Exec;
+  return o;
+}
+
+Lowering::Piece Lowering::inst(amd::Op op, MOperand d, std::vector<MOperand> srcs) {
+  Piece p;
+  p.mi = MInst{op, d, std::move(srcs)};
+  return p;
+}
+
+Lowering::Piece Lowering::raw(std::string text, std::vector<unsigned> args) {
+  Piece p;
+  p.kind = Piece::Kind::Raw;
+  p.raw = std::move(text);
+  p.args = std::move(args);
+  return p;
+}
+
+Lowering::Piece Lowering::labelPiece(std::string name) {
+  Piece p;
+  p.kind = Piece::Kind::Label;
+  p.raw = std::move(name);
+  return p;
+}
+
+Lowering::Piece Lowering::drain() {
+  Piece p;
+  p.kind = Piece::Kind::Drain;
+  return p;
+}
+
+void Lowering::addLanes(std::vector<Piece> &out, unsigned dstMask, const std::string &pred, bool negated) {
+  const MOperand d = vregOperand(dstMask);
+  if (pred.empty()) {
+    out.push_back(inst(amd::Op::S_OR_MASK, d, {d, execOperand()}));
+    return;
+  }
+  const MOperand p = vregOperand(reg(pred, 1)), a = vregOperand(tmpA_);
+  out.push_back(inst(amd::Op::S_AND_MASK, a, {execOperand(), p}));
+  if (negated) // EXEC & ~p = EXEC ^ (EXEC & p)
+    out.push_back(inst(amd::Op::S_XOR_MASK, a, {execOperand(), a}));
+  out.push_back(inst(amd::Op::S_OR_MASK, d, {d, a}));
+}
+
+void Lowering::controlFlow(size_t i) {
+  const Stmt &st = k_.body[i];
+  const unsigned b = blockOf_[i];
+  const bool control = st.kind == Stmt::Kind::Branch || st.kind == Stmt::Kind::Return;
+  // A guard on anything else narrows EXEC around the statement.
+  if (!st.guard.empty() && !control) {
+    const MOperand p = vregOperand(reg(st.guard, 1)), save = vregOperand(persistentMask("%__exec_save"));
+    before_[i].push_back(inst(amd::Op::S_MOV_MASK, save, {execOperand()}));
+    before_[i].push_back(inst(amd::Op::S_AND_MASK, execOperand(), {execOperand(), p}));
+    if (st.guardNegated) // EXEC = saved & ~p = saved ^ (saved & p)
+      before_[i].push_back(inst(amd::Op::S_XOR_MASK, execOperand(), {save, execOperand()}));
+    after_[i].insert(after_[i].begin(), inst(amd::Op::S_MOV_MASK, execOperand(), {save}));
+  }
+  if (numBlocks_ == 1)
+    return;
+  if (i == 0) // no lanes wait anywhere yet
+    for (unsigned blk = 1; blk < numBlocks_; ++blk)
+      before_[0].push_back(inst(amd::Op::S_MOV_MASK, vregOperand(mask(blk)), {mir::immOperand(0)}));
+  const std::string cmp = t_.wave_size == 64 ? "s_cmp_lg_u64 %0, 0" : "s_cmp_lg_u32 %0, 0";
+  if (blockStart_[b] == i && b > 0) {
+    std::vector<Piece> head;
+    head.push_back(drain());
+    head.push_back(labelPiece(label(b)));
+    head.push_back(inst(amd::Op::S_MOV_MASK, execOperand(), {vregOperand(mask(b))}));
+    head.push_back(inst(amd::Op::S_MOV_MASK, vregOperand(mask(b)), {mir::immOperand(0)}));
+    // A block with a barrier is never skipped: every wave must reach it.
+    const bool hasBarrier = blockHasBarrier(b);
+    if (!hasBarrier)
+      head.push_back(raw("s_cbranch_execz " + label(b, true)));
+    if (loopHeads_.count(b)) // where a uniformly taken back edge enters (see below)
+      head.push_back(labelPiece(bodyLabel(b)));
+    before_[i].insert(before_[i].begin(), head.begin(), head.end());
+  }
+  const bool last = i + 1 == k_.body.size() || blockOf_[i + 1] != b;
+  if (!last)
+    return;
+  std::vector<Piece> &tail = after_[i];
+  tail.push_back(drain());
+  const unsigned next = b + 1;
+  const bool hasNext = next < numBlocks_;
+  std::vector<unsigned> backTargets;
+  if (st.kind == Stmt::Kind::Branch && uniform_.uniformBranches.count(i) && blockOf_[st.target] >= 1) {
+    uniformBranch(tail, st, i);
+  } else if (st.kind == Stmt::Kind::Branch) {
+    const unsigned target = blockOf_[st.target];
+    // A back edge every active lane takes (checked at run time) jumps
+    // into the loop head's body with EXEC as it is. That is what the
+    // general path below would do: at a block's end no block at or before
+    // it has waiting lanes (the code would have jumped back to it), so the
+    // head would set EXEC to exactly these lanes and clear its mask. A
+    // uniform loop then costs two SALU instructions per iteration instead
+    // of the mask bookkeeping. (Not in a block with a barrier: that block
+    // runs even with no lanes, and an empty EXEC must not loop.)
+    if (target >= 1 && target <= b && target < numBlocks_ && !blockHasBarrier(b)) {
+      if (st.guard.empty()) {
+        tail.push_back(raw("s_branch " + bodyLabel(target)));
+      } else {
+        lanesNotTaking(tail, st);
+        tail.push_back(raw("s_cbranch_scc0 " + bodyLabel(target))); // (SCC: the result is not 0)
+      }
+    }
+    // A forward branch every active lane takes (checked at run time, as
+    // above) over blocks that cannot hold waiting lanes now jumps to its
+    // target, its lanes joining the target's mask, instead of leaving an
+    // empty mask for each block in between to test.
+    if (!st.guard.empty() && target > next && target < numBlocks_ && forwardJumpSafe(b, target)) {
+      const std::string general = label(b) + "_divergent";
+      lanesNotTaking(tail, st);
+      tail.push_back(raw("s_cbranch_scc1 " + general)); // some lane does not take it
+      tail.push_back(inst(amd::Op::S_OR_MASK, vregOperand(mask(target)), {vregOperand(mask(target)), execOperand()}));
+      tail.push_back(raw("s_branch " + label(target)));
+      tail.push_back(labelPiece(general));
+    }
+    if (target < numBlocks_) {
+      addLanes(tail, mask(std::max(target, 1u)), st.guard, st.guardNegated);
+      if (target <= b)
+        backTargets.push_back(target);
+    }
+    if (!st.guard.empty() && hasNext) // the lanes not taking the branch fall through
+      addLanes(tail, mask(next), st.guard, !st.guardNegated);
+  } else if (st.kind == Stmt::Kind::Return) {
+    if (!st.guard.empty() && hasNext) // lanes that do not return fall through
+      addLanes(tail, mask(next), st.guard, !st.guardNegated);
+  } else if (hasNext) {
+    addLanes(tail, mask(next), "", false);
+  }
+  tail.push_back(labelPiece(label(b, true)));
+  std::sort(backTargets.begin(), backTargets.end());
+  for (unsigned target : backTargets) {
+    tail.push_back(raw(cmp, {mask(std::max(target, 1u))}));
+    tail.push_back(raw("s_cbranch_scc1 " + label(std::max(target, 1u))));
+  }
+  if (std::find(backTargets.begin(), backTargets.end(), 0u) != backTargets.end())
+    error(diags_, st.loc, "a branch back to the kernel's first statement is not supported; add a label after the entry code");
+}
+
+void Lowering::uniformBranch(std::vector<Piece> &tail, const Stmt &st, size_t i) {
+  const unsigned b = blockOf_[i], target = blockOf_[st.target], next = b + 1;
+  // SCC: the active lanes' predicate bits are not all 0 (EXEC & p is EXEC
+  // or 0), unless the compare just before left its SCC (sccFromCompare).
+  if (!sccFromCompare(i))
+    tail.push_back(inst(amd::Op::S_AND_MASK, vregOperand(tmpA_), {execOperand(), vregOperand(reg(st.guard, 1))}));
+  const std::string ifTaken = st.guardNegated ? "s_cbranch_scc0 " : "s_cbranch_scc1 ";
+  const std::string ifNotTaken = st.guardNegated ? "s_cbranch_scc1 " : "s_cbranch_scc0 ";
+  if (target < numBlocks_ && target <= b) {
+    tail.push_back(raw(ifTaken + bodyLabel(target)));
+  } else if (target >= numBlocks_) { // to the end of the body: the lanes are done
+    tail.push_back(raw(ifTaken + label(b, true)));
+  } else if (target != next) {
+    const std::string notTaken = label(b) + "_not_taken";
+    const bool jump = forwardJumpSafe(b, target);
+    tail.push_back(raw(ifNotTaken + notTaken));
+    tail.push_back(inst(amd::Op::S_OR_MASK, vregOperand(mask(target)), {vregOperand(mask(target)), execOperand()}));
+    tail.push_back(raw("s_branch " + (jump ? label(target) : label(b, true))));
+    tail.push_back(labelPiece(notTaken));
+  }
+  if (next < numBlocks_) // not taken (or taken to the next block): every lane falls through
+    addLanes(tail, mask(next), "", false);
+}
+
+bool Lowering::sccFromCompare(size_t i) const {
+  if (i == 0 || !uniform_.uniformBranches.count(i) || blockOf_[i - 1] != blockOf_[i] ||
+      !uniform_.scalarStatements.count(i - 1))
+    return false;
+  const Stmt &cmp = k_.body[i - 1];
+  return cmp.kind == Stmt::Kind::Compute && cmp.inst.form.opcode == ptx::Opcode::Setp &&
+         cmp.inst.dsts[0].reg == k_.body[i].guard;
+}
+
+void Lowering::lanesNotTaking(std::vector<Piece> &out, const Stmt &st) {
+  const MOperand p = vregOperand(reg(st.guard, 1)), a = vregOperand(tmpA_);
+  out.push_back(inst(amd::Op::S_AND_MASK, a, {execOperand(), p}));
+  if (!st.guardNegated)
+    out.push_back(inst(amd::Op::S_XOR_MASK, a, {execOperand(), a}));
+}
+
+void Lowering::mergePredicates(const Stmt &s) {
+  if (numBlocks_ == 1 && s.guard.empty())
+    return;
+  if (numBlocks_ > 1 && blockOf_[current_] == 0 && s.guard.empty())
+    return; // block 0 runs with every live lane
+  mir::LoweredInst &li = fn_.body.back();
+  for (size_t d = 0; d < s.inst.dsts.size(); ++d) {
+    if (!s.inst.dsts[d].isReg() || s.inst.form.dstWidth(static_cast<unsigned>(d)) != 1)
+      continue;
+    const unsigned vp = reg(s.inst.dsts[d].reg, 1);
+    const unsigned fresh = persistentMask("%__pred_new");
+    bool written = false;
+    for (MInst &mi : li.insts) {
+      if (written)
+        for (MOperand &o : mi.srcs)
+          if (o.kind == MOperand::Kind::VReg && o.vreg == vp)
+            o.vreg = fresh;
+      if (mi.dst.kind == MOperand::Kind::VReg && mi.dst.vreg == vp) {
+        mi.dst.vreg = fresh;
+        written = true;
+      }
+    }
+    const MOperand p = vregOperand(vp), f = vregOperand(fresh), a = vregOperand(persistentMask("%__cf_a"));
+    li.insts.push_back({amd::Op::S_XOR_MASK, a, {p, f}});
+    li.insts.push_back({amd::Op::S_AND_MASK, a, {a, execOperand()}});
+    li.insts.push_back({amd::Op::S_XOR_MASK, p, {p, a}});
+  }
+}
+
+} // namespace p2a::klower

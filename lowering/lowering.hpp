@@ -1,0 +1,464 @@
+// The kernel lowering's shared state and its steps (private to lowering/).
+//
+// One `Lowering` object carries a kernel through the steps that
+// Lowering::run (kernel_lowering.cpp) calls in order; each step lives in the
+// file named for its job:
+//   statement_lowering.cpp  statements -> machine instructions over vregs
+//   memory_lowering.cpp     ld/st in every space (global, FLAT, LDS, scratch)
+//   control_flow.cpp        per-block EXEC masks, branches, guards
+//   uniform_operands.cpp    uniform values read in place from SGPRs (bank choice)
+//   register_assignment.cpp liveness, physical registers, the register table
+//   wait_insertion.cpp      emission in order with s_waitcnt, barriers, fences
+//   hazards.cpp             wait states for hazards, s_delay_alu hints
+//   abi.cpp                 prologue, kernel descriptor, code-object metadata
+#pragma once
+
+#include "lowering/kernel_lowering.hpp"
+
+#include "targets/mc_backend.hpp"
+#include "targets/alu_delay.hpp"
+#include "targets/memory_model.hpp"
+#include "targets/target_info.hpp"
+#include "targets/wait_states.hpp"
+#include "kernel/analysis/address_spaces.hpp"
+#include "kernel/analysis/control_flow_graph.hpp"
+#include "kernel/analysis/uniform_values.hpp"
+#include "kernel/transforms/constant_operands.hpp"
+#include "isel/cost_model.hpp"
+#include "kernel/transforms/instruction_fusion.hpp"
+#include "isel/printer.hpp"
+#include "isel/regalloc.hpp"
+#include "isel/selector.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <deque>
+#include <map>
+#include <set>
+
+namespace p2a::klower {
+
+using kernel::Space;
+using kernel::Special;
+using kernel::Stmt;
+using mir::MInst;
+using mir::MOperand;
+using rules::Part;
+
+// The fixed SGPR layout (see the header): kernarg pointer, workgroup IDs,
+// the hidden-argument block, then the explicit arguments.
+inline constexpr unsigned kKernargPtr = 0;
+inline constexpr unsigned kWorkgroupId = 2;
+inline constexpr unsigned kHiddenSgprs = 8;  // s[8:15]: block counts, group sizes
+inline constexpr unsigned kParamSgprs = 16;  // s16...: the explicit arguments, dword by dword
+inline const std::string kScalarPrefix = "s:"; // names the SGPR vreg of a uniform register's value
+inline constexpr unsigned kMaxParamDwords = 64;
+inline constexpr unsigned kHeaderLines = 2; // moduleHeader()'s lines
+
+inline unsigned alignUp(unsigned v, unsigned a) { return (v + a - 1) / a * a; }
+
+inline MOperand vregOperand(unsigned v, Part part = Part::Whole) {
+  MOperand o;
+  o.kind = MOperand::Kind::VReg;
+  o.vreg = v;
+  o.part = part;
+  return o;
+}
+
+inline MOperand noOperand() {
+  MOperand o;
+  o.kind = MOperand::Kind::None;
+  return o;
+}
+
+class Lowering {
+public:
+  Lowering(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs, KernelTranslation &out,
+           Diagnostics &diags, const Options &opts)
+      : k_(k), t_(t), costs_(costs), out_(out), diags_(diags), opts_(opts), fn_(out.function) {}
+
+  // The pipeline: the steps below, in order (kernel_lowering.cpp).
+  bool run();
+
+  // Did the kernel run out of SGPRs while uniform values had homes of their own?
+  bool outOfSgprsWithHomes() const { return outOfSgprsWithHomes_; }
+
+private:
+  // ---- the pipeline's steps ----
+  bool layOutSegments();   // kernel arguments, LDS and scratch (abi.cpp)
+  void findUniformValues(); // uniform_values.hpp, with the scalar rules that apply
+  void lowerStatements();   // every statement, then its control flow
+  bool assignRegisters();   // liveness + regalloc; false past the register budget
+  void emitPrologue();
+  void emitBody();
+  void assemble();
+
+  // ---- lowering of statements into machine instructions over vregs ----
+
+  // The vreg of a PTX register, created at first use with its declared width
+  // (declared but unused registers -- nvcc declares %r<N> generously -- get none).
+  unsigned reg(const std::string &name, unsigned width);
+
+  unsigned newTemp(mir::RegClass cls);
+
+  void unsupported(const Stmt &s, const std::string &what);
+
+  mir::LoweredInst &begin(const Stmt &s);
+
+  void lower(const Stmt &s);
+
+  // A uniform value computed once by the scalar ALU (uniform_values.hpp)
+  // into its SGPR home, then copied into its VGPR; readUniformsInPlace()
+  // later points readers at the home and drops the copy where none is left.
+  void lowerScalar(const Stmt &s);
+
+  // A uniform register's home, then its VGPR copy of it (for readers that
+  // cannot take the SGPR; readUniformsInPlace() drops what none reads).
+  void copyHomeToVgpr(std::vector<MInst> &insts, const std::string &name, unsigned width);
+
+  // A uniform load (uniform_values.hpp): s_load into the register's home,
+  // from a module variable's SGPR pair or the base register's home. The
+  // waits treat it as any SMEM load (lgkmcnt / kmcnt, out of order).
+  void lowerScalarLoad(const Stmt &s);
+
+  // The address of a module variable into a changing uniform register's home.
+  void lowerScalarAddress(const Stmt &s);
+
+  // mad.lo.u32 d, a, b, c with a and b uniform and c not -- nvcc's
+  // %ctaid * %ntid + %tid in nearly every kernel -- is the uniform product on
+  // the scalar ALU (mul.lo.u32/salu) and one VALU add reading it in place,
+  // instead of a quarter-rate v_mul_lo_u32 and an add.
+  bool splitsUniformProduct(const Stmt &s) const;
+  void lowerSplitProduct(const Stmt &s);
+
+  // How many statements read predicate `p` (guards included), counted once
+  // for the kernel.
+  size_t predicateReaders(const std::string &p);
+
+  // The SGPR vreg (S32/S64) holding a uniform register's value.
+  unsigned scalarHome(const std::string &name, unsigned width);
+
+  void lowerSpecial(const Stmt &s);
+
+  // cvta (PTX ISA 9.7.9.17). Global and const addresses are generic
+  // addresses on AMDGPU: a copy. A generic address of shared or local
+  // memory is the segment offset under that segment's aperture (the high
+  // half src_shared_base / src_private_base give, read once in the
+  // prologue), so cvta.shared sets the high half and cvta.to.shared keeps
+  // the low one, as LLVM lowers addrspacecast.
+  void lowerCvta(const Stmt &s);
+
+  // The SGPR pair holding an aperture base (src_shared_base or
+  // src_private_base), read once in the prologue. It shares the module
+  // variables' SGPR range; its key cannot be a PTX identifier.
+  unsigned apertureAddress(Space space);
+
+  // The SGPR pair that holds a module variable's address (set up once in
+  // the prologue, PC-relative: see emitPrologue).
+  unsigned variableAddress(const std::string &name);
+
+  // One VGPR holding 0 for the whole kernel, the offset of every SGPR-based
+  // access that needs none (sha256 reads its 64 round constants so), set
+  // before the first statement. Being no PTX register it has no liveness
+  // interval: the allocator gives it a register of its own from its first
+  // use on, which nothing before that use held either.
+  unsigned zeroVgpr();
+
+  // Stores take their data from VGPRs: a constant is moved into a temporary.
+  MOperand materialise(mir::LoweredInst &li, uint64_t imm, bool wide);
+
+  // A PTX warp is 32 consecutive threads of the block, whatever the wave
+  // size (on wave64 a wave holds two): %laneid, %warpid and the lane masks
+  // come from the linear thread id (x fastest), so code indexing by them
+  // computes what it did on NVIDIA hardware.
+  void lowerWarpSpecial(const Stmt &s, mir::LoweredInst &li, const MOperand &d);
+
+  void lowerMemory(const Stmt &s);
+
+  // The load and store instructions of one memory kind, by element size.
+  struct MemoryOps {
+    amd::Op loadU8, loadI8, loadU16, loadI16, load32, load64, store8, store16, store32, store64;
+  };
+  static constexpr MemoryOps kGlobalOps{amd::Op::GLOBAL_LOAD_U8,    amd::Op::GLOBAL_LOAD_I8,   amd::Op::GLOBAL_LOAD_U16,
+                                        amd::Op::GLOBAL_LOAD_I16,   amd::Op::GLOBAL_LOAD_B32,  amd::Op::GLOBAL_LOAD_B64,
+                                        amd::Op::GLOBAL_STORE_B8,   amd::Op::GLOBAL_STORE_B16, amd::Op::GLOBAL_STORE_B32,
+                                        amd::Op::GLOBAL_STORE_B64};
+  static constexpr MemoryOps kGlobalSaddrOps{
+      amd::Op::GLOBAL_LOAD_U8_SADDR,   amd::Op::GLOBAL_LOAD_I8_SADDR,   amd::Op::GLOBAL_LOAD_U16_SADDR,
+      amd::Op::GLOBAL_LOAD_I16_SADDR,  amd::Op::GLOBAL_LOAD_B32_SADDR,  amd::Op::GLOBAL_LOAD_B64_SADDR,
+      amd::Op::GLOBAL_STORE_B8_SADDR,  amd::Op::GLOBAL_STORE_B16_SADDR, amd::Op::GLOBAL_STORE_B32_SADDR,
+      amd::Op::GLOBAL_STORE_B64_SADDR};
+  static constexpr MemoryOps kFlatOps{amd::Op::FLAT_LOAD_U8,    amd::Op::FLAT_LOAD_I8,    amd::Op::FLAT_LOAD_U16,
+                                      amd::Op::FLAT_LOAD_I16,   amd::Op::FLAT_LOAD_B32,   amd::Op::FLAT_LOAD_B64,
+                                      amd::Op::FLAT_STORE_B8,   amd::Op::FLAT_STORE_B16,  amd::Op::FLAT_STORE_B32,
+                                      amd::Op::FLAT_STORE_B64};
+  static constexpr MemoryOps kLdsOps{amd::Op::DS_READ_U8,   amd::Op::DS_READ_I8,   amd::Op::DS_READ_U16,  amd::Op::DS_READ_I16,
+                                     amd::Op::DS_READ_B32,  amd::Op::DS_READ_B64,  amd::Op::DS_WRITE_B8,  amd::Op::DS_WRITE_B16,
+                                     amd::Op::DS_WRITE_B32, amd::Op::DS_WRITE_B64};
+  static constexpr MemoryOps kScratchOps{
+      amd::Op::SCRATCH_LOAD_U8,  amd::Op::SCRATCH_LOAD_I8,  amd::Op::SCRATCH_LOAD_U16,  amd::Op::SCRATCH_LOAD_I16,
+      amd::Op::SCRATCH_LOAD_B32, amd::Op::SCRATCH_LOAD_B64, amd::Op::SCRATCH_STORE_B8,  amd::Op::SCRATCH_STORE_B16,
+      amd::Op::SCRATCH_STORE_B32, amd::Op::SCRATCH_STORE_B64};
+
+  // Element e of a load or store at `addr` + `offset`. A register wider than
+  // the element type is allowed (PTX ISA 5.4.x): a load fills its low half
+  // and extends by the type, a store takes its low bits. False (with an
+  // error) for a 64-bit store from a narrower register.
+  bool emitElement(const Stmt &s, size_t e, mir::LoweredInst &li, const MemoryOps &ops, const MOperand &addr,
+                   const MOperand &offset, const MOperand *sbase = nullptr);
+
+  // The address of element e in the group or private segment: a 32-bit
+  // offset (a variable's, or the low half of a 64-bit register) and the
+  // constant part for the instruction's offset field when it is within
+  // 0..maxField, else added first.
+  std::optional<std::pair<MOperand, int64_t>> segmentAddress(const Stmt &s, size_t e, mir::LoweredInst &li,
+                                                             const std::map<std::string, unsigned> &offsets,
+                                                             int64_t maxField, const char *space);
+
+  // ---- uniform values read in place (uniform_values.hpp) ----
+  //
+  // A uniform register's value lives in SGPRs: the arguments and IDs the
+  // prologue put there, or the home a scalar rule computed it into. A VALU
+  // instruction reads it from there where its encoding takes an SGPR and the
+  // constant bus has room (one scalar value per instruction on gfx9/CDNA,
+  // two from gfx10 on; literals, VCC and masks count); the register's VGPR
+  // copy is made only if some reader still needs it (a memory address, a
+  // store's data, a full constant bus).
+
+  // The SGPRs holding a uniform register's value: fixed ones, or the
+  // S32/S64 home vreg of the register that computes it.
+  MOperand homeOf(const kernel::UniformSource &u);
+  unsigned homeWords(const MOperand &h) const;
+  static MOperand homeHalf(const MOperand &h, Part p);
+
+  // Scalar rules name their register sources by home vreg ("s:%r1"); those
+  // of registers whose home is elsewhere (fixed SGPRs, or the register a
+  // copy was made from) are pointed there, and need no SGPRs of their own.
+  void bindScalarSources();
+
+  // Does `mi` take an SGPR in source `index` (VALU encodings; not SDWA or
+  // VOPD, whose operand rules differ), and what scalar values does it read?
+  static bool valuTakesSgpr(const MInst &mi);
+  std::set<std::string> scalarReads(const MInst &mi) const;
+
+  void readUniformsInPlace();
+
+  // Before register assignment a computed home has no number yet.
+  std::string homeText(const MOperand &h) const;
+  static std::string sgprText(const MOperand &sg);
+
+  // ---- liveness (see regalloc.hpp) ----
+  //
+  // Per-lane CFG liveness over PTX registers held in VGPRs and predicates, by
+  // statement. A register's interval is the span of statements (in layout
+  // order) from the first to the last where it is live, so one spanning a
+  // loop covers the loop. Reusing a VGPR after an interval ends is safe under
+  // EXEC masking too: a block run for some lanes writes only their VGPR
+  // lanes, so lanes waiting elsewhere keep theirs. SGPRs are written for
+  // every lane (a predicate's lane mask by SALU and VOPC results, a uniform
+  // value's home by the scalar unit), so the interval of a predicate or a
+  // home also covers every block that may run while lanes needing it wait
+  // elsewhere (it is live on entry to a block where lanes may wait meanwhile:
+  // kernel::waitingBlocks): nothing else shares its SGPRs then.
+  regalloc::LiveIntervals liveIntervals();
+
+  // ---- control flow (see docs/architecture.md, "Control flow") ----
+  //
+  // Every basic block B > 0 owns a lane mask M_B: the lanes waiting to run
+  // it. Blocks run in source order; a block starts with EXEC = M_B, M_B = 0
+  // and is skipped when that is empty; its end adds the lanes leaving it to
+  // its successors' masks (a conditional branch splits EXEC by the
+  // predicate). A successor earlier in the order (a loop's back edge) that
+  // received lanes is jumped to; the blocks in between then run again for
+  // whatever lanes wait there. So the next block run is always the first one
+  // with waiting lanes, which is correct for any CFG, reducible or not, and
+  // for `ret` in the middle (returning lanes join no mask). One block (no
+  // control flow) emits none of this.
+
+  struct Piece {
+    enum class Kind { Inst, Raw, Label, Drain } kind = Kind::Inst;
+    MInst mi{amd::Op::V_MOV_B32, {}, {}};
+    std::string raw;            // "%0" is replaced by the physical name of args[0]
+    std::vector<unsigned> args; // vregs
+  };
+
+  void buildBlocks();
+
+  // Can no block strictly between b and target hold waiting lanes when b
+  // ends? True if each of them is entered only from blocks after b (and
+  // before itself), none leaves back to b or earlier, and none has a barrier
+  // (skipping it would skip the barrier). Then lanes put in one of them were
+  // run before control could return to b: blocks run in order, and only a
+  // back edge from the target or beyond leads back, after they have run.
+  bool forwardJumpSafe(unsigned b, unsigned target) const;
+
+  bool blockHasBarrier(unsigned b) const { return kernel::blockHasBarrier(k_, cfg_, b); }
+  std::string bodyLabel(unsigned block) const { return label(block) + "_body"; }
+
+  unsigned persistentMask(const std::string &name) { return select::vregFor(fn_, name, 1); }
+  unsigned mask(unsigned block) const { return maskVreg_.at(block - 1); }
+  std::string label(unsigned block, bool end = false) const;
+
+  static MOperand execOperand();
+  Piece inst(amd::Op op, MOperand d, std::vector<MOperand> srcs);
+  Piece raw(std::string text, std::vector<unsigned> args = {});
+  Piece labelPiece(std::string name);
+  Piece drain();
+
+  // dst |= EXEC & (p or ~p), or dst |= EXEC without a predicate.
+  void addLanes(std::vector<Piece> &out, unsigned dstMask, const std::string &pred, bool negated);
+
+  void controlFlow(size_t i);
+
+  // A branch on a uniform predicate (uniform_values.hpp): every active lane
+  // takes it or none does, so one scalar test decides for the wave, and its
+  // lanes all go one way. A back edge jumps into the loop head's body with
+  // EXEC as it is (as the run-time fast path above, which this is without
+  // the test of the lanes); a forward one joins the target's mask and jumps
+  // there when no block in between can hold waiting lanes; not taken, every
+  // lane falls through.
+  void uniformBranch(std::vector<Piece> &tail, const Stmt &st, size_t i);
+
+  // Is statement i a uniform branch right after the scalar compare of its
+  // predicate in the same block? Then SCC still holds that compare when the
+  // branch tests it: nothing in between writes SCC (s_cselect, waits and
+  // hazard padding do not).
+  bool sccFromCompare(size_t i) const;
+
+  // The active lanes a guarded branch does not take, into the control-flow
+  // temporary: EXEC & ~p (EXEC & p for @!p); SCC says whether there are any.
+  void lanesNotTaking(std::vector<Piece> &out, const Stmt &st);
+
+  // In a divergent region a predicate write must leave the bits of inactive
+  // lanes alone (a VOPC or SALU result covers every lane): the rule writes
+  // a temporary, then p = p ^ ((p ^ new) & EXEC).
+  void mergePredicates(const Stmt &s);
+
+  void emitPieces(const std::vector<Piece> &pieces, std::vector<std::string> &lines, int stmt);
+
+  // At block boundaries every outstanding load is waited for: the waits
+  // are exact within a block and conservative across blocks.
+  void drainWaits(std::vector<std::string> &lines, int stmt);
+
+  // Every memory access of the wave completes: loads and stores, global
+  // and LDS.
+  void drainAll(std::vector<std::string> &lines, int stmt);
+
+  void pushAll(const std::vector<std::string> &seq, std::vector<std::string> &lines, int stmt);
+
+  // bar.sync: the wave's memory accesses complete and are released at the
+  // workgroup's scope, the waves meet (gfx12 splits the barrier into signal
+  // and wait), then stale cached data is dropped (gfx10+: the workgroup's
+  // waves may sit on two CUs with their own L0).
+  void barrier(std::vector<std::string> &lines, int stmt);
+
+  // membar / fence: release, then acquire, at the fence's scope.
+  void fence(targets::FenceScope scope, std::vector<std::string> &lines, int stmt);
+
+  // ld.shared / st.shared -> ds_read / ds_write: the address is the offset
+  // in the group segment (the low 32 bits of a 64-bit register), the 16-bit
+  // unsigned offset field takes the constant part when it fits.
+  void lowerShared(const Stmt &s, mir::LoweredInst &li);
+
+  // ld.local / st.local -> scratch_load / scratch_store: the address is the
+  // offset in the thread's private segment (the hardware interleaves the
+  // lanes' segments); the immediate offset field takes the constant part
+  // when it is in 0..2047, which every target's field holds.
+  void lowerLocal(const Stmt &s, mir::LoweredInst &li);
+
+  // Scratch set up by the kernel itself (gfx900, gfx90a, gfx1030): the
+  // descriptor asks for the flat-scratch base in s[2:3] and the wave's
+  // offset in the last system SGPR (after the workgroup IDs, s4..s6).
+  bool kernelInitialisesScratch() const { return privateBytes_ > 0 && !t_.architected_flat_scratch; }
+
+  // ---- output: prologue, waits, descriptor ----
+
+  // Register "keys" an operand touches: VGPR n -> n, SGPR n -> 1000 + n, VCC -> 2000.
+  std::vector<unsigned> keys(const MOperand &o) const;
+
+  struct Pending {
+    targets::Counter counter;
+    std::vector<unsigned> regs; // registers a load will write
+  };
+
+  // Emits the waits `mi` needs, then `mi`: a register a load has not yet
+  // written is neither read nor overwritten before its counter says so.
+  // VMEM loads return in order, so waiting for the newest conflicting load
+  // leaves the later ones in flight (counter value = how many came after it);
+  // SMEM loads may return out of order, so those wait for zero.
+  void emitWithWaits(const MInst &mi, std::vector<std::string> &lines, int stmt);
+
+  // ---- issue: wait states for hazards, s_delay_alu hints ----
+
+  void append(const std::string &line, std::vector<std::string> &lines, int stmt);
+
+  // Every instruction goes out through here, in issue order: first the wait
+  // states the target's hazard table requires after what came before
+  // (s_nop, or a v_nop where only a VALU instruction clears the hazard),
+  // then on gfx11+ the s_delay_alu hint for its ALU dependencies.
+  void issue(const std::string &line, targets::InstFacts facts, const targets::AluInstr &alu,
+             std::vector<std::string> &lines, int stmt);
+
+  // Emits `line` (after its s_delay_alu hint) and remembers it for hazard
+  // checks; its issue cycles (s_nop N: N + 1) are its wait states.
+  void record(const std::string &line, const targets::InstFacts &facts, const targets::AluInstr &alu,
+              std::vector<std::string> &lines, int stmt);
+
+  // A line of ABI, wait or control-flow code, classified by its mnemonic.
+  void push(const std::string &line, std::vector<std::string> &lines, int stmt,
+            const std::vector<unsigned> &readKeys = {});
+
+  // What hazards and delays need to know about one of our instructions.
+  void describe(const MInst &mi, targets::InstFacts &f, targets::AluInstr &a) const;
+
+
+
+  // One `amdhsa.kernels` item: the explicit arguments at their offsets
+  // (8-byte ones as global buffers: nvcc writes pointers as .u64), then the
+  // hidden arguments the code reads, at the offsets it reads them.
+  std::string metadataEntry(unsigned nv) const;
+
+  const kernel::Kernel &k_;
+  const targets::TargetInfo &t_;
+  cost::CostModel &costs_;
+  KernelTranslation &out_;
+  Diagnostics &diags_;
+  const Options &opts_;
+  mir::Function &fn_;
+  unsigned paramDwords_ = 0; // explicit kernel arguments, in dwords
+  bool usesHidden_ = false;
+  std::vector<Pending> vmem_, smem_, lds_;
+  std::map<std::string, unsigned> sharedOffset_; // .shared variable -> offset in the group segment
+  std::map<std::string, unsigned> localOffset_;  // .local variable -> offset in the private segment
+  unsigned privateBytes_ = 0;
+  std::map<std::string, unsigned> globalSgpr_;   // .const/.global variable (or " aperture") -> SGPR pair with its address
+  std::map<std::string, Space> pointerSpaces_;   // generic pointers known to point into one space
+  std::set<unsigned> loopHeads_;                 // blocks entered by a back edge's uniform fast path
+  std::optional<unsigned> zeroVgpr_;             // see zeroVgpr()
+  std::map<unsigned, MOperand> inPlace_;          // vreg read from fixed SGPRs everywhere (no VGPR copy)
+  std::map<size_t, std::string> loweringNote_;    // statement -> how it was lowered, where the rule does not say
+  bool outOfSgprsWithHomes_ = false;
+  bool genericReachesSegments_ = false;          // generic pointers into shared/local exist: generic accesses are FLAT
+  unsigned globalBase_ = 0;
+  unsigned groupBytes_ = 0;
+  // Control flow.
+  kernel::ControlFlowGraph cfg_;
+  kernel::UniformValues uniform_;               // registers with one value per wave (uniform_values.hpp)
+  std::map<std::string, size_t> readCounts_;    // register -> statements reading it (predicateReaders)
+  std::vector<unsigned> blockOf_, blockStart_, maskVreg_;
+  unsigned numBlocks_ = 1;
+  unsigned tmpA_ = 0;
+  size_t current_ = 0;
+  std::vector<std::vector<Piece>> before_, after_;
+  std::map<size_t, std::vector<std::string>> labels_; // code index -> labels before it
+  // Issue order: hazard history and s_delay_alu state.
+  std::deque<targets::IssuedInstruction> history_;
+  targets::AluDelayTracker delays_;
+  struct OpenDelay {
+    std::vector<std::string> *lines;
+    size_t line, code;
+  };
+  std::optional<OpenDelay> openDelay_;
+};
+
+} // namespace p2a::klower

@@ -1,0 +1,196 @@
+// ld / st in every state space: global (with saddr where the base is
+// uniform), FLAT for generic pointers of unknown space, LDS for .shared,
+// scratch for .local.
+#include "lowering/lowering.hpp"
+
+namespace p2a::klower {
+
+void Lowering::lowerMemory(const Stmt &s) {
+  mir::LoweredInst &li = begin(s);
+  const unsigned bytes = s.elemBits / 8;
+  if (s.space == Space::Param) {
+    if (s.kind == Stmt::Kind::Store)
+      return unsupported(s, "st.param");
+    const kernel::Param *p = k_.param(s.base);
+    for (size_t e = 0; e < s.values.size(); ++e) {
+      const int64_t off = int64_t(p->offset) + s.offset + int64_t(e * bytes);
+      if (off < 0 || off % 4 || bytes < 4 || uint64_t(off) + bytes > alignUp(k_.paramBytes, 4)) {
+        unsupported(s, "a sub-dword or unaligned kernel parameter read");
+        return;
+      }
+      const unsigned sg = kParamSgprs + static_cast<unsigned>(off / 4);
+      const unsigned w = bytes == 8 ? 64 : 32;
+      const unsigned d = reg(s.values[e].reg, w);
+      if (w == 64) {
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::physReg(true, sg)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::physReg(true, sg + 1)}});
+      } else {
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d), {mir::physReg(true, sg)}});
+      }
+    }
+    return;
+  }
+  // A generic access through a pointer known to point into one space is an
+  // access to that space (address_spaces.hpp): a shared or local generic
+  // address holds the segment offset in its low half.
+  Space space = s.space;
+  if (space == Space::Generic && !s.baseIsSymbol)
+    if (auto it = pointerSpaces_.find(s.base); it != pointerSpaces_.end())
+      space = it->second;
+  if (space == Space::Shared)
+    return lowerShared(s, li);
+  if (space == Space::Local)
+    return lowerLocal(s, li);
+  if (s.space != Space::Global && s.space != Space::Generic && s.space != Space::Const)
+    return unsupported(s, std::string(s.kind == Stmt::Kind::Load ? "ld." : "st.") + kernel::spaceName(s.space));
+  const int64_t limit = int64_t(1) << (t_.global_offset_bits - 1);
+  const kernel::Variable *var = s.baseIsSymbol ? k_.variable(s.base) : nullptr;
+  if (s.baseIsSymbol && (!var || (var->space != Space::Const && var->space != Space::Global)))
+    return unsupported(s, "addressing the variable '" + s.base + "'");
+  if (s.baseIsSymbol && s.offset >= 0) {
+    // A module variable: its address is in an SGPR pair (set up in the
+    // prologue), so the access takes it as the SGPR base (the saddr form)
+    // with the kernel's VGPR holding 0 -- or the element's offset
+    // (unsigned, added to the base) when it does not fit the immediate field.
+    const MOperand sbase = mir::physReg(true, variableAddress(s.base), 2);
+    for (size_t e = 0; e < s.values.size(); ++e) {
+      const int64_t off = s.offset + int64_t(e * bytes);
+      const bool fits = off < limit; // (off >= 0: the statement's offset is)
+      unsigned vOff;
+      if (fits) {
+        vOff = zeroVgpr();
+      } else {
+        vOff = newTemp(mir::RegClass::V32);
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(vOff), {mir::immOperand(uint64_t(off) & 0xffffffffu)}});
+      }
+      if (!emitElement(s, e, li, kGlobalSaddrOps, vregOperand(vOff), mir::immOperand(fits ? uint64_t(off) : 0), &sbase))
+        return;
+    }
+    return;
+  }
+  const bool flat = space == Space::Generic && genericReachesSegments_;
+  const int64_t flatLimit = 2048; // FLAT's offset is unsigned, 12 bits (11 on gfx10): 0..2047 everywhere
+  unsigned base;
+  if (s.baseIsSymbol) { // a negative offset from a variable: its address into a VGPR pair
+    const unsigned sg = variableAddress(s.base);
+    base = newTemp(mir::RegClass::V64);
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Lo), {mir::physReg(true, sg)}});
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Hi), {mir::physReg(true, sg + 1)}});
+  } else {
+    base = reg(s.base, 64);
+  }
+  for (size_t e = 0; e < s.values.size(); ++e) {
+    const int64_t off = s.offset + int64_t(e * bytes);
+    MOperand addr = vregOperand(base);
+    int64_t field = off;
+    if (flat ? (off < 0 || off >= flatLimit) : (off < -limit || off >= limit)) {
+      // Out of the instruction's offset range: add it to the address first.
+      const unsigned tmp = newTemp(mir::RegClass::V64);
+      const uint64_t u = static_cast<uint64_t>(off);
+      li.insts.push_back({amd::Op::V_ADD_CO_U32, vregOperand(tmp, Part::Lo),
+                          {mir::immOperand(u & 0xffffffffu), vregOperand(base, Part::Lo)}});
+      const unsigned hiTmp = newTemp(mir::RegClass::V32);
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(hiTmp), {mir::immOperand(u >> 32)}});
+      MOperand vcc;
+      vcc.kind = MOperand::Kind::Vcc;
+      li.insts.push_back({amd::Op::V_ADDC_CO_U32, vregOperand(tmp, Part::Hi),
+                          {vregOperand(hiTmp), vregOperand(base, Part::Hi), vcc}});
+      addr = vregOperand(tmp);
+      field = 0;
+    }
+    const MOperand offset = mir::immOperand(static_cast<uint64_t>(field) & 0xffffffffu);
+    if (!emitElement(s, e, li, flat ? kFlatOps : kGlobalOps, addr, offset))
+      return;
+  }
+}
+
+bool Lowering::emitElement(const Stmt &s, size_t e, mir::LoweredInst &li, const MemoryOps &ops, const MOperand &addr,
+                 const MOperand &offset, const MOperand *sbase) {
+  // The address operands: a VGPR (pair), or with an SGPR base a VGPR offset and the base.
+  std::vector<MOperand> loadSrcs{addr};
+  if (sbase)
+    loadSrcs.push_back(*sbase);
+  loadSrcs.push_back(offset);
+  const unsigned bytes = s.elemBits / 8;
+  const ptx::Operand &v = s.values[e];
+  const unsigned width = v.isReg() && k_.registers.count(v.reg) ? k_.registers.at(v.reg).width : 32;
+  if (s.kind == Stmt::Kind::Load) {
+    const bool sgn = s.elemType == ptx::TypeClass::S;
+    const amd::Op op = bytes == 1 ? (sgn ? ops.loadI8 : ops.loadU8)
+                       : bytes == 2 ? (sgn ? ops.loadI16 : ops.loadU16)
+                       : bytes == 4 ? ops.load32
+                                    : ops.load64;
+    if (bytes < 8 && width == 64) {
+      const unsigned d = reg(v.reg, 64);
+      li.insts.push_back({op, vregOperand(d, Part::Lo), loadSrcs});
+      if (sgn)
+        li.insts.push_back({amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi), {mir::immOperand(31), vregOperand(d, Part::Lo)}});
+      else
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
+      return true;
+    }
+    li.insts.push_back({op, vregOperand(reg(v.reg, bytes == 8 ? 64 : 32)), loadSrcs});
+    return true;
+  }
+  const amd::Op op = bytes == 1 ? ops.store8 : bytes == 2 ? ops.store16 : bytes == 4 ? ops.store32 : ops.store64;
+  MOperand data;
+  if (v.isImm()) {
+    data = materialise(li, v.imm, bytes == 8);
+  } else {
+    if (bytes == 8 && width != 64) {
+      unsupported(s, "a 64-bit store from a narrower register");
+      return false;
+    }
+    data = width == 64 && bytes < 8 ? vregOperand(reg(v.reg, 64), Part::Lo)
+                                    : vregOperand(reg(v.reg, width == 64 ? 64 : 32));
+  }
+  std::vector<MOperand> storeSrcs{addr, data};
+  if (sbase)
+    storeSrcs.push_back(*sbase);
+  storeSrcs.push_back(offset);
+  li.insts.push_back({op, noOperand(), storeSrcs});
+  return true;
+}
+
+std::optional<std::pair<MOperand, int64_t>> Lowering::segmentAddress(const Stmt &s, size_t e, mir::LoweredInst &li,
+                                                           const std::map<std::string, unsigned> &offsets,
+                                                           int64_t maxField, const char *space) {
+  int64_t off = s.offset + int64_t(e * (s.elemBits / 8));
+  if (s.baseIsSymbol) {
+    auto it = offsets.find(s.base);
+    if (it == offsets.end()) {
+      unsupported(s, "addressing '" + s.base + "' as " + space + " memory");
+      return std::nullopt;
+    }
+    const unsigned tmp = newTemp(mir::RegClass::V32);
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(uint64_t(it->second + off) & 0xffffffffu)}});
+    return std::make_pair(vregOperand(tmp), int64_t(0));
+  }
+  const unsigned width = k_.registers.count(s.base) ? k_.registers.at(s.base).width : 64;
+  const unsigned b = reg(s.base, width == 32 ? 32 : 64);
+  MOperand addr = vregOperand(b, width == 32 ? Part::Whole : Part::Lo);
+  if (off < 0 || off > maxField) {
+    const unsigned tmp = newTemp(mir::RegClass::V32);
+    li.insts.push_back({amd::Op::V_ADD_U32, vregOperand(tmp), {mir::immOperand(uint64_t(off) & 0xffffffffu), addr}});
+    return std::make_pair(vregOperand(tmp), int64_t(0));
+  }
+  return std::make_pair(addr, off);
+}
+
+void Lowering::lowerShared(const Stmt &s, mir::LoweredInst &li) {
+  for (size_t e = 0; e < s.values.size(); ++e) {
+    std::optional<std::pair<MOperand, int64_t>> a = segmentAddress(s, e, li, sharedOffset_, 0xffff, "shared");
+    if (!a || !emitElement(s, e, li, kLdsOps, a->first, mir::immOperand(static_cast<uint64_t>(a->second))))
+      return;
+  }
+}
+
+void Lowering::lowerLocal(const Stmt &s, mir::LoweredInst &li) {
+  for (size_t e = 0; e < s.values.size(); ++e) {
+    std::optional<std::pair<MOperand, int64_t>> a = segmentAddress(s, e, li, localOffset_, 2047, "local");
+    if (!a || !emitElement(s, e, li, kScratchOps, a->first, mir::immOperand(static_cast<uint64_t>(a->second))))
+      return;
+  }
+}
+
+} // namespace p2a::klower

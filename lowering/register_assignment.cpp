@@ -1,0 +1,141 @@
+// Register assignment: live intervals of the virtual registers, physical
+// registers from regalloc, and the table of where each PTX register lives.
+#include "lowering/lowering.hpp"
+
+namespace p2a::klower {
+
+bool Lowering::assignRegisters() {
+  // Keep v0 (packed IDs) or v0..v2 free, and the ABI SGPRs below the masks.
+  const unsigned firstVgpr = t_.packed_work_item_ids ? 2 : 4;
+  const unsigned firstSgpr = kParamSgprs + alignUp(paramDwords_, 2) + 2 * static_cast<unsigned>(globalSgpr_.size());
+  const regalloc::LiveIntervals live = liveIntervals();
+  out_.allocation = regalloc::allocate(fn_, t_, firstVgpr, firstSgpr, &live);
+  out_.numVgprs = out_.allocation.numVgprs;
+  out_.numSgprs = out_.allocation.numSgprs;
+  if (out_.numVgprs > 256 || out_.numSgprs > 100) {
+    outOfSgprsWithHomes_ = out_.numSgprs > 100 && !uniform_.scalarStatements.empty();
+    error(diags_, k_.loc,
+          "kernel '" + k_.name + "' needs " + std::to_string(out_.numVgprs) + " VGPRs and " +
+              std::to_string(out_.numSgprs) + " SGPRs at its peak register pressure, more than " + t_.name +
+              " offers (256/100); spilling to scratch is not implemented yet");
+    return false;
+  }
+  for (unsigned v = 0; v < fn_.vregs.size(); ++v) {
+    const std::string &name = fn_.vregs[v].ptxName;
+    if (name.empty() || name.rfind(kScalarPrefix, 0) == 0)
+      continue;
+    std::string where;
+    if (auto it = inPlace_.find(v); it != inPlace_.end())
+      where = it->second.kind == MOperand::Kind::Phys ? sgprText(it->second)
+                                                      : printer::physName(it->second.vreg, fn_, out_.allocation, t_);
+    else
+      where = printer::physName(v, fn_, out_.allocation, t_);
+    out_.registers.push_back({name, where});
+  }
+  return true;
+}
+
+regalloc::LiveIntervals Lowering::liveIntervals() {
+  const size_t n = k_.body.size();
+  const unsigned nv = static_cast<unsigned>(fn_.vregs.size());
+  regalloc::LiveIntervals iv{std::vector<long>(nv, -1), std::vector<long>(nv, -1)};
+  auto vregOf = [&](const std::string &r) -> long {
+    auto it = fn_.ptxRegs.find(r);
+    if (it == fn_.ptxRegs.end() || inPlace_.count(it->second))
+      return -1;
+    return it->second;
+  };
+  // A uniform register's SGPR home holds its value wherever the register
+  // does: the same liveness (scalar writers are unguarded).
+  auto homeVreg = [&](const std::string &r) -> long {
+    auto it = fn_.ptxRegs.find(kScalarPrefix + r);
+    return it == fn_.ptxRegs.end() || fn_.vregs[it->second].cls == mir::RegClass::Mask ? -1 : long(it->second);
+  };
+  std::vector<std::vector<unsigned>> use(n), def(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Stmt &st = k_.body[i];
+    for (const std::string &r : kernel::readRegisters(st))
+      for (long v : {vregOf(r), homeVreg(r)})
+        if (v >= 0)
+          use[i].push_back(static_cast<unsigned>(v));
+    for (const std::string &r : kernel::writtenRegisters(st))
+      for (long v : {vregOf(r), homeVreg(r)})
+        if (v >= 0) {
+          def[i].push_back(static_cast<unsigned>(v));
+          if (!st.guard.empty()) // a guarded write keeps the old value in other lanes
+            use[i].push_back(static_cast<unsigned>(v));
+        }
+  }
+  auto mark = [&](unsigned v, size_t i) {
+    const long p = static_cast<long>(i);
+    iv.start[v] = iv.start[v] < 0 ? p : std::min(iv.start[v], p);
+    iv.end[v] = std::max(iv.end[v], p);
+  };
+  const unsigned nb = numBlocks_;
+  const std::vector<std::vector<unsigned>> &succ = cfg_.succ;
+  std::vector<std::vector<bool>> liveIn(nb, std::vector<bool>(nv, false)), liveOut = liveIn;
+  // Backward through a block from `live` (its live-out); `visit` sees each
+  // statement with the values live across it.
+  auto walk = [&](unsigned b, std::vector<bool> live, bool record) {
+    const size_t first = blockStart_[b], end = b + 1 < nb ? blockStart_[b + 1] : n;
+    for (size_t i = end; i-- > first;) {
+      if (record) {
+        for (unsigned v = 0; v < nv; ++v)
+          if (live[v])
+            mark(v, i);
+        for (unsigned v : def[i])
+          mark(v, i);
+        for (unsigned v : use[i])
+          mark(v, i);
+      }
+      for (unsigned v : def[i])
+        live[v] = false;
+      for (unsigned v : use[i])
+        live[v] = true;
+    }
+    return live;
+  };
+  for (bool changed = true; changed && n;) {
+    changed = false;
+    for (unsigned b = nb; b-- > 0;) {
+      std::vector<bool> out(nv, false);
+      for (unsigned s2 : succ[b])
+        for (unsigned v = 0; v < nv; ++v)
+          out[v] = out[v] || liveIn[s2][v];
+      std::vector<bool> in = walk(b, out, false);
+      if (in != liveIn[b] || out != liveOut[b]) {
+        liveIn[b] = std::move(in);
+        liveOut[b] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+  for (unsigned b = 0; b < nb && n; ++b) {
+    walk(b, liveOut[b], true);
+    for (unsigned v = 0; v < nv; ++v) // live on entry: held from the block's first statement
+      if (liveIn[b][v])
+        mark(v, blockStart_[b]);
+  }
+  // A predicate or home needed by lanes waiting in block z is held through
+  // every block x that may run meanwhile.
+  std::vector<bool> uniformEnd(nb, false);
+  for (unsigned b = 0; b < nb && n; ++b)
+    uniformEnd[b] = uniform_.uniformBranches.count(cfg_.blockEnd(b) - 1) > 0;
+  const std::vector<std::vector<bool>> waiting = kernel::waitingBlocks(cfg_, uniformEnd);
+  for (unsigned v = 0; v < nv && n; ++v) {
+    if (!mir::isSgprClass(fn_.vregs[v].cls))
+      continue;
+    for (unsigned z = 0; z < nb; ++z) {
+      if (!liveIn[z][v])
+        continue;
+      for (unsigned x = 0; x < nb; ++x)
+        if (waiting[x][z]) {
+          mark(v, blockStart_[x]);
+          mark(v, cfg_.blockEnd(x) - 1);
+        }
+    }
+  }
+  return iv;
+}
+
+} // namespace p2a::klower

@@ -1,0 +1,393 @@
+// Statements -> machine instructions over virtual registers: rule forms
+// through the rule table (vector or scalar rules), special registers, cvta,
+// module-variable and aperture addresses.
+#include "lowering/lowering.hpp"
+
+namespace p2a::klower {
+
+void Lowering::findUniformValues() {
+  uniform_ = kernel::uniformValues(k_, [&](const Stmt &st) {
+    return !opts_.forcedRule && !select::candidates(st.inst, t_, cost::ruleCostFn(costs_), true).empty();
+  }, opts_.scalarHomeSgprs);
+}
+
+void Lowering::lowerStatements() {
+  before_.assign(k_.body.size(), {});
+  after_.assign(k_.body.size(), {});
+  for (size_t i = 0; i < k_.body.size(); ++i) {
+    current_ = i;
+    lower(k_.body[i]);
+    controlFlow(i);
+  }
+  if (zeroVgpr_ && !k_.body.empty())
+    before_[0].insert(before_[0].begin(), inst(amd::Op::V_MOV_B32, vregOperand(*zeroVgpr_), {mir::immOperand(0)}));
+}
+
+unsigned Lowering::reg(const std::string &name, unsigned width) {
+  auto it = k_.registers.find(name);
+  if (it != k_.registers.end())
+    width = it->second.width == 64 ? 64 : it->second.width == 1 ? 1 : 32;
+  return select::vregFor(fn_, name, width);
+}
+
+unsigned Lowering::newTemp(mir::RegClass cls) {
+  fn_.vregs.push_back({cls, ""});
+  return static_cast<unsigned>(fn_.vregs.size() - 1);
+}
+
+void Lowering::unsupported(const Stmt &s, const std::string &what) {
+  error(diags_, s.loc, what + " is not supported by the kernel translation yet");
+}
+
+mir::LoweredInst &Lowering::begin(const Stmt &s) {
+  mir::LoweredInst li;
+  li.ptx.loc = s.loc;
+  li.ptx.text = s.text;
+  fn_.body.push_back(std::move(li));
+  return fn_.body.back();
+}
+
+void Lowering::lower(const Stmt &s) {
+  switch (s.kind) {
+  case Stmt::Kind::Compute: {
+    const ptx::Instruction &inst = s.inst;
+    for (size_t i = 0; i < inst.dsts.size(); ++i)
+      if (inst.dsts[i].isReg())
+        reg(inst.dsts[i].reg, inst.form.dstWidth(static_cast<unsigned>(i)));
+    for (size_t i = 0; i < inst.srcs.size(); ++i)
+      if (inst.srcs[i].isReg())
+        reg(inst.srcs[i].reg, inst.form.srcWidth(static_cast<unsigned>(i)));
+    if (uniform_.scalarStatements.count(current_))
+      return lowerScalar(s);
+    if (splitsUniformProduct(s))
+      return lowerSplitProduct(s);
+    if (!(opts_.forcedRule && select::ruleMatches(*opts_.forcedRule, inst, t_) &&
+          select::lowerWith(*opts_.forcedRule, inst, t_, fn_)) &&
+        !select::selectAndLower(inst, t_, cost::ruleCostFn(costs_), fn_, diags_)) {
+      begin(s);
+      return;
+    }
+    mergePredicates(s);
+    return;
+  }
+  case Stmt::Kind::ReadSpecial: return lowerSpecial(s);
+  case Stmt::Kind::Load:
+    if (uniform_.scalarStatements.count(current_))
+      return lowerScalarLoad(s);
+    return lowerMemory(s);
+  case Stmt::Kind::Store: return lowerMemory(s);
+  case Stmt::Kind::Cvta: return lowerCvta(s);
+  case Stmt::Kind::Return: begin(s); return; // control flow: see controlFlow()
+  case Stmt::Kind::Nop: begin(s); return;
+  case Stmt::Kind::AddressOf: {
+    if (uniform_.scalarStatements.count(current_))
+      return lowerScalarAddress(s);
+    mir::LoweredInst &li = begin(s);
+    // A .shared or .local address is the offset in the workgroup's LDS or
+    // in the thread's private segment.
+    std::optional<unsigned> offset;
+    if (auto it = sharedOffset_.find(s.symbol); it != sharedOffset_.end())
+      offset = it->second;
+    else if (auto lo = localOffset_.find(s.symbol); lo != localOffset_.end())
+      offset = lo->second;
+    if (!offset) {
+      const kernel::Variable *v = k_.variable(s.symbol);
+      if (!v || (v->space != Space::Const && v->space != Space::Global) || s.regWidth != 64)
+        return unsupported(s, "taking the address of '" + s.symbol + "'");
+      const unsigned d = reg(s.dst, 64), sg = variableAddress(s.symbol);
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::physReg(true, sg)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::physReg(true, sg + 1)}});
+      return;
+    }
+    const unsigned d = reg(s.dst, s.regWidth);
+    if (s.regWidth == 64) {
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::immOperand(*offset)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
+    } else {
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d), {mir::immOperand(*offset)}});
+    }
+    return;
+  }
+  case Stmt::Kind::Branch: begin(s); return;
+  case Stmt::Kind::Barrier: begin(s); return; // see controlFlow(): waits, then s_barrier
+  case Stmt::Kind::Fence: begin(s); return;   // see fence()
+  }
+}
+
+void Lowering::lowerScalar(const Stmt &s) {
+  const ptx::Instruction &inst = s.inst;
+  const std::string &d = inst.dsts[0].reg;
+  // A predicate's home is its own lane mask, which the scalar rule writes
+  // whole (EXEC or 0): no copy.
+  const bool predicate = inst.form.dstWidth(0) == 1;
+  if (predicate)
+    fn_.ptxRegs.emplace(kScalarPrefix + d, reg(d, 1));
+  bool lowered = false;
+  for (const rules::Rule *r : select::candidates(inst, t_, cost::ruleCostFn(costs_), true))
+    if ((lowered = select::lowerWith(*r, inst, t_, fn_, kScalarPrefix)))
+      break;
+  if (!lowered) // cannot happen: the analysis asked for a matching scalar rule
+    throw std::logic_error("no scalar rule for a uniform " + inst.form.name());
+  std::vector<MInst> &insts = fn_.body.back().insts;
+  if (predicate) {
+    // The branch right after reads SCC itself; if nothing else reads the
+    // predicate, its mask (the rule's s_cselect) is never needed.
+    if (sccFromCompare(current_ + 1) && predicateReaders(d) == 1 && insts.back().op == amd::Op::S_CSELECT_MASK) {
+      insts.pop_back();
+      loweringNote_[current_] = "the branch after it tests SCC: no mask is made";
+    }
+    return;
+  }
+  copyHomeToVgpr(insts, d, inst.form.dstWidth(0) == 64 ? 64 : 32);
+}
+
+void Lowering::copyHomeToVgpr(std::vector<MInst> &insts, const std::string &name, unsigned width) {
+  const unsigned v = reg(name, width), home = scalarHome(name, width);
+  if (width == 64) {
+    insts.push_back({amd::Op::V_MOV_B32, vregOperand(v, Part::Lo), {vregOperand(home, Part::Lo)}});
+    insts.push_back({amd::Op::V_MOV_B32, vregOperand(v, Part::Hi), {vregOperand(home, Part::Hi)}});
+  } else {
+    insts.push_back({amd::Op::V_MOV_B32, vregOperand(v), {vregOperand(home)}});
+  }
+}
+
+void Lowering::lowerScalarLoad(const Stmt &s) {
+  mir::LoweredInst &li = begin(s);
+  const std::string &d = s.values[0].reg;
+  const unsigned w = s.elemBits;
+  const MOperand base = s.baseIsSymbol ? mir::physReg(true, variableAddress(s.base), 2)
+                                       : homeOf(uniform_.registers.at(s.base));
+  li.insts.push_back({w == 64 ? amd::Op::S_LOAD_B64 : amd::Op::S_LOAD_B32, vregOperand(scalarHome(d, w)),
+                      {base, mir::immOperand(static_cast<uint64_t>(s.offset))}});
+  copyHomeToVgpr(li.insts, d, w);
+  loweringNote_[current_] = "a uniform address in read-only memory: one scalar load for the wave";
+}
+
+void Lowering::lowerScalarAddress(const Stmt &s) {
+  mir::LoweredInst &li = begin(s);
+  const unsigned sg = variableAddress(s.symbol), home = scalarHome(s.dst, 64);
+  li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Lo), {mir::physReg(true, sg)}});
+  li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Hi), {mir::physReg(true, sg + 1)}});
+  copyHomeToVgpr(li.insts, s.dst, 64);
+}
+
+bool Lowering::splitsUniformProduct(const Stmt &s) const {
+  const ptx::Instruction &inst = s.inst;
+  if (!(inst.form == ptx::Form{ptx::Opcode::MadLo, ptx::TypeClass::U, 32}) || !s.guard.empty() || opts_.forcedRule ||
+      opts_.scalarHomeSgprs == 0) // (its product has a home of its own)
+    return false;
+  auto uniform = [&](const ptx::Operand &o) { return !o.isReg() || uniform_.registers.count(o.reg); };
+  return (inst.srcs[0].isReg() || inst.srcs[1].isReg()) && uniform(inst.srcs[0]) && uniform(inst.srcs[1]) &&
+         !uniform(inst.srcs[2]);
+}
+
+void Lowering::lowerSplitProduct(const Stmt &s) {
+  const std::string product = "%__uniform_product" + std::to_string(current_);
+  ptx::Operand p;
+  p.reg = product;
+  ptx::Instruction mul = s.inst, add = s.inst;
+  mul.form = ptx::Form{ptx::Opcode::MulLo, ptx::TypeClass::U, 32};
+  mul.dsts = {p};
+  mul.srcs = {s.inst.srcs[0], s.inst.srcs[1]};
+  add.form = ptx::Form{ptx::Opcode::Add, ptx::TypeClass::U, 32};
+  add.srcs = {p, s.inst.srcs[2]};
+  uniform_.registers.emplace(product, kernel::UniformSource{kernel::UniformSource::Kind::Computed, 0, 0, 32, product});
+  Stmt scalarPart = s;
+  scalarPart.inst = mul;
+  reg(product, 32);
+  lowerScalar(scalarPart);
+  const size_t at = fn_.body.size() - 1;
+  if (!select::selectAndLower(add, t_, cost::ruleCostFn(costs_), fn_, diags_))
+    return;
+  const rules::Rule *addRule = fn_.body.back().rule;
+  std::vector<MInst> &insts = fn_.body[at].insts;
+  insts.insert(insts.end(), fn_.body.back().insts.begin(), fn_.body.back().insts.end());
+  fn_.body[at].ptx = s.inst;
+  fn_.body.pop_back();
+  loweringNote_[current_] = "a and b are uniform: a*b on the scalar ALU (" + fn_.body[at].rule->name + "), then " +
+                            addRule->name + " reading it in place";
+}
+
+size_t Lowering::predicateReaders(const std::string &p) {
+  if (readCounts_.empty())
+    for (const Stmt &st : k_.body)
+      for (const std::string &r : kernel::readRegisters(st))
+        ++readCounts_[r];
+  auto it = readCounts_.find(p);
+  return it == readCounts_.end() ? 0 : it->second;
+}
+
+unsigned Lowering::scalarHome(const std::string &name, unsigned width) {
+  return select::vregFor(fn_, kScalarPrefix + name, width, true);
+}
+
+void Lowering::lowerSpecial(const Stmt &s) {
+  mir::LoweredInst &li = begin(s);
+  const MOperand d = vregOperand(reg(s.dst, 32));
+  switch (s.special) {
+  case Special::Tid:
+    if (!t_.packed_work_item_ids)
+      li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::physReg(false, s.dim)}});
+    else if (s.dim == 0)
+      li.insts.push_back({amd::Op::V_AND_B32, d, {mir::immOperand(0x3ff), mir::physReg(false, 0)}});
+    else
+      li.insts.push_back(
+          {amd::Op::V_BFE_U32, d, {mir::physReg(false, 0), mir::immOperand(10 * s.dim), mir::immOperand(10)}});
+    return;
+  case Special::Ctaid: li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::physReg(true, kWorkgroupId + s.dim)}}); return;
+  case Special::Nctaid:
+    usesHidden_ = true;
+    li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::physReg(true, kHiddenSgprs + s.dim)}});
+    return;
+  case Special::Ntid: {
+    // hidden_group_size_x|y share the dword at +12, z is the low half at +16.
+    usesHidden_ = true;
+    const unsigned sg = kHiddenSgprs + (s.dim == 2 ? 4 : 3);
+    if (uniform_.scalarStatements.count(current_)) { // once, on the scalar ALU
+      const MOperand home = vregOperand(scalarHome(s.dst, 32));
+      if (s.dim == 1)
+        li.insts.push_back({amd::Op::S_LSHR_B32, home, {mir::physReg(true, sg), mir::immOperand(16)}});
+      else
+        li.insts.push_back({amd::Op::S_AND_B32, home, {mir::physReg(true, sg), mir::immOperand(0xffff)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, d, {home}});
+      return;
+    }
+    li.insts.push_back({amd::Op::V_BFE_U32, d,
+                        {mir::physReg(true, sg), mir::immOperand(s.dim == 1 ? 16 : 0), mir::immOperand(16)}});
+    return;
+  }
+  case Special::WarpSize: li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::immOperand(32)}}); return;
+  default: return lowerWarpSpecial(s, li, d);
+  }
+}
+
+void Lowering::lowerCvta(const Stmt &s) {
+  mir::LoweredInst &li = begin(s);
+  const unsigned d = reg(s.dst, 64);
+  const bool segment = s.space == Space::Shared || s.space == Space::Local;
+  if (!segment && s.space != Space::Global && s.space != Space::Const)
+    return unsupported(s, "cvta for the ." + std::string(kernel::spaceName(s.space)) + " space");
+  MOperand lo, hi;
+  if (!s.symbol.empty()) {
+    const std::map<std::string, unsigned> &offsets = s.space == Space::Shared ? sharedOffset_ : localOffset_;
+    if (segment) {
+      auto it = offsets.find(s.symbol);
+      if (it == offsets.end())
+        return unsupported(s, "cvta of '" + s.symbol + "', which is not a ." + kernel::spaceName(s.space) + " variable");
+      lo = mir::immOperand(it->second);
+      hi = mir::immOperand(0);
+    } else {
+      const kernel::Variable *v = k_.variable(s.symbol);
+      if (!v || (v->space != Space::Const && v->space != Space::Global))
+        return unsupported(s, "cvta of '" + s.symbol + "'");
+      const unsigned sg = variableAddress(s.symbol);
+      lo = mir::physReg(true, sg);
+      hi = mir::physReg(true, sg + 1);
+    }
+  } else {
+    const unsigned a = reg(s.srcs[0].reg, 64);
+    lo = vregOperand(a, Part::Lo);
+    hi = vregOperand(a, Part::Hi);
+  }
+  if (segment)
+    hi = s.toGeneric ? mir::physReg(true, apertureAddress(s.space) + 1) : mir::immOperand(0);
+  li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {lo}});
+  li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {hi}});
+}
+
+unsigned Lowering::apertureAddress(Space space) {
+  const std::string key = space == Space::Shared ? "src_shared_base" : "src_private_base";
+  return globalSgpr_.try_emplace(" " + key, globalBase_ + 2 * static_cast<unsigned>(globalSgpr_.size()))
+      .first->second;
+}
+
+unsigned Lowering::variableAddress(const std::string &name) {
+  auto [it, fresh] = globalSgpr_.try_emplace(name, globalBase_ + 2 * static_cast<unsigned>(globalSgpr_.size()));
+  if (fresh)
+    out_.variables.push_back(*k_.variable(name));
+  return it->second;
+}
+
+unsigned Lowering::zeroVgpr() {
+  if (!zeroVgpr_)
+    zeroVgpr_ = select::vregFor(fn_, "%__zero", 32);
+  return *zeroVgpr_;
+}
+
+MOperand Lowering::materialise(mir::LoweredInst &li, uint64_t imm, bool wide) {
+  const unsigned tmp = newTemp(wide ? mir::RegClass::V64 : mir::RegClass::V32);
+  if (wide) {
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Lo), {mir::immOperand(imm & 0xffffffffu)}});
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp, Part::Hi), {mir::immOperand(imm >> 32)}});
+  } else {
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(imm & 0xffffffffu)}});
+  }
+  return vregOperand(tmp);
+}
+
+void Lowering::lowerWarpSpecial(const Stmt &s, mir::LoweredInst &li, const MOperand &d) {
+  usesHidden_ = true;
+  auto temp = [&] { return vregOperand(newTemp(mir::RegClass::V32)); };
+  auto groupSize = [&](unsigned dim) { // hidden_group_size_{x,y,z}
+    const MOperand t = temp();
+    li.insts.push_back({amd::Op::V_BFE_U32, t,
+                        {mir::physReg(true, kHiddenSgprs + (dim == 2 ? 4 : 3)), mir::immOperand(dim == 1 ? 16 : 0),
+                         mir::immOperand(16)}});
+    return t;
+  };
+  if (s.special == Special::Nwarpid) { // (threads in the block + 31) / 32
+    const MOperand n = groupSize(0), ny = groupSize(1), nz = groupSize(2), sum = temp();
+    li.insts.push_back({amd::Op::V_MUL_LO_U32, n, {n, ny}});
+    li.insts.push_back({amd::Op::V_MUL_LO_U32, n, {n, nz}});
+    li.insts.push_back({amd::Op::V_ADD_U32, sum, {mir::immOperand(31), n}});
+    li.insts.push_back({amd::Op::V_LSHRREV_B32, d, {mir::immOperand(5), sum}});
+    return;
+  }
+  MOperand id[3];
+  for (unsigned dim = 0; dim < 3; ++dim) {
+    id[dim] = temp();
+    if (!t_.packed_work_item_ids)
+      li.insts.push_back({amd::Op::V_MOV_B32, id[dim], {mir::physReg(false, dim)}});
+    else
+      li.insts.push_back({amd::Op::V_BFE_U32, id[dim],
+                          {mir::physReg(false, 0), mir::immOperand(10 * dim), mir::immOperand(10)}});
+  }
+  // linear = (tid.z * ntid.y + tid.y) * ntid.x + tid.x
+  const MOperand linear = temp();
+  li.insts.push_back({amd::Op::V_MUL_LO_U32, linear, {id[2], groupSize(1)}});
+  li.insts.push_back({amd::Op::V_ADD_U32, linear, {linear, id[1]}});
+  li.insts.push_back({amd::Op::V_MUL_LO_U32, linear, {linear, groupSize(0)}});
+  li.insts.push_back({amd::Op::V_ADD_U32, linear, {linear, id[0]}});
+  if (s.special == Special::Warpid) {
+    li.insts.push_back({amd::Op::V_LSHRREV_B32, d, {mir::immOperand(5), linear}});
+    return;
+  }
+  const MOperand lane = temp();
+  li.insts.push_back({amd::Op::V_AND_B32, lane, {mir::immOperand(31), linear}});
+  switch (s.special) {
+  case Special::Laneid: li.insts.push_back({amd::Op::V_MOV_B32, d, {lane}}); return;
+  // v_bfm_b32: ((1 << S0) - 1) << S1 (Vega ISA 12.7).
+  case Special::LanemaskEq: li.insts.push_back({amd::Op::V_BFM_B32, d, {mir::immOperand(1), lane}}); return;
+  case Special::LanemaskLt: li.insts.push_back({amd::Op::V_BFM_B32, d, {lane, mir::immOperand(0)}}); return;
+  case Special::LanemaskGe: {
+    const MOperand lt = temp();
+    li.insts.push_back({amd::Op::V_BFM_B32, lt, {lane, mir::immOperand(0)}});
+    li.insts.push_back({amd::Op::V_NOT_B32, d, {lt}});
+    return;
+  }
+  default: { // le = lt | eq, gt = ~le
+    const MOperand lt = temp(), eq = temp();
+    li.insts.push_back({amd::Op::V_BFM_B32, lt, {lane, mir::immOperand(0)}});
+    li.insts.push_back({amd::Op::V_BFM_B32, eq, {mir::immOperand(1), lane}});
+    if (s.special == Special::LanemaskLe) {
+      li.insts.push_back({amd::Op::V_OR_B32, d, {lt, eq}});
+    } else {
+      li.insts.push_back({amd::Op::V_OR_B32, lt, {lt, eq}});
+      li.insts.push_back({amd::Op::V_NOT_B32, d, {lt}});
+    }
+    return;
+  }
+  }
+}
+
+} // namespace p2a::klower

@@ -1,0 +1,170 @@
+// Bank assignment for uniform values (uniform_values.hpp): VALU readers take
+// a uniform value from its SGPRs in place, within the constant bus limit,
+// and VGPR copies nothing reads any more are dropped.
+#include "lowering/lowering.hpp"
+
+namespace p2a::klower {
+
+MOperand Lowering::homeOf(const kernel::UniformSource &u) {
+  using K = kernel::UniformSource::Kind;
+  switch (u.kind) {
+  case K::Argument: return mir::physReg(true, kParamSgprs + u.offset / 4, u.bits / 32);
+  case K::WorkgroupId: return mir::physReg(true, kWorkgroupId + u.dim);
+  case K::GridSize: return mir::physReg(true, kHiddenSgprs + u.dim);
+  case K::VariableAddress: return mir::physReg(true, variableAddress(u.variable), 2);
+  case K::Computed: break;
+  }
+  return vregOperand(scalarHome(u.computedBy, u.bits));
+}
+
+unsigned Lowering::homeWords(const MOperand &h) const {
+  return h.kind == MOperand::Kind::Phys ? h.physCount : fn_.vregs[h.vreg].cls == mir::RegClass::S64 ? 2 : 1;
+}
+
+MOperand Lowering::homeHalf(const MOperand &h, Part p) {
+  if (p == Part::Whole)
+    return h;
+  if (h.kind == MOperand::Kind::Phys)
+    return mir::physReg(true, h.physIndex + (p == Part::Hi ? 1 : 0));
+  return vregOperand(h.vreg, p);
+}
+
+void Lowering::bindScalarSources() {
+  std::map<unsigned, MOperand> alias;
+  for (const auto &[name, v] : fn_.ptxRegs) {
+    if (name.rfind(kScalarPrefix, 0) != 0)
+      continue;
+    auto it = uniform_.registers.find(name.substr(kScalarPrefix.size()));
+    if (it == uniform_.registers.end())
+      continue;
+    const MOperand home = homeOf(it->second);
+    if (home.kind == MOperand::Kind::VReg && home.vreg == v)
+      continue;
+    alias.emplace(v, home);
+    fn_.vregs[v].readInPlace = true;
+  }
+  for (mir::LoweredInst &li : fn_.body)
+    for (MInst &mi : li.insts)
+      for (MOperand &o : mi.srcs)
+        if (auto it = o.kind == MOperand::Kind::VReg ? alias.find(o.vreg) : alias.end(); it != alias.end())
+          o = homeHalf(it->second, o.part);
+}
+
+bool Lowering::valuTakesSgpr(const MInst &mi) {
+  const amd::OpDef &def = amd::opDef(mi.op);
+  const bool valu = def.encoding == amd::Encoding::VOP1 || def.encoding == amd::Encoding::VOP2 ||
+                    def.encoding == amd::Encoding::VOP3 || def.encoding == amd::Encoding::VOPC;
+  return valu && mi.op != amd::Op::V_LSHRREV_B32_SDWA_W0 && mi.op != amd::Op::V_DUAL_CNDMASK_PAIR;
+}
+
+std::set<std::string> Lowering::scalarReads(const MInst &mi) const {
+  std::set<std::string> reads;
+  const amd::OpDef &def = amd::opDef(mi.op);
+  for (size_t i = 0; i < mi.srcs.size(); ++i) {
+    const MOperand &o = mi.srcs[i];
+    if (o.kind == MOperand::Kind::Phys && o.physSgpr)
+      reads.insert("s" + std::to_string(o.physIndex));
+    else if (o.kind == MOperand::Kind::Vcc || o.kind == MOperand::Kind::Exec)
+      reads.insert(o.kind == MOperand::Kind::Vcc ? "vcc" : "exec");
+    else if (o.kind == MOperand::Kind::VReg && fn_.vregs[o.vreg].cls == mir::RegClass::Mask)
+      reads.insert("mask" + std::to_string(o.vreg));
+    else if (o.kind == MOperand::Kind::VReg && mir::isSgprClass(fn_.vregs[o.vreg].cls))
+      reads.insert("home" + std::to_string(o.vreg) + (o.part == Part::Hi ? ".hi" : ".lo"));
+    else if (o.kind == MOperand::Kind::Imm) {
+      const bool wide = i < def.srcs.size() && def.srcs[i] == amd::Slot::V64;
+      const int64_t v = wide ? static_cast<int64_t>(o.imm) : static_cast<int32_t>(static_cast<uint32_t>(o.imm));
+      if (!amd::isInlineConstant(v))
+        reads.insert("literal");
+    }
+  }
+  return reads;
+}
+
+void Lowering::readUniformsInPlace() {
+  bindScalarSources();
+  std::map<unsigned, MOperand> byVreg;
+  for (const auto &[name, u] : uniform_.registers)
+    if (auto it = fn_.ptxRegs.find(name); it != fn_.ptxRegs.end() && u.bits != 1) // (a predicate is its home)
+      byVreg.emplace(it->second, homeOf(u));
+  if (byVreg.empty())
+    return;
+  const size_t limit = t_.isGfx10Plus() ? 2 : 1;
+  for (mir::LoweredInst &li : fn_.body)
+    for (MInst &mi : li.insts) {
+      if (!valuTakesSgpr(mi))
+        continue;
+      const amd::OpDef &def = amd::opDef(mi.op);
+      for (size_t i = 0; i < mi.srcs.size() && i < def.srcs.size(); ++i) {
+        MOperand &o = mi.srcs[i];
+        auto it = o.kind == MOperand::Kind::VReg ? byVreg.find(o.vreg) : byVreg.end();
+        if (it == byVreg.end())
+          continue;
+        const MOperand &sg = it->second;
+        const unsigned words = homeWords(sg);
+        MOperand repl;
+        if (o.part == Part::Whole && words == 1 && def.srcs[i] == amd::Slot::V32)
+          repl = sg;
+        else if (o.part == Part::Whole && words == 2 && def.srcs[i] == amd::Slot::V64)
+          repl = sg;
+        else if (o.part != Part::Whole && words == 2 && def.srcs[i] == amd::Slot::V32)
+          repl = homeHalf(sg, o.part);
+        else
+          continue;
+        const MOperand before = o;
+        o = repl;
+        if (scalarReads(mi).size() > limit)
+          o = before;
+      }
+    }
+  // A register (or half of one) no instruction reads any more needs no
+  // VGPR copy: the moves that made it go.
+  std::set<std::pair<unsigned, Part>> stillRead;
+  auto read = [&](unsigned v, Part p) {
+    if (p == Part::Whole) {
+      stillRead.insert({v, Part::Lo});
+      stillRead.insert({v, Part::Hi});
+    }
+    stillRead.insert({v, p});
+  };
+  for (const mir::LoweredInst &li : fn_.body)
+    for (const MInst &mi : li.insts)
+      for (const MOperand &o : mi.srcs)
+        if (o.kind == MOperand::Kind::VReg) {
+          read(o.vreg, o.part);
+        } else if (o.kind == MOperand::Kind::Pair) {
+          read(o.vreg, Part::Whole);
+          read(o.vregHi, Part::Whole);
+        }
+  for (const auto &[v, sg] : byVreg) {
+    const bool none = !stillRead.count({v, Part::Lo}) && !stillRead.count({v, Part::Hi}) &&
+                      !stillRead.count({v, Part::Whole});
+    if (none) {
+      inPlace_.emplace(v, sg);
+      fn_.vregs[v].readInPlace = true;
+    }
+    for (size_t i = 0; i < fn_.body.size(); ++i) {
+      std::vector<MInst> &insts = fn_.body[i].insts;
+      const size_t n = insts.size();
+      insts.erase(std::remove_if(insts.begin(), insts.end(),
+                                 [&](const MInst &mi) {
+                                   return mi.dst.kind == MOperand::Kind::VReg && mi.dst.vreg == v &&
+                                          (none || (mi.dst.part != Part::Whole && !stillRead.count({v, mi.dst.part})));
+                                 }),
+                  insts.end());
+      if (insts.size() != n)
+        loweringNote_.try_emplace(i, none ? "read in place from " + homeText(sg) + " (a uniform value: no VGPR copy)"
+                                   : "partly read in place from " + homeText(sg));
+    }
+  }
+}
+
+std::string Lowering::homeText(const MOperand &h) const {
+  return h.kind == MOperand::Kind::Phys ? sgprText(h) : "its scalar-ALU SGPR" + std::string(homeWords(h) == 2 ? " pair" : "");
+}
+
+std::string Lowering::sgprText(const MOperand &sg) {
+  return sg.physCount == 1 ? "s" + std::to_string(sg.physIndex)
+                           : "s[" + std::to_string(sg.physIndex) + ":" + std::to_string(sg.physIndex + 1) + "]";
+}
+
+} // namespace p2a::klower
