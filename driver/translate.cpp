@@ -15,14 +15,8 @@ namespace p2a::translate {
 
 namespace ast = ::ptx::ast;
 
-namespace {
-
-// Architectural VGPRs addressable by one wave (v0..v255) and the SGPRs we
-// allow for lane masks (below VCC and the trap registers).
-constexpr unsigned kMaxVgprs = 256;
-constexpr unsigned kMaxSgprs = 100;
-
-} // namespace
+using targets::kMaxSgprs;
+using targets::kMaxVgprs;
 
 bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::CostModel &costs, Translation &out,
                    Diagnostics &diags) {

@@ -137,4 +137,7 @@ void foldAway(Stmt &s, std::string note);
 std::vector<std::string> writtenRegisters(const Stmt &s);
 std::vector<std::string> readRegisters(const Stmt &s);
 
+// v rounded up to a multiple of a (a = 0: v itself).
+inline unsigned alignTo(unsigned v, unsigned a) { return a ? (v + a - 1) / a * a : v; }
+
 } // namespace p2a::kernel

@@ -12,12 +12,13 @@ bool Lowering::assignRegisters() {
   out_.allocation = regalloc::allocate(fn_, t_, firstVgpr, firstSgpr, &live);
   out_.numVgprs = out_.allocation.numVgprs;
   out_.numSgprs = out_.allocation.numSgprs;
-  if (out_.numVgprs > 256 || out_.numSgprs > 100) {
-    outOfSgprsWithHomes_ = out_.numSgprs > 100 && !uniform_.scalarStatements.empty();
+  if (out_.numVgprs > targets::kMaxVgprs || out_.numSgprs > targets::kMaxSgprs) {
+    outOfSgprsWithHomes_ = out_.numSgprs > targets::kMaxSgprs && !uniform_.scalarStatements.empty();
     error(diags_, k_.loc,
           "kernel '" + k_.name + "' needs " + std::to_string(out_.numVgprs) + " VGPRs and " +
               std::to_string(out_.numSgprs) + " SGPRs at its peak register pressure, more than " + t_.name +
-              " offers (256/100); spilling to scratch is not implemented yet");
+              " offers (" + std::to_string(targets::kMaxVgprs) + "/" + std::to_string(targets::kMaxSgprs) +
+              "); spilling to scratch is not implemented yet");
     return false;
   }
   for (unsigned v = 0; v < fn_.vregs.size(); ++v) {

@@ -17,6 +17,11 @@ struct MnemonicRename {
   std::string to;   // e.g. "v_clz_i32_u32"
 };
 
+// The register budget of one wave on every target: v0..v255 are
+// addressable, and SGPRs are allocated below VCC and the trap registers.
+inline constexpr unsigned kMaxVgprs = 256;
+inline constexpr unsigned kMaxSgprs = 100;
+
 enum class Generation { GFX9 = 9, GFX10 = 10, GFX11 = 11, GFX12 = 12 };
 
 struct TargetInfo {
