@@ -4,6 +4,7 @@
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
 #include "isel/cost_model.hpp"
+#include "isel/mc_rejection.hpp"
 #include "isel/printer.hpp"
 #include "ptx/ptx_decoder.hpp"
 #include "isel/regalloc.hpp"
@@ -87,20 +88,10 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
   // LLVM MC is the authority: everything emitted must assemble for the target.
   mc::AssembleResult r = costs.assembler(t).assemble(assemblyText(out), mc::OutputKind::Asm);
   if (!r.ok) {
-    for (const mc::McDiagnostic &d : r.diagnostics) {
-      unsigned line = 0;
-      for (const TranslatedInstruction &ti : out.instructions) {
-        if (d.line > line && d.line <= line + ti.gcn.size()) {
-          error(diags, ti.loc,
-                "internal error: LLVM MC rejected '" + d.source_line + "' from rule '" + ti.rule->name + "' on " + t.name +
-                    ": " + d.message);
-          break;
-        }
-        line += static_cast<unsigned>(ti.gcn.size());
-      }
-    }
-    if (diags.size() == errorsBefore)
-      error(diags, {}, "internal error: LLVM MC rejected the translation on " + t.name);
+    std::vector<long> statementOfLine{-1}; // (lines are 1-based)
+    for (size_t i = 0; i < out.instructions.size(); ++i)
+      statementOfLine.insert(statementOfLine.end(), out.instructions[i].gcn.size(), static_cast<long>(i));
+    mir::reportMcRejection(r, out.instructions, statementOfLine, {}, "the snippet", t.name, diags);
     return false;
   }
   return true;

@@ -146,49 +146,16 @@ private:
   // Body recovery: through the next ';' at this nesting level, or up to (not
   // past) a '}' that closes the enclosing block.
   const char* skipStatementTail(const char* p) const {
-    std::size_t depth = 0;
-    while (p != end_) {
-      const char* after = scan::skipCommentOrString(p, end_);
-      if (after != p) {
-        p = after;
-        continue;
-      }
-      char c = *p;
-      if (c == '{') {
-        ++depth;
-      } else if (c == '}') {
-        if (depth == 0) return p;
-        --depth;
-      } else if (c == ';' && depth == 0) {
-        return p + 1;
-      }
-      ++p;
-    }
-    return end_;
+    const char* q = scan::scanBalanced(p, end_, {.stray = scan::BalancedScan::Stray::Before});
+    return q ? q : end_;
   }
 
   // Module recovery: through the next ';' outside braces, or past the block
   // (e.g. the body of a function whose header was broken), or past a stray '}'.
   const char* skipModuleItemTail(const char* p) const {
-    std::size_t depth = 0;
-    while (p != end_) {
-      const char* after = scan::skipCommentOrString(p, end_);
-      if (after != p) {
-        p = after;
-        continue;
-      }
-      char c = *p;
-      if (c == '{') {
-        ++depth;
-      } else if (c == '}') {
-        if (depth <= 1) return p + 1;
-        --depth;
-      } else if (c == ';' && depth == 0) {
-        return p + 1;
-      }
-      ++p;
-    }
-    return end_;
+    const char* q =
+        scan::scanBalanced(p, end_, {.endAfterBlock = true, .stray = scan::BalancedScan::Stray::After});
+    return q ? q : end_;
   }
 
   // After a function header: `;` (prototype) or the body.

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 
 namespace ptx::parser::scan {
 
@@ -69,9 +70,22 @@ inline const char* skipCommentOrString(const char* p, const char* end) {
   return skipComment(p, end);
 }
 
-// p at '{': returns the position just after the matching '}', or nullptr when
-// the input ends first. Iterative, so 10^6 nested braces cost no stack.
-inline const char* matchBraces(const char* p, const char* end) {
+// What a balanced scan does with what it meets. Every skip over nested
+// brackets in the parser (directive tails, initializers, error recovery) is
+// one of these settings of scanBalanced.
+struct BalancedScan {
+  bool parens = false;        // '(' ')' nest like '{' '}'
+  const char* stopAt = ";";   // characters that end the scan outside brackets
+  bool includeStop = true;    // end after the stop character (else at it)
+  bool endAfterBlock = false; // a '}' closing the outermost block ends the scan, after it
+  enum class Stray { Fail, Before, After };
+  Stray stray = Stray::Fail;  // a closer outside brackets: nullptr, or end at / after it
+};
+
+// Scans from p, skipping comments and strings, with brackets nested as `how`
+// says. Returns where the scan ends, or nullptr when the input ends first (or
+// a stray closer fails it). Iterative, so 10^6 nested braces cost no stack.
+inline const char* scanBalanced(const char* p, const char* end, const BalancedScan& how) {
   std::size_t depth = 0;
   while (p != end) {
     const char* after = skipCommentOrString(p, end);
@@ -79,40 +93,34 @@ inline const char* matchBraces(const char* p, const char* end) {
       p = after;
       continue;
     }
-    if (*p == '{') {
+    const char c = *p;
+    if (c == '{' || (how.parens && c == '(')) {
       ++depth;
-    } else if (*p == '}') {
-      if (depth <= 1) return p + 1;
-      --depth;
+    } else if (c == '}' || (how.parens && c == ')')) {
+      if (depth == 0) {
+        if (how.stray == BalancedScan::Stray::Fail) return nullptr;
+        return how.stray == BalancedScan::Stray::Before ? p : p + 1;
+      }
+      if (--depth == 0 && how.endAfterBlock) return p + 1;
+    } else if (depth == 0 && c != '\0' && std::strchr(how.stopAt, c)) {
+      return how.includeStop ? p + 1 : p;
     }
     ++p;
   }
   return nullptr;
 }
 
+// p at '{': returns the position just after the matching '}', or nullptr when
+// the input ends first.
+inline const char* matchBraces(const char* p, const char* end) {
+  return scanBalanced(p, end, {.stopAt = "", .endAfterBlock = true, .stray = BalancedScan::Stray::After});
+}
+
 // Raw initializer text after '=' in a declarator (PTX ISA 9.x §5.4.4
 // Initializers): runs until ',' or ';' outside braces/parentheses. Returns that
 // position, or nullptr when the input ends or an unmatched closer appears.
 inline const char* scanInitializer(const char* p, const char* end) {
-  std::size_t depth = 0;
-  while (p != end) {
-    const char* after = skipCommentOrString(p, end);
-    if (after != p) {
-      p = after;
-      continue;
-    }
-    char c = *p;
-    if (c == '{' || c == '(') {
-      ++depth;
-    } else if (c == '}' || c == ')') {
-      if (depth == 0) return nullptr;
-      --depth;
-    } else if ((c == ',' || c == ';') && depth == 0) {
-      return p;
-    }
-    ++p;
-  }
-  return nullptr;
+  return scanBalanced(p, end, {.parens = true, .stopAt = ",;", .includeStop = false});
 }
 
 // Arguments of a directive the grammar does not know: everything up to and
@@ -121,25 +129,7 @@ inline const char* scanInitializer(const char* p, const char* end) {
 // nullptr when the input ends, or a '}' closes an enclosing block first, so
 // that an unknown directive can never swallow the end of a function body.
 inline const char* scanDirectiveTail(const char* p, const char* end) {
-  std::size_t depth = 0;
-  while (p != end) {
-    const char* after = skipCommentOrString(p, end);
-    if (after != p) {
-      p = after;
-      continue;
-    }
-    char c = *p;
-    if (c == '{') {
-      ++depth;
-    } else if (c == '}') {
-      if (depth == 0) return nullptr;
-      if (--depth == 0) return p + 1;
-    } else if (c == ';' && depth == 0) {
-      return p + 1;
-    }
-    ++p;
-  }
-  return nullptr;
+  return scanBalanced(p, end, {.endAfterBlock = true});
 }
 
 // Trims trailing whitespace of [begin, end).

@@ -36,17 +36,7 @@ unsigned newVreg(mir::Function &fn, mir::RegClass cls) {
   return static_cast<unsigned>(fn.vregs.size() - 1);
 }
 
-bool pairConsistent(const mir::Function &fn, unsigned lo, unsigned hi) {
-  if (lo == hi)
-    return false;
-  for (auto [l, h] : fn.pairs) {
-    if (l == lo && h == hi)
-      continue;
-    if (l == lo || h == hi || l == hi || h == lo)
-      return false;
-  }
-  return true;
-}
+bool pairConsistent(const mir::Function &fn, unsigned lo, unsigned hi) { return rules::pairConsistent(fn.pairs, lo, hi); }
 
 } // namespace
 

@@ -16,30 +16,6 @@ using ptx::TypeClass;
 
 namespace {
 
-struct ScalarType {
-  TypeClass cls = TypeClass::B;
-  unsigned bits = 32;
-};
-
-std::optional<ScalarType> scalarType(const std::string &t) {
-  if (t == "pred")
-    return ScalarType{TypeClass::Pred, 1};
-  if (t.size() < 2 || !std::isdigit(static_cast<unsigned char>(t[1])))
-    return std::nullopt;
-  TypeClass c;
-  switch (t[0]) {
-  case 'b': c = TypeClass::B; break;
-  case 'u': c = TypeClass::U; break;
-  case 's': c = TypeClass::S; break;
-  case 'f': c = TypeClass::B; break; // floats move as bits (ld/st/mov only)
-  default: return std::nullopt;
-  }
-  const std::string d = t.substr(1);
-  if (d != "8" && d != "16" && d != "32" && d != "64")
-    return std::nullopt;
-  return ScalarType{c, static_cast<unsigned>(std::stoul(d))};
-}
-
 // `{1, 2, 3}` or `5`: integers (decimal, hex, octal), element by element.
 bool parseInitializer(const std::string &text, unsigned elemBytes, std::vector<uint8_t> &out) {
   std::string s;
@@ -91,7 +67,7 @@ std::optional<Variable> variableOf(const ast::Declaration &d, const ast::Declara
     v.space = Space::Global;
   else
     return std::nullopt;
-  std::optional<ScalarType> st = scalarType(d.type);
+  std::optional<ptx::ScalarType> st = ptx::parseScalarType(d.type, ptx::FloatTypes::AsBits);
   if (!st || st->bits < 8) {
     error(diags, d.loc, "variables of type '." + d.type + "' are not supported");
     return std::nullopt;
@@ -371,7 +347,7 @@ private:
   // st.param / ld.param on a call's .param variable: moves to and from the
   // variable's registers, element by element.
   void decodeCallParam(const ast::Instruction &in, const std::string &full, Stmt &s, bool store, unsigned vec,
-                       const ScalarType &ty, const ast::Operand &addr, const ast::Operand &val) {
+                       const ptx::ScalarType &ty, const ast::Operand &addr, const ast::Operand &val) {
     if (ty.bits < 32)
       return unsupportedForm(in, full, "call parameters narrower than 32 bits are not supported");
     std::vector<const ast::Operand *> members;
@@ -412,7 +388,7 @@ private:
   void decodeParams() {
     unsigned offset = 0;
     for (const ast::Declaration &d : f_.params) {
-      std::optional<ScalarType> st = scalarType(d.type);
+      std::optional<ptx::ScalarType> st = ptx::parseScalarType(d.type, ptx::FloatTypes::AsBits);
       if (!st || st->bits < 8) {
         error(diags_, d.loc, "parameters of type '." + d.type + "' are not supported");
         continue;
@@ -649,7 +625,7 @@ private:
     s.kind = store ? Stmt::Kind::Store : Stmt::Kind::Load;
     s.space = Space::Generic;
     unsigned vec = 1;
-    std::optional<ScalarType> ty;
+    std::optional<ptx::ScalarType> ty;
     for (size_t i = 0; i < in.modifiers.size(); ++i) {
       const std::string &m = in.modifiers[i];
       if (m == "param") s.space = Space::Param;
@@ -664,7 +640,7 @@ private:
                m == "weak" || m == "volatile")
         continue; // cache and ordering hints: no effect on a single thread's values
       else if (i + 1 == in.modifiers.size())
-        ty = scalarType(m);
+        ty = ptx::parseScalarType(m, ptx::FloatTypes::AsBits);
       else
         return unsupportedForm(in, full, "unexpected modifier '." + m + "'");
     }

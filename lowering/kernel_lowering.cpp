@@ -55,21 +55,13 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
   // LLVM MC is the authority: the kernel must assemble for the target.
   mc::AssembleResult r = costs.assembler(t).assemble(moduleHeader(t) + out.assembly, mc::OutputKind::Asm);
   if (!r.ok) {
-    for (const mc::McDiagnostic &d : r.diagnostics) {
-      long codeLine = -1;
-      for (size_t i = 0; i < out.codeAsmLine.size(); ++i)
-        if (out.codeAsmLine[i] == d.line)
-          codeLine = static_cast<long>(i);
-      ::ptx::ast::SourceLoc loc = k.loc;
-      std::string from = "the kernel's ABI code";
-      if (codeLine >= 0 && size_t(codeLine) < out.code.size() && out.codeStmt[size_t(codeLine)] >= 0) {
-        const mir::TranslatedInstruction &ti = out.statements[size_t(out.codeStmt[size_t(codeLine)])];
-        loc = ti.loc;
-        from = ti.rule ? "rule '" + ti.rule->name + "'" : "the lowering of '" + ti.ptxText + "'";
-      }
-      error(diags, loc,
-            "internal error: LLVM MC rejected '" + d.source_line + "' from " + from + " on " + t.name + ": " + d.message);
+    std::vector<long> statementOfLine;
+    for (size_t i = 0; i < out.codeAsmLine.size(); ++i) {
+      if (statementOfLine.size() <= out.codeAsmLine[i])
+        statementOfLine.resize(out.codeAsmLine[i] + 1, -1);
+      statementOfLine[out.codeAsmLine[i]] = out.codeStmt[i];
     }
+    mir::reportMcRejection(r, out.statements, statementOfLine, k.loc, "the kernel's ABI code", t.name, diags);
     return false;
   }
   return true;

@@ -25,6 +25,7 @@
 #include "kernel/analysis/uniform_values.hpp"
 #include "kernel/transforms/constant_operands.hpp"
 #include "isel/cost_model.hpp"
+#include "isel/mc_rejection.hpp"
 #include "kernel/transforms/instruction_fusion.hpp"
 #include "isel/printer.hpp"
 #include "isel/regalloc.hpp"

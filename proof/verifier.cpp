@@ -4,6 +4,7 @@
 #include "proof/integer_proof.hpp"
 #include "semantics/ptx_semantics.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <cstdio>
 #include <cstdlib>
@@ -242,23 +243,13 @@ public:
       std::vector<BV> in;
       for (size_t i = 0; i < ti.srcs.size(); ++i)
         in.push_back(read(ti.srcs[i], def.srcs[i]));
-      BV v = def.semantics(in, ec_);
-      if (def.carryOut) {
-        auto [value, carry] = amd::splitCarry(v);
-        write(TOperand{Ref{Ref::Kind::Vcc, 0, Part::Whole, 0}, std::nullopt}, amd::Slot::Mask, carry);
-        v = value;
-      } else if (def.clobbersVcc) {
-        write(TOperand{Ref{Ref::Kind::Vcc, 0, Part::Whole, 0}, std::nullopt}, amd::Slot::Mask, ec_.unspecified(1));
-      }
-      if (def.sccCarryOut) {
-        auto [value, carry] = amd::splitCarry(v);
-        store_.insert_or_assign("scc.m", carry);
-        v = value;
-      } else if (amd::clobbersScc(ti.op)) { // a carry or "not zero" no rule may rely on
-        store_.insert_or_assign("scc.m", fresh(1));
-      }
-      written_.push_back(v);
-      write(ti.dst, def.dst, v);
+      const amd::Effect e = amd::execute(ti.op, in, ec_);
+      if (e.vcc)
+        write(TOperand{Ref{Ref::Kind::Vcc, 0, Part::Whole, 0}, std::nullopt}, amd::Slot::Mask, *e.vcc);
+      if (e.scc)
+        store_.insert_or_assign("scc.m", *e.scc);
+      written_.push_back(e.dst);
+      write(ti.dst, def.dst, e.dst);
     }
   }
 
@@ -310,15 +301,10 @@ bool pairsFeasible(const Rule &rule, const Scenario &sc) {
     if (!o.isPair())
       return true;
     std::string lo = key(o.lo), hi = key(*o.hi);
-    if (lo.empty() || hi.empty() || lo == hi)
+    if (lo.empty() || hi.empty() || !rules::pairConsistent(pairs, lo, hi))
       return false;
-    for (auto &[l, h] : pairs) {
-      if (l == lo && h == hi)
-        return true;
-      if (l == lo || h == hi || l == hi || h == lo)
-        return false;
-    }
-    pairs.push_back({lo, hi});
+    if (std::find(pairs.begin(), pairs.end(), std::make_pair(lo, hi)) == pairs.end())
+      pairs.push_back({lo, hi});
     return true;
   };
   for (const rules::TInst &ti : rule.seq) {
@@ -543,9 +529,6 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
       solver.add(srcs[x].toExpr(ctx) == srcs[y].toExpr(ctx));
     for (const BV &pre : sem::ptxPreconditions(rule.form, srcs))
       solver.add(pre.toExpr(ctx) == ctx.bv_val(1, 1));
-    if (sc.dstAlias >= 0)
-      for (auto [x, y] : rule.distinctReg)
-        (void)x, (void)y; // distinct registers: nothing to assume about values
 
     Machine m(&ctx, rule, sc, srcs, high16Zeroed);
     const z3::expr exec = m.exec().toExpr(ctx) == ctx.bv_val(1, 1);
@@ -759,12 +742,10 @@ std::optional<ptx::Instruction> makeSampleInstruction(const Rule &rule, bool lit
 
   ptx::Instruction inst;
   inst.form = rule.form;
-  const std::string prefix = rule.form.width == 1 ? "%p" : rule.form.width == 16 ? "%rs" : rule.form.width == 64 ? "%rd" : "%r";
   auto regFor = [&](unsigned width, const std::string &nm) {
     std::string p = width == 1 ? "%p_" : width == 16 ? "%rs_" : width == 64 ? "%rd_" : "%r_";
     return p + nm;
   };
-  (void)prefix;
   for (unsigned i = 0; i < rule.form.numDsts(); ++i) {
     ptx::Operand d;
     d.reg = regFor(rule.form.dstWidth(i), i ? "p" : "d");

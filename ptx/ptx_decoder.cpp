@@ -25,24 +25,6 @@ std::optional<PrmtMode> prmtModeOf(const std::string &m) {
   return std::nullopt;
 }
 
-std::optional<std::pair<TypeClass, unsigned>> parseType(const std::string &m) {
-  if (m == "pred")
-    return std::make_pair(TypeClass::Pred, 1u);
-  if (m.size() < 2)
-    return std::nullopt;
-  TypeClass cls;
-  switch (m[0]) {
-  case 'b': cls = TypeClass::B; break;
-  case 'u': cls = TypeClass::U; break;
-  case 's': cls = TypeClass::S; break;
-  default: return std::nullopt;
-  }
-  std::string digits = m.substr(1);
-  if (digits != "8" && digits != "16" && digits != "32" && digits != "64")
-    return std::nullopt;
-  return std::make_pair(cls, static_cast<unsigned>(std::stoul(digits)));
-}
-
 std::string joinAllowed(std::initializer_list<const char *> xs) {
   std::string s;
   for (const char *x : xs) {
@@ -87,32 +69,32 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   if (in.opcode == "cvt") {
     if (mods.size() != 2)
       return bad("expected cvt.dtype.atype with integer types (e.g. cvt.u64.u32)");
-    auto to = parseType(mods[0]), from = parseType(mods[1]);
-    if (!to || !from || to->first == TypeClass::Pred || from->first == TypeClass::Pred)
+    auto to = parseScalarType(mods[0], FloatTypes::Reject), from = parseScalarType(mods[1], FloatTypes::Reject);
+    if (!to || !from || to->cls == TypeClass::Pred || from->cls == TypeClass::Pred)
       return bad("only integer conversions are supported");
     f.opcode = Opcode::Cvt;
-    if (to->second < 16 || from->second < 16 || to->second == from->second)
+    if (to->bits < 16 || from->bits < 16 || to->bits == from->bits)
       return bad("only conversions between 16-, 32- and 64-bit integers of different widths are supported");
-    if (to->second > from->second) {
+    if (to->bits > from->bits) {
       // Widening extends by the source's signedness (PTX ISA 9.7.9.21).
-      const bool sext = from->first == TypeClass::S;
+      const bool sext = from->cls == TypeClass::S;
       f.type = sext ? TypeClass::S : TypeClass::U;
       f.fromType = f.type;
     } else {
       f.type = f.fromType = TypeClass::U; // truncation keeps the low bits whatever the types
     }
-    f.width = to->second;
-    f.fromWidth = from->second;
+    f.width = to->bits;
+    f.fromWidth = from->bits;
     mods.clear();
   } else {
   // The type is the last modifier in every other form.
   if (mods.empty())
     return bad("missing type suffix");
-  auto ty = parseType(mods.back());
+  auto ty = parseScalarType(mods.back(), FloatTypes::Reject);
   if (!ty)
     return bad("'." + mods.back() + "' is not a type");
-  f.type = ty->first;
-  f.width = ty->second;
+  f.type = ty->cls;
+  f.width = ty->bits;
   mods.pop_back();
   }
 
@@ -456,12 +438,12 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
 void collectRegisterDeclaration(const ast::Declaration &decl, RegisterTypes &types, Diagnostics &diags) {
   if (decl.space != "reg")
     return;
-  auto ty = parseType(decl.type);
+  auto ty = parseScalarType(decl.type, FloatTypes::Reject);
   if (!ty) {
     // Float and other registers are outside this family; remember nothing.
     return;
   }
-  RegisterType rt{ty->first, ty->second};
+  RegisterType rt{ty->cls, ty->bits};
   for (const ast::Declarator &d : decl.declarators) {
     if (d.range) {
       if (*d.range > 1u << 20) {

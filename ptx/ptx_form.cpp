@@ -302,4 +302,27 @@ std::optional<Form> formByName(const std::string &name) {
   return std::nullopt;
 }
 
+std::optional<ScalarType> parseScalarType(const std::string &name, FloatTypes floats) {
+  if (name == "pred")
+    return ScalarType{TypeClass::Pred, 1};
+  if (name.size() < 2)
+    return std::nullopt;
+  const std::string digits = name.substr(1);
+  TypeClass cls;
+  switch (name[0]) {
+  case 'b': cls = TypeClass::B; break;
+  case 'u': cls = TypeClass::U; break;
+  case 's': cls = TypeClass::S; break;
+  case 'f':
+    if (floats == FloatTypes::Reject || digits == "8")
+      return std::nullopt;
+    cls = TypeClass::B;
+    break;
+  default: return std::nullopt;
+  }
+  if (digits != "8" && digits != "16" && digits != "32" && digits != "64")
+    return std::nullopt;
+  return ScalarType{cls, static_cast<unsigned>(std::stoul(digits))};
+}
+
 } // namespace p2a::ptx

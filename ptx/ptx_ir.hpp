@@ -46,6 +46,16 @@ enum class PrmtMode { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
 // Type class of the form's type suffix: .pred, .bN, .uN, .sN.
 enum class TypeClass { Pred, B, U, S };
 
+// A scalar type name without its dot (PTX ISA 5.2.2): pred, b/u/s 8..64.
+// Floating-point types are read as bits of their width (FloatTypes::AsBits:
+// f16, f32, f64) where only moves, loads, stores and declarations use them.
+struct ScalarType {
+  TypeClass cls = TypeClass::B;
+  unsigned bits = 32;
+};
+enum class FloatTypes { Reject, AsBits };
+std::optional<ScalarType> parseScalarType(const std::string &name, FloatTypes floats);
+
 enum class ShfDir { Left, Right };
 enum class ShfMode { Wrap, Clamp }; // also bmsk's and szext's .wrap/.clamp
 enum class BoolOp { None, And, Or, Xor }; // lop3.{and,or} (PTX 8.2), setp's .and/.or/.xor combiner

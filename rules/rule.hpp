@@ -139,4 +139,21 @@ const std::vector<Rule> &ruleTable();
 // looks up each instruction's form here instead of scanning the table).
 const std::vector<const Rule *> &rulesForForm(const ptx::Form &form);
 
+// Can registers lo and hi form an aligned pair (lo even, hi = lo + 1) beside
+// the pairs already required? Not if they are one register, or either of
+// them is already half of another pair. The selector asks it of virtual
+// registers, the verifier of a template's operands: one rule for both.
+template <class Reg>
+bool pairConsistent(const std::vector<std::pair<Reg, Reg>> &pairs, const Reg &lo, const Reg &hi) {
+  if (lo == hi)
+    return false;
+  for (const auto &[l, h] : pairs) {
+    if (l == lo && h == hi)
+      continue;
+    if (l == lo || h == hi || l == hi || h == lo)
+      return false;
+  }
+  return true;
+}
+
 } // namespace p2a::rules

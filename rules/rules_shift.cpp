@@ -30,9 +30,6 @@ const auto R = OperandReq::Reg;
 const auto A = OperandReq::Any;
 const auto Im = OperandReq::Imm;
 
-// c, the amount operand, as a 32-bit value with some arithmetic.
-BV amt(const std::vector<BV> &s, unsigned i) { return s[i]; }
-
 void addShf(std::vector<Rule> &out) {
   // ---- shf.r.wrap: exactly v_alignbit_b32 (which reads S2[4:0] = c & 31).
   {
@@ -43,7 +40,7 @@ void addShf(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Wrap), "imm", {A, A, Im});
-    r.immFns = {{"c&31", [](const std::vector<BV> &s) { return amt(s, 2) & s[2].lit(31); }}};
+    r.immFns = {{"c&31", [](const std::vector<BV> &s) { return s[2] & s[2].lit(31); }}};
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), F(0)})};
     r.priority = 1;
     r.restriction = "a constant amount is reduced to c & 31 so it is always an inline constant";

@@ -565,6 +565,26 @@ std::pair<BV, BV> splitCarry(const BV &result) {
   return {result.extract(w - 1, 0), result.extract(w, w)};
 }
 
+Effect execute(Op op, const std::vector<BV> &srcs, const EvalContext &ec) {
+  const OpDef &def = opDef(op);
+  Effect e{def.semantics(srcs, ec), std::nullopt, std::nullopt};
+  if (def.carryOut) {
+    auto [value, carry] = splitCarry(e.dst);
+    e.dst = value;
+    e.vcc = carry;
+  } else if (def.clobbersVcc) {
+    e.vcc = ec.unspecified(1);
+  }
+  if (def.sccCarryOut) {
+    auto [value, carry] = splitCarry(e.dst);
+    e.dst = value;
+    e.scc = carry;
+  } else if (clobbersScc(op)) { // a carry or "not zero" no rule may rely on
+    e.scc = ec.unspecified(1);
+  }
+  return e;
+}
+
 bool isInlineConstant(int64_t v) { return v >= -16 && v <= 64; }
 
 bool isScalarValueOp(Op op) {

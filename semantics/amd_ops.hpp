@@ -12,6 +12,7 @@
 #include "semantics/bitvec.hpp"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,17 @@ bool clobbersScc(Op op);
 
 // A carry-out op's result -> (destination value, 1-bit carry for VCC).
 std::pair<sem::BV, sem::BV> splitCarry(const sem::BV &result);
+
+// What one instruction does to a lane: its destination value and what it
+// leaves in VCC and SCC (nullopt: unchanged). A carry is split off the
+// semantics' result (carryOut to VCC, sccCarryOut to SCC); VCC and SCC
+// values the models do not follow come from `ec.unspecified`. The proofs,
+// the emitted-code evaluator and the emulator all step instructions so.
+struct Effect {
+  sem::BV dst;
+  std::optional<sem::BV> vcc, scc;
+};
+Effect execute(Op op, const std::vector<sem::BV> &srcs, const EvalContext &ec);
 
 const OpDef &opDef(Op op);
 const std::vector<OpDef> &allOps();

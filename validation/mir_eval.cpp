@@ -124,22 +124,12 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
       std::vector<BV> in;
       for (size_t i = 0; i < mi.srcs.size(); ++i)
         in.push_back(read(mi.srcs[i], def.srcs[i]));
-      BV v = def.semantics(in, ec);
-      if (def.carryOut) {
-        auto [value, carry] = amd::splitCarry(v);
-        st.vcc = static_cast<uint32_t>(carry.value());
-        v = value;
-      } else if (def.clobbersVcc) {
-        st.vcc = static_cast<uint32_t>(ec.unspecified(1).value());
-      }
-      if (def.sccCarryOut) {
-        auto [value, carry] = amd::splitCarry(v);
-        st.scc = static_cast<uint32_t>(carry.value());
-        v = value;
-      } else if (amd::clobbersScc(mi.op)) {
-        st.scc = static_cast<uint32_t>(ec.unspecified(1).value());
-      }
-      write(mi.dst, v);
+      const amd::Effect e = amd::execute(mi.op, in, ec);
+      if (e.vcc)
+        st.vcc = static_cast<uint32_t>(e.vcc->value());
+      if (e.scc)
+        st.scc = static_cast<uint32_t>(e.scc->value());
+      write(mi.dst, e.dst);
     }
 
   Values out;
