@@ -28,8 +28,8 @@ def fail(msg):
     sys.exit(1)
 
 
-def run(args, ok_codes=(0,)):
-    p = subprocess.run(args, capture_output=True, text=True, timeout=300,
+def run(args, ok_codes=(0,), cwd=None):
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=cwd,
                        env=dict(os.environ, NO_COLOR="1"))
     if p.returncode not in ok_codes:
         fail(f"{args}: exit {p.returncode}\n{p.stderr[:2000]}")
@@ -157,12 +157,17 @@ def main():
     if len(sys.argv) < 4:
         fail(__doc__)
     tool, fixture, work = sys.argv[1:4]
+    work = os.path.abspath(work)
     shot = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--screenshot" else os.path.join(work, "report.png")
     os.makedirs(work, exist_ok=True)
     report = os.path.join(work, "report.html")
     out_s = os.path.join(work, "out.s")
 
-    p = run([tool, fixture, "-o", out_s, "-mcpu=" + TARGET, "--report=" + report, "--stats=json"], ok_codes=(1,))
+    # Run from the fixture's folder with its bare name, so that the report (and
+    # the screenshot docs/report.png copies) names no machine's paths.
+    fixture = os.path.abspath(fixture)
+    p = run([os.path.abspath(tool), os.path.basename(fixture), "-o", out_s, "-mcpu=" + TARGET, "--report=" + report,
+             "--stats=json"], ok_codes=(1,), cwd=os.path.dirname(fixture))
     stats = json.loads(p.stdout)
     diagnostics = p.stderr
     source = open(fixture, encoding="utf-8").read().split("\n")
