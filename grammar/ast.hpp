@@ -1,7 +1,7 @@
 // PTX abstract syntax tree. Every node carries the 1-based line and column of
 // its first character so that later stages (decoder, translator, report) can
 // point at the exact source text. The tree is deliberately syntactic: any
-// opcode with any modifiers parses; meaning is given by translator/ptx_ir.
+// opcode with any modifiers parses; meaning is given by ptx/ptx_ir.hpp.
 #pragma once
 
 #include <cstdint>

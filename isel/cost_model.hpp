@@ -1,8 +1,8 @@
 // Rule costs from LLVM's own scheduling model: each rule is instantiated on a
 // sample operand set, lowered and printed for the target, and MC's
-// MCSchedModel gives every instruction's reciprocal throughput (issue cycles,
-// e.g. 1 for full-rate VALU, 2+ for the 64-bit shifts LLVM models at half or
-// quarter rate outside gfx90a/gfx942). A rule's cost is the sum. The
+// MCSchedModel gives every instruction's reciprocal throughput (issue cycles;
+// LLVM 19 models every VALU op the rules use at 1, and the 64-bit shifts with
+// a longer latency on gfx900 and gfx10+). A rule's cost is the sum. The
 // instruction count is kept beside it for the comparison with llc.
 #pragma once
 

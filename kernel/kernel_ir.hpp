@@ -19,8 +19,10 @@
 
 namespace p2a::kernel {
 
-// State spaces (PTX ISA 5.1). Generic addresses are global addresses here:
-// the interpreter and the AMD code both use flat 64-bit global addresses.
+// State spaces (PTX ISA 5.1). A generic address is a global one unless
+// cvta made it from a shared or local address: then it lies in that space's
+// window (the apertures on AMD, the interpreter's own layout), and accesses
+// through it go to that space (kernel/analysis/address_spaces.hpp).
 enum class Space { Param, Global, Generic, Shared, Local, Const };
 const char *spaceName(Space s);
 

@@ -1,4 +1,4 @@
-// AST -> typed PTX IR for the Logic & Shift family, with validation.
+// AST -> typed PTX IR (ptx_ir.hpp) for the forms rules translate, with validation.
 #pragma once
 
 #include "ptx/diagnostic.hpp"

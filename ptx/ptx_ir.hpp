@@ -1,4 +1,5 @@
-// Typed PTX IR for the Logic & Shift family (PTX ISA 9.x, section 9.7.8):
+// Typed PTX IR for the instruction forms rules translate: the Logic & Shift
+// family (PTX ISA 9.7.8), its bit-manipulation neighbours and integer arithmetic:
 // decoded, validated instruction forms. The decoder (ptx_decoder.cpp) builds
 // these from the syntactic AST and rejects wrong forms with located errors.
 #pragma once
@@ -83,7 +84,8 @@ struct Form {
 
   // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
   std::string name() const;
-  // A fused form (add3, xad): not in PTX source, made by the lowering.
+  // A fused form (add3, xad): not in PTX source, made by
+  // kernel/transforms/instruction_fusion.cpp.
   bool fused() const { return opcode == Opcode::Add3 || opcode == Opcode::Xad; }
   // Number of destination / source operands (lop3: immLut counts as a source).
   unsigned numDsts() const;

@@ -98,7 +98,8 @@ struct Rule {
   // A scalar rule computes a uniform value (one for the whole wave) with the
   // scalar ALU: its destination, register sources and temporaries are SGPRs.
   // The selector never picks it for a PTX instruction on its own; the kernel
-  // lowering asks for it where a register is uniform (kernel_lowering.cpp).
+  // lowering asks for it where a register is uniform (kernel/analysis/uniform_values.hpp,
+  // lowering/statement_lowering.cpp).
   // Its proof claims the result for every lane, whatever EXEC holds.
   bool scalar = false;
 

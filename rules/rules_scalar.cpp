@@ -1,7 +1,8 @@
 // Scalar rules: the same PTX forms computed once per wave by the scalar ALU
 // (Vega ISA 12.2 SOP2, 12.3 SOP1), for registers whose value is uniform --
 // derived only from kernel arguments, %ctaid, %nctaid, %ntid and constants
-// (the kernel lowering decides which, see kernel_lowering.cpp). A uniform
+// (kernel/analysis/uniform_values.cpp decides which; lowering/statement_lowering.cpp
+// emits them). A uniform
 // value then costs no VALU issue slot and no VGPR: readers take it from its
 // SGPR in place where the encoding and the constant bus allow.
 //

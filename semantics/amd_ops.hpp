@@ -89,7 +89,9 @@ enum class Op {
   S_CSELECT_MASK,
   // D = S0 + S1 (+ SCC), SCC = the carry out (Vega ISA 12.2; gfx12 s_add_co_u32 / s_add_co_ci_u32).
   S_ADD_U32, S_ADDC_U32,
+  NumOps // not an op: the count, for tables indexed by Op
 };
+inline constexpr size_t kNumOps = static_cast<size_t>(Op::NumOps);
 
 enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, SOPC, VMEM, SMEM, DS };
 

@@ -1,10 +1,12 @@
-# Runs SEARCH to produce OUT and fails unless OUT equals COMMITTED byte for byte.
-execute_process(COMMAND ${SEARCH} ${OUT} RESULT_VARIABLE rc ERROR_VARIABLE log)
+# cmake -DGENERATOR=prog -DARGS="a;b" -DOUT=file -DCOMMITTED=file -P compare_generated.cmake
+# Runs GENERATOR ARGS... OUT (the last argument names the output file) and
+# fails unless OUT equals the committed COMMITTED byte for byte.
+execute_process(COMMAND ${GENERATOR} ${ARGS} ${OUT} RESULT_VARIABLE rc ERROR_VARIABLE log)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "lop3_search failed (${rc}): ${log}")
+  message(FATAL_ERROR "${GENERATOR} failed (${rc}): ${log}")
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT} ${COMMITTED} RESULT_VARIABLE diff)
 if(NOT diff EQUAL 0)
-  message(FATAL_ERROR "${COMMITTED} differs from a fresh run of lop3_search (${OUT}); regenerate and commit it")
+  message(FATAL_ERROR "${COMMITTED} differs from a fresh run of ${GENERATOR} ${ARGS} (${OUT}); regenerate and commit it")
 endif()
-message(STATUS "lop3 table reproduced exactly")
+message(STATUS "${COMMITTED} reproduced exactly")

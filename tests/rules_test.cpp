@@ -9,10 +9,13 @@
 #include "isel/selector.hpp"
 #include "driver/translate.hpp"
 #include "proof/verifier.hpp"
+#include "reports/rules_report.hpp"
 
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <set>
 
 using namespace p2a;
@@ -136,6 +139,22 @@ TEST_CASE("every rule assembles and is proved on every target it serves") {
     }
   MESSAGE("proved (rule, target) pairs: " << proved);
   CHECK(proved > 1000);
+}
+
+// After the case above the proofs are cached in this process, so the whole
+// table costs little more here than its formatting.
+TEST_CASE("docs/rules.md is what `rules --format=md` prints now (rules, costs and proofs current)") {
+  report::RulesQuery q;
+  for (const targets::TargetInfo &t : targets::allTargets())
+    q.targets.push_back(&t);
+  q.prove = true;
+  q.jobs = 2;
+  const std::string md = report::formatRulesMarkdown(report::buildRuleRows(q, cost::sharedCostModel()), q);
+  std::ifstream in(P2A_SOURCE_DIR "/docs/rules.md", std::ios::binary);
+  std::stringstream committed;
+  committed << in.rdbuf();
+  CHECK_MESSAGE(md == committed.str(),
+                "docs/rules.md is stale: regenerate it with `build/ptx2amdgpu rules --format=md -o docs/rules.md`");
 }
 
 TEST_CASE("literal immediates are legalised and still assemble") {

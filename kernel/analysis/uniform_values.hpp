@@ -29,8 +29,8 @@
 // does, which in turn keeps lanes from waiting (the analysis is a greatest
 // fixed point: candidates are dropped until the assumption holds).
 //
-// Computed homes take SGPRs (assigned by liveness, see kernel_lowering's
-// liveIntervals), capped at `maxHomeWords`; uniform values past that stay
+// Computed homes take SGPRs (assigned by liveness, see Lowering::liveIntervals
+// in lowering/register_assignment.cpp), capped at `maxHomeWords`; uniform values past that stay
 // per lane.
 #pragma once
 
