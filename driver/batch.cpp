@@ -195,8 +195,12 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
     SourceFile src(file.input, (*buf)->getBuffer().str());
     out.lines = static_cast<unsigned>(std::count(src.text().begin(), src.text().end(), '\n') +
                                       (!src.text().empty() && src.text().back() != '\n'));
-    auto res = std::make_shared<module::ModuleResult>(module::translateModule(src.text(), *opts.target, costs, opts.warnings));
-    out.diagnostics = renderDiagnostics(src, res->diagnostics, opts.errorLimit, opts.colors);
+    auto res = std::make_shared<module::ModuleResult>(
+        module::translateModule(src.text(), *opts.target, costs, opts.warnings, opts.lowering));
+    for (const module::FunctionResult &f : res->functions)
+      if (f.kernel)
+        out.diagnostics += f.kernel->irDump;
+    out.diagnostics += renderDiagnostics(src, res->diagnostics, opts.errorLimit, opts.colors);
     for (const Diagnostic &d : res->diagnostics)
       (d.severity == Diagnostic::Severity::Error ? out.errors : out.warnings) +=
           d.severity != Diagnostic::Severity::Note;

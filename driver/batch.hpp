@@ -55,6 +55,7 @@ struct Options {
   unsigned errorLimit = 20; // per file, as clang's -ferror-limit (0: no limit)
   bool colors = false;      // ANSI colours in diagnostics
   bool keepResults = false; // keep each file's source and ModuleResult (for the HTML report)
+  klower::Options lowering;  // --print-ir-after: each kernel's IR dump goes out with its diagnostics
 };
 
 struct FileOutcome {

@@ -34,7 +34,7 @@ unsigned ModuleResult::kernelCount() const {
 }
 
 ModuleResult translateModule(const std::string &text, const targets::TargetInfo &t, cost::CostModel &costs,
-                             const WarningOptions &warnings) {
+                             const WarningOptions &warnings, const klower::Options &lowering) {
   ModuleResult res;
   ::ptx::ParseResult pr = ::ptx::parseModule(text);
   for (const ::ptx::SyntaxError &e : pr.errors)
@@ -79,7 +79,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
         // A kernel with decode errors is still lowered (for the report's
         // rows), its own lowering messages set aside: the first error stands.
         Diagnostics partialDiags;
-        fr.ok = klower::translateKernel(*k, t, costs, kt, decoded ? res.diagnostics : partialDiags) && decoded;
+        fr.ok = klower::translateKernel(*k, t, costs, kt, decoded ? res.diagnostics : partialDiags, lowering) && decoded;
         fr.translation.target = t.name;
         fr.translation.waveSize = t.wave_size;
         fr.translation.registers = kt.registers;

@@ -57,6 +57,6 @@ struct ModuleResult {
 };
 
 ModuleResult translateModule(const std::string &text, const targets::TargetInfo &t, cost::CostModel &costs,
-                             const WarningOptions &warnings = {});
+                             const WarningOptions &warnings = {}, const klower::Options &lowering = {});
 
 } // namespace p2a::module

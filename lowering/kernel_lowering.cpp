@@ -12,19 +12,33 @@ bool Lowering::run() {
   const size_t before = diags_.size();
   if (!layOutSegments()) // abi.cpp: kernarg, LDS and scratch layout
     return false;
-  buildBlocks();       // control_flow.cpp: blocks and their lane masks
+  dumpAfter("segments");
+  buildBlocks(); // control_flow.cpp: blocks and their lane masks
+  dumpAfter("blocks");
   findUniformValues(); // statement_lowering.cpp: which registers live in SGPRs
-  lowerStatements();   // statement_lowering.cpp, memory_lowering.cpp, control_flow.cpp
+  dumpAfter("uniform-values");
+  lowerStatements(); // statement_lowering.cpp, memory_lowering.cpp, control_flow.cpp
+  dumpAfter("lower-statements");
   // On a lowering error what did lower is still assigned registers and
   // printed (the report shows it beside the error), but the caller gets false.
   const bool lowered = diags_.size() == before;
   readUniformsInPlace(); // uniform_operands.cpp: VALU readers take SGPR homes in place
+  dumpAfter("uniform-operands");
   if (!assignRegisters()) // register_assignment.cpp: liveness, then physical registers
     return false;
+  dumpAfter("register-assignment");
   emitPrologue(); // abi.cpp
   emitBody();     // wait_insertion.cpp (waits), hazards.cpp (wait states, s_delay_alu)
   assemble();     // abi.cpp: code, descriptor, metadata
+  dumpAfter("emit");
   return lowered && diags_.size() == before;
+}
+
+const std::vector<std::string> &loweringSteps() {
+  static const std::vector<std::string> steps{"segments",         "blocks",           "uniform-values",
+                                              "lower-statements", "uniform-operands", "register-assignment",
+                                              "emit"};
+  return steps;
 }
 
 bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t, cost::CostModel &costs,

@@ -60,6 +60,8 @@ struct KernelTranslation {
   // This kernel's entry in the module's code object v5 metadata
   // (`amdhsa.kernels` list item, YAML), see moduleMetadata().
   std::string metadata;
+  // The IR after each step named in Options::printAfter, as text.
+  std::string irDump;
   // Where each PTX register lives ("v5", "v[6:7]", "s[20:21]").
   std::vector<std::pair<std::string, std::string>> registers;
 };
@@ -73,7 +75,13 @@ struct Options {
   // them is translated again without: the lane masks (one or two SGPRs per
   // block) come first.
   unsigned scalarHomeSgprs = 24;
+  // Steps after which the machine IR is written to KernelTranslation::irDump
+  // (`--print-ir-after`; names from loweringSteps()).
+  std::vector<std::string> printAfter;
 };
+
+// The lowering's steps, in the order Lowering::run takes them.
+const std::vector<std::string> &loweringSteps();
 
 bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,
                      KernelTranslation &out, Diagnostics &diags, const Options &options = {});

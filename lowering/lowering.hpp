@@ -11,6 +11,7 @@
 //   wait_insertion.cpp      emission in order with s_waitcnt, barriers, fences
 //   hazards.cpp             wait states for hazards, s_delay_alu hints
 //   abi.cpp                 prologue, kernel descriptor, code-object metadata
+//   ir_dump.cpp             the IR between steps as text (--print-ir-after)
 #pragma once
 
 #include "lowering/kernel_lowering.hpp"
@@ -93,6 +94,8 @@ private:
   void emitPrologue();
   void emitBody();
   void assemble();
+  // The IR after `step` into out_.irDump, if Options::printAfter names it (ir_dump.cpp).
+  void dumpAfter(const char *step);
 
   // ---- lowering of statements into machine instructions over vregs ----
 

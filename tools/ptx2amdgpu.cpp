@@ -74,6 +74,13 @@ void registerStatsOption() {
                  clEnumValN(StatsKind::Json, "json", "JSON on stdout (on stderr when the output goes to stdout)")),
       cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
 }
+cl::list<std::string> PrintAfter("print-ir-after",
+                                 cl::desc("Print each kernel's machine IR after these lowering steps (comma-separated) "
+                                          "on stderr: segments, blocks, uniform-values, lower-statements, "
+                                          "uniform-operands, register-assignment, emit"),
+                                 cl::CommaSeparated, cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
+cl::opt<bool> PrintIr("print-ir", cl::desc("Print each kernel's machine IR after every lowering step (stderr)"),
+                      cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
 cl::opt<std::string> ReportFile("report", cl::desc("Write a self-contained HTML page: PTX beside AMD code"),
                                 cl::value_desc("file.html"), cl::init(""), cl::sub(cl::SubCommand::getTopLevel()),
                                 cl::cat(Category));
@@ -395,6 +402,20 @@ int runTranslateFiles() {
   opts.errorLimit = ErrorLimit;
   opts.colors = stderrColors();
   opts.keepResults = !ReportFile.empty();
+  if (PrintIr)
+    opts.lowering.printAfter = klower::loweringSteps();
+  for (const std::string &step : PrintAfter) {
+    const std::vector<std::string> &steps = klower::loweringSteps();
+    if (std::find(steps.begin(), steps.end(), step) == steps.end()) {
+      std::string names;
+      for (const std::string &s : steps)
+        names += (names.empty() ? "" : ", ") + s;
+      WithColor::error(errs(), "ptx2amdgpu") << "--print-ir-after=" << step << ": no such lowering step (steps: " << names
+                                             << ")\n";
+      return 2;
+    }
+    opts.lowering.printAfter.push_back(step);
+  }
 
   std::vector<batch::InputFile> files;
   if (batchMode) {
