@@ -65,11 +65,6 @@ const RuleCost &CostModel::cost(const rules::Rule &rule, const targets::TargetIn
   return cache_.emplace(std::make_pair(&rule, t.name), rc).first->second;
 }
 
-CostModel &sharedCostModel() {
-  static CostModel model;
-  return model;
-}
-
 select::RuleCostFn ruleCostFn(cost::CostModel &costs) {
   return [&costs](const rules::Rule &r, const targets::TargetInfo &tt) {
     const cost::RuleCost &c = costs.cost(r, tt);

@@ -50,7 +50,5 @@ private:
 // scheduling model, then its instruction count, then its latency.
 select::RuleCostFn ruleCostFn(CostModel &costs);
 
-// The process-wide model used by the driver and the tests.
-CostModel &sharedCostModel();
 
 } // namespace p2a::cost

@@ -1,3 +1,4 @@
+#include "isel/cost_model.hpp"
 #include "cli_support.hpp"
 
 #include <algorithm>
@@ -20,6 +21,12 @@
 extern char **environ;
 
 namespace p2a::testing {
+
+cost::CostModel &costModel() {
+  static cost::CostModel model;
+  return model;
+}
+
 
 std::string slurp(const std::string &path) {
   std::ifstream in(path, std::ios::binary);

@@ -11,7 +11,14 @@
 #include <string>
 #include <vector>
 
+namespace p2a::cost {
+class CostModel;
+}
+
 namespace p2a::testing {
+
+// The tests' one cost model (cached per rule and target across test cases).
+cost::CostModel &costModel();
 
 namespace fs = std::filesystem;
 

@@ -11,6 +11,8 @@
 #include "proof/verifier.hpp"
 #include "reports/rules_report.hpp"
 
+#include "tests/cli_support.hpp"
+
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -37,7 +39,7 @@ translate::Translation translateOrFail(const std::string &snippet, const targets
   REQUIRE_MESSAGE(pr.ok(), snippet);
   translate::Translation tr;
   Diagnostics diags;
-  bool ok = translate::translateBody(*pr.module.functions.front().body, t, cost::sharedCostModel(), tr, diags);
+  bool ok = translate::translateBody(*pr.module.functions.front().body, t, p2a::testing::costModel(), tr, diags);
   std::string why;
   for (const Diagnostic &d : diags)
     why += d.message + "\n";
@@ -128,7 +130,7 @@ TEST_CASE("every rule assembles and is proved on every target it serves") {
     for (const targets::TargetInfo &t : targets::allTargets()) {
       if (!r.servesTarget(t))
         continue;
-      const cost::RuleCost &c = cost::sharedCostModel().cost(r, t);
+      const cost::RuleCost &c = p2a::testing::costModel().cost(r, t);
       INFO(r.name << " on " << t.name << ": " << c.error << "\n" << c.assembly);
       CHECK(c.ok);
       CHECK(c.instructions >= 1);
@@ -149,7 +151,7 @@ TEST_CASE("docs/rules.md is what `rules --format=md` prints now (rules, costs an
     q.targets.push_back(&t);
   q.prove = true;
   q.jobs = 2;
-  const std::string md = report::formatRulesMarkdown(report::buildRuleRows(q, cost::sharedCostModel()), q);
+  const std::string md = report::formatRulesMarkdown(report::buildRuleRows(q, p2a::testing::costModel()), q);
   std::ifstream in(P2A_SOURCE_DIR "/docs/rules.md", std::ios::binary);
   std::stringstream committed;
   committed << in.rdbuf();

@@ -18,6 +18,8 @@
 #include "validation/code_object.hpp"
 #include "validation/ptx_interpreter.hpp"
 
+#include "tests/cli_support.hpp"
+
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -93,7 +95,7 @@ void checkEveryKernel(const std::string &file, const std::vector<std::pair<Dim3,
         o.grid = grid;
         o.block = block;
         o.trials = 2;
-        check::Result r = check::run(src, t, o);
+        check::Result r = check::run(src, t, o, p2a::testing::costModel());
         std::string why = r.report;
         for (const Diagnostic &d : r.diagnostics)
           why += d.message + "\n";
@@ -126,7 +128,7 @@ struct HandRun {
 
 // Assembles `text` for `t` into an object and loads kernel `name` from it.
 emu::LoadedKernel assembleAndLoad(const targets::TargetInfo &t, const std::string &text, const std::string &name) {
-  mc::Assembler &asmr = cost::sharedCostModel().assembler(t);
+  mc::Assembler &asmr = p2a::testing::costModel().assembler(t);
   mc::AssembleResult obj = asmr.assemble(text, mc::OutputKind::Object);
   std::string diag;
   for (const auto &d : obj.diagnostics)
@@ -205,7 +207,7 @@ TEST_CASE("every fixture passes check on every target") {
     for (const std::string &k : names)
       for (const targets::TargetInfo &t : targets::allTargets()) {
         o.kernel = k;
-        check::Result r = check::run(src, t, o);
+        check::Result r = check::run(src, t, o, p2a::testing::costModel());
         std::string why = r.report;
         for (const Diagnostic &d : r.diagnostics)
           why += d.message + "\n";
@@ -236,7 +238,7 @@ TEST_CASE("a back edge every active lane takes jumps into the loop body without 
                           "setp.lt.u32 %p1, %r2, %r6;\n@%p1 bra $L_loop;\nst.global.u32 [%rd3], %r3;\nret;\n}\n";
   for (const targets::TargetInfo &t : targets::allTargets()) {
     CAPTURE(t.name);
-    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     const size_t fast = m.assembly.find("s_cbranch_scc0 .Lloop_bb1_body");
     REQUIRE(fast != std::string::npos);
@@ -244,7 +246,7 @@ TEST_CASE("a back edge every active lane takes jumps into the loop body without 
     CHECK(m.assembly.find("s_cbranch_scc1 .Lloop_bb1\n", fast) != std::string::npos);
     check::Options o;
     o.grid = {2, 1, 1};
-    CHECK(check::run(src, t, o).status == check::Status::Pass);
+    CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
   }
   // Loops with divergent exits and barriers (where the fast path is left
   // out: such a block runs even with no lanes) still agree with the PTX.
@@ -260,7 +262,7 @@ TEST_CASE("a loop counter and its compare run on the scalar ALU, and the loop br
   ss << in.rdbuf();
   for (const targets::TargetInfo &t : targets::allTargets()) {
     CAPTURE(t.name);
-    module::ModuleResult m = module::translateModule(ss.str(), t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(ss.str(), t, p2a::testing::costModel());
     REQUIRE(m.ok);
     const klower::KernelTranslation &kt = *m.functions[0].kernel;
     auto code = [&](const std::string &ptx) { return statementCode(kt, ptx, {"s_delay_alu"}); };
@@ -312,7 +314,7 @@ TEST_CASE("loads of read-only memory at uniform addresses are scalar loads") {
                           "add.s64 %rd12, %rd9, %rd11;\nadd.s64 %rd13, %rd12, %rd8;\nst.global.u64 [%rd6], %rd13;\nret;\n}\n";
   for (const targets::TargetInfo &t : targets::allTargets()) {
     CAPTURE(t.name);
-    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     auto code = [&](const std::string &ptx) { return statementText(*m.functions[0].kernel, ptx); };
     const bool gfx11 = t.generation >= targets::Generation::GFX11; // (RDNA3 renames the scalar loads)
@@ -326,7 +328,7 @@ TEST_CASE("loads of read-only memory at uniform addresses are scalar loads") {
     check::Options o;
     o.grid = {2, 1, 1};
     o.block = {40, 1, 1};
-    check::Result r = check::run(src, t, o);
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
     CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
   }
 }
@@ -364,7 +366,7 @@ TEST_CASE("a value written while lanes that need the old one wait elsewhere stay
                           "st.global.u32 [%rd3], %r4;\nret;\n}\n";
   for (const targets::TargetInfo &t : targets::allTargets()) {
     CAPTURE(t.name);
-    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     auto code = [&](unsigned kernel, const std::string &ptx) { return statementText(*m.functions[kernel].kernel, ptx); };
     CHECK(contains(code(0, "add.s32 %r2, %r2, 1"), "v_add"));
@@ -390,7 +392,7 @@ TEST_CASE("a value written while lanes that need the old one wait elsewhere stay
           o.params = {{"flag", flag}};
         if (std::string(kernel) == "k3")
           o.params = {{"n", flag + 2}};
-        check::Result r = check::run(src, t, o);
+        check::Result r = check::run(src, t, o, p2a::testing::costModel());
         CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
       }
   }
@@ -417,7 +419,7 @@ TEST_CASE("a forward branch every active lane takes skips blocks that cannot hol
                           "$L_t:\nld.global.u32 %r3, [%rd3];\nadd.s32 %r4, %r3, 10;\nst.global.u32 [%rd3], %r4;\nret;\n}\n";
   for (const targets::TargetInfo &t : targets::allTargets()) {
     CAPTURE(t.name);
-    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     const size_t fast = m.assembly.find("s_cbranch_scc1 .Lk1_bb0_divergent");
     REQUIRE(fast != std::string::npos);
@@ -431,7 +433,7 @@ TEST_CASE("a forward branch every active lane takes skips blocks that cannot hol
         o.kernel = kernel;
         o.grid = {2, 1, 1};
         o.block = block;
-        CHECK(check::run(src, t, o).status == check::Status::Pass);
+        CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
       }
     }
   }
@@ -461,7 +463,7 @@ TEST_CASE("local memory runs from scratch; a kernel that does not set FLAT_SCRAT
   for (const char *cpu : {"gfx900", "gfx1030", "gfx942"}) {
     CAPTURE(cpu);
     const targets::TargetInfo &t = *targets::findTarget(cpu);
-    module::ModuleResult m = module::translateModule(ss.str(), t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(ss.str(), t, p2a::testing::costModel());
     REQUIRE(m.ok);
     CHECK(contains(m.assembly, ".amdhsa_private_segment_fixed_size 64"));
     CHECK(contains(m.assembly, ".private_segment_fixed_size: 64"));
@@ -502,7 +504,7 @@ TEST_CASE("a register holding one constant becomes an immediate operand where a 
                           "shl.b32 %r5, %r4, %r3;\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
                           "st.global.u32 [%rd3], %r5;\nret;\n}\n";
   const targets::TargetInfo &t = *targets::findTarget("gfx942");
-  module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+  module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
   REQUIRE(m.ok);
   REQUIRE(m.functions.size() == 1);
   const klower::KernelTranslation &kt = *m.functions[0].kernel;
@@ -519,7 +521,7 @@ TEST_CASE("a register holding one constant becomes an immediate operand where a 
   check::Options o;
   o.grid = {2, 1, 1};
   o.block = {64, 1, 1};
-  CHECK(check::run(src, t, o).status == check::Status::Pass);
+  CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
 }
 
 TEST_CASE("uniform values (arguments, workgroup IDs) are read from their SGPRs, within the constant bus") {
@@ -537,7 +539,7 @@ TEST_CASE("uniform values (arguments, workgroup IDs) are read from their SGPRs, 
   for (const char *cpu : {"gfx900", "gfx942", "gfx1030", "gfx1100", "gfx1200"}) {
     CAPTURE(cpu);
     const targets::TargetInfo &t = *targets::findTarget(cpu);
-    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     const klower::KernelTranslation &kt = *m.functions[0].kernel;
     auto stmt = [&](const std::string &ptx) {
@@ -567,7 +569,7 @@ TEST_CASE("uniform values (arguments, workgroup IDs) are read from their SGPRs, 
     check::Options o;
     o.grid = {3, 1, 1};
     o.block = {64, 1, 1};
-    CHECK(check::run(src, t, o).status == check::Status::Pass);
+    CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
   }
 }
 
@@ -592,7 +594,7 @@ TEST_CASE("uniform values computed from uniform values run on the scalar ALU") {
   for (const char *cpu : {"gfx900", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"}) {
     CAPTURE(cpu);
     const targets::TargetInfo &t = *targets::findTarget(cpu);
-    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     const klower::KernelTranslation &kt = *m.functions[0].kernel;
     // (without s_delay_alu hints and waits for the arguments)
@@ -626,7 +628,7 @@ TEST_CASE("uniform values computed from uniform values run on the scalar ALU") {
       check::Options o;
       o.grid = {3, 1, 1};
       o.block = block;
-      CHECK(check::run(src, t, o).status == check::Status::Pass);
+      CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
     }
   }
 }
@@ -652,7 +654,7 @@ TEST_CASE("computed uniform values keep at most 24 SGPRs; the rest stay per lane
   for (const char *cpu : {"gfx900", "gfx1100"}) {
     CAPTURE(cpu);
     const targets::TargetInfo &t = *targets::findTarget(cpu);
-    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     size_t scalar = 0, vector = 0;
     for (const mir::TranslatedInstruction &ti : m.functions[0].kernel->statements)
@@ -665,7 +667,7 @@ TEST_CASE("computed uniform values keep at most 24 SGPRs; the rest stay per lane
     CHECK(vector == 6);
     check::Options o;
     o.block = {64, 1, 1};
-    CHECK(check::run(src, t, o).status == check::Status::Pass);
+    CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
   }
 }
 
@@ -683,7 +685,7 @@ TEST_CASE("a kernel that runs out of SGPRs with uniform-value homes is translate
     src += "add.s32 %r161, %r161, %r" + std::to_string(i) + ";\n";
   src += "mul.wide.u32 %rd2, %r150, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r161;\nret;\n}\n";
   const targets::TargetInfo &t = *targets::findTarget("gfx942");
-  module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+  module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
   REQUIRE_MESSAGE(m.ok, (m.diagnostics.empty() ? std::string() : m.diagnostics[0].message));
   const klower::KernelTranslation &kt = *m.functions[0].kernel;
   CHECK(kt.numSgprs <= 100);
@@ -694,7 +696,7 @@ TEST_CASE("a kernel that runs out of SGPRs with uniform-value homes is translate
   CHECK(scalar == 0); // translated again without homes
   check::Options o;
   o.block = {64, 1, 1};
-  CHECK(check::run(src, t, o).status == check::Status::Pass);
+  CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
 }
 
 TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or cross-block values do not") {
@@ -713,7 +715,7 @@ TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or
                           "or.b32 %r14, %r2, %r3;\nL1:\nxor.b32 %r15, %r14, %r4;\n"
                           "st.global.v4.u32 [%rd5], {%r8, %r11, %r12, %r13};\nst.global.u32 [%rd5+4], %r15;\nret;\n}\n";
   const targets::TargetInfo &t = *targets::findTarget("gfx942");
-  module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+  module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
   REQUIRE(m.ok);
   const klower::KernelTranslation &kt = *m.functions[0].kernel;
   auto code = [&](const std::string &ptx) { return statementCode(kt, ptx, {"s_wait"}); }; // waits left out
@@ -729,7 +731,7 @@ TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or
     check::Options o;
     o.grid = {2, 1, 1};
     o.block = {64, 1, 1};
-    check::Result r = check::run(src, target, o);
+    check::Result r = check::run(src, target, o, p2a::testing::costModel());
     CHECK_MESSAGE(r.status == check::Status::Pass, target.name << ": " << r.report);
   }
 }
@@ -746,7 +748,7 @@ TEST_CASE("an add of an add's or a xor's result is one v_add3_u32 or v_xad_u32")
                           "st.global.v4.u32 [%rd5], {%r6, %r8, %r10, %r11};\nret;\n}\n";
   for (const targets::TargetInfo &t : targets::allTargets()) {
     CAPTURE(t.name);
-    module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     CHECK(contains(m.assembly, "v_add3_u32"));
     CHECK(contains(m.assembly, "v_xad_u32"));
@@ -758,7 +760,7 @@ TEST_CASE("an add of an add's or a xor's result is one v_add3_u32 or v_xad_u32")
     check::Options o;
     o.grid = {2, 1, 1};
     o.block = {64, 1, 1};
-    check::Result r = check::run(src, t, o);
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
     CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
   }
 }
@@ -766,7 +768,7 @@ TEST_CASE("an add of an add's or a xor's result is one v_add3_u32 or v_xad_u32")
 TEST_CASE("module variables are addressed through their SGPR base") {
   checkEveryKernel("variables.ptx", {{{2, 1, 1}, {64, 1, 1}}}, 1);
   for (const targets::TargetInfo &t : targets::allTargets()) {
-    module::ModuleResult m = module::translateModule(readFixture("variables.ptx"), t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(readFixture("variables.ptx"), t, p2a::testing::costModel());
     REQUIRE(m.ok);
     CHECK(contains(m.assembly, ", s[")); // global_load vD, vOffset, s[base:base+1]
     if (t.global_offset_bits < 15) // beyond the field on gfx9-11: in the VGPR offset instead
@@ -778,7 +780,7 @@ TEST_CASE("calls that cannot be inlined are errors at the call") {
   const std::string head = ".version 8.0\n.target sm_80\n.address_size 64\n";
   auto errors = [&](const std::string &body) {
     const targets::TargetInfo &t = *targets::findTarget("gfx942");
-    module::ModuleResult m = module::translateModule(head + body, t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(head + body, t, p2a::testing::costModel());
     CHECK(!m.ok);
     std::string all;
     for (const Diagnostic &d : m.diagnostics)
@@ -814,7 +816,7 @@ TEST_CASE("fences and barriers carry each target's cache maintenance (AMDGPU mem
         std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, d);
         REQUIRE(k);
         klower::KernelTranslation kt;
-        REQUIRE(klower::translateKernel(*k, t, cost::sharedCostModel(), kt, d));
+        REQUIRE(klower::translateKernel(*k, t, p2a::testing::costModel(), kt, d));
         for (const mir::TranslatedInstruction &ti : kt.statements)
           if (ti.ptxText.find(ptxLine) != std::string::npos) {
             std::string all;
@@ -908,7 +910,7 @@ TEST_CASE("NVIDIA-measured vectors through the interpreter and through translati
     o.trials = 1;
     o.contents["in"] = record;
     for (const targets::TargetInfo &t : targets::allTargets()) {
-      check::Result r = check::run(readFixture(v.file), t, o);
+      check::Result r = check::run(readFixture(v.file), t, o, p2a::testing::costModel());
       CHECK_MESSAGE(r.status == check::Status::Pass, v.kernel << " on " << t.name << ": " << r.report);
     }
   }
@@ -923,7 +925,7 @@ TEST_CASE("check catches a deliberately broken rule and names it") {
     o.reg = r;
     (inst.dsts.empty() ? inst.dsts : inst.srcs).push_back(o);
   }
-  std::vector<const rules::Rule *> cands = select::candidates(inst, t, cost::ruleCostFn(cost::sharedCostModel()));
+  std::vector<const rules::Rule *> cands = select::candidates(inst, t, cost::ruleCostFn(p2a::testing::costModel()));
   REQUIRE(!cands.empty());
   // A plausible slip: the rule's result comes out with bit 31 flipped.
   rules::Rule broken = *cands.front();
@@ -933,7 +935,7 @@ TEST_CASE("check catches a deliberately broken rule and names it") {
   check::Options o;
   o.kernel = "shf_l_wrap";
   o.forcedRule = &broken;
-  check::Result r = check::run(readFixture("shift.ptx"), t, o);
+  check::Result r = check::run(readFixture("shift.ptx"), t, o, p2a::testing::costModel());
   CHECK(r.status == check::Status::Mismatch);
   CHECK(r.blamedRule == broken.name);
   CHECK(contains(r.report, "first differing value: %r20"));
@@ -941,7 +943,7 @@ TEST_CASE("check catches a deliberately broken rule and names it") {
   CHECK(contains(r.report, "v_xor_b32"));
   // The same rule, unbroken, passes.
   o.forcedRule = cands.front();
-  CHECK(check::run(readFixture("shift.ptx"), t, o).status == check::Status::Pass);
+  CHECK(check::run(readFixture("shift.ptx"), t, o, p2a::testing::costModel()).status == check::Status::Pass);
 }
 
 TEST_CASE("the emulator refuses an instruction it does not model") {
@@ -1023,7 +1025,7 @@ TEST_CASE("generic pointers into shared and local memory (cvta both ways) pass c
     std::ifstream in(std::string(P2A_SOURCE_DIR) + path);
     std::stringstream ss;
     ss << in.rdbuf();
-    module::ModuleResult m = module::translateModule(ss.str(), *targets::findTarget("gfx942"), cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(ss.str(), *targets::findTarget("gfx942"), p2a::testing::costModel());
     REQUIRE(m.ok);
     size_t n = 0;
     for (size_t at = 0; (at = m.assembly.find("\tflat_", at)) != std::string::npos; ++at)
@@ -1195,7 +1197,7 @@ TEST_CASE("the interpreter reports faults at the PTX line") {
   // check: an out-of-bounds store with a buffer too small is an error at its line.
   check::Options o;
   o.bufferBytes["out"] = 32;
-  check::Result r = check::run(src, *targets::findTarget("gfx942"), o);
+  check::Result r = check::run(src, *targets::findTarget("gfx942"), o, p2a::testing::costModel());
   CHECK(r.status == check::Status::Error);
 }
 
@@ -1220,16 +1222,16 @@ TEST_CASE("samples translate, link into code objects and pass check on every tar
     for (const targets::TargetInfo &t : targets::allTargets()) {
       CAPTURE(sample);
       CAPTURE(t.name);
-      module::ModuleResult m = module::translateModule(src, t, cost::sharedCostModel());
+      module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
       REQUIRE(m.ok);
       std::string obj, hsaco, error;
-      REQUIRE_MESSAGE(batch::emit(m.assembly, batch::OutputKind::Object, t, cost::sharedCostModel(), "", obj, error),
+      REQUIRE_MESSAGE(batch::emit(m.assembly, batch::OutputKind::Object, t, p2a::testing::costModel(), "", obj, error),
                       error);
       REQUIRE_MESSAGE(
-          batch::emit(m.assembly, batch::OutputKind::CodeObject, t, cost::sharedCostModel(), "", hsaco, error), error);
+          batch::emit(m.assembly, batch::OutputKind::CodeObject, t, p2a::testing::costModel(), "", hsaco, error), error);
       CHECK(hsaco.compare(0, 4, "\x7f" "ELF") == 0);
       CHECK(contains(hsaco, "amdhsa.kernels")); // the NT_AMDGPU_METADATA note (msgpack keys)
-      mc::Assembler &asmr = cost::sharedCostModel().assembler(t);
+      mc::Assembler &asmr = p2a::testing::costModel().assembler(t);
       std::optional<emu::LoadedKernel> fromObj = emu::loadKernel(obj, kernels[0], asmr, error);
       std::optional<emu::LoadedKernel> fromHsaco = emu::loadKernel(hsaco, kernels[0], asmr, error);
       REQUIRE_MESSAGE(fromObj, error);
@@ -1251,7 +1253,7 @@ TEST_CASE("samples translate, link into code objects and pass check on every tar
         o.kernel = k;
         o.grid = {2, 1, 1};
         o.block = {64, 1, 1};
-        check::Result r = check::run(src, t, o);
+        check::Result r = check::run(src, t, o, p2a::testing::costModel());
         std::string why = r.report;
         for (const Diagnostic &d : r.diagnostics)
           why += d.message + "\n";
@@ -1284,7 +1286,7 @@ TEST_CASE("siphash passes check with message lengths within the stride") {
       o.trials = 1;
       o.params = {{k + "_param_3", 64}, {k + "_param_5", 128}};
       o.contents = {{k + "_param_2", lens}};
-      check::Result r = check::run(src, t, o);
+      check::Result r = check::run(src, t, o, p2a::testing::costModel());
       std::string why = r.report;
       for (const Diagnostic &d : r.diagnostics)
         why += d.message + "\n";

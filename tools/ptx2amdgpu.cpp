@@ -242,6 +242,13 @@ int runSyntaxOnly() {
   return rc;
 }
 
+// The tool's one cost model (rule costs and the in-process assemblers, cached
+// per rule and target), passed to every library call that selects rules.
+cost::CostModel &costModel() {
+  static cost::CostModel model;
+  return model;
+}
+
 int runExplain() {
   const targets::TargetInfo *t = requireTarget();
   if (!t)
@@ -261,7 +268,7 @@ int runExplain() {
   SourceFile src(name, text);
   if (text.find(".version") != std::string::npos) {
     // A whole module: every function explained, kernels with their ABI code.
-    module::ModuleResult m = module::translateModule(text, *t, cost::sharedCostModel());
+    module::ModuleResult m = module::translateModule(text, *t, costModel());
     for (const Diagnostic &d : m.diagnostics)
       src.print(errs(), d);
     if (!m.ok)
@@ -279,7 +286,7 @@ int runExplain() {
   // parseSnippet always returns one function whose body holds the statements.
   // Statements that parsed are still decoded, so one run reports syntax and
   // form errors together, in source order.
-  cost::CostModel &costs = cost::sharedCostModel();
+  cost::CostModel &costs = costModel();
   translate::Translation tr;
   Diagnostics diags;
   bool ok = translate::translateBody(*pr.module.functions.front().body, *t, costs, tr, diags) && pr.ok();
@@ -315,7 +322,7 @@ int runRules() {
     return 2;
   q.prove = true; // the whole table proves in seconds; a row without its proof status is half a row
   q.jobs = jobs();
-  std::vector<report::RuleRow> rows = report::buildRuleRows(q, cost::sharedCostModel());
+  std::vector<report::RuleRow> rows = report::buildRuleRows(q, costModel());
   if (rows.empty()) {
     WithColor::error(errs(), "ptx2amdgpu") << "no rule matches '" << RulesFilter << "'\n";
     return 1;
@@ -361,7 +368,7 @@ int runCompare() {
   if (!readInput(LlcCounts, json))
     return 1;
   std::string error;
-  std::optional<compare::Comparison> cmp = compare::compareWithLlc(json, ts, cost::sharedCostModel(), error);
+  std::optional<compare::Comparison> cmp = compare::compareWithLlc(json, ts, costModel(), error);
   if (!cmp) {
     WithColor::error(errs(), "ptx2amdgpu") << LlcCounts << ": " << error << "\n";
     return 1;
@@ -457,7 +464,7 @@ int runTranslateFiles() {
     errs().flush();
   };
   progress.clear = [] { errs() << "\r\x1b[K"; };
-  batch::Summary summary = batch::run(files, opts, cost::sharedCostModel(), errs(), showProgress ? &progress : nullptr);
+  batch::Summary summary = batch::run(files, opts, costModel(), errs(), showProgress ? &progress : nullptr);
   if (showProgress)
     progress.clear();
 
@@ -537,7 +544,7 @@ int runCheck() {
   }
   int rc = 0;
   for (const targets::TargetInfo *t : ts) {
-    check::Result r = check::run(text, *t, o);
+    check::Result r = check::run(text, *t, o, costModel());
     for (const Diagnostic &d : r.diagnostics)
       src.print(errs(), d);
     outs() << r.report;

@@ -68,7 +68,8 @@ std::optional<Location> parseLocation(const std::string &s) {
 
 class Checker {
 public:
-  Checker(const std::string &src, const targets::TargetInfo &t, const Options &o) : src_(src), t_(t), o_(o) {}
+  Checker(const std::string &src, const targets::TargetInfo &t, const Options &o, cost::CostModel &costs)
+      : src_(src), t_(t), o_(o), costs_(costs) {}
 
   Result run() {
     if (!prepare())
@@ -130,7 +131,7 @@ private:
     k_ = kernel::decodeKernel(module_, *fn, r_.diagnostics);
     if (!k_)
       return fail(fn->loc, "kernel '" + fn->name + "' cannot be checked");
-    cost::CostModel &costs = cost::sharedCostModel();
+    cost::CostModel &costs = costs_;
     klower::Options lo;
     lo.forcedRule = o_.forcedRule;
     if (!klower::translateKernel(*k_, t_, costs, kt_, r_.diagnostics, lo))
@@ -462,6 +463,7 @@ private:
   const std::string &src_;
   const targets::TargetInfo &t_;
   const Options &o_;
+  cost::CostModel &costs_;
   Result r_;
   ast::Module module_;
   std::optional<kernel::Kernel> k_;
@@ -473,8 +475,8 @@ private:
 
 } // namespace
 
-Result run(const std::string &source, const targets::TargetInfo &t, const Options &options) {
-  return Checker(source, t, options).run();
+Result run(const std::string &source, const targets::TargetInfo &t, const Options &options, cost::CostModel &costs) {
+  return Checker(source, t, options, costs).run();
 }
 
 } // namespace p2a::check

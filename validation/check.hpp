@@ -7,6 +7,7 @@
 // differs and the rule and AMD instructions it became.
 #pragma once
 
+#include "isel/cost_model.hpp"
 #include "ptx/diagnostic.hpp"
 #include "rules/rule.hpp"
 #include "validation/memory.hpp"
@@ -48,6 +49,8 @@ struct Result {
   ::ptx::ast::SourceLoc blamedLoc;
 };
 
-Result run(const std::string &source, const targets::TargetInfo &t, const Options &options);
+// `costs` chooses rules and holds the assemblers (one per process is enough:
+// it caches per rule and target).
+Result run(const std::string &source, const targets::TargetInfo &t, const Options &options, cost::CostModel &costs);
 
 } // namespace p2a::check

@@ -23,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const auto &targets = p2a::targets::allTargets();
   const p2a::targets::TargetInfo &t = targets[data[0] % targets.size()];
   const std::string text(reinterpret_cast<const char *>(data) + 1, size - 1);
-  p2a::cost::CostModel &costs = p2a::cost::sharedCostModel();
+  static p2a::cost::CostModel model;
+  p2a::cost::CostModel &costs = model;
   if (text.find(".version") != std::string::npos) {
     p2a::module::ModuleResult r = p2a::module::translateModule(text, t, costs);
     if (r.ok)
