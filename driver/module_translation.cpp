@@ -2,6 +2,7 @@
 
 #include "grammar/ast_blocks.hpp"
 #include "grammar/parser.hpp"
+#include "ptx/ptx_decoder.hpp"
 #include "targets/target_info.hpp"
 
 #include <algorithm>
@@ -37,6 +38,8 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
                              const WarningOptions &warnings, const klower::Options &lowering) {
   ModuleResult res;
   ::ptx::ParseResult pr = ::ptx::parseModule(text);
+  if (pr.ok()) // (after syntax errors, a missing .version is noise: junk lacks one too)
+    ptx::checkModuleDirectives(pr.module, res.diagnostics);
   for (const ::ptx::SyntaxError &e : pr.errors)
     error(res.diagnostics, e.loc, e.message);
 
@@ -108,7 +111,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     }
     res.functions.push_back(std::move(fr));
   }
-  if (!anyBody && pr.ok())
+  if (!anyBody && pr.ok() && !pr.module.version.empty())
     warning(warns, {}, "empty-file", "no function with a body: nothing to translate");
   if (!warnings.ignore)
     for (Diagnostic &w : warns) {

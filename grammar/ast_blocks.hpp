@@ -10,4 +10,15 @@ namespace ptx::ast {
 // The statements of `body` with nested `{ }` blocks flattened, in order.
 std::vector<const Statement *> flatten(const Block &body);
 
+// A `.reg` declared in a `{ }` block is visible in that block only, and
+// shadows a register of the same name outside it (PTX ISA 5.3 "Scope";
+// nvcc's inline-asm blocks rely on it: `.reg .u64 n;` in one block, `.reg
+// .u32 n;` in the next). Flattening would merge such registers, so this
+// returns a copy of `body` in which a register declared in a nested block
+// under a name declared more than once in the function is renamed to
+// `NAME#B` (B numbers the blocks in source order), along with every use
+// inside that block. Names declared once keep their spelling; so do ranges
+// (`%r<4>`), which inline asm does not declare in blocks.
+Block scopeBlockRegisters(const Block &body);
+
 } // namespace ptx::ast

@@ -132,7 +132,8 @@ public:
       for (const ast::Declarator &dr : d.declarators)
         if (std::optional<Variable> v = variableOf(d, dr, diags_))
           k_.variables.push_back(*v);
-    const std::vector<const ast::Statement *> stmts = ::ptx::ast::flatten(*f_.body);
+    body_ = ::ptx::ast::scopeBlockRegisters(*f_.body);
+    const std::vector<const ast::Statement *> stmts = ::ptx::ast::flatten(body_);
     declare(stmts);
     for (const ast::Statement *s : stmts) {
       if (const ast::Label *l = std::get_if<ast::Label>(s))
@@ -176,7 +177,7 @@ private:
     for (const ast::Statement *s : stmts)
       if (const ast::Declaration *d = std::get_if<ast::Declaration>(s)) {
         if (d->space == "reg")
-          ptx::collectRegisterDeclaration(*d, k_.registers, diags_);
+          ptx::collectRegisterDeclaration(*d, k_.registers, diags_, ptx::FloatTypes::AsBits);
         else if (d->space == "param")
           for (const ast::Declarator &dr : d->declarators)
             callParams_.insert(dr.name); // a call's argument or result (see decodeCall)
@@ -258,7 +259,8 @@ private:
       rn.symbols[formals[i]] = args[i];
     for (size_t i = 0; i < formalResults.size(); ++i)
       rn.symbols[formalResults[i]] = results[i];
-    const std::vector<const ast::Statement *> stmts = ::ptx::ast::flatten(*f->body);
+    const ast::Block calleeBody = ::ptx::ast::scopeBlockRegisters(*f->body);
+    const std::vector<const ast::Statement *> stmts = ::ptx::ast::flatten(calleeBody);
     for (const ast::Statement *st : stmts) {
       if (const ast::Label *l = std::get_if<ast::Label>(st))
         rn.symbols[l->name] = tag + l->name;
@@ -612,6 +614,12 @@ private:
     // Everything else must be a rule form.
     ast::Instruction plain = in;
     plain.guard.reset();
+    // mov of floating-point registers moves their bits (PTX ISA 9.7.9.3:
+    // mov copies the value unchanged): mov.f32 is mov.b32 (nvcc moves 64-bit
+    // integers through .f64 registers so).
+    if (plain.opcode == "mov" && plain.modifiers.size() == 1)
+      if (const std::string &ty = plain.modifiers[0]; ty == "f16" || ty == "f32" || ty == "f64")
+        plain.modifiers[0] = "b" + ty.substr(1);
     std::optional<ptx::Instruction> inst = ptx::decodeInstruction(plain, diags_);
     if (!inst || !ptx::typeRegisters(*inst, k_.registers, diags_))
       return;
@@ -666,9 +674,11 @@ private:
       return decodeCallParam(in, full, s, store, vec, *ty, addr, val);
     s.offset = addr.offset;
     s.base = addr.name;
-    if (k_.param(addr.name) || k_.variable(addr.name)) {
+    // A declared register wins over a variable of the same name, as in ptxas;
+    // registers need no '%' (hand-written PTX: `.reg .u64 in_addr;`).
+    if (!k_.registers.count(addr.name) && (k_.param(addr.name) || k_.variable(addr.name))) {
       s.baseIsSymbol = true;
-    } else if (addr.name[0] == '%') {
+    } else if (addr.name[0] == '%' || k_.registers.count(addr.name)) {
       // Shared and local addresses may be 32-bit registers (nvcc's usual
       // form: mov.u32 %r, smem; ld.shared.u32 [%r+4]).
       auto it = k_.registers.find(addr.name);
@@ -716,6 +726,7 @@ private:
 
   const ast::Module &m_;
   const ast::Function &f_;
+  ast::Block body_; // f_'s body with block-scoped registers renamed apart (scopeBlockRegisters)
   Diagnostics &diags_;
   bool partial_ = false;
   Kernel k_;

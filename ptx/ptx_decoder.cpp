@@ -435,10 +435,11 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   return out;
 }
 
-void collectRegisterDeclaration(const ast::Declaration &decl, RegisterTypes &types, Diagnostics &diags) {
+void collectRegisterDeclaration(const ast::Declaration &decl, RegisterTypes &types, Diagnostics &diags,
+                                FloatTypes floats) {
   if (decl.space != "reg")
     return;
-  auto ty = parseScalarType(decl.type, FloatTypes::Reject);
+  auto ty = parseScalarType(decl.type, floats);
   if (!ty) {
     // Float and other registers are outside this family; remember nothing.
     return;
@@ -496,6 +497,17 @@ bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &d
   for (unsigned i = 0; i < inst.srcs.size(); ++i)
     check(inst.srcs[i], inst.form.srcWidth(i), true);
   return ok;
+}
+
+void checkModuleDirectives(const ast::Module &m, Diagnostics &diags) {
+  if (m.version.empty())
+    error(diags, {1, 1}, "missing '.version' directive: a PTX module starts with one (e.g. '.version 8.5'), as ptxas requires");
+  if (m.target.empty())
+    error(diags, {1, 1}, "missing '.target' directive: a PTX module names its target after '.version' (e.g. '.target sm_80')");
+}
+
+bool isFormError(const Diagnostic &d) {
+  return d.severity == Diagnostic::Severity::Error && d.message.rfind("invalid form '", 0) == 0;
 }
 
 } // namespace p2a::ptx

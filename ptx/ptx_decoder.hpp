@@ -16,10 +16,23 @@ std::optional<Instruction> decodeInstruction(const ::ptx::ast::Instruction &in, 
 
 // Register types from `.reg` declarations (ranges expanded), for typing checks.
 using RegisterTypes = std::map<std::string, RegisterType>;
-void collectRegisterDeclaration(const ::ptx::ast::Declaration &decl, RegisterTypes &types, Diagnostics &diags);
+// `floats`: whether .f16/.f32/.f64 registers are kept (as bits of their width:
+// kernels move and store them) or left out (snippets compute on them).
+void collectRegisterDeclaration(const ::ptx::ast::Declaration &decl, RegisterTypes &types, Diagnostics &diags,
+                                FloatTypes floats = FloatTypes::Reject);
 
 // Check (and, for undeclared registers, infer) the type of each register
 // operand from the form. Conflicting uses are errors.
 bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &diags);
+
+// A module must declare its PTX version and target first (PTX ISA 11.1.2
+// .version, 11.1.3 .target; ptxas rejects a file without them, an empty
+// file included). Errors at 1:1 for what is missing.
+void checkModuleDirectives(const ::ptx::ast::Module &m, Diagnostics &diags);
+
+// Is this an "invalid form" error of decodeInstruction (a wrong PTX form,
+// as opposed to one this translator does not support)? -fsyntax-only
+// reports exactly these beside syntax errors.
+bool isFormError(const Diagnostic &d);
 
 } // namespace p2a::ptx

@@ -424,7 +424,8 @@ TEST_CASE("hostile inputs: no crash, a clear error") {
   SUBCASE("-fsyntax-only") {
     Run e = run({"-fsyntax-only", empty});
     INFO(toString(e));
-    CHECK(e.exited(0)); // an empty snippet is valid syntax
+    CHECK(e.exited(1)); // an empty file is a module without .version (ptxas rejects it too)
+    CHECK(e.err.rfind(empty + ":1:1: error: missing '.version' directive", 0) == 0);
 
     Run j = run({"-fsyntax-only", junk});
     INFO(toString(j));
@@ -684,3 +685,35 @@ TEST_CASE("check: exit status and report") {
 }
 
 } // TEST_SUITE
+
+TEST_CASE("-fsyntax-only reports the form errors a translation reports, and a module without .version/.target") {
+  const std::string header = ".version 8.5\n.target sm_90\n.address_size 64\n";
+  const std::string body = ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\tshf.l.b32 %r1, %r2, %r3, 4;\n\tret;\n}\n";
+  const std::string modeless = tempFile("modeless.ptx", header + body);
+  Run s = run({"-fsyntax-only", modeless});
+  Run t = run({modeless, "-o", tempPath("modeless.s")});
+  INFO(toString(s) << toString(t));
+  const std::string formError = modeless + ":7:2: error: invalid form 'shf.l.b32': shf needs a mode, .wrap or .clamp";
+  CHECK(s.exited(1));
+  CHECK(t.exited(1));
+  CHECK(s.err.rfind(formError, 0) == 0);
+  CHECK(contains(t.err, formError));
+
+  // Unsupported but valid PTX is no syntax error.
+  const std::string atomics =
+      tempFile("atom.ptx", header + ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n"
+                                    "\tld.param.u64 %rd1, [p];\n\tatom.global.add.u32 %r1, [%rd1], 1;\n\tret;\n}\n");
+  Run a = run({"-fsyntax-only", atomics});
+  INFO(toString(a));
+  CHECK(a.exited(0));
+
+  const std::string headless = tempFile("headless.ptx", body);
+  for (const std::vector<std::string> &args :
+       {std::vector<std::string>{"-fsyntax-only", headless}, std::vector<std::string>{headless, "-o", tempPath("h.s")}}) {
+    Run h = run(args);
+    INFO(toString(h));
+    CHECK(h.exited(1));
+    CHECK(contains(h.err, headless + ":1:1: error: missing '.version' directive"));
+    CHECK(contains(h.err, headless + ":1:1: error: missing '.target' directive"));
+  }
+}

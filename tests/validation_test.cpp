@@ -1295,3 +1295,34 @@ TEST_CASE("siphash passes check with message lengths within the stride") {
 }
 
 } // TEST_SUITE
+
+TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped registers, float registers as bits") {
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/ptxas_operands.ptx");
+  ::ptx::ParseResult pr = ::ptx::parseModule(src);
+  REQUIRE(pr.ok());
+  // Both sides run the same decoded kernel, so the scoping itself is checked
+  // here: each block's `n` is its own register, with its own width, and the
+  // second block's `m` does not overwrite the kernel's.
+  for (const ::ptx::ast::Function &f : pr.module.functions) {
+    if (f.name != "block_scoped")
+      continue;
+    Diagnostics d;
+    std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, d);
+    REQUIRE(k);
+    CHECK(d.empty());
+    CHECK(k->registers.at("n#1").width == 64);
+    CHECK(k->registers.at("n#2").width == 32);
+    CHECK(k->registers.at("m").width == 32);
+    CHECK(k->registers.at("m#2").width == 32);
+    CHECK(!k->registers.count("n"));
+  }
+  for (const std::string &name : kernelNames(src))
+    for (const targets::TargetInfo &t : targets::allTargets()) {
+      check::Options o;
+      o.kernel = name;
+      o.grid = {2, 1, 1};
+      check::Result r = check::run(src, t, o, p2a::testing::costModel());
+      INFO(name << " on " << t.name << ": " << r.report);
+      CHECK(r.status == check::Status::Pass);
+    }
+}

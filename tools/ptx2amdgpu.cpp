@@ -10,6 +10,7 @@
 #include "reports/html_report.hpp"
 #include "driver/module_translation.hpp"
 #include "driver/output_file.hpp"
+#include "driver/syntax_check.hpp"
 #include "reports/rules_report.hpp"
 #include "ptx/source_diagnostics.hpp"
 #include "driver/translate.hpp"
@@ -211,6 +212,7 @@ batch::OutputKind outputKind() {
 struct ParsedInput {
   std::unique_ptr<SourceFile> src;
   ::ptx::ParseResult parse;
+  size_t errors = 0; // syntax, module-directive and form errors printed
 };
 
 // Reads and parses one input file, printing its syntax errors. A module is
@@ -220,11 +222,27 @@ std::optional<ParsedInput> readAndParse(const std::string &path, InputKind kind)
   std::string text;
   if (!readInput(path, text))
     return std::nullopt;
-  const bool snippet = kind == InputKind::Snippet || (kind == InputKind::Auto && text.find(".version") == std::string::npos);
+  // -x auto: a module when it has a module's directives or functions, or
+  // nothing at all (an empty .ptx file is an empty module, which ptxas
+  // rejects); otherwise an inline-asm snippet.
+  const bool moduleLike = text.find(".version") != std::string::npos || text.find(".entry") != std::string::npos ||
+                          text.find(".func") != std::string::npos ||
+                          text.find_first_not_of(" \t\r\n") == std::string::npos;
+  const bool snippet = kind == InputKind::Snippet || (kind == InputKind::Auto && !moduleLike);
   ParsedInput in{std::make_unique<SourceFile>(path, std::move(text)), {}};
   in.parse = snippet ? ::ptx::parseSnippet(in.src->text()) : ::ptx::parseModule(in.src->text());
+  // Beside syntax errors: a missing .version/.target and wrong instruction
+  // forms, as a translation would report them (driver/syntax_check.hpp).
+  Diagnostics diags;
   for (const ::ptx::SyntaxError &e : in.parse.errors)
-    in.src->print(errs(), e);
+    diags.push_back({Diagnostic::Severity::Error, e.loc, e.message});
+  if (!snippet)
+    for (Diagnostic &d : syntax::moduleErrors(in.parse.module, in.parse.ok()))
+      diags.push_back(std::move(d));
+  sortBySource(diags);
+  for (const Diagnostic &d : diags)
+    in.src->print(errs(), d);
+  in.errors = diags.size();
   return in;
 }
 
@@ -236,7 +254,7 @@ int runSyntaxOnly() {
   int rc = 0;
   for (const std::string &path : Inputs) {
     std::optional<ParsedInput> in = readAndParse(path, InputAs);
-    if (!in || !in->parse.ok())
+    if (!in || in->errors)
       rc = 1;
   }
   return rc;

@@ -1,0 +1,37 @@
+#include "driver/syntax_check.hpp"
+
+#include "grammar/ast_blocks.hpp"
+#include "kernel/kernel_ir.hpp"
+#include "ptx/ptx_decoder.hpp"
+
+namespace p2a::syntax {
+
+namespace ast = ::ptx::ast;
+
+Diagnostics moduleErrors(const ast::Module &m, bool parsedCleanly) {
+  Diagnostics out;
+  if (parsedCleanly)
+    ptx::checkModuleDirectives(m, out);
+  for (const ast::Function &f : m.functions) {
+    if (!f.body)
+      continue;
+    Diagnostics all;
+    if (f.is_entry) {
+      kernel::decodeKernel(m, f, all, /*partial=*/true);
+    } else {
+      const ast::Block scoped = ast::scopeBlockRegisters(*f.body);
+      for (const ast::Statement *s : ast::flatten(scoped))
+        if (const ast::Instruction *in = std::get_if<ast::Instruction>(s)) {
+          ast::Instruction plain = *in;
+          plain.guard.reset(); // (guards are checked by the kernel decoder)
+          ptx::decodeInstruction(plain, all);
+        }
+    }
+    for (const Diagnostic &d : all)
+      if (ptx::isFormError(d))
+        out.push_back(d);
+  }
+  return out;
+}
+
+} // namespace p2a::syntax
