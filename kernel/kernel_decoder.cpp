@@ -74,9 +74,15 @@ std::optional<Variable> variableOf(const ast::Declaration &d, const ast::Declara
   }
   unsigned elem = st->bits / 8 * (d.vector ? *d.vector : 1);
   uint64_t count = 1;
+  const bool external = std::find(d.linkage.begin(), d.linkage.end(), "extern") != d.linkage.end();
   for (const std::optional<uint64_t> &n : dr.dims) {
+    if (!n && v.space == Space::Shared && external && dr.dims.size() == 1) {
+      v.dynamic = true; // dynamic shared memory (PTX ISA 5.1.5: an unsized extern .shared array)
+      count = 0;
+      break;
+    }
     if (!n) {
-      error(diags, dr.loc, "unsized array '" + dr.name + "' is not supported");
+      error(diags, dr.loc, "unsized array '" + dr.name + "' is only supported as dynamic shared memory (.extern .shared)");
       return std::nullopt;
     }
     count *= *n;

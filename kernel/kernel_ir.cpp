@@ -41,12 +41,25 @@ const Variable *Kernel::variable(const std::string &n) const {
 
 SegmentLayout layoutSegment(const Kernel &k, Space space) {
   SegmentLayout l;
-  for (const Variable &v : k.variables)
-    if (v.space == space) {
-      l.bytes = alignTo(l.bytes, std::max(v.align, 1u));
-      l.offset[v.name] = l.bytes;
-      l.bytes += v.size;
+  unsigned dynamicAlign = 1;
+  for (const Variable &v : k.variables) {
+    if (v.space != space)
+      continue;
+    if (v.dynamic) {
+      l.dynamic = true;
+      dynamicAlign = std::max(dynamicAlign, v.align);
+      continue;
     }
+    l.bytes = alignTo(l.bytes, std::max(v.align, 1u));
+    l.offset[v.name] = l.bytes;
+    l.bytes += v.size;
+  }
+  if (l.dynamic) {
+    l.bytes = alignTo(l.bytes, dynamicAlign);
+    for (const Variable &v : k.variables)
+      if (v.space == space && v.dynamic)
+        l.offset[v.name] = l.bytes;
+  }
   return l;
 }
 

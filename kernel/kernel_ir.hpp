@@ -51,6 +51,10 @@ struct Variable {
   unsigned align = 1;
   std::vector<uint8_t> init; // initial bytes (const/global); empty = zero
   ::ptx::ast::SourceLoc loc;
+  // An unsized `.extern .shared` array (CUDA's `extern __shared__`): dynamic
+  // shared memory, sized by the launch; every such array starts at the same
+  // address, after the static shared variables (layoutSegment).
+  bool dynamic = false;
 };
 
 
@@ -127,7 +131,11 @@ std::optional<Kernel> decodeKernel(const ::ptx::ast::Module &m, const ::ptx::ast
 // variable's address means the same on both sides.
 struct SegmentLayout {
   std::map<std::string, unsigned> offset;
+  // The fixed size: the static variables, plus the padding that aligns the
+  // dynamic part when there is one (which starts at `bytes`, AMD's
+  // group_segment_fixed_size, where the runtime places dynamic LDS).
   unsigned bytes = 0;
+  bool dynamic = false; // dynamic shared memory follows
 };
 SegmentLayout layoutSegment(const Kernel &k, Space space);
 

@@ -403,16 +403,23 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     const unsigned w = f.srcWidth(i);
     const bool isPredSrc = w == 1;
     if (o.kind == ast::Operand::Kind::Immediate) {
-      if (o.imm_kind != ast::Operand::ImmKind::Int) {
+      // A 0f/0d literal is the exact bit pattern of a 32/64-bit float (PTX ISA
+      // 4.5.2); a bit-typed mov of the same width takes it as those bits (nvcc
+      // moves 64-bit integer constants as `mov.f64 %fd, 0d...`).
+      const bool floatBits = (o.imm_kind == ast::Operand::ImmKind::F32Bits && w == 32) ||
+                             (o.imm_kind == ast::Operand::ImmKind::F64Bits && w == 64);
+      if (o.imm_kind != ast::Operand::ImmKind::Int &&
+          !(floatBits && f.opcode == Opcode::Mov && f.type == TypeClass::B)) {
         error(diags, o.loc, "floating-point immediate '" + o.text + "' is not valid for '" + full + "'");
         return std::nullopt;
       }
-      if (isPredSrc && !(f.opcode == Opcode::Mov && (o.imm_bits == 0 || o.imm_bits == 1))) {
+      if (isPredSrc && f.opcode != Opcode::Mov) {
         error(diags, o.loc, "predicate operand must be a register");
         return std::nullopt;
       }
       s.kind = Operand::Kind::Immediate;
-      s.imm = w >= 64 ? o.imm_bits : (o.imm_bits & ((1ull << w) - 1));
+      // mov.pred p, N: any nonzero constant is true (nvcc writes -1).
+      s.imm = isPredSrc ? (o.imm_bits != 0) : w >= 64 ? o.imm_bits : (o.imm_bits & ((1ull << w) - 1));
       if (f.opcode == Opcode::Lop3 && i == 3 && o.imm_bits > 255) {
         error(diags, o.loc, "immLut must be in 0..255, got " + o.text);
         return std::nullopt;

@@ -1316,6 +1316,27 @@ TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped regi
     CHECK(k->registers.at("m#2").width == 32);
     CHECK(!k->registers.count("n"));
   }
+  // Constants keep their bits: a 0d literal moved as a 64-bit integer, and
+  // mov.pred's -1 as true.
+  for (const ::ptx::ast::Function &f : pr.module.functions) {
+    if (f.name != "constants")
+      continue;
+    Diagnostics d;
+    std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, d);
+    REQUIRE(k);
+    unsigned seen = 0;
+    for (const kernel::Stmt &s : k->body) {
+      if (s.text.find("0dE7A436CDC4746271") != std::string::npos) {
+        CHECK(s.inst.srcs.at(0).imm == 0xE7A436CDC4746271ull);
+        ++seen;
+      }
+      if (s.text.find("mov.pred %p1, -1") != std::string::npos) {
+        CHECK(s.inst.srcs.at(0).imm == 1);
+        ++seen;
+      }
+    }
+    CHECK(seen == 2);
+  }
   for (const std::string &name : kernelNames(src))
     for (const targets::TargetInfo &t : targets::allTargets()) {
       check::Options o;
@@ -1325,4 +1346,30 @@ TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped regi
       INFO(name << " on " << t.name << ": " << r.report);
       CHECK(r.status == check::Status::Pass);
     }
+}
+
+TEST_CASE("dynamic shared memory: after the static variables, sized by the launch") {
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/dynamic_shared.ptx");
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    // The fixed group segment is the static variable (4 bytes) padded to the
+    // dynamic array's alignment (16): where the runtime puts dynamic LDS.
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    CHECK(p2a::testing::contains(m.assembly, ".amdhsa_group_segment_fixed_size 16\n"));
+    check::Options o;
+    o.grid = {3, 1, 1};
+    o.block = {128, 1, 1};
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
+    INFO(t.name << ": " << r.report);
+    CHECK(r.status == check::Status::Pass);
+    CHECK(p2a::testing::contains(r.report, "dynamic shared memory 65520 bytes"));
+  }
+  // 128 threads need 512 bytes of it: 256 make the PTX kernel itself fault.
+  check::Options o;
+  o.block = {128, 1, 1};
+  o.sharedBytes = 256;
+  check::Result r = check::run(src, *targets::findTarget("gfx1100"), o, p2a::testing::costModel());
+  CHECK(r.status == check::Status::Error);
+  REQUIRE(!r.diagnostics.empty());
+  CHECK(p2a::testing::contains(r.diagnostics.front().message, "outside the 272-byte shared memory"));
 }

@@ -96,6 +96,10 @@ cl::opt<std::string> CheckBlock("block", cl::desc("Threads per block: X[,Y[,Z]] 
                                 cl::sub(CheckCmd), cl::cat(Category));
 cl::opt<unsigned> CheckTrials("trials", cl::desc("Random input sets to run (default 3)"), cl::init(3),
                               cl::sub(CheckCmd), cl::cat(Category));
+cl::opt<int> CheckSharedBytes("shared-bytes",
+                               cl::desc("Dynamic shared memory per block (extern __shared__) in bytes (default: what "
+                                        "64 KiB leave beside the static shared variables)"),
+                               cl::init(-1), cl::sub(CheckCmd), cl::cat(Category));
 cl::opt<uint64_t> CheckSeed("seed", cl::desc("Seed of the random inputs (default 1)"), cl::init(1), cl::sub(CheckCmd),
                             cl::cat(Category));
 cl::list<std::string> CheckBuffers("buffer", cl::desc("Size of a pointer parameter's buffer: NAME=BYTES (default: inferred from the launch)"),
@@ -545,6 +549,13 @@ int runCheck() {
   o.block = *block;
   o.trials = CheckTrials;
   o.seed = CheckSeed;
+  if (CheckSharedBytes >= 0) {
+    if (CheckSharedBytes > 64 * 1024) {
+      WithColor::error(errs(), "ptx2amdgpu") << "--shared-bytes: at most 65536 (64 KiB of LDS per workgroup)\n";
+      return 2;
+    }
+    o.sharedBytes = static_cast<unsigned>(CheckSharedBytes);
+  }
   if (!parseAssignments(CheckBuffers, "buffer", o.bufferBytes) || !parseAssignments(CheckParams, "param", o.params))
     return 2;
   std::string text;

@@ -319,7 +319,7 @@ private:
     const KernelDescriptor &kd = k_.descriptor;
     const uint64_t threads = l_.block.count();
     const unsigned waves = static_cast<unsigned>((threads + W_ - 1) / W_);
-    lds_.assign(kd.groupSegmentFixedSize, 0);
+    lds_.assign(size_t(kd.groupSegmentFixedSize) + l_.dynamicLdsBytes, 0);
     blockLinear_ = (uint64_t(bz) * l_.grid.y + by) * l_.grid.x + bx;
     std::vector<Wave> ws(waves);
     for (unsigned w = 0; w < waves; ++w) {

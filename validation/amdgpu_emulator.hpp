@@ -34,6 +34,7 @@ struct Launch {
   uint64_t kernargAddress = 0;  // a buffer in GlobalMemory holding the kernarg segment
   uint64_t dispatchAddress = 0; // the dispatch packet (when the descriptor asks for its pointer)
   uint64_t imageAddress = 0;    // where a linked code object's image (LoadedKernel::image) is mapped
+  unsigned dynamicLdsBytes = 0; // dynamic group segment: LDS after the descriptor's fixed size
 };
 
 struct Fault {

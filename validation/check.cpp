@@ -83,6 +83,9 @@ public:
     header_ = "check: kernel '" + k_->name + "' on " + t_.name + " (wave" + std::to_string(t_.wave_size) +
               "), grid " + dim(o_.grid) + " block " + dim(o_.block) + ", " + std::to_string(o_.trials) +
               " trial(s), seed " + std::to_string(o_.seed) + "\n  buffers: " + (sizes.empty() ? "none" : sizes) +
+              (kernel::layoutSegment(*k_, kernel::Space::Shared).dynamic
+                   ? ", dynamic shared memory " + std::to_string(dynamicSharedBytes()) + " bytes"
+                   : std::string()) +
               "\n  translation: " + std::to_string(kt_.code.size()) + " AMD instructions, " +
               std::to_string(kt_.numVgprs) + " VGPRs, " + std::to_string(kt_.numSgprs) + " SGPRs\n";
     for (unsigned trial = 0; trial < o_.trials; ++trial)
@@ -228,12 +231,21 @@ private:
     return bases;
   }
 
+  unsigned dynamicSharedBytes() const {
+    const kernel::SegmentLayout shared = kernel::layoutSegment(*k_, kernel::Space::Shared);
+    if (!shared.dynamic)
+      return 0;
+    constexpr unsigned kLdsBytes = 64 * 1024; // per workgroup on every target here
+    return o_.sharedBytes ? *o_.sharedBytes : shared.bytes < kLdsBytes ? kLdsBytes - shared.bytes : 0;
+  }
+
   std::optional<interp::Fault> runPtx(GlobalMemory &mem, const Inputs &in, interp::Options opts = {}) const {
     interp::Launch l;
     l.grid = o_.grid;
     l.block = o_.block;
     const std::vector<uint64_t> bases = place(mem, in);
     l.params = paramBlock(in, bases);
+    l.dynamicSharedBytes = dynamicSharedBytes();
     return interp::run(*k_, l, mem, opts);
   }
 
@@ -256,6 +268,7 @@ private:
     l.dispatchAddress = mem.add("dispatch packet", emu::dispatchPacket(o_.grid, o_.block, l.kernargAddress));
     if (loaded_.linked)
       l.imageAddress = mem.add("code object", loaded_.image());
+    l.dynamicLdsBytes = dynamicSharedBytes();
     return emu::run(loaded_, t_, l, mem, opts);
   }
 

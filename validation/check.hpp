@@ -36,6 +36,10 @@ struct Options {
   // vector); the rest stays random.
   std::map<std::string, std::vector<uint8_t>> contents;
   const rules::Rule *forcedRule = nullptr;     // tests: lower with this rule where it applies
+  // Dynamic shared memory per block (`extern __shared__`, CUDA's launch
+  // argument); unset: what the 64 KiB of LDS leave beside the static shared
+  // variables, for a kernel that has dynamic shared memory.
+  std::optional<unsigned> sharedBytes;
 };
 
 enum class Status { Pass, Mismatch, Error };

@@ -83,7 +83,7 @@ private:
   }
 
   std::optional<Fault> runBlock() {
-    shared_.assign(sharedBytes_, 0);
+    shared_.assign(sharedBytes_ + l_.dynamicSharedBytes, 0);
     std::vector<Thread> threads(l_.block.count());
     unsigned n = 0;
     for (unsigned z = 0; z < l_.block.z; ++z)

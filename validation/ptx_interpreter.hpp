@@ -25,6 +25,7 @@ namespace p2a::interp {
 struct Launch {
   Dim3 grid, block;
   std::vector<uint8_t> params; // the parameter block (kernarg bytes), kernel.paramBytes long
+  unsigned dynamicSharedBytes = 0; // dynamic shared memory per block (CUDA's launch argument)
 };
 
 struct Fault {
