@@ -220,11 +220,12 @@ const std::vector<Form> &allForms() {
     }
     // Arithmetic around the family (canonical .u for sign-agnostic forms).
     add(Form{Opcode::Mov, TypeClass::Pred, 1});
-    for (unsigned w : {32u, 64u}) {
+    for (unsigned w : {16u, 32u, 64u}) {
       add(Form{Opcode::Mov, TypeClass::B, w});
       add(Form{Opcode::Add, TypeClass::U, w});
       add(Form{Opcode::Sub, TypeClass::U, w});
     }
+    add(Form{Opcode::MulLo, TypeClass::U, 16});
     for (unsigned w : {32u, 64u}) {
       add(Form{Opcode::MulLo, TypeClass::U, w});
       add(Form{Opcode::MadLo, TypeClass::U, w});
@@ -271,7 +272,7 @@ const std::vector<Form> &allForms() {
       }
     add(Form{Opcode::MulWide, TypeClass::U, 16});
     add(Form{Opcode::MulWide, TypeClass::S, 16});
-    for (unsigned w : {32u, 64u})
+    for (unsigned w : {16u, 32u, 64u})
       for (TypeClass t : {TypeClass::U, TypeClass::S})
         for (CmpOp c : {CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge})
           for (BoolOp b : {BoolOp::None, BoolOp::And, BoolOp::Or, BoolOp::Xor}) {
@@ -282,7 +283,7 @@ const std::vector<Form> &allForms() {
             f.boolop = b;
             add(f);
           }
-    for (unsigned w : {32u, 64u})
+    for (unsigned w : {16u, 32u, 64u})
       add(Form{Opcode::Selp, TypeClass::B, w});
     for (TypeClass t : {TypeClass::U, TypeClass::S}) {
       add(Form{Opcode::Min, t, 32});

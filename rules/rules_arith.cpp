@@ -41,6 +41,29 @@ void addArithRules(std::vector<Rule> &out) {
     f.restriction = "a constant predicate is a lane mask: false is 0";
     out.push_back(f);
   }
+  // 16-bit values live in the low half of a VGPR with a don't-care high half
+  // (PTX ISA 5.2.2 register sizes): the low 16 bits of a 32-bit sum,
+  // difference or product depend on the low 16 bits of the sources only, so
+  // the 32-bit ops serve, and a move copies the whole register.
+  {
+    Rule mov = makeRule(Form{Opcode::Mov, TypeClass::B, 16}, "vop1", {OperandReq::Any});
+    mov.seq = {inst(Op::V_MOV_B32, D(), {S(0)})};
+    mov.restriction = "none: v_mov_b32 (the high half is don't-care)";
+    out.push_back(mov);
+    Rule add = makeRule(Form{Opcode::Add, TypeClass::U, 16}, "vop2", {OperandReq::Any, OperandReq::Any});
+    add.seq = {inst(Op::V_ADD_U32, D(), {S(0), S(1)})};
+    add.restriction = "no carry across halves matters: the low 16 bits of a 32-bit add are the 16-bit sum";
+    out.push_back(add);
+    Rule sub = makeRule(Form{Opcode::Sub, TypeClass::U, 16}, "vop2", {OperandReq::Any, OperandReq::Any});
+    sub.seq = {inst(Op::V_SUB_U32, D(), {S(0), S(1)})};
+    sub.restriction = "the low 16 bits of a 32-bit subtraction are the 16-bit difference";
+    out.push_back(sub);
+    Rule mul = makeRule(Form{Opcode::MulLo, TypeClass::U, 16}, "u24", {OperandReq::Any, OperandReq::Any});
+    mul.seq = {inst(Op::V_MUL_U32_U24, D(), {S(0), S(1)})};
+    mul.restriction = "full-rate v_mul_u32_u24: bits 16-23 of the sources are junk, but the product's low 16 bits "
+                      "depend only on the sources' low 16 bits";
+    out.push_back(mul);
+  }
   {
     Rule add = makeRule(Form{Opcode::Add, TypeClass::U, 32}, "vop2", {OperandReq::Any, OperandReq::Any});
     add.seq = {inst(Op::V_ADD_U32, D(), {S(0), S(1)})};

@@ -17,6 +17,16 @@ using ptx::TypeClass;
 namespace {
 
 Op compareOp(CmpOp c, bool isSigned, unsigned width) {
+  if (width == 16) {
+    switch (c) {
+    case CmpOp::Eq: return Op::V_CMP_EQ_U16;
+    case CmpOp::Ne: return Op::V_CMP_NE_U16;
+    case CmpOp::Lt: return isSigned ? Op::V_CMP_LT_I16 : Op::V_CMP_LT_U16;
+    case CmpOp::Le: return isSigned ? Op::V_CMP_LE_I16 : Op::V_CMP_LE_U16;
+    case CmpOp::Gt: return isSigned ? Op::V_CMP_GT_I16 : Op::V_CMP_GT_U16;
+    case CmpOp::Ge: return isSigned ? Op::V_CMP_GE_I16 : Op::V_CMP_GE_U16;
+    }
+  }
   if (width == 32) {
     switch (c) {
     case CmpOp::Eq: return Op::V_CMP_EQ_U32;
@@ -81,7 +91,7 @@ void addCompareRules(std::vector<Rule> &out) {
     } else if (f.opcode == Opcode::Selp) {
       Rule r = makeRule(f, f.width == 64 ? "cndmask-halves" : "cndmask",
                         {OperandReq::Any, OperandReq::Any, OperandReq::Reg});
-      if (f.width == 32)
+      if (f.width <= 32) // (a 16-bit value's high half is don't-care: select all 32 bits)
         r.seq = {inst(Op::V_CNDMASK_B32, D(), {S(1), S(0), S(2)})};
       else
         r.seq = {inst(Op::V_CNDMASK_B32, D(0, Part::Lo), {S(1, Part::Lo), S(0, Part::Lo), S(2)}),

@@ -673,6 +673,60 @@ OpDef defineOp(Op op) {
   case Op::S_ADDC_U32:
     return OpDef{Op::S_ADDC_U32, "s_addc_u32", E::SOP2, SL::V32, {SL::V32, SL::V32, SL::Scc}, true, "Vega ISA 12.2 S_ADDC_U32",
         [](const S &s, const Ctx &) { return s[0].zext(33) + s[1].zext(33) + s[2].zext(33); }, "", false, false, true};
+  case Op::V_CMP_NE_U16:
+    return OpDef{Op::V_CMP_NE_U16, "v_cmp_ne_u16", E::VOPC, SL::Mask, {SL::V32, SL::V32}, true, vega,
+        [](const S &s, const Ctx &c) {
+          const BV a = s[0].trunc(16), b = s[1].trunc(16);
+          return compareResult(a.ne(b), c);
+        }};
+  case Op::V_CMP_LT_U16:
+    return OpDef{Op::V_CMP_LT_U16, "v_cmp_lt_u16", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+        [](const S &s, const Ctx &c) {
+          const BV a = s[0].trunc(16), b = s[1].trunc(16);
+          return compareResult(a.ult(b), c);
+        }};
+  case Op::V_CMP_LE_U16:
+    return OpDef{Op::V_CMP_LE_U16, "v_cmp_le_u16", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+        [](const S &s, const Ctx &c) {
+          const BV a = s[0].trunc(16), b = s[1].trunc(16);
+          return compareResult(a.ule(b), c);
+        }};
+  case Op::V_CMP_GT_U16:
+    return OpDef{Op::V_CMP_GT_U16, "v_cmp_gt_u16", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+        [](const S &s, const Ctx &c) {
+          const BV a = s[0].trunc(16), b = s[1].trunc(16);
+          return compareResult(b.ult(a), c);
+        }};
+  case Op::V_CMP_GE_U16:
+    return OpDef{Op::V_CMP_GE_U16, "v_cmp_ge_u16", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+        [](const S &s, const Ctx &c) {
+          const BV a = s[0].trunc(16), b = s[1].trunc(16);
+          return compareResult(b.ule(a), c);
+        }};
+  case Op::V_CMP_LT_I16:
+    return OpDef{Op::V_CMP_LT_I16, "v_cmp_lt_i16", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+        [](const S &s, const Ctx &c) {
+          const BV a = s[0].trunc(16), b = s[1].trunc(16);
+          return compareResult(slt(a, b), c);
+        }};
+  case Op::V_CMP_LE_I16:
+    return OpDef{Op::V_CMP_LE_I16, "v_cmp_le_i16", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+        [](const S &s, const Ctx &c) {
+          const BV a = s[0].trunc(16), b = s[1].trunc(16);
+          return compareResult(~slt(b, a), c);
+        }};
+  case Op::V_CMP_GT_I16:
+    return OpDef{Op::V_CMP_GT_I16, "v_cmp_gt_i16", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+        [](const S &s, const Ctx &c) {
+          const BV a = s[0].trunc(16), b = s[1].trunc(16);
+          return compareResult(slt(b, a), c);
+        }};
+  case Op::V_CMP_GE_I16:
+    return OpDef{Op::V_CMP_GE_I16, "v_cmp_ge_i16", E::VOPC, SL::Mask, {SL::V32, SL::V32}, false, vega,
+        [](const S &s, const Ctx &c) {
+          const BV a = s[0].trunc(16), b = s[1].trunc(16);
+          return compareResult(~slt(a, b), c);
+        }};
   case Op::NumOps: break;
   }
   throw std::logic_error("amd::defineOp: not an op");

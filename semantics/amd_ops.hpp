@@ -89,6 +89,10 @@ enum class Op {
   S_CSELECT_MASK,
   // D = S0 + S1 (+ SCC), SCC = the carry out (Vega ISA 12.2; gfx12 s_add_co_u32 / s_add_co_ci_u32).
   S_ADD_U32, S_ADDC_U32,
+  // 16-bit compares (Vega ISA 12.8 VOPC; RDNA3's 16-bit forms): only the low
+  // halves of the sources take part.
+  V_CMP_NE_U16, V_CMP_LT_U16, V_CMP_LE_U16, V_CMP_GT_U16, V_CMP_GE_U16,
+  V_CMP_LT_I16, V_CMP_LE_I16, V_CMP_GT_I16, V_CMP_GE_I16,
   NumOps // not an op: the count, for tables indexed by Op
 };
 inline constexpr size_t kNumOps = static_cast<size_t>(Op::NumOps);

@@ -702,7 +702,8 @@ TEST_CASE("-fsyntax-only reports the form errors a translation reports, and a mo
   // Unsupported but valid PTX is no syntax error.
   const std::string atomics =
       tempFile("atom.ptx", header + ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n"
-                                    "\tld.param.u64 %rd1, [p];\n\tatom.global.add.u32 %r1, [%rd1], 1;\n\tret;\n}\n");
+                                    "\tld.param.u64 %rd1, [p];\n\tatom.global.add.u32 %r1, [%rd1], 1;\n"
+                                    "\tmad.lo.cc.u32 %r1, %r1, %r1, %r1;\n\tret;\n}\n");
   Run a = run({"-fsyntax-only", atomics});
   INFO(toString(a));
   CHECK(a.exited(0));

@@ -812,19 +812,19 @@ TEST_CASE("extended-precision, 24-bit, mad.hi/.wide, packing moves and setp.xor 
 
 TEST_CASE("error: extended-precision, 24-bit and packing forms") {
   expectError("add.cc.u64 %rd1, %rd2, %rd3;", 1, 1,
-              "invalid form 'add.cc.u64': extended-precision (carry) arithmetic is supported for .u32 and .s32");
-  expectError("addc.sat.s32 %r1, %r2, %r3;", 1, 1,
-              "invalid form 'addc.sat.s32': unexpected modifier '.sat' (.sat is not supported)");
+              "unsupported form 'add.cc.u64': extended-precision (carry) arithmetic is supported for .u32 and .s32");
+  expectError("addc.sat.s32 %r1, %r2, %r3;", 1, 1, "invalid form 'addc.sat.s32': unexpected modifier '.sat'");
+  expectError("add.sat.s32 %r1, %r2, %r3;", 1, 1, "unsupported form 'add.sat.s32': .sat is not supported");
   expectError("mad24.hi.sat.s32 %r1, %r2, %r3, %r4;", 1, 1,
               "invalid form 'mad24.hi.sat.s32': mad24 needs exactly one of .lo, .hi (.sat is not supported)");
   expectError("mul24.lo.u64 %rd1, %rd2, %rd3;", 1, 1, "invalid form 'mul24.lo.u64': mul24 takes .u32 or .s32");
   expectError("mad.wide.u64 %rd1, %rd2, %rd3, %rd4;", 1, 1,
-              "invalid form 'mad.wide.u64': mad.wide is supported for .u32 and .s32");
+              "unsupported form 'mad.wide.u64': mad.wide is supported for .u32 and .s32");
   expectError("mul.hi.u16 %rs1, %rs2, %rs3;", 1, 1,
-              "invalid form 'mul.hi.u16': mul.hi is supported for .u32 and .s32 (and .u64, .s64)");
+              "unsupported form 'mul.hi.u16': mul.hi is supported for .u32 and .s32 (and .u64, .s64)");
   CHECK(decodeOk("mul.hi.s64 %rd1, %rd2, %rd3;").form.name() == "mul.hi.s64");
-  expectError("mul.lo.u16 %rs1, %rs2, %rs3;", 1, 1,
-              "invalid form 'mul.lo.u16': mul.lo is supported for .u32 and .s32 (and .u64, .s64)");
+  CHECK(decodeOk("mul.lo.s16 %rs1, %rs2, %rs3;").form.name() == "mul.lo.u16");
+  CHECK(decodeOk("setp.lt.s16 %p1, %rs2, %rs3;").form.name() == "setp.lt.s16");
   CHECK(decodeOk("mad.lo.s64 %rd1, %rd2, %rd3, %rd4;").form.name() == "mad.lo.u64");
   CHECK(decodeOk("mul.hi.u64 %rd1, %rd2, 7;").form.name() == "mul.hi.u64");
   expectError("mov.b64 %rd1, {%r1, %r2, %r3};", 1, 1,
