@@ -14,11 +14,22 @@ void Lowering::lowerMemory(const Stmt &s) {
     const kernel::Param *p = k_.param(s.base);
     for (size_t e = 0; e < s.values.size(); ++e) {
       const int64_t off = int64_t(p->offset) + s.offset + int64_t(e * bytes);
-      if (off < 0 || off % 4 || bytes < 4 || uint64_t(off) + bytes > alignUp(k_.paramBytes, 4)) {
-        unsupported(s, "a sub-dword or unaligned kernel parameter read");
+      if (off < 0 || off % bytes || (bytes >= 4 && off % 4) || uint64_t(off) + bytes > alignUp(k_.paramBytes, 4)) {
+        unsupported(s, "an unaligned kernel parameter read");
         return;
       }
       const unsigned sg = kParamSgprs + static_cast<unsigned>(off / 4);
+      if (bytes < 4) {
+        // A .u8/.u16 (bool, char, short) parameter: its bits from the dword's
+        // SGPR, extended by the load's type (PTX ISA 9.7.9.8 ld: a narrower
+        // value is zero- or sign-extended into the register).
+        const unsigned d = reg(s.values[e].reg, 32);
+        const amd::Op bfe = s.elemType == ptx::TypeClass::S ? amd::Op::V_BFE_I32 : amd::Op::V_BFE_U32;
+        li.insts.push_back({bfe, vregOperand(d),
+                            {mir::physReg(true, sg), mir::immOperand(8 * static_cast<unsigned>(off % 4)),
+                             mir::immOperand(8 * bytes)}});
+        continue;
+      }
       const unsigned w = bytes == 8 ? 64 : 32;
       const unsigned d = reg(s.values[e].reg, w);
       if (w == 64) {
