@@ -337,6 +337,8 @@ private:
       switch (o.kind) {
       case ast::Operand::Kind::Register:
       case ast::Operand::Kind::Pair:
+        if (specialOf(o))
+          break; // %tid.x and the other special registers are the thread's own, not the callee's
         o.name = symbols.count(o.name) ? sym(o.name) : reg(o.name);
         if (!o.name2.empty())
           o.name2 = reg(o.name2);
