@@ -13,7 +13,7 @@ const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "
                                        "shr",  "prmt", "bfe", "bfi",  "brev",  "popc", "clz", "bfind",
                                        "fns",  "bmsk", "szext", "mov", "add", "sub", "mul",
                                        "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg",
-                                       "mul24", "mad24", "addc", "subc"};
+                                       "mul24", "mad24", "addc", "subc", "madc"};
 
 std::optional<PrmtMode> prmtModeOf(const std::string &m) {
   static const std::pair<const char *, PrmtMode> modes[] = {{"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e},
@@ -286,6 +286,19 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       return bad(in.opcode + " takes .u32 or .s32");
     const bool hi = mods[0] == "hi";
     f.opcode = in.opcode == "mul24" ? (hi ? Opcode::Mul24Hi : Opcode::Mul24Lo) : (hi ? Opcode::Mad24Hi : Opcode::Mad24Lo);
+  } else if ((in.opcode == "mad" || in.opcode == "madc") && !mods.empty() && (mods[0] == "lo" || mods[0] == "hi") &&
+             (in.opcode == "madc" || (mods.size() == 2 && mods[1] == "cc"))) {
+    // Extended-precision multiply-add (PTX ISA 9.7.2.5 mad.cc, 9.7.2.6 madc):
+    // d = (lo or hi of a * b) + c [+ CC.CF], the carry out to CC.CF with .cc.
+    f.opcode = mods[0] == "lo" ? Opcode::MadLo : Opcode::MadHi;
+    f.carryIn = in.opcode == "madc";
+    f.carryOut = mods.size() == 2 && mods[1] == "cc";
+    if (mods.size() > 2 || (mods.size() == 2 && mods[1] != "cc"))
+      return bad("unexpected modifier '." + mods.back() + "'");
+    if (!typeOneOf({"u32", "s32"}))
+      return limit("extended-precision multiply-add is supported for .u32 and .s32");
+    if (f.opcode == Opcode::MadLo)
+      f.type = TypeClass::U; // the low half is the same for either signedness
   } else if (in.opcode == "mad" && mods.size() == 1 && (mods[0] == "hi" || mods[0] == "wide")) {
     if (!typeOneOf({"u32", "s32"}))
       return limit("mad." + mods[0] + " is supported for .u32 and .s32");

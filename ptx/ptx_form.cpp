@@ -47,8 +47,10 @@ std::string Form::name() const {
   case Opcode::MulLo: return "mul.lo." + ty;
   case Opcode::MulHi: return "mul.hi." + ty;
   case Opcode::MulWide: return "mul.wide." + ty;
-  case Opcode::MadLo: return "mad.lo." + ty;
-  case Opcode::MadHi: return "mad.hi." + ty;
+  case Opcode::MadLo:
+  case Opcode::MadHi:
+    return std::string(carryIn ? "madc" : "mad") + (opcode == Opcode::MadLo ? ".lo" : ".hi") +
+           (carryOut ? ".cc." : ".") + ty;
   case Opcode::MadWide: return "mad.wide." + ty;
   case Opcode::Mul24Lo: return "mul24.lo." + ty;
   case Opcode::Mul24Hi: return "mul24.hi." + ty;
@@ -77,7 +79,9 @@ std::string Form::name() const {
 unsigned Form::numDsts() const {
   if (opcode == Opcode::Setp)
     return 1;
-  if (opcode == Opcode::MovUnpack || ((opcode == Opcode::Add || opcode == Opcode::Sub) && carryOut))
+  if (opcode == Opcode::MovUnpack ||
+      ((opcode == Opcode::Add || opcode == Opcode::Sub || opcode == Opcode::MadLo || opcode == Opcode::MadHi) &&
+       carryOut))
     return 2;
   return opcode == Opcode::Lop3 && boolop != BoolOp::None ? 2 : 1;
 }
@@ -97,10 +101,10 @@ unsigned Form::numSrcs() const {
   case Opcode::MovUnpack: return 1;
   case Opcode::Add:
   case Opcode::Sub: return carryIn ? 3 : 2;
+  case Opcode::MadLo:
+  case Opcode::MadHi: return carryIn ? 4 : 3;
   case Opcode::Add3:
   case Opcode::Xad:
-  case Opcode::MadLo:
-  case Opcode::MadHi:
   case Opcode::MadWide:
   case Opcode::Mad24Lo:
   case Opcode::Mad24Hi:
@@ -135,6 +139,8 @@ unsigned Form::srcWidth(unsigned i) const {
   case Opcode::MadWide: return i == 2 ? 2 * width : width; // c is as wide as d
   case Opcode::Add:
   case Opcode::Sub: return i == 2 ? 1 : width;            // the carry flag
+  case Opcode::MadLo:
+  case Opcode::MadHi: return i == 3 ? 1 : width;          // madc: the carry flag
   case Opcode::Setp:
   case Opcode::Selp: return i == 2 ? 1 : width; // the combiner / selector is a predicate
   default: return width;
@@ -248,6 +254,19 @@ const std::vector<Form> &allForms() {
         f.carryOut = outFlag;
         add(f);
       }
+    // Extended-precision multiply-add (32-bit): .lo sign-agnostic, .hi by type.
+    for (auto [in, outFlag] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}}) {
+      Form lo{Opcode::MadLo, TypeClass::U, 32};
+      lo.carryIn = in;
+      lo.carryOut = outFlag;
+      add(lo);
+      for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+        Form hi{Opcode::MadHi, t, 32};
+        hi.carryIn = in;
+        hi.carryOut = outFlag;
+        add(hi);
+      }
+    }
     for (unsigned w : {32u, 64u}) {
       add(Form{Opcode::MovPack, TypeClass::B, w});
       add(Form{Opcode::MovUnpack, TypeClass::B, w});

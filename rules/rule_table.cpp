@@ -44,7 +44,7 @@ static const char *srcName(unsigned i, const ptx::Form &f) {
   static const char *bfe[] = {"a", "pos", "len"};
   static const char *bfi[] = {"a", "b", "pos", "len"};
   static const char *fns[] = {"mask", "base", "offset"};
-  static const char *other[] = {"a", "b", "c"};
+  static const char *other[] = {"a", "b", "c", "cf"}; // (madc: the carry flag last)
   switch (f.opcode) {
   case ptx::Opcode::Lop3: return lop3[i];
   case ptx::Opcode::Bfe: return bfe[i];

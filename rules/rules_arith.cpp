@@ -267,6 +267,33 @@ void addArithRules(std::vector<Rule> &out) {
                     (f.carryIn && f.carryOut ? "into VCC and back out" : f.carryIn ? "into VCC first" : "out of VCC after");
     out.push_back(r);
   }
+  // Extended-precision multiply-add (mad.lo.cc, madc.hi.cc, ...: nvcc's
+  // multi-word products): the product half into a temporary, then the same
+  // VCC carry chain as addc.
+  for (const Form &f : ptx::allForms()) {
+    if ((f.opcode != Opcode::MadLo && f.opcode != Opcode::MadHi) || !(f.carryIn || f.carryOut))
+      continue;
+    std::vector<OperandReq> reqs{OperandReq::Any, OperandReq::Any, OperandReq::Any};
+    if (f.carryIn)
+      reqs.push_back(OperandReq::Reg);
+    Rule r = makeRule(f, f.carryIn ? "mul-vcc-in" : "mul-vcc-out", reqs);
+    r.temps = {TempKind::V32};
+    const Op mul = f.opcode == Opcode::MadLo ? Op::V_MUL_LO_U32
+                   : f.type == TypeClass::S   ? Op::V_MUL_HI_I32
+                                              : Op::V_MUL_HI_U32;
+    r.seq = {inst(mul, T(0), {S(0), S(1)})};
+    if (f.carryIn) {
+      r.seq.push_back(inst(Op::S_MOV_MASK, VCC(), {S(3)}));
+      r.seq.push_back(inst(Op::V_ADDC_CO_U32, D(), {T(0), S(2), VCC()}));
+    } else {
+      r.seq.push_back(inst(Op::V_ADD_CO_U32, D(), {T(0), S(2)}));
+    }
+    if (f.carryOut)
+      r.seq.push_back(inst(Op::S_MOV_MASK, D(1), {VCC()}));
+    r.restriction = "no multiply-add with a carry: the product half into a temporary, then an add whose carry "
+                    "runs through VCC (CC.CF, a lane mask, copied in and out)";
+    out.push_back(r);
+  }
   // Packing moves: a 64-bit value is a VGPR pair (two copies); a 32-bit one
   // from 16-bit halves, whose high bits are don't-care, is one byte permute.
   {

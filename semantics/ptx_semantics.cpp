@@ -99,8 +99,20 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   case Opcode::MulHi: // 9.7.1.3: the high half of the (signed or unsigned) product
     return {mulHigh(s[0], s[1], f.type == TypeClass::S)};
   case Opcode::MulWide: return {mulWide(s[0], s[1], f.type == TypeClass::S)}; // 9.7.1.3
-  case Opcode::MadLo:                                                         // 9.7.1.4
-    return {mulLow(s[0], s[1]) + s[2]};
+  case Opcode::MadLo: // 9.7.1.4; with the condition code 9.7.2.5 mad.cc / 9.7.2.6 madc
+  case Opcode::MadHi: {
+    const unsigned w = f.width;
+    const BV product = f.opcode == Opcode::MadLo ? mulLow(s[0], s[1])
+                                                 : mulWide(s[0], s[1], f.type == TypeClass::S).extract(2 * w - 1, w);
+    if (!f.carryIn && !f.carryOut)
+      return {product + s[2]};
+    BV wide = product.zext(w + 1) + s[2].zext(w + 1);
+    if (f.carryIn)
+      wide = wide + s[3].zext(w + 1);
+    if (!f.carryOut)
+      return {wide.trunc(w)};
+    return {wide.trunc(w), wide.extract(w, w)};
+  }
   case Opcode::Setp: { // 9.7.3.1: p = (a cmp b) [BoolOp c]
     BV p = compare(f.cmp, f.type == TypeClass::S, s[0], s[1]);
     if (f.boolop == BoolOp::And)
@@ -111,8 +123,6 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
       p = p ^ s[2];
     return {p};
   }
-  case Opcode::MadHi: // 9.7.1.4: the high half of a * b, plus c
-    return {mulWide(s[0], s[1], f.type == TypeClass::S).extract(2 * f.width - 1, f.width) + s[2]};
   case Opcode::MadWide: // 9.7.1.4: the whole product, plus a c as wide as it
     return {mulWide(s[0], s[1], f.type == TypeClass::S) + s[2]};
   case Opcode::Mul24Lo:

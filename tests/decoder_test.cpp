@@ -824,6 +824,14 @@ TEST_CASE("error: extended-precision, 24-bit and packing forms") {
               "unsupported form 'mul.hi.u16': mul.hi is supported for .u32 and .s32 (and .u64, .s64)");
   CHECK(decodeOk("mul.hi.s64 %rd1, %rd2, %rd3;").form.name() == "mul.hi.s64");
   CHECK(decodeOk("mul.lo.s16 %rs1, %rs2, %rs3;").form.name() == "mul.lo.u16");
+  // Extended-precision multiply-add: the carry flag is an implicit last source / second destination.
+  const ir::Instruction m = decodeOk("madc.hi.cc.s32 %r1, %r2, %r3, %r4;");
+  CHECK(m.form.name() == "madc.hi.cc.s32");
+  CHECK(m.srcs.size() == 4);
+  CHECK(m.dsts.size() == 2);
+  CHECK(decodeOk("mad.lo.cc.s32 %r1, %r2, %r3, %r4;").form.name() == "mad.lo.cc.u32");
+  expectError("madc.lo.cc.u64 %rd1, %rd2, %rd3, %rd4;", 1, 1,
+              "unsupported form 'madc.lo.cc.u64': extended-precision multiply-add is supported for .u32 and .s32");
   CHECK(decodeOk("setp.lt.s16 %p1, %rs2, %rs3;").form.name() == "setp.lt.s16");
   CHECK(decodeOk("mad.lo.s64 %rd1, %rd2, %rd3, %rd4;").form.name() == "mad.lo.u64");
   CHECK(decodeOk("mul.hi.u64 %rd1, %rd2, 7;").form.name() == "mul.hi.u64");

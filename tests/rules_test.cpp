@@ -84,7 +84,7 @@ void checkForm(const p2a::ptx::Form &f, const std::vector<uint64_t> &vals, const
     if (f.opcode == Opcode::Fns && i == 1)
       v &= 31; // fns: base must be <= 31 (PTX ISA 9.7.1.11)
     srcs.push_back(BV::constant(w, v));
-    if (f.carryIn && i == 2) { // CC.CF: set before the instruction runs
+    if (f.carryIn && i + 1 == f.numSrcs()) { // CC.CF (the last source): set before the instruction runs
       in[p2a::ptx::kCarryFlagRegister] = v;
       continue;
     }
