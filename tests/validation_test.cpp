@@ -1303,13 +1303,19 @@ TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped regi
   // Both sides run the same decoded kernel, so the scoping itself is checked
   // here: each block's `n` is its own register, with its own width, and the
   // second block's `m` does not overwrite the kernel's.
-  for (const ::ptx::ast::Function &f : pr.module.functions) {
-    if (f.name != "block_scoped")
-      continue;
-    Diagnostics d;
-    std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, d);
+  auto decoded = [&](const std::string &name) {
+    for (const ::ptx::ast::Function &f : pr.module.functions)
+      if (f.name == name) {
+        Diagnostics d;
+        std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, d);
+        CHECK(d.empty());
+        return k;
+      }
+    return std::optional<kernel::Kernel>{};
+  };
+  {
+    const std::optional<kernel::Kernel> k = decoded("block_scoped");
     REQUIRE(k);
-    CHECK(d.empty());
     CHECK(k->registers.at("n#1").width == 64);
     CHECK(k->registers.at("n#2").width == 32);
     CHECK(k->registers.at("m").width == 32);
@@ -1318,11 +1324,8 @@ TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped regi
   }
   // Constants keep their bits: a 0d literal moved as a 64-bit integer, and
   // mov.pred's -1 as true.
-  for (const ::ptx::ast::Function &f : pr.module.functions) {
-    if (f.name != "constants")
-      continue;
-    Diagnostics d;
-    std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, d);
+  {
+    const std::optional<kernel::Kernel> k = decoded("constants");
     REQUIRE(k);
     unsigned seen = 0;
     for (const kernel::Stmt &s : k->body) {
