@@ -718,3 +718,24 @@ TEST_CASE("-fsyntax-only reports the form errors a translation reports, and a mo
     CHECK(contains(h.err, headless + ":1:1: error: missing '.target' directive"));
   }
 }
+
+TEST_CASE("an output that is an input is refused before any work, and the source stays intact") {
+  const std::string src = ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n";
+  const std::string in = tempFile("victim.ptx", src);
+  const std::string link = tempPath("link.s");
+  fs::create_symlink(in, link);
+  const std::vector<std::vector<std::string>> attempts = {
+      {in, "-o", in},                                   // the same path
+      {in, "-o", fs::path(in).parent_path().string() + "/./" + fs::path(in).filename().string()}, // another spelling
+      {in, "-o", link},                                 // a symlink to it
+      {in, "-o", tempPath("out.s"), "--report=" + in},  // the HTML report
+      {"explain", "-filetype=obj", "-o", in, in},       // explain's object output
+  };
+  for (const std::vector<std::string> &args : attempts) {
+    Run r = run(args);
+    INFO(toString(r));
+    CHECK(r.exited(2));
+    CHECK(contains(r.err, "refusing to overwrite a source file"));
+    CHECK(slurp(in) == src);
+  }
+}

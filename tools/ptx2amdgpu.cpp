@@ -250,6 +250,22 @@ std::optional<ParsedInput> readAndParse(const std::string &path, InputKind kind)
   return in;
 }
 
+// An output path that is one of the inputs (the same file, by inode, however
+// spelled) would destroy the source: refused before any work starts.
+bool refuseOutputOverInput(const std::string &output, const std::vector<std::string> &inputs, const char *option) {
+  if (output.empty() || output == "-")
+    return false;
+  for (const std::string &in : inputs) {
+    bool same = false;
+    if (in != "-" && !sys::fs::equivalent(output, in, same) && same) {
+      WithColor::error(errs(), "ptx2amdgpu") << option << " '" << output << "' is the input '" << in
+                                             << "': refusing to overwrite a source file\n";
+      return true;
+    }
+  }
+  return false;
+}
+
 int runSyntaxOnly() {
   if (Inputs.empty()) {
     WithColor::error(errs(), "ptx2amdgpu") << "no input files\n";
@@ -281,6 +297,8 @@ int runExplain() {
     if (!readInput("-", text))
       return 1;
   } else if (namesFile(Snippet)) {
+    if (refuseOutputOverInput(Output, {Snippet}, "-o"))
+      return 2;
     name = Snippet;
     if (!readInput(Snippet, text))
       return 1;
@@ -473,6 +491,14 @@ int runTranslateFiles() {
   } else {
     files.push_back({Inputs.front(), Output});
   }
+  std::vector<std::string> inputs;
+  for (const batch::InputFile &f : files)
+    inputs.push_back(f.input);
+  for (const batch::InputFile &f : files)
+    if (refuseOutputOverInput(f.output, inputs, "output"))
+      return 2;
+  if (refuseOutputOverInput(ReportFile, inputs, "--report"))
+    return 2;
 
   // A progress line on a terminal only; batch runs only.
   batch::Progress progress;
