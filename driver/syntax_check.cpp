@@ -4,6 +4,8 @@
 #include "kernel/kernel_ir.hpp"
 #include "ptx/ptx_decoder.hpp"
 
+#include <algorithm>
+
 namespace p2a::syntax {
 
 namespace ast = ::ptx::ast;
@@ -27,9 +29,14 @@ Diagnostics moduleErrors(const ast::Module &m, bool parsedCleanly) {
           ptx::decodeInstruction(plain, all);
         }
     }
-    for (const Diagnostic &d : all)
-      if (ptx::isFormError(d))
+    for (const Diagnostic &d : all) {
+      // (a .func's errors also come from each kernel that inlines it: once each)
+      const bool seen = std::any_of(out.begin(), out.end(), [&](const Diagnostic &o) {
+        return o.loc.line == d.loc.line && o.loc.col == d.loc.col && o.message == d.message;
+      });
+      if (ptx::isFormError(d) && !seen)
         out.push_back(d);
+    }
   }
   return out;
 }

@@ -28,14 +28,42 @@ namespace {
 
 using Names = std::map<std::string, std::string>;
 
-void countDeclarations(const Block &b, std::map<std::string, unsigned> &declared) {
+// Every name declared in the function: registers (a range %r<N> as its
+// prefix and count) and variables of any space, plus the names from outside
+// the body (parameters, module variables) a block register may shadow.
+struct Declared {
+  std::map<std::string, unsigned> plain;
+  std::vector<std::pair<std::string, uint32_t>> ranges;
+
+  // How many declarations name `n`: plain ones, and ranges that cover it
+  // (%r<5> declares %r0..%r4).
+  unsigned count(const std::string &n) const {
+    auto it = plain.find(n);
+    unsigned c = it == plain.end() ? 0 : it->second;
+    for (const auto &[prefix, size] : ranges) {
+      if (n.size() <= prefix.size() || n.compare(0, prefix.size(), prefix) != 0)
+        continue;
+      const std::string digits = n.substr(prefix.size());
+      if (digits.size() > 9 || (digits.size() > 1 && digits[0] == '0') ||
+          !std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+        continue;
+      c += std::stoul(digits) < size;
+    }
+    return c;
+  }
+};
+
+void collect(const Block &b, Declared &declared) {
   for (const Statement &s : b.statements) {
     if (const Block *inner = std::get_if<Block>(&s))
-      countDeclarations(*inner, declared);
-    else if (const Declaration *d = std::get_if<Declaration>(&s); d && d->space == "reg")
-      for (const Declarator &dr : d->declarators)
-        if (!dr.range)
-          ++declared[dr.name];
+      collect(*inner, declared);
+    else if (const Declaration *d = std::get_if<Declaration>(&s))
+      for (const Declarator &dr : d->declarators) {
+        if (dr.range && d->space == "reg")
+          declared.ranges.push_back({dr.name, *dr.range});
+        else
+          ++declared.plain[dr.name];
+      }
   }
 }
 
@@ -52,14 +80,13 @@ void renameOperand(Operand &o, const Names &scope) {
     renameOperand(e, scope);
 }
 
-void scopeBlock(Block &b, Names scope, bool nested, const std::map<std::string, unsigned> &declared,
-                unsigned &blocks) {
+void scopeBlock(Block &b, Names scope, bool nested, const Declared &declared, unsigned &blocks) {
   const unsigned id = nested ? ++blocks : 0;
   // Declarations first: a block's registers are visible in all of it.
   for (Statement &s : b.statements)
     if (Declaration *d = std::get_if<Declaration>(&s); d && d->space == "reg" && nested)
       for (Declarator &dr : d->declarators)
-        if (!dr.range && declared.at(dr.name) > 1) {
+        if (!dr.range && declared.count(dr.name) > 1) {
           const std::string renamed = dr.name + "#" + std::to_string(id);
           scope[dr.name] = renamed;
           dr.name = renamed;
@@ -79,12 +106,12 @@ void scopeBlock(Block &b, Names scope, bool nested, const std::map<std::string, 
 
 } // namespace
 
-Block scopeBlockRegisters(const Block &body) {
-  std::map<std::string, unsigned> declared;
-  countDeclarations(body, declared);
+Block scopeBlockRegisters(const Block &body, const std::vector<std::string> &outerNames) {
+  Declared declared;
+  collect(body, declared);
+  for (const std::string &n : outerNames)
+    ++declared.plain[n];
   Block out = body;
-  if (std::none_of(declared.begin(), declared.end(), [](const auto &d) { return d.second > 1; }))
-    return out;
   unsigned blocks = 0;
   scopeBlock(out, {}, false, declared, blocks);
   return out;

@@ -3,6 +3,7 @@
 
 #include "grammar/ast.hpp"
 
+#include <string>
 #include <vector>
 
 namespace ptx::ast {
@@ -17,8 +18,10 @@ std::vector<const Statement *> flatten(const Block &body);
 // returns a copy of `body` in which a register declared in a nested block
 // under a name declared more than once in the function is renamed to
 // `NAME#B` (B numbers the blocks in source order), along with every use
-// inside that block. Names declared once keep their spelling; so do ranges
-// (`%r<4>`), which inline asm does not declare in blocks.
-Block scopeBlockRegisters(const Block &body);
+// inside that block. A name counts as declared by ranges that cover it
+// (`%r<5>` declares `%r1`), by variables, and by `outerNames` (parameters,
+// module variables) the block register shadows. Names declared once keep
+// their spelling; ranges declared inside blocks are not renamed.
+Block scopeBlockRegisters(const Block &body, const std::vector<std::string> &outerNames = {});
 
 } // namespace ptx::ast

@@ -124,6 +124,17 @@ std::optional<std::pair<Special, unsigned>> specialOf(const ast::Operand &o) {
   return std::nullopt;
 }
 
+// The names a register declared in one of f's blocks may shadow: f's
+// parameters (and results) and the module's variables.
+std::vector<std::string> namesOutsideBody(const ast::Module &m, const ast::Function &f) {
+  std::vector<std::string> names;
+  for (const std::vector<ast::Declaration> *ds : {&f.params, &f.returns, &m.globals})
+    for (const ast::Declaration &d : *ds)
+      for (const ast::Declarator &dr : d.declarators)
+        names.push_back(dr.name);
+  return names;
+}
+
 class Decoder {
 public:
   Decoder(const ast::Module &m, const ast::Function &f, Diagnostics &diags, bool partial)
@@ -138,7 +149,7 @@ public:
       for (const ast::Declarator &dr : d.declarators)
         if (std::optional<Variable> v = variableOf(d, dr, diags_))
           k_.variables.push_back(*v);
-    body_ = ::ptx::ast::scopeBlockRegisters(*f_.body);
+    body_ = ::ptx::ast::scopeBlockRegisters(*f_.body, namesOutsideBody(m_, f_));
     const std::vector<const ast::Statement *> stmts = ::ptx::ast::flatten(body_);
     declare(stmts);
     for (const ast::Statement *s : stmts) {
@@ -265,15 +276,20 @@ private:
       rn.symbols[formals[i]] = args[i];
     for (size_t i = 0; i < formalResults.size(); ++i)
       rn.symbols[formalResults[i]] = results[i];
-    const ast::Block calleeBody = ::ptx::ast::scopeBlockRegisters(*f->body);
+    const ast::Block calleeBody = ::ptx::ast::scopeBlockRegisters(*f->body, namesOutsideBody(m_, *f));
     const std::vector<const ast::Statement *> stmts = ::ptx::ast::flatten(calleeBody);
     for (const ast::Statement *st : stmts) {
       if (const ast::Label *l = std::get_if<ast::Label>(st))
         rn.symbols[l->name] = tag + l->name;
-      if (const ast::Declaration *d = std::get_if<ast::Declaration>(st))
+      if (const ast::Declaration *d = std::get_if<ast::Declaration>(st)) {
         if (d->space == "param")
           for (const ast::Declarator &dr : d->declarators)
             rn.symbols[dr.name] = tag + dr.name;
+        if (d->space == "reg")
+          for (const ast::Declarator &dr : d->declarators)
+            if (dr.name.empty() || dr.name[0] != '%')
+              rn.plainRegs.insert(dr.name); // (registers named without '%' are the callee's too)
+      }
     }
     const std::string end = tag + "return";
     // A guarded call skips the copy where the guard fails.
@@ -328,7 +344,14 @@ private:
   struct Rename {
     std::string regPrefix, symPrefix;
     std::map<std::string, std::string> symbols; // labels, .param variables
-    std::string reg(const std::string &n) const { return n.size() > 1 && n[0] == '%' ? regPrefix + n.substr(1) : n; }
+    std::set<std::string> plainRegs;            // the callee's registers declared without '%'
+    // %x -> %__cN_x; a register declared without '%', x -> %__cN_#x ('#' is
+    // in no PTX identifier, so the two kinds of name cannot meet).
+    std::string reg(const std::string &n) const {
+      if (n.size() > 1 && n[0] == '%')
+        return regPrefix + n.substr(1);
+      return plainRegs.count(n) ? regPrefix + "#" + n : n;
+    }
     std::string sym(const std::string &n) const {
       auto it = symbols.find(n);
       return it == symbols.end() ? n : it->second;
@@ -493,7 +516,7 @@ private:
       }
       const ast::Operand &src = ops[1];
       if ((src.kind == ast::Operand::Kind::Symbol || src.kind == ast::Operand::Kind::Register) &&
-          (k_.variable(src.name) || k_.param(src.name))) {
+          !k_.registers.count(src.name) && (k_.variable(src.name) || k_.param(src.name))) { // (a register wins)
         s.kind = Stmt::Kind::AddressOf;
         s.symbol = src.name;
         s.regWidth = 64;
@@ -548,7 +571,7 @@ private:
       if (!count(2) || !regOperand(ops[0], 64, d, false))
         return;
       if ((ops[1].kind == ast::Operand::Kind::Symbol || ops[1].kind == ast::Operand::Kind::Register) &&
-          k_.variable(ops[1].name)) {
+          !k_.registers.count(ops[1].name) && k_.variable(ops[1].name)) { // (a register wins)
         // cvta.shared.u64 %rd, var: the variable's address, then converted.
         s.symbol = ops[1].name;
       } else if (!regOperand(ops[1], 64, a, false)) {

@@ -14,7 +14,7 @@ void Lowering::lowerMemory(const Stmt &s) {
     const kernel::Param *p = k_.param(s.base);
     for (size_t e = 0; e < s.values.size(); ++e) {
       const int64_t off = int64_t(p->offset) + s.offset + int64_t(e * bytes);
-      if (off < 0 || off % bytes || (bytes >= 4 && off % 4) || uint64_t(off) + bytes > alignUp(k_.paramBytes, 4)) {
+      if (off < 0 || off % std::min(bytes, 4u) || uint64_t(off) + bytes > alignUp(k_.paramBytes, 4)) {
         unsupported(s, "an unaligned kernel parameter read");
         return;
       }
@@ -23,11 +23,16 @@ void Lowering::lowerMemory(const Stmt &s) {
         // A .u8/.u16 (bool, char, short) parameter: its bits from the dword's
         // SGPR, extended by the load's type (PTX ISA 9.7.9.8 ld: a narrower
         // value is zero- or sign-extended into the register).
-        const unsigned d = reg(s.values[e].reg, 32);
-        const amd::Op bfe = s.elemType == ptx::TypeClass::S ? amd::Op::V_BFE_I32 : amd::Op::V_BFE_U32;
-        li.insts.push_back({bfe, vregOperand(d),
+        const bool wide = k_.registers.count(s.values[e].reg) && k_.registers.at(s.values[e].reg).width == 64;
+        const unsigned d = reg(s.values[e].reg, wide ? 64 : 32);
+        const bool sgn = s.elemType == ptx::TypeClass::S;
+        li.insts.push_back({sgn ? amd::Op::V_BFE_I32 : amd::Op::V_BFE_U32, vregOperand(d, wide ? Part::Lo : Part::Whole),
                             {mir::physReg(true, sg), mir::immOperand(8 * static_cast<unsigned>(off % 4)),
                              mir::immOperand(8 * bytes)}});
+        if (wide) // a 64-bit register: the extension continues into the high half
+          li.insts.push_back(sgn ? MInst{amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi),
+                                         {mir::immOperand(31), vregOperand(d, Part::Lo)}}
+                                 : MInst{amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
         continue;
       }
       const unsigned w = bytes == 8 ? 64 : 32;

@@ -25,6 +25,16 @@ std::optional<PrmtMode> prmtModeOf(const std::string &m) {
   return std::nullopt;
 }
 
+// PTX floating-point type names (PTX ISA 5.2.1 and the packed/alternate
+// formats): valid PTX whose arithmetic is not translated yet.
+bool isFloatTypeName(const std::string &m) {
+  static const char *names[] = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "tf32", "e4m3", "e5m2", "e4m3x2", "e5m2x2"};
+  for (const char *n : names)
+    if (m == n)
+      return true;
+  return false;
+}
+
 std::string joinAllowed(std::initializer_list<const char *> xs) {
   std::string s;
   for (const char *x : xs) {
@@ -73,6 +83,12 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   // integer widenings and narrowings between 32 and 64 bits, without rounding
   // or saturation modifiers.
   if (in.opcode == "cvt") {
+    // Rounding, saturation and float types are valid PTX this translator
+    // does not translate (floating point is out of scope so far).
+    for (const std::string &m : mods)
+      if (isFloatTypeName(m) || m == "rn" || m == "rz" || m == "rm" || m == "rp" || m == "rni" || m == "rzi" ||
+          m == "rmi" || m == "rpi" || m == "sat" || m == "ftz" || m == "relu" || m == "rna" || m == "satfinite")
+        return limit("only integer conversions are supported (floating point is not translated yet)");
     if (mods.size() != 2)
       return bad("expected cvt.dtype.atype with integer types (e.g. cvt.u64.u32)");
     auto to = parseScalarType(mods[0], FloatTypes::Reject), from = parseScalarType(mods[1], FloatTypes::Reject);
@@ -97,6 +113,11 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   if (mods.empty())
     return bad("missing type suffix");
   auto ty = parseScalarType(mods.back(), FloatTypes::Reject);
+  // (only where PTX has a floating-point form: and.f32, say, is no PTX)
+  static const std::set<std::string> floatForms = {"add", "sub", "mul", "mad", "min", "max",
+                                                   "abs", "neg", "setp", "selp", "mov"};
+  if (!ty && isFloatTypeName(mods.back()) && floatForms.count(in.opcode))
+    return limit("floating-point arithmetic is not translated yet");
   if (!ty)
     return bad("'." + mods.back() + "' is not a type");
   f.type = ty->cls;
@@ -327,6 +348,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     } else {
       f.opcode = mods[0] == "hi" ? Opcode::MulHi : Opcode::MulWide;
     }
+  } else if (in.opcode == "madc") {
+    return bad("madc needs .lo or .hi (madc.lo[.cc].u32, madc.hi[.cc].u32)");
   } else {
     // prmt bfe bfi brev popc clz fns: no modifiers besides the type (prmt's mode handled above).
     static const std::pair<const char *, Opcode> plain[] = {{"prmt", Opcode::Prmt}, {"bfe", Opcode::Bfe},

@@ -701,9 +701,11 @@ TEST_CASE("-fsyntax-only reports the form errors a translation reports, and a mo
 
   // Unsupported but valid PTX is no syntax error.
   const std::string atomics =
-      tempFile("atom.ptx", header + ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n"
+      tempFile("atom.ptx", header + ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\t.reg .f32 %f<4>;\n\t.reg .pred %p<2>;\n"
                                     "\tld.param.u64 %rd1, [p];\n\tatom.global.add.u32 %r1, [%rd1], 1;\n"
-                                    "\tmad.lo.cc.u32 %r1, %r1, %r1, %r1;\n\tret;\n}\n");
+                                    "\tmad.lo.cc.u32 %r1, %r1, %r1, %r1;\n"
+                                    "\tadd.f32 %f1, %f2, %f3;\n\tsetp.lt.f32 %p1, %f1, %f2;\n"
+                                    "\tcvt.rn.f32.s32 %f1, %r1;\n\tcvt.rzi.s32.f32 %r1, %f1;\n\tret;\n}\n");
   Run a = run({"-fsyntax-only", atomics});
   INFO(toString(a));
   CHECK(a.exited(0));

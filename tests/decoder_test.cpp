@@ -830,6 +830,8 @@ TEST_CASE("error: extended-precision, 24-bit and packing forms") {
   CHECK(m.srcs.size() == 4);
   CHECK(m.dsts.size() == 2);
   CHECK(decodeOk("mad.lo.cc.s32 %r1, %r2, %r3, %r4;").form.name() == "mad.lo.cc.u32");
+  expectError("madc.b32 %r1, %r2, %r3;", 1, 1,
+              "invalid form 'madc.b32': madc needs .lo or .hi (madc.lo[.cc].u32, madc.hi[.cc].u32)");
   expectError("madc.lo.cc.u64 %rd1, %rd2, %rd3, %rd4;", 1, 1,
               "unsupported form 'madc.lo.cc.u64': extended-precision multiply-add is supported for .u32 and .s32");
   CHECK(decodeOk("setp.lt.s16 %p1, %rs2, %rs3;").form.name() == "setp.lt.s16");

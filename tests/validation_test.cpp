@@ -1322,6 +1322,28 @@ TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped regi
     CHECK(k->registers.at("m#2").width == 32);
     CHECK(!k->registers.count("n"));
   }
+  {
+    // The block's %r1 and p shadow the range's %r1 and the parameter p.
+    const std::optional<kernel::Kernel> k = decoded("shadowing");
+    REQUIRE(k);
+    CHECK(k->registers.count("%r1#1"));
+    CHECK(k->registers.at("p#1").width == 64);
+    for (const kernel::Stmt &s : k->body)
+      if (s.text.find("st.global.u32") != std::string::npos)
+        CHECK(s.values.at(0).reg == "%r1");
+  }
+  {
+    // The inlined callee's `t` is not the caller's.
+    const std::optional<kernel::Kernel> k = decoded("callee_plain_names");
+    REQUIRE(k);
+    unsigned seen = 0;
+    for (const kernel::Stmt &s : k->body)
+      if (s.text.find("add.u32 t, t, 1") != std::string::npos) {
+        CHECK(s.inst.dsts.at(0).reg != "t");
+        ++seen;
+      }
+    CHECK(seen == 1);
+  }
   // Constants keep their bits: a 0d literal moved as a 64-bit integer, and
   // mov.pred's -1 as true.
   {
