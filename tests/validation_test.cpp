@@ -1397,4 +1397,10 @@ TEST_CASE("dynamic shared memory: after the static variables, sized by the launc
   CHECK(r.status == check::Status::Error);
   REQUIRE(!r.diagnostics.empty());
   CHECK(p2a::testing::contains(r.diagnostics.front().message, "outside the 272-byte shared memory"));
+  // Beside its 16 static bytes, 65536 dynamic ones are more than a workgroup's LDS.
+  o.sharedBytes = 65536;
+  check::Result over = check::run(src, *targets::findTarget("gfx942"), o, p2a::testing::costModel());
+  CHECK(over.status == check::Status::Error);
+  REQUIRE(!over.diagnostics.empty());
+  CHECK(p2a::testing::contains(over.diagnostics.back().message, "exceeds the 65536 bytes of LDS a workgroup has"));
 }

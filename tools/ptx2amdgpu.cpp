@@ -575,6 +575,10 @@ int runCheck() {
   o.block = *block;
   o.trials = CheckTrials;
   o.seed = CheckSeed;
+  if (CheckSharedBytes < -1) {
+    WithColor::error(errs(), "ptx2amdgpu") << "--shared-bytes: expected a byte count\n";
+    return 2;
+  }
   if (CheckSharedBytes >= 0) {
     if (CheckSharedBytes > 64 * 1024) {
       WithColor::error(errs(), "ptx2amdgpu") << "--shared-bytes: at most 65536 (64 KiB of LDS per workgroup)\n";

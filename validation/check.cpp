@@ -134,6 +134,11 @@ private:
     k_ = kernel::decodeKernel(module_, *fn, r_.diagnostics);
     if (!k_)
       return fail(fn->loc, "kernel '" + fn->name + "' cannot be checked");
+    if (const kernel::SegmentLayout shared = kernel::layoutSegment(*k_, kernel::Space::Shared);
+        shared.dynamic && o_.sharedBytes && uint64_t(shared.bytes) + *o_.sharedBytes > 64 * 1024)
+      return fail(k_->loc, "--shared-bytes " + std::to_string(*o_.sharedBytes) + " beside the kernel's " +
+                               std::to_string(shared.bytes) + " bytes of static shared memory exceeds the 65536 "
+                               "bytes of LDS a workgroup has");
     cost::CostModel &costs = costs_;
     klower::Options lo;
     lo.forcedRule = o_.forcedRule;
