@@ -4,7 +4,8 @@
 #include "kernel/kernel_ir.hpp"
 #include "ptx/ptx_decoder.hpp"
 
-#include <algorithm>
+#include <set>
+#include <tuple>
 
 namespace p2a::syntax {
 
@@ -12,6 +13,7 @@ namespace ast = ::ptx::ast;
 
 Diagnostics moduleErrors(const ast::Module &m, bool parsedCleanly) {
   Diagnostics out;
+  std::set<std::tuple<uint32_t, uint32_t, std::string>> reported;
   if (parsedCleanly)
     ptx::checkModuleDirectives(m, out);
   for (const ast::Function &f : m.functions) {
@@ -29,14 +31,10 @@ Diagnostics moduleErrors(const ast::Module &m, bool parsedCleanly) {
           ptx::decodeInstruction(plain, all);
         }
     }
-    for (const Diagnostic &d : all) {
-      // (a .func's errors also come from each kernel that inlines it: once each)
-      const bool seen = std::any_of(out.begin(), out.end(), [&](const Diagnostic &o) {
-        return o.loc.line == d.loc.line && o.loc.col == d.loc.col && o.message == d.message;
-      });
-      if (ptx::isFormError(d) && !seen)
+    // (a .func's errors also come from each kernel that inlines it: once each)
+    for (const Diagnostic &d : all)
+      if (ptx::isFormError(d) && reported.insert({d.loc.line, d.loc.col, d.message}).second)
         out.push_back(d);
-    }
   }
   return out;
 }

@@ -25,6 +25,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <optional>
 #include <cstdlib>
@@ -250,21 +251,35 @@ std::optional<ParsedInput> readAndParse(const std::string &path, InputKind kind)
   return in;
 }
 
-// An output path that is one of the inputs (the same file, by inode, however
-// spelled) would destroy the source: refused before any work starts.
-bool refuseOutputOverInput(const std::string &output, const std::vector<std::string> &inputs, const char *option) {
-  if (output.empty() || output == "-")
-    return false;
-  for (const std::string &in : inputs) {
-    bool same = false;
-    if (in != "-" && !sys::fs::equivalent(output, in, same) && same) {
-      WithColor::error(errs(), "ptx2amdgpu") << option << " '" << output << "' is the input '" << in
-                                             << "': refusing to overwrite a source file\n";
-      return true;
+// The input files by identity (device and inode), so that an output path
+// that is one of them, however spelled or linked, is refused before any work
+// starts: it would destroy the source. One lookup per output, not a
+// comparison with every input (a batch may hold thousands of files).
+class InputFiles {
+public:
+  explicit InputFiles(const std::vector<std::string> &inputs) {
+    for (const std::string &in : inputs) {
+      sys::fs::UniqueID id;
+      if (in != "-" && !sys::fs::getUniqueID(in, id))
+        byId_.emplace(id, in);
     }
   }
-  return false;
-}
+  // True (with an error) when `output` is one of the inputs.
+  bool refuse(const std::string &output, const char *option) const {
+    sys::fs::UniqueID id;
+    if (output.empty() || output == "-" || sys::fs::getUniqueID(output, id))
+      return false; // (an output that does not exist yet is no input)
+    auto it = byId_.find(id);
+    if (it == byId_.end())
+      return false;
+    WithColor::error(errs(), "ptx2amdgpu") << option << " '" << output << "' is the input '" << it->second
+                                           << "': refusing to overwrite a source file\n";
+    return true;
+  }
+
+private:
+  std::map<sys::fs::UniqueID, std::string> byId_;
+};
 
 int runSyntaxOnly() {
   if (Inputs.empty()) {
@@ -297,7 +312,7 @@ int runExplain() {
     if (!readInput("-", text))
       return 1;
   } else if (namesFile(Snippet)) {
-    if (refuseOutputOverInput(Output, {Snippet}, "-o"))
+    if (InputFiles({Snippet}).refuse(Output, "-o"))
       return 2;
     name = Snippet;
     if (!readInput(Snippet, text))
@@ -494,10 +509,11 @@ int runTranslateFiles() {
   std::vector<std::string> inputs;
   for (const batch::InputFile &f : files)
     inputs.push_back(f.input);
+  const InputFiles inputFiles(inputs);
   for (const batch::InputFile &f : files)
-    if (refuseOutputOverInput(f.output, inputs, "output"))
+    if (inputFiles.refuse(f.output, "output"))
       return 2;
-  if (refuseOutputOverInput(ReportFile, inputs, "--report"))
+  if (inputFiles.refuse(ReportFile, "--report"))
     return 2;
 
   // A progress line on a terminal only; batch runs only.
@@ -631,8 +647,8 @@ int main(int argc, char **argv) {
                                    "  ptx2amdgpu rules [--format=text|md|json] [-mcpu=gfxN] [--verify] [FILTER]\n"
                                    "  ptx2amdgpu compare --llc=llc_counts.json [--format=md|json]\n"
                                    "  ptx2amdgpu check FILE.ptx [--kernel NAME] [-mcpu=gfxN|all] [--grid X,Y,Z] [--block X,Y,Z]\n"
-                                   "                   [--trials N] [--seed S] [--buffer NAME=BYTES] [--param NAME=VALUE]\n"
-                                   "  ptx2amdgpu FILE.ptx [-mcpu=gfxN] [-o OUT] [-filetype=asm|obj|hsaco]\n"
+                                   "                   [--trials N] [--seed S] [--buffer NAME=BYTES] [--param NAME=VALUE] [--shared-bytes N]\n"
+                                   "  ptx2amdgpu FILE.ptx [-mcpu=gfxN] [-o OUT] [-filetype=asm|obj|hsaco] [--print-ir-after=STEP | --print-ir]\n"
                                    "  ptx2amdgpu INPUT... -o OUTDIR [-j N] [--stats=text|json] [--report=FILE.html]\n",
                                    &errs()))
     return 2;

@@ -83,8 +83,7 @@ public:
     header_ = "check: kernel '" + k_->name + "' on " + t_.name + " (wave" + std::to_string(t_.wave_size) +
               "), grid " + dim(o_.grid) + " block " + dim(o_.block) + ", " + std::to_string(o_.trials) +
               " trial(s), seed " + std::to_string(o_.seed) + "\n  buffers: " + (sizes.empty() ? "none" : sizes) +
-              (kernel::layoutSegment(*k_, kernel::Space::Shared).dynamic
-                   ? ", dynamic shared memory " + std::to_string(dynamicSharedBytes()) + " bytes"
+              (dynamicShared_ ? ", dynamic shared memory " + std::to_string(*dynamicShared_) + " bytes"
                    : std::string()) +
               "\n  translation: " + std::to_string(kt_.code.size()) + " AMD instructions, " +
               std::to_string(kt_.numVgprs) + " VGPRs, " + std::to_string(kt_.numSgprs) + " SGPRs\n";
@@ -134,11 +133,16 @@ private:
     k_ = kernel::decodeKernel(module_, *fn, r_.diagnostics);
     if (!k_)
       return fail(fn->loc, "kernel '" + fn->name + "' cannot be checked");
-    if (const kernel::SegmentLayout shared = kernel::layoutSegment(*k_, kernel::Space::Shared);
-        shared.dynamic && o_.sharedBytes && uint64_t(shared.bytes) + *o_.sharedBytes > 64 * 1024)
-      return fail(k_->loc, "--shared-bytes " + std::to_string(*o_.sharedBytes) + " beside the kernel's " +
-                               std::to_string(shared.bytes) + " bytes of static shared memory exceeds the 65536 "
-                               "bytes of LDS a workgroup has");
+    // Dynamic shared memory (per block, both sides): --shared-bytes, or what
+    // the workgroup's LDS leaves beside the static variables.
+    if (const kernel::SegmentLayout shared = kernel::layoutSegment(*k_, kernel::Space::Shared); shared.dynamic) {
+      constexpr unsigned kLdsBytes = 64 * 1024; // per workgroup on every target here
+      if (o_.sharedBytes && uint64_t(shared.bytes) + *o_.sharedBytes > kLdsBytes)
+        return fail(k_->loc, "--shared-bytes " + std::to_string(*o_.sharedBytes) + " beside the kernel's " +
+                                 std::to_string(shared.bytes) + " bytes of static shared memory exceeds the 65536 "
+                                 "bytes of LDS a workgroup has");
+      dynamicShared_ = o_.sharedBytes ? *o_.sharedBytes : shared.bytes < kLdsBytes ? kLdsBytes - shared.bytes : 0;
+    }
     cost::CostModel &costs = costs_;
     klower::Options lo;
     lo.forcedRule = o_.forcedRule;
@@ -236,21 +240,13 @@ private:
     return bases;
   }
 
-  unsigned dynamicSharedBytes() const {
-    const kernel::SegmentLayout shared = kernel::layoutSegment(*k_, kernel::Space::Shared);
-    if (!shared.dynamic)
-      return 0;
-    constexpr unsigned kLdsBytes = 64 * 1024; // per workgroup on every target here
-    return o_.sharedBytes ? *o_.sharedBytes : shared.bytes < kLdsBytes ? kLdsBytes - shared.bytes : 0;
-  }
-
   std::optional<interp::Fault> runPtx(GlobalMemory &mem, const Inputs &in, interp::Options opts = {}) const {
     interp::Launch l;
     l.grid = o_.grid;
     l.block = o_.block;
     const std::vector<uint64_t> bases = place(mem, in);
     l.params = paramBlock(in, bases);
-    l.dynamicSharedBytes = dynamicSharedBytes();
+    l.dynamicSharedBytes = dynamicShared_.value_or(0);
     return interp::run(*k_, l, mem, opts);
   }
 
@@ -273,7 +269,7 @@ private:
     l.dispatchAddress = mem.add("dispatch packet", emu::dispatchPacket(o_.grid, o_.block, l.kernargAddress));
     if (loaded_.linked)
       l.imageAddress = mem.add("code object", loaded_.image());
-    l.dynamicLdsBytes = dynamicSharedBytes();
+    l.dynamicLdsBytes = dynamicShared_.value_or(0);
     return emu::run(loaded_, t_, l, mem, opts);
   }
 
@@ -482,6 +478,7 @@ private:
   const targets::TargetInfo &t_;
   const Options &o_;
   cost::CostModel &costs_;
+  std::optional<unsigned> dynamicShared_; // set when the kernel has dynamic shared memory
   Result r_;
   ast::Module module_;
   std::optional<kernel::Kernel> k_;
