@@ -4,6 +4,7 @@
 #pragma once
 
 #include "semantics/amd_ops.hpp"
+#include "targets/wait_states.hpp"
 #include "ptx/ptx_ir.hpp"
 #include "rules/rule.hpp"
 
@@ -29,33 +30,73 @@ struct VReg {
   bool readInPlace = false; // a uniform value every reader takes from its SGPRs: no VGPR needed
 };
 
+// The register files a fixed (physical) operand may name.
+enum class RegFile : unsigned char { Vgpr, Sgpr, Ttmp };
+
+// Registers the prologue names rather than numbers.
+enum class SpecialReg : unsigned char { FlatScratchLo, FlatScratchHi, SrcSharedBase, SrcPrivateBase };
+
+// Hardware registers s_setreg writes (RDNA2 ISA "Hardware registers").
+enum class HwReg : unsigned char { FlatScrLo, FlatScrHi };
+
+// The scope a cache write-back or invalidation acts at: none (gfx9/gfx10/11
+// forms take no modifier), gfx942's sc bits, gfx12's scope field.
+enum class CachePolicy : unsigned char { None, Sc1, Sc0Sc1, ScopeSe, ScopeDev, ScopeSys };
+
 struct MOperand {
-  // Phys: a fixed physical register range the ABI dictates (kernarg pointer,
-  // workgroup IDs, work-item IDs, loaded kernel arguments), never allocated.
-  // None: no operand (a store's destination). Scc: the scalar condition
-  // code, an implicit operand (never printed).
-  enum class Kind { VReg, Pair, Imm, Vcc, Exec, Phys, None, Scc };
+  // Phys: a fixed physical register range: what the ABI dictates (kernarg
+  // pointer, workgroup IDs, loaded kernel arguments), and after register
+  // assignment every register (rewritePhysical). None: no operand (a
+  // store's destination). Scc: the scalar condition code, an implicit
+  // operand (never printed). Label: a branch target or a label's name
+  // (imm: Function::labels index). Symbol: a relocated symbol address part
+  // (imm: Function::symbols index). Special: imm is a SpecialReg. HwReg:
+  // imm is a HwReg. Wait: s_waitcnt's counter and count (imm). CachePolicy:
+  // imm is a CachePolicy.
+  enum class Kind { VReg, Pair, Imm, Vcc, Exec, Phys, None, Scc, Label, Symbol, Special, HwReg, Wait, CachePolicy };
   Kind kind = Kind::Imm;
   unsigned vreg = 0;    // VReg / Pair lo
   unsigned vregHi = 0;  // Pair hi
   rules::Part part = rules::Part::Whole;
   uint64_t imm = 0;     // Imm: 32-bit pattern, or 64-bit for a V64 slot
-  bool physSgpr = false; // Phys: s vs v
+  RegFile file = RegFile::Vgpr; // Phys
   unsigned physIndex = 0, physCount = 1;
+  targets::Counter counter = targets::Counter::VmLoad; // Wait
 };
 
-inline MOperand physReg(bool sgpr, unsigned index, unsigned count = 1) {
+inline MOperand physReg(RegFile file, unsigned index, unsigned count = 1) {
   MOperand o;
   o.kind = MOperand::Kind::Phys;
-  o.physSgpr = sgpr;
+  o.file = file;
   o.physIndex = index;
   o.physCount = count;
   return o;
 }
+inline MOperand sgprs(unsigned index, unsigned count = 1) { return physReg(RegFile::Sgpr, index, count); }
+inline MOperand vgprs(unsigned index, unsigned count = 1) { return physReg(RegFile::Vgpr, index, count); }
 inline MOperand immOperand(uint64_t v) {
   MOperand o;
   o.kind = MOperand::Kind::Imm;
   o.imm = v;
+  return o;
+}
+inline MOperand noOperand() {
+  MOperand o;
+  o.kind = MOperand::Kind::None;
+  return o;
+}
+inline MOperand tagged(MOperand::Kind k, uint64_t v) {
+  MOperand o;
+  o.kind = k;
+  o.imm = v;
+  return o;
+}
+inline MOperand special(SpecialReg r) { return tagged(MOperand::Kind::Special, static_cast<uint64_t>(r)); }
+inline MOperand hwReg(HwReg r) { return tagged(MOperand::Kind::HwReg, static_cast<uint64_t>(r)); }
+inline MOperand cachePolicy(CachePolicy p) { return tagged(MOperand::Kind::CachePolicy, static_cast<uint64_t>(p)); }
+inline MOperand waitOperand(targets::Counter c, unsigned n) {
+  MOperand o = tagged(MOperand::Kind::Wait, n);
+  o.counter = c;
   return o;
 }
 
@@ -72,11 +113,42 @@ struct LoweredInst {
   std::vector<MInst> insts;
 };
 
+// A symbol's address half as a relocated 32-bit constant
+// ("name@rel32@lo+4"): the PC-relative address of a module variable.
+struct SymbolRef {
+  std::string name;
+  bool high = false;
+  int64_t addend = 0;
+};
+
+// One instruction of the laid-out kernel, and the PTX statement it belongs
+// to (an index into the kernel's body; kPrologue, kEpilogue outside it).
+struct CodeInst {
+  MInst mi;
+  int stmt = -1;
+};
+inline constexpr int kPrologue = -1, kEpilogue = -2;
+
 struct Function {
   std::vector<VReg> vregs;
   std::map<std::string, unsigned> ptxRegs;        // PTX register -> vreg
   std::vector<std::pair<unsigned, unsigned>> pairs; // (lo, hi): hi must follow lo, lo even
   std::vector<LoweredInst> body;
+  std::vector<std::string> labels; // Label operands' names
+  std::vector<SymbolRef> symbols;  // Symbol operands
+  // The kernel as one instruction list, once laid out after register
+  // assignment: physical registers only; the passes after it (waits,
+  // hazards, ALU delays) insert into it, the printer writes it out.
+  std::vector<CodeInst> code;
+
+  MOperand label(const std::string &name) {
+    labels.push_back(name);
+    return tagged(MOperand::Kind::Label, labels.size() - 1);
+  }
+  MOperand symbol(SymbolRef s) {
+    symbols.push_back(std::move(s));
+    return tagged(MOperand::Kind::Symbol, symbols.size() - 1);
+  }
 };
 
 // One PTX statement and the AMD lines it became (snippets and kernels).

@@ -30,17 +30,61 @@ std::string operandText(const MOperand &o, const Function &fn) {
   case MOperand::Kind::Exec: return "exec";
   case MOperand::Kind::Scc: return "scc";
   case MOperand::Kind::None: return "";
-  case MOperand::Kind::Phys: {
-    const std::string file = o.physSgpr ? "s" : "v";
-    if (o.physCount == 1)
-      return file + std::to_string(o.physIndex);
-    return file + "[" + std::to_string(o.physIndex) + ":" + std::to_string(o.physIndex + o.physCount - 1) + "]";
-  }
+  case MOperand::Kind::Phys: return physicalRegText(o);
+  case MOperand::Kind::Wait: return std::string(o.counter == targets::Counter::VmLoad    ? "loads"
+                                                : o.counter == targets::Counter::VmStore ? "stores"
+                                                : o.counter == targets::Counter::Scalar  ? "scalar"
+                                                                                         : "lds") +
+                                    "<=" + std::to_string(o.imm);
+  case MOperand::Kind::Label:
+  case MOperand::Kind::Symbol:
+  case MOperand::Kind::Special:
+  case MOperand::Kind::HwReg:
+  case MOperand::Kind::CachePolicy: return namedOperandText(o, fn);
   }
   return "?";
 }
 
 } // namespace
+
+std::string physicalRegText(const MOperand &o) {
+  const char *file = o.file == RegFile::Sgpr ? "s" : o.file == RegFile::Ttmp ? "ttmp" : "v";
+  if (o.physCount == 1)
+    return file + std::to_string(o.physIndex);
+  return file + ("[" + std::to_string(o.physIndex) + ":" + std::to_string(o.physIndex + o.physCount - 1) + "]");
+}
+
+std::string namedOperandText(const MOperand &o, const Function &fn) {
+  switch (o.kind) {
+  case MOperand::Kind::Label: return fn.labels.at(o.imm);
+  case MOperand::Kind::Symbol: {
+    const SymbolRef &r = fn.symbols.at(o.imm);
+    return r.name + (r.high ? "@rel32@hi" : "@rel32@lo") + (r.addend >= 0 ? "+" : "") + std::to_string(r.addend);
+  }
+  case MOperand::Kind::Special:
+    switch (static_cast<SpecialReg>(o.imm)) {
+    case SpecialReg::FlatScratchLo: return "flat_scratch_lo";
+    case SpecialReg::FlatScratchHi: return "flat_scratch_hi";
+    case SpecialReg::SrcSharedBase: return "src_shared_base";
+    case SpecialReg::SrcPrivateBase: return "src_private_base";
+    }
+    break;
+  case MOperand::Kind::HwReg:
+    return static_cast<HwReg>(o.imm) == HwReg::FlatScrLo ? "hwreg(HW_REG_FLAT_SCR_LO)" : "hwreg(HW_REG_FLAT_SCR_HI)";
+  case MOperand::Kind::CachePolicy:
+    switch (static_cast<CachePolicy>(o.imm)) {
+    case CachePolicy::None: return "";
+    case CachePolicy::Sc1: return "sc1";
+    case CachePolicy::Sc0Sc1: return "sc0 sc1";
+    case CachePolicy::ScopeSe: return "scope:SCOPE_SE";
+    case CachePolicy::ScopeDev: return "scope:SCOPE_DEV";
+    case CachePolicy::ScopeSys: return "scope:SCOPE_SYS";
+    }
+    break;
+  default: break;
+  }
+  return "?";
+}
 
 std::string printVirtualReg(unsigned vreg, const Function &fn, rules::Part part) {
   const VReg &v = fn.vregs.at(vreg);
@@ -53,6 +97,8 @@ std::string printVirtualReg(unsigned vreg, const Function &fn, rules::Part part)
 }
 
 std::string printVirtual(const MInst &mi, const Function &fn) {
+  if (mi.op == amd::Op::LABEL)
+    return namedOperandText(mi.srcs.at(0), fn) + ":";
   std::string s = amd::opDef(mi.op).name;
   bool first = true;
   auto add = [&](const MOperand &o) {

@@ -12,6 +12,11 @@ namespace p2a::mir {
 
 // "v_add_u32 %r3:v32, %r1:v32, 12"; a pair operand as "{%rd1.lo:v32, %t4:v32}".
 std::string printVirtual(const MInst &mi, const Function &fn);
+// "v3", "s[4:5]", "ttmp9": a physical register range.
+std::string physicalRegText(const MOperand &phys);
+// The text of an operand that is no register value: a label's or symbol's
+// name, a special or hardware register, a cache policy ("" for none).
+std::string namedOperandText(const MOperand &o, const Function &fn);
 // "%r3:v32", "%rd2.hi:v64", "%p1:mask", "%t7:s32".
 std::string printVirtualReg(unsigned vreg, const Function &fn, rules::Part part = rules::Part::Whole);
 

@@ -1,5 +1,7 @@
 #include "isel/printer.hpp"
 
+#include "isel/mir_printer.hpp"
+#include "targets/alu_delay.hpp"
 #include "targets/target_info.hpp"
 
 #include <cstdio>
@@ -42,12 +44,20 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
     return vrange(lo, hi);
   }
   case MOperand::Kind::Phys: {
-    const char *file = o.physSgpr ? "s" : "v";
-    if (o.physCount == 1)
-      return file + std::to_string(o.physIndex);
-    return std::string(file) + "[" + std::to_string(o.physIndex) + ":" + std::to_string(o.physIndex + o.physCount - 1) +
-           "]";
+    if (half >= 0 && o.physCount == 2) {
+      MOperand h = o;
+      h.physIndex += static_cast<unsigned>(half);
+      h.physCount = 1;
+      return mir::physicalRegText(h);
+    }
+    return mir::physicalRegText(o);
   }
+  case MOperand::Kind::Wait: return targets::waitInstruction(o.counter, static_cast<unsigned>(o.imm), t);
+  case MOperand::Kind::Label:
+  case MOperand::Kind::Symbol:
+  case MOperand::Kind::Special:
+  case MOperand::Kind::HwReg:
+  case MOperand::Kind::CachePolicy: return mir::namedOperandText(o, fn);
   case MOperand::Kind::None:
   case MOperand::Kind::Scc: return "";
   case MOperand::Kind::VReg: break;
@@ -77,6 +87,50 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
 
 } // namespace
 
+mir::MOperand physical(const MOperand &o, const mir::Function &fn, const mir::Allocation &a,
+                       const targets::TargetInfo &t) {
+  if (o.kind == MOperand::Kind::Pair) {
+    const unsigned lo = a.phys[o.vreg], hi = a.phys[o.vregHi];
+    if (hi != lo + 1)
+      throw std::logic_error("register pair not consecutive");
+    return mir::vgprs(lo, 2);
+  }
+  if (o.kind != MOperand::Kind::VReg)
+    return o;
+  const mir::VReg &v = fn.vregs[o.vreg];
+  const unsigned p = a.phys[o.vreg];
+  const mir::RegFile file = mir::isSgprClass(v.cls) ? mir::RegFile::Sgpr : mir::RegFile::Vgpr;
+  switch (v.cls) {
+  case mir::RegClass::Mask: return mir::physReg(file, p, t.wave_size == 64 ? 2 : 1);
+  case mir::RegClass::V32:
+  case mir::RegClass::S32: return mir::physReg(file, p);
+  case mir::RegClass::V64:
+  case mir::RegClass::S64:
+    if (o.part == Part::Whole)
+      return mir::physReg(file, p, 2);
+    return mir::physReg(file, o.part == Part::Hi ? p + 1 : p);
+  }
+  return o;
+}
+
+mir::MInst physical(const mir::MInst &mi, const mir::Function &fn, const mir::Allocation &a,
+                    const targets::TargetInfo &t) {
+  mir::MInst r{mi.op, physical(mi.dst, fn, a, t), {}};
+  r.srcs.reserve(mi.srcs.size());
+  for (const MOperand &o : mi.srcs)
+    r.srcs.push_back(physical(o, fn, a, t));
+  return r;
+}
+
+std::vector<mir::MInst> expandBundle(const mir::MInst &mi) {
+  if (mi.op != amd::Op::S_PC_REL_ADDRESS)
+    return {mi};
+  const unsigned lo = mi.dst.physIndex;
+  return {mir::MInst{amd::Op::S_GETPC_B64, mi.dst, {}},
+          mir::MInst{amd::Op::S_ADD_U32, mir::sgprs(lo), {mir::sgprs(lo), mi.srcs.at(0)}},
+          mir::MInst{amd::Op::S_ADDC_U32, mir::sgprs(lo + 1), {mir::sgprs(lo + 1), mi.srcs.at(1)}}};
+}
+
 std::string physName(unsigned vreg, const mir::Function &fn, const mir::Allocation &a, const targets::TargetInfo &t) {
   MOperand o;
   o.kind = MOperand::Kind::VReg;
@@ -87,7 +141,22 @@ std::string physName(unsigned vreg, const mir::Function &fn, const mir::Allocati
 std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::Allocation &a,
                       const targets::TargetInfo &t) {
   const amd::OpDef &def = amd::opDef(mi.op);
+  switch (mi.op) {
+  // Pseudo instructions: a label's line; the waits (for IR dumps only: the
+  // wait insertion replaces them).
+  case amd::Op::LABEL: return operandText(mi.srcs.at(0), amd::Slot::Other, fn, a, t) + ":";
+  case amd::Op::WAIT_LOADS: return "(wait for every outstanding load)";
+  case amd::Op::WAIT_ALL: return "(wait for every outstanding memory access)";
+  // The wait's whole spelling depends on the counter and the target.
+  case amd::Op::S_WAITCNT: return operandText(mi.srcs.at(0), amd::Slot::Other, fn, a, t);
+  case amd::Op::S_DELAY_ALU: return targets::delayAluText(static_cast<unsigned>(mi.srcs.at(0).imm));
+  default: break;
+  }
   const std::string mn = amd::mnemonic(mi.op, t);
+  if (def.encoding == amd::Encoding::CacheMaintenance) {
+    const std::string policy = operandText(mi.srcs.at(0), amd::Slot::Other, fn, a, t);
+    return policy.empty() ? mn : mn + " " + policy;
+  }
   if (mi.op == amd::Op::V_DUAL_CNDMASK_PAIR) {
     // X writes the low half, Y the high half; both read VCC implicitly.
     std::string s;
@@ -128,7 +197,7 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
   // SCC is implicit: an SOPC compare prints its sources only, s_cselect
   // leaves out the SCC it reads.
   std::vector<std::string> operands;
-  if (def.dst != amd::Slot::Scc)
+  if (def.dst != amd::Slot::Scc && def.dst != amd::Slot::None)
     operands.push_back(operandText(mi.dst, def.dst, fn, a, t));
   if (def.writesVcc()) // the carry goes to VCC, written explicitly in the VOP2/VOP3B syntax
     operands.push_back(t.wave_size == 32 ? "vcc_lo" : "vcc");

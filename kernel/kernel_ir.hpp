@@ -7,7 +7,7 @@
 #pragma once
 
 #include "grammar/ast.hpp"
-#include "targets/memory_model.hpp"
+#include "targets/fence_scope.hpp"
 #include "ptx/diagnostic.hpp"
 #include "ptx/ptx_decoder.hpp"
 #include "ptx/ptx_ir.hpp"

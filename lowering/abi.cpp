@@ -57,6 +57,9 @@ bool Lowering::layOutSegments() {
 
 void Lowering::emitPrologue() {
   const unsigned paramDwords = paramDwords_;
+  using amd::Op;
+  using mir::sgprs;
+  auto put = [&](Op op, MOperand d, std::vector<MOperand> srcs) { place(MInst{op, d, std::move(srcs)}, mir::kPrologue); };
   // The workgroup IDs into s2..s4 from where this target delivers them,
   // before any scalar load may write the registers they arrive in.
   if (kernelInitialisesScratch()) {
@@ -64,31 +67,29 @@ void Lowering::emitPrologue() {
     // "Flat Scratch"); gfx10 writes it through s_setreg. Then the IDs
     // move down from s4..s6.
     if (t_.generation == targets::Generation::GFX9) {
-      push("s_add_u32 flat_scratch_lo, s2, s7", out_.prologue, -1);
-      push("s_addc_u32 flat_scratch_hi, s3, 0", out_.prologue, -1);
+      put(Op::S_ADD_U32, mir::special(mir::SpecialReg::FlatScratchLo), {sgprs(2), sgprs(7)});
+      put(Op::S_ADDC_U32, mir::special(mir::SpecialReg::FlatScratchHi), {sgprs(3), mir::immOperand(0)});
     } else {
-      push("s_add_u32 s2, s2, s7", out_.prologue, -1);
-      push("s_addc_u32 s3, s3, 0", out_.prologue, -1);
-      push("s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s2", out_.prologue, -1);
-      push("s_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI), s3", out_.prologue, -1);
+      put(Op::S_ADD_U32, sgprs(2), {sgprs(2), sgprs(7)});
+      put(Op::S_ADDC_U32, sgprs(3), {sgprs(3), mir::immOperand(0)});
+      put(Op::S_SETREG_B32, mir::hwReg(mir::HwReg::FlatScrLo), {sgprs(2)});
+      put(Op::S_SETREG_B32, mir::hwReg(mir::HwReg::FlatScrHi), {sgprs(3)});
     }
     for (unsigned d = 0; d < 3; ++d)
-      push("s_mov_b32 s" + std::to_string(kWorkgroupId + d) + ", s" + std::to_string(4 + d), out_.prologue, -1);
+      put(Op::S_MOV_B32, sgprs(kWorkgroupId + d), {sgprs(4 + d)});
   } else if (t_.architected_workgroup_ids) {
-    push("s_mov_b32 s" + std::to_string(kWorkgroupId) + ", ttmp9", out_.prologue, -1);
-    push("s_and_b32 s" + std::to_string(kWorkgroupId + 1) + ", ttmp7, 0xffff", out_.prologue, -1);
-    push("s_lshr_b32 s" + std::to_string(kWorkgroupId + 2) + ", ttmp7, 16", out_.prologue, -1);
+    const MOperand ttmp7 = mir::physReg(mir::RegFile::Ttmp, 7), ttmp9 = mir::physReg(mir::RegFile::Ttmp, 9);
+    put(Op::S_MOV_B32, sgprs(kWorkgroupId), {ttmp9});
+    put(Op::S_AND_B32, sgprs(kWorkgroupId + 1), {ttmp7, mir::immOperand(0xffff)});
+    put(Op::S_LSHR_B32, sgprs(kWorkgroupId + 2), {ttmp7, mir::immOperand(16)});
   } else if (t_.min_user_sgpr_count > 2) {
     for (unsigned d = 0; d < 3; ++d)
-      push("s_mov_b32 s" + std::to_string(kWorkgroupId + d) + ", s" + std::to_string(t_.min_user_sgpr_count + d),
-           out_.prologue, -1);
+      put(Op::S_MOV_B32, sgprs(kWorkgroupId + d), {sgprs(t_.min_user_sgpr_count + d)});
   }
-  MOperand kernarg = mir::physReg(true, kKernargPtr, 2);
-  std::vector<MInst> loads;
+  const MOperand kernarg = sgprs(kKernargPtr, 2);
   auto sload = [&](unsigned sgpr, unsigned dwords, unsigned byteOffset) {
-    amd::Op op = dwords == 1 ? amd::Op::S_LOAD_B32 : dwords == 2 ? amd::Op::S_LOAD_B64
-                 : dwords == 4 ? amd::Op::S_LOAD_B128 : amd::Op::S_LOAD_B256;
-    loads.push_back({op, mir::physReg(true, sgpr, dwords), {kernarg, mir::immOperand(byteOffset)}});
+    const Op op = dwords == 1 ? Op::S_LOAD_B32 : dwords == 2 ? Op::S_LOAD_B64 : dwords == 4 ? Op::S_LOAD_B128 : Op::S_LOAD_B256;
+    put(op, sgprs(sgpr, dwords), {kernarg, mir::immOperand(byteOffset)});
   };
   if (usesHidden_)
     sload(kHiddenSgprs, 8, out_.hiddenArgsOffset);
@@ -101,22 +102,16 @@ void Lowering::emitPrologue() {
     sload(kParamSgprs + done, n, done * 4);
     done += n;
   }
-  for (const MInst &mi : loads) {
-    emitWithWaits(mi, out_.prologue, -1);
-  }
   // Module variables: their addresses, PC-relative as LLVM's code model
   // for AMDHSA does it (s_getpc_b64 gives the next instruction's address;
   // the +4/+12 addends account for where each literal sits after it).
   for (const auto &[name, sg] : globalSgpr_) {
-    const std::string lo = "s" + std::to_string(sg), hi = "s" + std::to_string(sg + 1);
-    const std::string pair = "s[" + std::to_string(sg) + ":" + std::to_string(sg + 1) + "]";
     if (name.front() == ' ') { // an aperture (see apertureAddress)
-      push("s_mov_b64 " + pair + ", " + name.substr(1), out_.prologue, -1);
+      put(Op::S_MOV_B64, sgprs(sg, 2),
+          {mir::special(name == " src_shared_base" ? mir::SpecialReg::SrcSharedBase : mir::SpecialReg::SrcPrivateBase)});
       continue;
     }
-    push("s_getpc_b64 " + pair, out_.prologue, -1);
-    push("s_add_u32 " + lo + ", " + lo + ", " + name + "@rel32@lo+4", out_.prologue, -1);
-    push("s_addc_u32 " + hi + ", " + hi + ", " + name + "@rel32@hi+12", out_.prologue, -1);
+    put(Op::S_PC_REL_ADDRESS, sgprs(sg, 2), {fn_.symbol({name, false, 4}), fn_.symbol({name, true, 12})});
   }
 }
 
@@ -124,16 +119,35 @@ void Lowering::assemble() {
   std::string a;
   a += "\t.text\n\t.globl " + k_.name + "\n\t.p2align 8\n\t.type " + k_.name + ",@function\n" + k_.name + ":\n";
   unsigned lines = 5; // (counted as the text grows: recounting it per line was quadratic)
-  for (size_t i = 0; i <= out_.code.size(); ++i) {
-    if (auto it = labels_.find(i); it != labels_.end())
-      for (const std::string &l : it->second) {
-        a += l + ":\n";
-        ++lines;
-      }
-    if (i < out_.code.size()) {
-      out_.codeAsmLine.push_back(kHeaderLines + 1 + lines);
-      a += "\t" + out_.code[i] + "\n";
-      lines += 1 + static_cast<unsigned>(std::count(out_.code[i].begin(), out_.code[i].end(), '\n'));
+  out_.statements.resize(k_.body.size());
+  for (size_t i = 0; i < k_.body.size(); ++i) {
+    const Stmt &s = k_.body[i];
+    mir::TranslatedInstruction &ti = out_.statements[i];
+    ti.ptxText = s.text;
+    ti.loc = s.loc;
+    ti.rule = fn_.body[i].rule;
+    ti.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
+    if (ti.note.empty() && loweringNote_.count(i))
+      ti.note = loweringNote_.at(i);
+    ti.cycles = ti.rule ? costs_.cost(*ti.rule, t_).cycles : 0;
+  }
+  for (const mir::CodeInst &ci : fn_.code) {
+    if (ci.mi.op == amd::Op::LABEL) {
+      a += printer::printInst(ci.mi, fn_, out_.allocation, t_) + "\n";
+      ++lines;
+      continue;
+    }
+    for (const MInst &mi : printer::expandBundle(ci.mi)) {
+    const std::string text = printer::printInst(mi, fn_, out_.allocation, t_);
+    std::vector<std::string> &owner = ci.stmt >= 0 ? out_.statements[static_cast<size_t>(ci.stmt)].gcn
+                                      : ci.stmt == mir::kPrologue ? out_.prologue
+                                                                   : out_.epilogue;
+    owner.push_back(text);
+    out_.code.push_back(text);
+    out_.codeStmt.push_back(ci.stmt >= 0 ? ci.stmt : -1);
+    out_.codeAsmLine.push_back(kHeaderLines + 1 + lines);
+    a += "\t" + text + "\n";
+    lines += 1 + static_cast<unsigned>(std::count(text.begin(), text.end(), '\n'));
     }
   }
   a += ".Lfunc_end_" + k_.name + ":\n\t.size " + k_.name + ", .Lfunc_end_" + k_.name + "-" + k_.name + "\n";

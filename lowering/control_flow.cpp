@@ -48,44 +48,17 @@ MOperand Lowering::execOperand() {
   return o;
 }
 
-Lowering::Piece Lowering::inst(amd::Op op, MOperand d, std::vector<MOperand> srcs) {
-  Piece p;
-  p.mi = MInst{op, d, std::move(srcs)};
-  return p;
-}
-
-Lowering::Piece Lowering::raw(std::string text, std::vector<unsigned> args) {
-  Piece p;
-  p.kind = Piece::Kind::Raw;
-  p.raw = std::move(text);
-  p.args = std::move(args);
-  return p;
-}
-
-Lowering::Piece Lowering::labelPiece(std::string name) {
-  Piece p;
-  p.kind = Piece::Kind::Label;
-  p.raw = std::move(name);
-  return p;
-}
-
-Lowering::Piece Lowering::drain() {
-  Piece p;
-  p.kind = Piece::Kind::Drain;
-  return p;
-}
-
-void Lowering::addLanes(std::vector<Piece> &out, unsigned dstMask, const std::string &pred, bool negated) {
+void Lowering::addLanes(std::vector<MInst> &out, unsigned dstMask, const std::string &pred, bool negated) {
   const MOperand d = vregOperand(dstMask);
   if (pred.empty()) {
-    out.push_back(inst(amd::Op::S_OR_MASK, d, {d, execOperand()}));
+    out.push_back(MInst{amd::Op::S_OR_MASK, d, {d, execOperand()}});
     return;
   }
   const MOperand p = vregOperand(reg(pred, 1)), a = vregOperand(tmpA_);
-  out.push_back(inst(amd::Op::S_AND_MASK, a, {execOperand(), p}));
+  out.push_back(MInst{amd::Op::S_AND_MASK, a, {execOperand(), p}});
   if (negated) // EXEC & ~p = EXEC ^ (EXEC & p)
-    out.push_back(inst(amd::Op::S_XOR_MASK, a, {execOperand(), a}));
-  out.push_back(inst(amd::Op::S_OR_MASK, d, {d, a}));
+    out.push_back(MInst{amd::Op::S_XOR_MASK, a, {execOperand(), a}});
+  out.push_back(MInst{amd::Op::S_OR_MASK, d, {d, a}});
 }
 
 void Lowering::controlFlow(size_t i) {
@@ -95,37 +68,37 @@ void Lowering::controlFlow(size_t i) {
   // A guard on anything else narrows EXEC around the statement.
   if (!st.guard.empty() && !control) {
     const MOperand p = vregOperand(reg(st.guard, 1)), save = vregOperand(persistentMask("%__exec_save"));
-    before_[i].push_back(inst(amd::Op::S_MOV_MASK, save, {execOperand()}));
-    before_[i].push_back(inst(amd::Op::S_AND_MASK, execOperand(), {execOperand(), p}));
+    before_[i].push_back(MInst{amd::Op::S_MOV_MASK, save, {execOperand()}});
+    before_[i].push_back(MInst{amd::Op::S_AND_MASK, execOperand(), {execOperand(), p}});
     if (st.guardNegated) // EXEC = saved & ~p = saved ^ (saved & p)
-      before_[i].push_back(inst(amd::Op::S_XOR_MASK, execOperand(), {save, execOperand()}));
-    after_[i].insert(after_[i].begin(), inst(amd::Op::S_MOV_MASK, execOperand(), {save}));
+      before_[i].push_back(MInst{amd::Op::S_XOR_MASK, execOperand(), {save, execOperand()}});
+    after_[i].insert(after_[i].begin(), MInst{amd::Op::S_MOV_MASK, execOperand(), {save}});
   }
   if (numBlocks_ == 1)
     return;
   if (i == 0) // no lanes wait anywhere yet
     for (unsigned blk = 1; blk < numBlocks_; ++blk)
-      before_[0].push_back(inst(amd::Op::S_MOV_MASK, vregOperand(mask(blk)), {mir::immOperand(0)}));
-  const std::string cmp = t_.wave_size == 64 ? "s_cmp_lg_u64 %0, 0" : "s_cmp_lg_u32 %0, 0";
+      before_[0].push_back(MInst{amd::Op::S_MOV_MASK, vregOperand(mask(blk)), {mir::immOperand(0)}});
+  const amd::Op anyLanes = t_.wave_size == 64 ? amd::Op::S_CMP_LG_U64 : amd::Op::S_CMP_LG_U32; // SCC: mask != 0
   if (blockStart_[b] == i && b > 0) {
-    std::vector<Piece> head;
-    head.push_back(drain());
-    head.push_back(labelPiece(label(b)));
-    head.push_back(inst(amd::Op::S_MOV_MASK, execOperand(), {vregOperand(mask(b))}));
-    head.push_back(inst(amd::Op::S_MOV_MASK, vregOperand(mask(b)), {mir::immOperand(0)}));
+    std::vector<MInst> head;
+    head.push_back(waitForLoads());
+    head.push_back(labelInst(label(b)));
+    head.push_back(MInst{amd::Op::S_MOV_MASK, execOperand(), {vregOperand(mask(b))}});
+    head.push_back(MInst{amd::Op::S_MOV_MASK, vregOperand(mask(b)), {mir::immOperand(0)}});
     // A block with a barrier is never skipped: every wave must reach it.
     const bool hasBarrier = blockHasBarrier(b);
     if (!hasBarrier)
-      head.push_back(raw("s_cbranch_execz " + label(b, true)));
+      head.push_back(branch(amd::Op::S_CBRANCH_EXECZ, label(b, true)));
     if (loopHeads_.count(b)) // where a uniformly taken back edge enters (see below)
-      head.push_back(labelPiece(bodyLabel(b)));
+      head.push_back(labelInst(bodyLabel(b)));
     before_[i].insert(before_[i].begin(), head.begin(), head.end());
   }
   const bool last = i + 1 == k_.body.size() || blockOf_[i + 1] != b;
   if (!last)
     return;
-  std::vector<Piece> &tail = after_[i];
-  tail.push_back(drain());
+  std::vector<MInst> &tail = after_[i];
+  tail.push_back(waitForLoads());
   const unsigned next = b + 1;
   const bool hasNext = next < numBlocks_;
   std::vector<unsigned> backTargets;
@@ -143,10 +116,10 @@ void Lowering::controlFlow(size_t i) {
     // runs even with no lanes, and an empty EXEC must not loop.)
     if (target >= 1 && target <= b && target < numBlocks_ && !blockHasBarrier(b)) {
       if (st.guard.empty()) {
-        tail.push_back(raw("s_branch " + bodyLabel(target)));
+        tail.push_back(branch(amd::Op::S_BRANCH, bodyLabel(target)));
       } else {
         lanesNotTaking(tail, st);
-        tail.push_back(raw("s_cbranch_scc0 " + bodyLabel(target))); // (SCC: the result is not 0)
+        tail.push_back(branch(amd::Op::S_CBRANCH_SCC0, bodyLabel(target))); // (SCC: the result is not 0)
       }
     }
     // A forward branch every active lane takes (checked at run time, as
@@ -156,10 +129,10 @@ void Lowering::controlFlow(size_t i) {
     if (!st.guard.empty() && target > next && target < numBlocks_ && forwardJumpSafe(b, target)) {
       const std::string general = label(b) + "_divergent";
       lanesNotTaking(tail, st);
-      tail.push_back(raw("s_cbranch_scc1 " + general)); // some lane does not take it
-      tail.push_back(inst(amd::Op::S_OR_MASK, vregOperand(mask(target)), {vregOperand(mask(target)), execOperand()}));
-      tail.push_back(raw("s_branch " + label(target)));
-      tail.push_back(labelPiece(general));
+      tail.push_back(branch(amd::Op::S_CBRANCH_SCC1, general)); // some lane does not take it
+      tail.push_back(MInst{amd::Op::S_OR_MASK, vregOperand(mask(target)), {vregOperand(mask(target)), execOperand()}});
+      tail.push_back(branch(amd::Op::S_BRANCH, label(target)));
+      tail.push_back(labelInst(general));
     }
     if (target < numBlocks_) {
       addLanes(tail, mask(std::max(target, 1u)), st.guard, st.guardNegated);
@@ -174,35 +147,37 @@ void Lowering::controlFlow(size_t i) {
   } else if (hasNext) {
     addLanes(tail, mask(next), "", false);
   }
-  tail.push_back(labelPiece(label(b, true)));
+  tail.push_back(labelInst(label(b, true)));
   std::sort(backTargets.begin(), backTargets.end());
   for (unsigned target : backTargets) {
-    tail.push_back(raw(cmp, {mask(std::max(target, 1u))}));
-    tail.push_back(raw("s_cbranch_scc1 " + label(std::max(target, 1u))));
+    MOperand scc;
+    scc.kind = MOperand::Kind::Scc;
+    tail.push_back(MInst{anyLanes, scc, {vregOperand(mask(std::max(target, 1u))), mir::immOperand(0)}});
+    tail.push_back(branch(amd::Op::S_CBRANCH_SCC1, label(std::max(target, 1u))));
   }
   if (std::find(backTargets.begin(), backTargets.end(), 0u) != backTargets.end())
     error(diags_, st.loc, "a branch back to the kernel's first statement is not supported; add a label after the entry code");
 }
 
-void Lowering::uniformBranch(std::vector<Piece> &tail, const Stmt &st, size_t i) {
+void Lowering::uniformBranch(std::vector<MInst> &tail, const Stmt &st, size_t i) {
   const unsigned b = blockOf_[i], target = blockOf_[st.target], next = b + 1;
   // SCC: the active lanes' predicate bits are not all 0 (EXEC & p is EXEC
   // or 0), unless the compare just before left its SCC (sccFromCompare).
   if (!sccFromCompare(i))
-    tail.push_back(inst(amd::Op::S_AND_MASK, vregOperand(tmpA_), {execOperand(), vregOperand(reg(st.guard, 1))}));
-  const std::string ifTaken = st.guardNegated ? "s_cbranch_scc0 " : "s_cbranch_scc1 ";
-  const std::string ifNotTaken = st.guardNegated ? "s_cbranch_scc1 " : "s_cbranch_scc0 ";
+    tail.push_back(MInst{amd::Op::S_AND_MASK, vregOperand(tmpA_), {execOperand(), vregOperand(reg(st.guard, 1))}});
+  const amd::Op ifTaken = st.guardNegated ? amd::Op::S_CBRANCH_SCC0 : amd::Op::S_CBRANCH_SCC1;
+  const amd::Op ifNotTaken = st.guardNegated ? amd::Op::S_CBRANCH_SCC1 : amd::Op::S_CBRANCH_SCC0;
   if (target < numBlocks_ && target <= b) {
-    tail.push_back(raw(ifTaken + bodyLabel(target)));
+    tail.push_back(branch(ifTaken, bodyLabel(target)));
   } else if (target >= numBlocks_) { // to the end of the body: the lanes are done
-    tail.push_back(raw(ifTaken + label(b, true)));
+    tail.push_back(branch(ifTaken, label(b, true)));
   } else if (target != next) {
     const std::string notTaken = label(b) + "_not_taken";
     const bool jump = forwardJumpSafe(b, target);
-    tail.push_back(raw(ifNotTaken + notTaken));
-    tail.push_back(inst(amd::Op::S_OR_MASK, vregOperand(mask(target)), {vregOperand(mask(target)), execOperand()}));
-    tail.push_back(raw("s_branch " + (jump ? label(target) : label(b, true))));
-    tail.push_back(labelPiece(notTaken));
+    tail.push_back(branch(ifNotTaken, notTaken));
+    tail.push_back(MInst{amd::Op::S_OR_MASK, vregOperand(mask(target)), {vregOperand(mask(target)), execOperand()}});
+    tail.push_back(branch(amd::Op::S_BRANCH, jump ? label(target) : label(b, true)));
+    tail.push_back(labelInst(notTaken));
   }
   if (next < numBlocks_) // not taken (or taken to the next block): every lane falls through
     addLanes(tail, mask(next), "", false);
@@ -217,11 +192,11 @@ bool Lowering::sccFromCompare(size_t i) const {
          cmp.inst.dsts[0].reg == k_.body[i].guard;
 }
 
-void Lowering::lanesNotTaking(std::vector<Piece> &out, const Stmt &st) {
+void Lowering::lanesNotTaking(std::vector<MInst> &out, const Stmt &st) {
   const MOperand p = vregOperand(reg(st.guard, 1)), a = vregOperand(tmpA_);
-  out.push_back(inst(amd::Op::S_AND_MASK, a, {execOperand(), p}));
+  out.push_back(MInst{amd::Op::S_AND_MASK, a, {execOperand(), p}});
   if (!st.guardNegated)
-    out.push_back(inst(amd::Op::S_XOR_MASK, a, {execOperand(), a}));
+    out.push_back(MInst{amd::Op::S_XOR_MASK, a, {execOperand(), a}});
 }
 
 void Lowering::mergePredicates(const Stmt &s) {

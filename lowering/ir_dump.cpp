@@ -66,6 +66,21 @@ void Lowering::dumpAfter(const char *step) {
     o += out_.assembly;
     return;
   }
+  if (s == "layout" || s == "wait-insertion" || s == "hazard-recognition" || s == "alu-delays") {
+    // The one instruction list, with the statement each instruction belongs to.
+    int last = mir::kPrologue - 1;
+    for (const mir::CodeInst &ci : fn_.code) {
+      if (ci.stmt != last) {
+        last = ci.stmt;
+        o += ci.stmt >= 0 ? "  ; line " + std::to_string(k_.body[static_cast<size_t>(ci.stmt)].loc.line) + ": " +
+                                k_.body[static_cast<size_t>(ci.stmt)].text + "\n"
+             : ci.stmt == mir::kPrologue ? "  ; prologue\n"
+                                         : "  ; epilogue\n";
+      }
+      o += (ci.mi.op == amd::Op::LABEL ? "  " : "    ") + printer::printInst(ci.mi, fn_, out_.allocation, t_) + "\n";
+    }
+    return;
+  }
   // The statements with their instructions: over virtual registers before
   // register assignment, physical ones after.
   const bool physical = s == "register-assignment";
@@ -77,23 +92,9 @@ void Lowering::dumpAfter(const char *step) {
   auto inst = [&](const MInst &mi) {
     return physical ? printer::printInst(mi, fn_, out_.allocation, t_) : mir::printVirtual(mi, fn_);
   };
-  auto pieces = [&](const std::vector<Piece> &ps) {
-    for (const Piece &p : ps) {
-      switch (p.kind) {
-      case Piece::Kind::Inst: o += "    " + inst(p.mi) + "\n"; break;
-      case Piece::Kind::Raw: {
-        std::string text = p.raw;
-        if (!p.args.empty())
-          text.replace(text.find("%0"), 2,
-                       physical ? printer::physName(p.args[0], fn_, out_.allocation, t_)
-                                : mir::printVirtualReg(p.args[0], fn_));
-        o += "    " + text + "\n";
-        break;
-      }
-      case Piece::Kind::Label: o += "  " + p.raw + ":\n"; break;
-      case Piece::Kind::Drain: o += "    (wait for every outstanding memory access)\n"; break;
-      }
-    }
+  auto pieces = [&](const std::vector<MInst> &ps) {
+    for (const MInst &mi : ps)
+      o += (mi.op == amd::Op::LABEL ? "  " : "    ") + inst(mi) + "\n";
   };
   for (size_t i = 0; i < k_.body.size() && i < fn_.body.size(); ++i) {
     const mir::LoweredInst &li = fn_.body[i];

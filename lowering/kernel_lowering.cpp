@@ -1,6 +1,7 @@
 // Lowering::run, the pipeline of lowering steps, and translateKernel: the
 // pre-lowering rewrites, the retry without SGPR homes, and the MC check.
 #include "lowering/lowering.hpp"
+#include "lowering/passes.hpp"
 
 namespace p2a::klower {
 
@@ -27,17 +28,24 @@ bool Lowering::run() {
   if (!assignRegisters()) // register_assignment.cpp: liveness, then physical registers
     return false;
   dumpAfter("register-assignment");
-  emitPrologue(); // abi.cpp
-  emitBody();     // wait_insertion.cpp (waits), hazards.cpp (wait states, s_delay_alu)
-  assemble();     // abi.cpp: code, descriptor, metadata
+  layOutCode(); // code_layout.cpp: prologue, statements and control flow as one list
+  dumpAfter("layout");
+  wait_insertion::run(fn_, t_); // s_waitcnt
+  dumpAfter("wait-insertion");
+  hazard_recognition::run(fn_, t_); // s_nop, v_nop
+  dumpAfter("hazard-recognition");
+  alu_delays::run(fn_, t_); // s_delay_alu (gfx11+)
+  dumpAfter("alu-delays");
+  assemble(); // abi.cpp: code, descriptor, metadata
   dumpAfter("emit");
   return lowered && diags_.size() == before;
 }
 
 const std::vector<std::string> &loweringSteps() {
-  static const std::vector<std::string> steps{"segments",         "blocks",           "uniform-values",
-                                              "lower-statements", "uniform-operands", "register-assignment",
-                                              "emit"};
+  static const std::vector<std::string> steps{
+      "segments",            "blocks", "uniform-values", "lower-statements",   "uniform-operands",
+      "register-assignment", "layout", "wait-insertion", "hazard-recognition", "alu-delays",
+      "emit"};
   return steps;
 }
 

@@ -8,19 +8,18 @@
 //   control_flow.cpp        per-block EXEC masks, branches, guards
 //   uniform_operands.cpp    uniform values read in place from SGPRs (bank choice)
 //   register_assignment.cpp liveness, physical registers, the register table
-//   wait_insertion.cpp      emission in order with s_waitcnt, barriers, fences
-//   hazards.cpp             wait states for hazards, s_delay_alu hints
+//   code_layout.cpp         the kernel as one instruction list over physical registers
 //   abi.cpp                 prologue, kernel descriptor, code-object metadata
 //   ir_dump.cpp             the IR between steps as text (--print-ir-after)
+// Then the passes over the laid-out list (passes.hpp), each a function of
+// the mir::Function alone: wait_insertion.cpp, hazards.cpp, alu_delays.cpp.
 #pragma once
 
 #include "lowering/kernel_lowering.hpp"
 
 #include "targets/mc_backend.hpp"
-#include "targets/alu_delay.hpp"
-#include "targets/memory_model.hpp"
+#include "targets/fence_scope.hpp"
 #include "targets/target_info.hpp"
-#include "targets/wait_states.hpp"
 #include "kernel/analysis/address_spaces.hpp"
 #include "kernel/analysis/control_flow_graph.hpp"
 #include "kernel/analysis/uniform_values.hpp"
@@ -67,11 +66,7 @@ inline MOperand vregOperand(unsigned v, Part part = Part::Whole) {
   return o;
 }
 
-inline MOperand noOperand() {
-  MOperand o;
-  o.kind = MOperand::Kind::None;
-  return o;
-}
+using mir::noOperand;
 
 class Lowering {
 public:
@@ -91,9 +86,9 @@ private:
   void findUniformValues(); // uniform_values.hpp, with the scalar rules that apply
   void lowerStatements();   // every statement, then its control flow
   bool assignRegisters();   // liveness + regalloc; false past the register budget
-  void emitPrologue();
-  void emitBody();
-  void assemble();
+  void layOutCode();        // prologue, statements, control flow -> fn_.code (code_layout.cpp)
+  void emitPrologue();      // (abi.cpp)
+  void assemble();          // fn_.code as text, the descriptor and metadata (abi.cpp)
   // The IR after `step` into out_.irDump, if Options::printAfter names it (ir_dump.cpp).
   void dumpAfter(const char *step);
 
@@ -279,13 +274,6 @@ private:
   // for `ret` in the middle (returning lanes join no mask). One block (no
   // control flow) emits none of this.
 
-  struct Piece {
-    enum class Kind { Inst, Raw, Label, Drain } kind = Kind::Inst;
-    MInst mi{amd::Op::V_MOV_B32, {}, {}};
-    std::string raw;            // "%0" is replaced by the physical name of args[0]
-    std::vector<unsigned> args; // vregs
-  };
-
   void buildBlocks();
 
   // Can no block strictly between b and target hold waiting lanes when b
@@ -304,13 +292,12 @@ private:
   std::string label(unsigned block, bool end = false) const;
 
   static MOperand execOperand();
-  Piece inst(amd::Op op, MOperand d, std::vector<MOperand> srcs);
-  Piece raw(std::string text, std::vector<unsigned> args = {});
-  Piece labelPiece(std::string name);
-  Piece drain();
+  MInst branch(amd::Op op, const std::string &target) { return MInst{op, noOperand(), {fn_.label(target)}}; }
+  MInst labelInst(const std::string &name) { return MInst{amd::Op::LABEL, noOperand(), {fn_.label(name)}}; }
+  static MInst waitForLoads() { return MInst{amd::Op::WAIT_LOADS, noOperand(), {}}; }
 
   // dst |= EXEC & (p or ~p), or dst |= EXEC without a predicate.
-  void addLanes(std::vector<Piece> &out, unsigned dstMask, const std::string &pred, bool negated);
+  void addLanes(std::vector<MInst> &out, unsigned dstMask, const std::string &pred, bool negated);
 
   void controlFlow(size_t i);
 
@@ -321,7 +308,7 @@ private:
   // the test of the lanes); a forward one joins the target's mask and jumps
   // there when no block in between can hold waiting lanes; not taken, every
   // lane falls through.
-  void uniformBranch(std::vector<Piece> &tail, const Stmt &st, size_t i);
+  void uniformBranch(std::vector<MInst> &tail, const Stmt &st, size_t i);
 
   // Is statement i a uniform branch right after the scalar compare of its
   // predicate in the same block? Then SCC still holds that compare when the
@@ -331,33 +318,27 @@ private:
 
   // The active lanes a guarded branch does not take, into the control-flow
   // temporary: EXEC & ~p (EXEC & p for @!p); SCC says whether there are any.
-  void lanesNotTaking(std::vector<Piece> &out, const Stmt &st);
+  void lanesNotTaking(std::vector<MInst> &out, const Stmt &st);
 
   // In a divergent region a predicate write must leave the bits of inactive
   // lanes alone (a VOPC or SALU result covers every lane): the rule writes
   // a temporary, then p = p ^ ((p ^ new) & EXEC).
   void mergePredicates(const Stmt &s);
 
-  void emitPieces(const std::vector<Piece> &pieces, std::vector<std::string> &lines, int stmt);
-
-  // At block boundaries every outstanding load is waited for: the waits
-  // are exact within a block and conservative across blocks.
-  void drainWaits(std::vector<std::string> &lines, int stmt);
-
-  // Every memory access of the wave completes: loads and stores, global
-  // and LDS.
-  void drainAll(std::vector<std::string> &lines, int stmt);
-
-  void pushAll(const std::vector<std::string> &seq, std::vector<std::string> &lines, int stmt);
-
   // bar.sync: the wave's memory accesses complete and are released at the
   // workgroup's scope, the waves meet (gfx12 splits the barrier into signal
   // and wait), then stale cached data is dropped (gfx10+: the workgroup's
   // waves may sit on two CUs with their own L0).
-  void barrier(std::vector<std::string> &lines, int stmt);
+  void barrier(int stmt);
 
-  // membar / fence: release, then acquire, at the fence's scope.
-  void fence(targets::FenceScope scope, std::vector<std::string> &lines, int stmt);
+  // membar / fence: every memory access completes, then the release and the
+  // acquire at the fence's scope.
+  void fence(targets::FenceScope scope, int stmt);
+
+  // Appends to the laid-out code.
+  void place(const MInst &mi, int stmt) { fn_.code.push_back({mi, stmt}); }
+  // ... with physical registers for virtual ones.
+  void placePhysical(const MInst &mi, int stmt);
 
   // ld.shared / st.shared -> ds_read / ds_write: the address is the offset
   // in the group segment (the low 32 bits of a 64-bit register), the 16-bit
@@ -375,47 +356,7 @@ private:
   // offset in the last system SGPR (after the workgroup IDs, s4..s6).
   bool kernelInitialisesScratch() const { return privateBytes_ > 0 && !t_.architected_flat_scratch; }
 
-  // ---- output: prologue, waits, descriptor ----
-
-  // Register "keys" an operand touches: VGPR n -> n, SGPR n -> 1000 + n, VCC -> 2000.
-  std::vector<unsigned> keys(const MOperand &o) const;
-
-  struct Pending {
-    targets::Counter counter;
-    std::vector<unsigned> regs; // registers a load will write
-  };
-
-  // Emits the waits `mi` needs, then `mi`: a register a load has not yet
-  // written is neither read nor overwritten before its counter says so.
-  // VMEM loads return in order, so waiting for the newest conflicting load
-  // leaves the later ones in flight (counter value = how many came after it);
-  // SMEM loads may return out of order, so those wait for zero.
-  void emitWithWaits(const MInst &mi, std::vector<std::string> &lines, int stmt);
-
-  // ---- issue: wait states for hazards, s_delay_alu hints ----
-
-  void append(const std::string &line, std::vector<std::string> &lines, int stmt);
-
-  // Every instruction goes out through here, in issue order: first the wait
-  // states the target's hazard table requires after what came before
-  // (s_nop, or a v_nop where only a VALU instruction clears the hazard),
-  // then on gfx11+ the s_delay_alu hint for its ALU dependencies.
-  void issue(const std::string &line, targets::InstFacts facts, const targets::AluInstr &alu,
-             std::vector<std::string> &lines, int stmt);
-
-  // Emits `line` (after its s_delay_alu hint) and remembers it for hazard
-  // checks; its issue cycles (s_nop N: N + 1) are its wait states.
-  void record(const std::string &line, const targets::InstFacts &facts, const targets::AluInstr &alu,
-              std::vector<std::string> &lines, int stmt);
-
-  // A line of ABI, wait or control-flow code, classified by its mnemonic.
-  void push(const std::string &line, std::vector<std::string> &lines, int stmt,
-            const std::vector<unsigned> &readKeys = {});
-
-  // What hazards and delays need to know about one of our instructions.
-  void describe(const MInst &mi, targets::InstFacts &f, targets::AluInstr &a) const;
-
-
+  // ---- output: prologue, descriptor ----
 
   // One `amdhsa.kernels` item: the explicit arguments at their offsets
   // (8-byte ones as global buffers: nvcc writes pointers as .u64), then the
@@ -431,7 +372,6 @@ private:
   mir::Function &fn_;
   unsigned paramDwords_ = 0; // explicit kernel arguments, in dwords
   bool usesHidden_ = false;
-  std::vector<Pending> vmem_, smem_, lds_;
   std::map<std::string, unsigned> sharedOffset_; // .shared variable -> offset in the group segment
   std::map<std::string, unsigned> localOffset_;  // .local variable -> offset in the private segment
   unsigned privateBytes_ = 0;
@@ -453,16 +393,7 @@ private:
   unsigned numBlocks_ = 1;
   unsigned tmpA_ = 0;
   size_t current_ = 0;
-  std::vector<std::vector<Piece>> before_, after_;
-  std::map<size_t, std::vector<std::string>> labels_; // code index -> labels before it
-  // Issue order: hazard history and s_delay_alu state.
-  std::deque<targets::IssuedInstruction> history_;
-  targets::AluDelayTracker delays_;
-  struct OpenDelay {
-    std::vector<std::string> *lines;
-    size_t line, code;
-  };
-  std::optional<OpenDelay> openDelay_;
+  std::vector<std::vector<MInst>> before_, after_; // control flow around each statement
 };
 
 } // namespace p2a::klower

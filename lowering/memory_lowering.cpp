@@ -27,7 +27,7 @@ void Lowering::lowerMemory(const Stmt &s) {
         const unsigned d = reg(s.values[e].reg, wide ? 64 : 32);
         const bool sgn = s.elemType == ptx::TypeClass::S;
         li.insts.push_back({sgn ? amd::Op::V_BFE_I32 : amd::Op::V_BFE_U32, vregOperand(d, wide ? Part::Lo : Part::Whole),
-                            {mir::physReg(true, sg), mir::immOperand(8 * static_cast<unsigned>(off % 4)),
+                            {mir::sgprs(sg), mir::immOperand(8 * static_cast<unsigned>(off % 4)),
                              mir::immOperand(8 * bytes)}});
         if (wide) // a 64-bit register: the extension continues into the high half
           li.insts.push_back(sgn ? MInst{amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi),
@@ -38,10 +38,10 @@ void Lowering::lowerMemory(const Stmt &s) {
       const unsigned w = bytes == 8 ? 64 : 32;
       const unsigned d = reg(s.values[e].reg, w);
       if (w == 64) {
-        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::physReg(true, sg)}});
-        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::physReg(true, sg + 1)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::sgprs(sg)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::sgprs(sg + 1)}});
       } else {
-        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d), {mir::physReg(true, sg)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d), {mir::sgprs(sg)}});
       }
     }
     return;
@@ -68,7 +68,7 @@ void Lowering::lowerMemory(const Stmt &s) {
     // prologue), so the access takes it as the SGPR base (the saddr form)
     // with the kernel's VGPR holding 0 -- or the element's offset
     // (unsigned, added to the base) when it does not fit the immediate field.
-    const MOperand sbase = mir::physReg(true, variableAddress(s.base), 2);
+    const MOperand sbase = mir::sgprs(variableAddress(s.base), 2);
     for (size_t e = 0; e < s.values.size(); ++e) {
       const int64_t off = s.offset + int64_t(e * bytes);
       const bool fits = off < limit; // (off >= 0: the statement's offset is)
@@ -90,8 +90,8 @@ void Lowering::lowerMemory(const Stmt &s) {
   if (s.baseIsSymbol) { // a negative offset from a variable: its address into a VGPR pair
     const unsigned sg = variableAddress(s.base);
     base = newTemp(mir::RegClass::V64);
-    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Lo), {mir::physReg(true, sg)}});
-    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Hi), {mir::physReg(true, sg + 1)}});
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Lo), {mir::sgprs(sg)}});
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Hi), {mir::sgprs(sg + 1)}});
   } else {
     base = reg(s.base, 64);
   }

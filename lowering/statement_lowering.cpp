@@ -20,7 +20,7 @@ void Lowering::lowerStatements() {
     controlFlow(i);
   }
   if (zeroVgpr_ && !k_.body.empty())
-    before_[0].insert(before_[0].begin(), inst(amd::Op::V_MOV_B32, vregOperand(*zeroVgpr_), {mir::immOperand(0)}));
+    before_[0].insert(before_[0].begin(), MInst{amd::Op::V_MOV_B32, vregOperand(*zeroVgpr_), {mir::immOperand(0)}});
 }
 
 unsigned Lowering::reg(const std::string &name, unsigned width) {
@@ -95,8 +95,8 @@ void Lowering::lower(const Stmt &s) {
       if (!v || (v->space != Space::Const && v->space != Space::Global) || s.regWidth != 64)
         return unsupported(s, "taking the address of '" + s.symbol + "'");
       const unsigned d = reg(s.dst, 64), sg = variableAddress(s.symbol);
-      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::physReg(true, sg)}});
-      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::physReg(true, sg + 1)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::sgprs(sg)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::sgprs(sg + 1)}});
       return;
     }
     const unsigned d = reg(s.dst, s.regWidth);
@@ -155,7 +155,7 @@ void Lowering::lowerScalarLoad(const Stmt &s) {
   mir::LoweredInst &li = begin(s);
   const std::string &d = s.values[0].reg;
   const unsigned w = s.elemBits;
-  const MOperand base = s.baseIsSymbol ? mir::physReg(true, variableAddress(s.base), 2)
+  const MOperand base = s.baseIsSymbol ? mir::sgprs(variableAddress(s.base), 2)
                                        : homeOf(uniform_.registers.at(s.base));
   li.insts.push_back({w == 64 ? amd::Op::S_LOAD_B64 : amd::Op::S_LOAD_B32, vregOperand(scalarHome(d, w)),
                       {base, mir::immOperand(static_cast<uint64_t>(s.offset))}});
@@ -166,8 +166,8 @@ void Lowering::lowerScalarLoad(const Stmt &s) {
 void Lowering::lowerScalarAddress(const Stmt &s) {
   mir::LoweredInst &li = begin(s);
   const unsigned sg = variableAddress(s.symbol), home = scalarHome(s.dst, 64);
-  li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Lo), {mir::physReg(true, sg)}});
-  li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Hi), {mir::physReg(true, sg + 1)}});
+  li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Lo), {mir::sgprs(sg)}});
+  li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Hi), {mir::sgprs(sg + 1)}});
   copyHomeToVgpr(li.insts, s.dst, 64);
 }
 
@@ -227,17 +227,17 @@ void Lowering::lowerSpecial(const Stmt &s) {
   switch (s.special) {
   case Special::Tid:
     if (!t_.packed_work_item_ids)
-      li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::physReg(false, s.dim)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::vgprs(s.dim)}});
     else if (s.dim == 0)
-      li.insts.push_back({amd::Op::V_AND_B32, d, {mir::immOperand(0x3ff), mir::physReg(false, 0)}});
+      li.insts.push_back({amd::Op::V_AND_B32, d, {mir::immOperand(0x3ff), mir::vgprs(0)}});
     else
       li.insts.push_back(
-          {amd::Op::V_BFE_U32, d, {mir::physReg(false, 0), mir::immOperand(10 * s.dim), mir::immOperand(10)}});
+          {amd::Op::V_BFE_U32, d, {mir::vgprs(0), mir::immOperand(10 * s.dim), mir::immOperand(10)}});
     return;
-  case Special::Ctaid: li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::physReg(true, kWorkgroupId + s.dim)}}); return;
+  case Special::Ctaid: li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::sgprs(kWorkgroupId + s.dim)}}); return;
   case Special::Nctaid:
     usesHidden_ = true;
-    li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::physReg(true, kHiddenSgprs + s.dim)}});
+    li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::sgprs(kHiddenSgprs + s.dim)}});
     return;
   case Special::Ntid: {
     // hidden_group_size_x|y share the dword at +12, z is the low half at +16.
@@ -246,14 +246,14 @@ void Lowering::lowerSpecial(const Stmt &s) {
     if (uniform_.scalarStatements.count(current_)) { // once, on the scalar ALU
       const MOperand home = vregOperand(scalarHome(s.dst, 32));
       if (s.dim == 1)
-        li.insts.push_back({amd::Op::S_LSHR_B32, home, {mir::physReg(true, sg), mir::immOperand(16)}});
+        li.insts.push_back({amd::Op::S_LSHR_B32, home, {mir::sgprs(sg), mir::immOperand(16)}});
       else
-        li.insts.push_back({amd::Op::S_AND_B32, home, {mir::physReg(true, sg), mir::immOperand(0xffff)}});
+        li.insts.push_back({amd::Op::S_AND_B32, home, {mir::sgprs(sg), mir::immOperand(0xffff)}});
       li.insts.push_back({amd::Op::V_MOV_B32, d, {home}});
       return;
     }
     li.insts.push_back({amd::Op::V_BFE_U32, d,
-                        {mir::physReg(true, sg), mir::immOperand(s.dim == 1 ? 16 : 0), mir::immOperand(16)}});
+                        {mir::sgprs(sg), mir::immOperand(s.dim == 1 ? 16 : 0), mir::immOperand(16)}});
     return;
   }
   case Special::WarpSize: li.insts.push_back({amd::Op::V_MOV_B32, d, {mir::immOperand(32)}}); return;
@@ -281,8 +281,8 @@ void Lowering::lowerCvta(const Stmt &s) {
       if (!v || (v->space != Space::Const && v->space != Space::Global))
         return unsupported(s, "cvta of '" + s.symbol + "'");
       const unsigned sg = variableAddress(s.symbol);
-      lo = mir::physReg(true, sg);
-      hi = mir::physReg(true, sg + 1);
+      lo = mir::sgprs(sg);
+      hi = mir::sgprs(sg + 1);
     }
   } else {
     const unsigned a = reg(s.srcs[0].reg, 64);
@@ -290,7 +290,7 @@ void Lowering::lowerCvta(const Stmt &s) {
     hi = vregOperand(a, Part::Hi);
   }
   if (segment)
-    hi = s.toGeneric ? mir::physReg(true, apertureAddress(s.space) + 1) : mir::immOperand(0);
+    hi = s.toGeneric ? mir::sgprs(apertureAddress(s.space) + 1) : mir::immOperand(0);
   li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {lo}});
   li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {hi}});
 }
@@ -331,7 +331,7 @@ void Lowering::lowerWarpSpecial(const Stmt &s, mir::LoweredInst &li, const MOper
   auto groupSize = [&](unsigned dim) { // hidden_group_size_{x,y,z}
     const MOperand t = temp();
     li.insts.push_back({amd::Op::V_BFE_U32, t,
-                        {mir::physReg(true, kHiddenSgprs + (dim == 2 ? 4 : 3)), mir::immOperand(dim == 1 ? 16 : 0),
+                        {mir::sgprs(kHiddenSgprs + (dim == 2 ? 4 : 3)), mir::immOperand(dim == 1 ? 16 : 0),
                          mir::immOperand(16)}});
     return t;
   };
@@ -347,10 +347,10 @@ void Lowering::lowerWarpSpecial(const Stmt &s, mir::LoweredInst &li, const MOper
   for (unsigned dim = 0; dim < 3; ++dim) {
     id[dim] = temp();
     if (!t_.packed_work_item_ids)
-      li.insts.push_back({amd::Op::V_MOV_B32, id[dim], {mir::physReg(false, dim)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, id[dim], {mir::vgprs(dim)}});
     else
       li.insts.push_back({amd::Op::V_BFE_U32, id[dim],
-                          {mir::physReg(false, 0), mir::immOperand(10 * dim), mir::immOperand(10)}});
+                          {mir::vgprs(0), mir::immOperand(10 * dim), mir::immOperand(10)}});
   }
   // linear = (tid.z * ntid.y + tid.y) * ntid.x + tid.x
   const MOperand linear = temp();

@@ -8,10 +8,10 @@ namespace p2a::klower {
 MOperand Lowering::homeOf(const kernel::UniformSource &u) {
   using K = kernel::UniformSource::Kind;
   switch (u.kind) {
-  case K::Argument: return mir::physReg(true, kParamSgprs + u.offset / 4, u.bits / 32);
-  case K::WorkgroupId: return mir::physReg(true, kWorkgroupId + u.dim);
-  case K::GridSize: return mir::physReg(true, kHiddenSgprs + u.dim);
-  case K::VariableAddress: return mir::physReg(true, variableAddress(u.variable), 2);
+  case K::Argument: return mir::sgprs(kParamSgprs + u.offset / 4, u.bits / 32);
+  case K::WorkgroupId: return mir::sgprs(kWorkgroupId + u.dim);
+  case K::GridSize: return mir::sgprs(kHiddenSgprs + u.dim);
+  case K::VariableAddress: return mir::sgprs(variableAddress(u.variable), 2);
   case K::Computed: break;
   }
   return vregOperand(scalarHome(u.computedBy, u.bits));
@@ -25,7 +25,7 @@ MOperand Lowering::homeHalf(const MOperand &h, Part p) {
   if (p == Part::Whole)
     return h;
   if (h.kind == MOperand::Kind::Phys)
-    return mir::physReg(true, h.physIndex + (p == Part::Hi ? 1 : 0));
+    return mir::sgprs(h.physIndex + (p == Part::Hi ? 1 : 0));
   return vregOperand(h.vreg, p);
 }
 
@@ -62,7 +62,7 @@ std::set<std::string> Lowering::scalarReads(const MInst &mi) const {
   const amd::OpDef &def = amd::opDef(mi.op);
   for (size_t i = 0; i < mi.srcs.size(); ++i) {
     const MOperand &o = mi.srcs[i];
-    if (o.kind == MOperand::Kind::Phys && o.physSgpr)
+    if (o.kind == MOperand::Kind::Phys && o.file == mir::RegFile::Sgpr)
       reads.insert("s" + std::to_string(o.physIndex));
     else if (o.kind == MOperand::Kind::Vcc || o.kind == MOperand::Kind::Exec)
       reads.insert(o.kind == MOperand::Kind::Vcc ? "vcc" : "exec");

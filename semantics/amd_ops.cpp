@@ -90,6 +90,15 @@ BV permBytes(const BV &s0, const BV &s1, const BV &sel) {
 // Every op's definition. A switch with no default: the compiler checks that
 // each Op has one (-Werror=switch), and nothing depends on the order of the
 // enum (allOps builds the table from it, indexed by Op).
+// An instruction with no value semantics and no destination (control,
+// waits, hints, cache maintenance, pseudos).
+OpDef control(Op op, const char *name, Encoding e, std::vector<Slot> srcs) {
+  const char *cite = e == Encoding::CacheMaintenance ? "AMDGPUUsage, Memory Model"
+                     : e == Encoding::Pseudo         ? "(pseudo)"
+                                                     : "Vega ISA 12.5 SOPP, RDNA3/RDNA4 ISA";
+  return OpDef{op, name, e, Slot::None, std::move(srcs), false, cite, nullptr};
+}
+
 OpDef defineOp(Op op) {
   using E = Encoding;
   using SL = Slot;
@@ -727,6 +736,38 @@ OpDef defineOp(Op op) {
           const BV a = s[0].trunc(16), b = s[1].trunc(16);
           return compareResult(~slt(a, b), c);
         }};
+  case Op::S_BRANCH: return control(op, "s_branch", E::SOPP, {SL::Other});
+  case Op::S_CBRANCH_SCC0: return control(op, "s_cbranch_scc0", E::SOPP, {SL::Other});
+  case Op::S_CBRANCH_SCC1: return control(op, "s_cbranch_scc1", E::SOPP, {SL::Other});
+  case Op::S_CBRANCH_EXECZ: return control(op, "s_cbranch_execz", E::SOPP, {SL::Other});
+  case Op::S_ENDPGM: return control(op, "s_endpgm", E::SOPP, {});
+  case Op::S_BARRIER: return control(op, "s_barrier", E::SOPP, {});
+  case Op::S_BARRIER_SIGNAL: return control(op, "s_barrier_signal", E::SOPP, {SL::V32});
+  case Op::S_BARRIER_WAIT: return control(op, "s_barrier_wait", E::SOPP, {SL::V32});
+  case Op::S_NOP: return control(op, "s_nop", E::SOPP, {SL::V32});
+  case Op::S_WAITCNT: return control(op, "s_waitcnt", E::SOPP, {SL::Other});
+  case Op::S_DELAY_ALU: return control(op, "s_delay_alu", E::SOPP, {SL::V32});
+  case Op::V_NOP: return control(op, "v_nop", E::VOP1, {});
+  case Op::S_GETPC_B64:
+    return OpDef{op, "s_getpc_b64", E::SOP1, SL::Sgprs, {}, false, "Vega ISA 12.3", nullptr};
+  case Op::S_SETREG_B32:
+    return OpDef{op, "s_setreg_b32", E::SOPK, SL::Other, {SL::V32}, false, "Vega ISA 12.6", nullptr};
+  case Op::S_MOV_B64:
+    return OpDef{op, "s_mov_b64", E::SOP1, SL::Sgprs, {SL::Sgprs}, false, "Vega ISA 12.3", nullptr};
+  case Op::S_PC_REL_ADDRESS:
+    return OpDef{op, "(pc-relative address)", E::SOP1, SL::Sgprs, {SL::Other, SL::Other}, false,
+                 "AMDGPUUsage, code model", nullptr};
+  case Op::BUFFER_WBINVL1_VOL: return control(op, "buffer_wbinvl1_vol", E::CacheMaintenance, {SL::Other});
+  case Op::BUFFER_WBL2: return control(op, "buffer_wbl2", E::CacheMaintenance, {SL::Other});
+  case Op::BUFFER_INV: return control(op, "buffer_inv", E::CacheMaintenance, {SL::Other});
+  case Op::BUFFER_INVL2: return control(op, "buffer_invl2", E::CacheMaintenance, {SL::Other});
+  case Op::BUFFER_GL0_INV: return control(op, "buffer_gl0_inv", E::CacheMaintenance, {SL::Other});
+  case Op::BUFFER_GL1_INV: return control(op, "buffer_gl1_inv", E::CacheMaintenance, {SL::Other});
+  case Op::GLOBAL_WB: return control(op, "global_wb", E::CacheMaintenance, {SL::Other});
+  case Op::GLOBAL_INV: return control(op, "global_inv", E::CacheMaintenance, {SL::Other});
+  case Op::LABEL: return control(op, "(label)", E::Pseudo, {SL::Other});
+  case Op::WAIT_LOADS: return control(op, "(wait for loads)", E::Pseudo, {});
+  case Op::WAIT_ALL: return control(op, "(wait for memory)", E::Pseudo, {});
   case Op::NumOps: break;
   }
   throw std::logic_error("amd::defineOp: not an op");
@@ -788,9 +829,13 @@ bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t) {
     return false;
   // VOP3 literals exist from gfx10 on (RDNA ISA "VOP3 literal"); gfx9/CDNA have none.
   case Encoding::VOP3: return t.has_literal_in_vop3 && d.srcs.at(index) == Slot::V32;
+  case Encoding::SOPK:
+  case Encoding::SOPP:
   case Encoding::VMEM:
   case Encoding::SMEM:
-  case Encoding::DS: return false;
+  case Encoding::DS:
+  case Encoding::CacheMaintenance:
+  case Encoding::Pseudo: return false;
   }
   return false;
 }
@@ -844,9 +889,16 @@ bool clobbersScc(Op op) {
   case Op::S_MUL_I32:
   case Op::S_MUL_HI_U32:
   case Op::S_MUL_HI_I32:
-  case Op::S_CSELECT_MASK: return false;
+  case Op::S_CSELECT_MASK:
+  case Op::S_GETPC_B64:
+  case Op::S_MOV_B64: return false;
+  case Op::S_PC_REL_ADDRESS: return true; // (the adds write their carry)
   default: return true;
   }
+}
+
+bool isBranch(Op op) {
+  return op == Op::S_BRANCH || op == Op::S_CBRANCH_SCC0 || op == Op::S_CBRANCH_SCC1 || op == Op::S_CBRANCH_EXECZ;
 }
 
 bool isFlat(Op op) { return op >= Op::FLAT_LOAD_U8 && op <= Op::FLAT_STORE_B64; }

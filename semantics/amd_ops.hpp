@@ -93,16 +93,45 @@ enum class Op {
   // halves of the sources take part.
   V_CMP_NE_U16, V_CMP_LT_U16, V_CMP_LE_U16, V_CMP_GT_U16, V_CMP_GE_U16,
   V_CMP_LT_I16, V_CMP_LE_I16, V_CMP_GT_I16, V_CMP_GE_I16,
+  // Program control, waits and hints (Vega ISA 12.5 SOPP; RDNA3 ISA
+  // "s_delay_alu"; RDNA4 ISA s_barrier_signal/s_barrier_wait): no value
+  // semantics. Branches: srcs {Label} (the SCC branches read SCC, execz
+  // EXEC, implicitly); s_nop, s_delay_alu: srcs {Imm}; s_waitcnt (with its
+  // gfx10 vscnt and gfx12 split forms): srcs {Wait}; v_nop: none.
+  S_BRANCH, S_CBRANCH_SCC0, S_CBRANCH_SCC1, S_CBRANCH_EXECZ, S_ENDPGM, S_BARRIER, S_BARRIER_SIGNAL,
+  S_BARRIER_WAIT, S_NOP, S_WAITCNT, S_DELAY_ALU, V_NOP,
+  // Prologue setup (Vega ISA 12.3 SOP1, 12.6 SOPK): the PC of the next
+  // instruction into an SGPR pair; an SGPR into a hardware register
+  // (dst HwReg); a 64-bit scalar move (from an aperture register).
+  S_GETPC_B64, S_SETREG_B32, S_MOV_B64,
+  // A symbol's address into an SGPR pair, PC-relative as LLVM's
+  // SI_PC_ADD_REL_OFFSET: s_getpc_b64, then s_add_u32 / s_addc_u32 of the
+  // symbol's rel32 halves (srcs {Symbol lo, Symbol hi}). One instruction
+  // until it is printed, so that no pass puts anything between the three:
+  // the addends count the bytes from the s_getpc to each literal.
+  S_PC_REL_ADDRESS,
+  // Cache maintenance for fences and barriers (AMDGPUUsage "Memory Model"):
+  // no operands but srcs {CachePolicy}.
+  BUFFER_WBINVL1_VOL, BUFFER_WBL2, BUFFER_INV, BUFFER_INVL2, BUFFER_GL0_INV, BUFFER_GL1_INV, GLOBAL_WB, GLOBAL_INV,
+  // Pseudo instructions the lowering's passes consume, never printed: a
+  // label (srcs {Label}); wait for every outstanding load (a block
+  // boundary); wait for every memory access, loads and stores (before a
+  // fence's or barrier's cache maintenance).
+  LABEL, WAIT_LOADS, WAIT_ALL,
   NumOps // not an op: the count, for tables indexed by Op
 };
 inline constexpr size_t kNumOps = static_cast<size_t>(Op::NumOps);
 
-enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, SOPC, VMEM, SMEM, DS };
+// CacheMaintenance: MUBUF/FLAT write-backs and invalidations (no data);
+// Pseudo: not an instruction (see LABEL).
+enum class Encoding { VOP1, VOP2, VOP3, VOPC, SOP1, SOP2, SOPC, SOPK, SOPP, VMEM, SMEM, DS, CacheMaintenance, Pseudo };
 
 // What an operand slot holds. Scc is the scalar condition code, one bit for
 // the whole wave: an implicit operand, never printed (the SOPC compares write
 // it as their result, s_cselect reads it as its last source).
-enum class Slot { V32, V64, Mask, None, Sgprs, Scc };
+// Other: an operand that is no value (a label, a wait, a cache policy, a
+// hardware register).
+enum class Slot { V32, V64, Mask, None, Sgprs, Scc, Other };
 
 // Per-evaluation context: the lane's EXEC bit and a source of unspecified
 // values (for bits an instruction leaves undefined or preserves from an
@@ -171,6 +200,9 @@ bool isInlineConstant(int64_t v);
 // The FLAT (generic-address) memory instructions: routed by aperture, counted
 // in both vmcnt and lgkmcnt (dscnt on gfx12), no SGPR-base field.
 bool isFlat(Op op);
+
+// Is `op` a branch (s_branch, s_cbranch_*)?
+bool isBranch(Op op);
 
 // A scalar ALU op on values (not a lane-mask op, not s_cselect): its operands are SGPRs.
 bool isScalarValueOp(Op op);

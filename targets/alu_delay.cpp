@@ -21,6 +21,18 @@ std::string skipName(unsigned skip) { return skip == 1 ? "NEXT" : "SKIP_" + std:
 
 } // namespace
 
+unsigned delayAluSimm16(unsigned id0, unsigned skip, unsigned id1) { return id0 | skip << 4 | id1 << 7; }
+
+std::string delayAluText(unsigned simm16) {
+  const unsigned id0 = simm16 & 0xf, skip = simm16 >> 4 & 7, id1 = simm16 >> 7 & 0xf;
+  std::string text = "s_delay_alu instid0(" + delayIdName(id0) + ")";
+  if (skip)
+    text += " | instskip(" + skipName(skip) + ")";
+  if (id1)
+    text += " | instid1(" + delayIdName(id1) + ")";
+  return text;
+}
+
 void AluDelayTracker::blockBoundary() {
   state_.clear();
   openId_.reset();
@@ -36,7 +48,7 @@ std::optional<AluDelayTracker::Hint> AluDelayTracker::issue(const AluInstr &in) 
     // reader of the same register is at least as far from the producer).
     bool valu = false;
     unsigned valuNum = 5, saluCycles = 0;
-    for (unsigned r : in.reads) {
+    for (const RegUnit &r : in.reads) {
       auto it = state_.find(r);
       if (it == state_.end())
         continue;
@@ -53,14 +65,10 @@ std::optional<AluDelayTracker::Hint> AluDelayTracker::issue(const AluInstr &in) 
     if (saluCycles)
       ids.push_back(8 + std::min(saluCycles, 3u));
     if (ids.size() == 1 && openId_ && sinceOpen_ <= 5) {
-      hint = Hint{true, "s_delay_alu instid0(" + delayIdName(*openId_) + ") | instskip(" + skipName(sinceOpen_) +
-                            ") | instid1(" + delayIdName(ids[0]) + ")", false};
+      hint = Hint{true, delayAluSimm16(*openId_, sinceOpen_, ids[0]), false};
       openId_.reset();
     } else if (!ids.empty()) {
-      std::string text = "s_delay_alu instid0(" + delayIdName(ids[0]) + ")";
-      if (ids.size() == 2)
-        text += " | instid1(" + delayIdName(ids[1]) + ")";
-      hint = Hint{false, text, ids.size() == 1};
+      hint = Hint{false, delayAluSimm16(ids[0], 0, ids.size() == 2 ? ids[1] : 0), ids.size() == 1};
       if (ids.size() == 1) {
         openId_ = ids[0];
         sinceOpen_ = 0;
@@ -69,7 +77,7 @@ std::optional<AluDelayTracker::Hint> AluDelayTracker::issue(const AluInstr &in) 
       }
     }
     // The results this instruction writes replace older producers.
-    for (unsigned w : in.writes) {
+    for (const RegUnit &w : in.writes) {
       Entry e;
       if (in.kind == AluInstr::Kind::Valu) {
         e.valuCycles = in.latency;

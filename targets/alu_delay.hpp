@@ -13,6 +13,8 @@
 // track VCC, EXEC or SCC used implicitly).
 #pragma once
 
+#include "targets/register_unit.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -29,7 +31,7 @@ struct AluInstr {
   } kind = Kind::Salu;
   unsigned latency = 1;              // issue-to-result cycles (VALU 5, 64-bit shift 6, quarter rate 8, SALU 2)
   unsigned cycles = 1;               // issue cycles (s_nop N: N + 1)
-  std::vector<unsigned> reads, writes; // explicit register units
+  std::vector<RegUnit> reads, writes; // explicit register operands
 };
 
 // Latencies of LLVM's GFX11SpeedModel (SISchedule.td) for our op classes.
@@ -38,8 +40,8 @@ constexpr unsigned kValuLatency = 5, kValu64ShiftLatency = 6, kQuarterRateLatenc
 class AluDelayTracker {
 public:
   struct Hint {
-    bool patchOpen = false; // replace the previous s_delay_alu (its text is `text`) instead of inserting one
-    std::string text;       // "s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_2)"
+    bool patchOpen = false;  // replace the previous s_delay_alu (its operand is `simm16`) instead of inserting one
+    unsigned simm16 = 0;     // the instruction's operand (delayAluSimm16)
     bool leavesOpen = false; // a new hint with one ID: a later one may fill its instid1 (patchOpen)
   };
   // The hint `in` needs (if any), then `in` is taken as issued.
@@ -54,7 +56,7 @@ private:
     unsigned saluCycles = 0;
     bool empty() const { return valuNum >= 5 && saluCycles == 0; }
   };
-  std::map<unsigned, Entry> state_;
+  std::map<RegUnit, Entry> state_;
   // The last s_delay_alu holding one ID, and the instructions issued since it.
   std::optional<unsigned> openId_;
   unsigned sinceOpen_ = 0;
@@ -62,5 +64,12 @@ private:
 
 // "VALU_DEP_2", "SALU_CYCLE_1" for an instid value (1-4, 9-11).
 std::string delayIdName(unsigned id);
+
+// s_delay_alu's 16-bit operand (RDNA3 ISA "s_delay_alu"): instid0 in bits
+// 3:0, instskip in 6:4 (0 SAME, 1 NEXT, n SKIP_n-1: instid1 applies to the
+// instskip-th instruction after the hint), instid1 in 10:7.
+unsigned delayAluSimm16(unsigned id0, unsigned skip, unsigned id1);
+// Its assembly: "s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_2)".
+std::string delayAluText(unsigned simm16);
 
 } // namespace p2a::targets

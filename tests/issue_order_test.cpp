@@ -13,14 +13,17 @@ using namespace p2a::targets;
 
 namespace {
 
-AluInstr valu(std::vector<unsigned> writes, std::vector<unsigned> reads = {}, unsigned latency = kValuLatency) {
+RegUnit v(unsigned i) { return vgprUnit(i); }
+RegUnit s(unsigned i) { return sgprUnit(i); }
+
+AluInstr valu(std::vector<RegUnit> writes, std::vector<RegUnit> reads = {}, unsigned latency = kValuLatency) {
   return AluInstr{AluInstr::Kind::Valu, latency, 1, std::move(reads), std::move(writes)};
 }
-AluInstr salu(std::vector<unsigned> writes, std::vector<unsigned> reads = {}) {
+AluInstr salu(std::vector<RegUnit> writes, std::vector<RegUnit> reads = {}) {
   return AluInstr{AluInstr::Kind::Salu, kSaluLatency, 1, std::move(reads), std::move(writes)};
 }
 AluInstr nop(unsigned n) { return AluInstr{AluInstr::Kind::Salu, kSaluLatency, n + 1, {}, {}}; }
-AluInstr memory(std::vector<unsigned> reads) { return AluInstr{AluInstr::Kind::Reset, 1, 1, std::move(reads), {}}; }
+AluInstr memory(std::vector<RegUnit> reads) { return AluInstr{AluInstr::Kind::Reset, 1, 1, std::move(reads), {}}; }
 
 // Issues `seq` and returns the hint text before each (empty: none; a patch
 // of the open hint is shown as "patch: ...").
@@ -29,7 +32,7 @@ std::vector<std::string> hints(const std::vector<AluInstr> &seq) {
   std::vector<std::string> out;
   for (const AluInstr &in : seq) {
     std::optional<AluDelayTracker::Hint> h = t.issue(in);
-    out.push_back(!h ? "" : (h->patchOpen ? "patch: " : "") + h->text);
+    out.push_back(!h ? "" : (h->patchOpen ? "patch: " : "") + delayAluText(h->simm16));
   }
   return out;
 }
@@ -40,43 +43,43 @@ TEST_SUITE("issue order") {
 
 TEST_CASE("s_delay_alu: VALU results are hinted up to 3 issue cycles and 3 VALU instructions back") {
   // v_add v0; s_nop 2; v_add reads v0: DEP_1. With s_nop 3 the latency has passed.
-  CHECK(hints({valu({0}), nop(2), valu({1}, {0})}).back() == "s_delay_alu instid0(VALU_DEP_1)");
-  CHECK(hints({valu({0}), nop(3), valu({1}, {0})}).back().empty());
+  CHECK(hints({valu({v(0)}), nop(2), valu({v(1)}, {v(0)})}).back() == "s_delay_alu instid0(VALU_DEP_1)");
+  CHECK(hints({valu({v(0)}), nop(3), valu({v(1)}, {v(0)})}).back().empty());
   // Three SALU instructions between still need the hint; four do not.
-  CHECK(hints({valu({0}), salu({1001}), salu({1002}), salu({1003}), valu({1}, {0})}).back() ==
+  CHECK(hints({valu({v(0)}), salu({s(1)}), salu({s(2)}), salu({s(3)}), valu({v(1)}, {v(0)})}).back() ==
         "s_delay_alu instid0(VALU_DEP_1)");
-  CHECK(hints({valu({0}), salu({1001}), salu({1002}), salu({1003}), salu({1004}), valu({1}, {0})}).back().empty());
+  CHECK(hints({valu({v(0)}), salu({s(1)}), salu({s(2)}), salu({s(3)}), salu({s(4)}), valu({v(1)}, {v(0)})}).back().empty());
   // Counting VALU back: the producer two VALU instructions earlier is VALU_DEP_2.
-  CHECK(hints({valu({0}), valu({5}), valu({1}, {0})}).back() == "s_delay_alu instid0(VALU_DEP_2)");
+  CHECK(hints({valu({v(0)}), valu({v(5)}), valu({v(1)}, {v(0)})}).back() == "s_delay_alu instid0(VALU_DEP_2)");
   // A quarter-rate producer (latency 8) still hints after 3 cycles of s_nop.
-  CHECK(hints({valu({0}, {}, kQuarterRateLatency), nop(4), valu({1}, {0})}).back() == "s_delay_alu instid0(VALU_DEP_1)");
+  CHECK(hints({valu({v(0)}, {}, kQuarterRateLatency), nop(4), valu({v(1)}, {v(0)})}).back() == "s_delay_alu instid0(VALU_DEP_1)");
 }
 
 TEST_CASE("s_delay_alu: SALU results only for the very next instruction; memory resets") {
-  CHECK(hints({salu({1001}), valu({1}, {1001})}).back() == "s_delay_alu instid0(SALU_CYCLE_1)");
-  CHECK(hints({salu({1001}), nop(0), valu({1}, {1001})}).back().empty());
-  CHECK(hints({valu({0}), memory({0}), valu({1}, {0})}).back().empty());
+  CHECK(hints({salu({s(1)}), valu({v(1)}, {s(1)})}).back() == "s_delay_alu instid0(SALU_CYCLE_1)");
+  CHECK(hints({salu({s(1)}), nop(0), valu({v(1)}, {s(1)})}).back().empty());
+  CHECK(hints({valu({v(0)}), memory({v(0)}), valu({v(1)}, {v(0)})}).back().empty());
   // A VALU writing an SGPR mask and a SALU reading it (explicit operands).
-  CHECK(hints({valu({1002}), salu({1003}, {1002})}).back() == "s_delay_alu instid0(VALU_DEP_1)");
+  CHECK(hints({valu({s(2)}), salu({s(3)}, {s(2)})}).back() == "s_delay_alu instid0(VALU_DEP_1)");
 }
 
 TEST_CASE("s_delay_alu: a second dependency within five instructions fills instid1") {
   // llc-19: v_add v0; v_add v1,v0; v_add v10..v13; v_add v14,v13 gives
   // instid0(VALU_DEP_1) | instskip(SKIP_4) | instid1(VALU_DEP_1) before v_add v1.
-  std::vector<AluInstr> seq = {valu({0}), valu({1}, {0}), valu({10}), valu({11}), valu({12}), valu({13}),
-                               valu({14}, {13})};
+  std::vector<AluInstr> seq = {valu({v(0)}), valu({v(1)}, {v(0)}), valu({v(10)}), valu({v(11)}), valu({v(12)}), valu({v(13)}),
+                               valu({v(14)}, {v(13)})};
   std::vector<std::string> h = hints(seq);
   CHECK(h[1] == "s_delay_alu instid0(VALU_DEP_1)");
   CHECK(h[6] == "patch: s_delay_alu instid0(VALU_DEP_1) | instskip(SKIP_4) | instid1(VALU_DEP_1)");
   // One more instruction in between: a separate hint.
-  seq.insert(seq.begin() + 2, valu({15}));
+  seq.insert(seq.begin() + 2, valu({v(15)}));
   CHECK(hints(seq).back() == "s_delay_alu instid0(VALU_DEP_1)");
   // A chain pairs up with NEXT.
-  h = hints({valu({0}), valu({1}, {0}), valu({2}, {1})});
+  h = hints({valu({v(0)}), valu({v(1)}, {v(0)}), valu({v(2)}, {v(1)})});
   CHECK(h[2] == "patch: s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)");
   // Both a VALU and a SALU dependency: two IDs in one hint (a SALU
   // instruction between does not count as a VALU one), nothing left open.
-  h = hints({valu({0}), salu({1001}), valu({2}, {0, 1001}), valu({3}, {2})});
+  h = hints({valu({v(0)}), salu({s(1)}), valu({v(2)}, {v(0), s(1)}), valu({v(3)}, {v(2)})});
   CHECK(h[2] == "s_delay_alu instid0(VALU_DEP_1) | instid1(SALU_CYCLE_1)");
   CHECK(h[3] == "s_delay_alu instid0(VALU_DEP_1)");
 }

@@ -1,6 +1,6 @@
 #include "validation/amdgpu_emulator.hpp"
 
-#include "targets/memory_model.hpp"
+#include "targets/fence_scope.hpp"
 #include "targets/wait_states.hpp"
 #include "semantics/amd_ops.hpp"
 #include "semantics/bitvec.hpp"
@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <deque>
 #include <map>
+#include <set>
 
 namespace p2a::emu {
 
@@ -280,9 +281,12 @@ public:
   Emulator(const LoadedKernel &k, const targets::TargetInfo &t, const Launch &l, GlobalMemory &mem, const Options &o)
       : k_(k), t_(t), l_(l), mem_(mem), o_(o), W_(k.descriptor.wavefrontSize32() ? 32 : 64),
         nv_(k.descriptor.vgprCount(t)) {
-    for (const amd::OpDef &d : amd::allOps())
+    for (const amd::OpDef &d : amd::allOps()) {
       if (d.semantics && amd::available(d.op, t))
         byMnemonic_.insert({stripEncoding(amd::mnemonic(d.op, t)), d.op});
+      if (d.encoding == amd::Encoding::CacheMaintenance)
+        cacheMaintenance_.insert(amd::mnemonic(d.op, t));
+    }
     for (size_t i = 0; i < k.code.size(); ++i) {
       parsed_.push_back(parseText(k.code[i].text, W_));
       offsetIndex_[k.code[i].offset] = i;
@@ -1131,7 +1135,7 @@ private:
         // a VALU instruction with no effect (it counts for VALU-mitigated hazards)
       } else if (m == "s_delay_alu") {
         // a scheduling hint (RDNA3 ISA "s_delay_alu"): no architectural effect
-      } else if (targets::isCacheMaintenance(m)) {
+      } else if (cacheMaintenance_.count(m)) {
         // write-backs and invalidations: the model's memory is one coherent
         // level, so they change nothing here (tests check they are emitted)
       } else if (m.rfind("s_wait", 0) == 0) {
@@ -1244,6 +1248,7 @@ private:
   const unsigned W_;
   const unsigned nv_;
   std::map<std::string, amd::Op> byMnemonic_;
+  std::set<std::string> cacheMaintenance_; // the op table's write-back and invalidation mnemonics
   std::vector<Parsed> parsed_;
   std::map<uint64_t, size_t> offsetIndex_;
   std::vector<uint8_t> lds_;

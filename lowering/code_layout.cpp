@@ -1,0 +1,60 @@
+// Layout: the kernel as one instruction list (mir::Function::code) over
+// physical registers -- the prologue, then each statement's control flow,
+// its instructions, its barrier or fence sequence, and the end of the
+// program -- for the passes that follow (passes.hpp) and the printer.
+#include "lowering/cache_maintenance.hpp"
+#include "lowering/lowering.hpp"
+
+namespace p2a::klower {
+
+void Lowering::placePhysical(const MInst &mi, int stmt) {
+  place(printer::physical(mi, fn_, out_.allocation, t_), stmt);
+}
+
+void Lowering::barrier(int stmt) {
+  place(MInst{amd::Op::WAIT_ALL, noOperand(), {}}, stmt);
+  for (const MInst &mi : releaseSequence(targets::FenceScope::Cta, t_))
+    place(mi, stmt);
+  if (t_.generation >= targets::Generation::GFX12) {
+    place(MInst{amd::Op::S_BARRIER_SIGNAL, noOperand(), {mir::immOperand(0xffffffffu)}}, stmt);
+    place(MInst{amd::Op::S_BARRIER_WAIT, noOperand(), {mir::immOperand(0xffffffffu)}}, stmt);
+  } else {
+    place(MInst{amd::Op::S_BARRIER, noOperand(), {}}, stmt);
+  }
+  for (const MInst &mi : acquireSequence(targets::FenceScope::Cta, t_))
+    place(mi, stmt);
+}
+
+void Lowering::fence(targets::FenceScope scope, int stmt) {
+  place(MInst{amd::Op::WAIT_ALL, noOperand(), {}}, stmt);
+  for (const MInst &mi : releaseSequence(scope, t_))
+    place(mi, stmt);
+  for (const MInst &mi : acquireSequence(scope, t_))
+    place(mi, stmt);
+}
+
+void Lowering::layOutCode() {
+  fn_.code.clear();
+  emitPrologue(); // abi.cpp
+  for (size_t i = 0; i < k_.body.size(); ++i) {
+    const Stmt &s = k_.body[i];
+    const int stmt = static_cast<int>(i);
+    for (const MInst &mi : before_[i])
+      placePhysical(mi, stmt);
+    for (const MInst &mi : fn_.body[i].insts)
+      placePhysical(mi, stmt);
+    if (s.kind == Stmt::Kind::Barrier)
+      barrier(stmt);
+    if (s.kind == Stmt::Kind::Fence)
+      fence(s.scope, stmt);
+    for (const MInst &mi : after_[i])
+      placePhysical(mi, stmt);
+    // The kernel's last statement, an unguarded ret, ends the program itself.
+    if (s.kind == Stmt::Kind::Return && s.guard.empty() && i + 1 == k_.body.size())
+      place(MInst{amd::Op::S_ENDPGM, noOperand(), {}}, stmt);
+  }
+  if (k_.body.empty() || k_.body.back().kind != Stmt::Kind::Return || !k_.body.back().guard.empty())
+    place(MInst{amd::Op::S_ENDPGM, noOperand(), {}}, mir::kEpilogue); // falling off the end of a kernel returns
+}
+
+} // namespace p2a::klower
