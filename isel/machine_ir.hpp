@@ -24,10 +24,21 @@ inline amd::Slot slotOf(RegClass c) {
   return c == RegClass::Mask ? amd::Slot::Mask : c == RegClass::V64 || c == RegClass::S64 ? amd::Slot::V64 : amd::Slot::V32;
 }
 
+// What a vreg holds, which decides how long it lives without a liveness
+// interval: a PTX register or one of the lowering's own values lives for the
+// whole function, a temporary within the PTX instruction that made it.
+enum class VRegRole : unsigned char {
+  PtxRegister, // a PTX register (ptxName)
+  ScalarHome,  // the SGPRs holding a uniform PTX register's value (ptxName: that register)
+  Temporary,   // a rule temporary or a legalised constant
+  Lowering,    // the kernel lowering's own state: block lane masks, saved EXEC, the zero VGPR (ptxName: what it is)
+};
+
 struct VReg {
   RegClass cls = RegClass::V32;
-  std::string ptxName; // empty for temporaries
+  std::string ptxName; // see VRegRole; empty for temporaries
   bool readInPlace = false; // a uniform value every reader takes from its SGPRs: no VGPR needed
+  VRegRole role = VRegRole::Temporary;
 };
 
 // The register files a fixed (physical) operand may name.
@@ -131,7 +142,8 @@ inline constexpr int kPrologue = -1, kEpilogue = -2;
 
 struct Function {
   std::vector<VReg> vregs;
-  std::map<std::string, unsigned> ptxRegs;        // PTX register -> vreg
+  std::map<std::string, unsigned> ptxRegs;        // PTX register (or the lowering's named value) -> vreg
+  std::map<std::string, unsigned> scalarHomes;    // uniform PTX register -> its ScalarHome vreg
   std::vector<std::pair<unsigned, unsigned>> pairs; // (lo, hi): hi must follow lo, lo even
   std::vector<LoweredInst> body;
   std::vector<std::string> labels; // Label operands' names

@@ -89,6 +89,8 @@ std::string namedOperandText(const MOperand &o, const Function &fn) {
 std::string printVirtualReg(unsigned vreg, const Function &fn, rules::Part part) {
   const VReg &v = fn.vregs.at(vreg);
   std::string s = v.ptxName.empty() ? "%t" + std::to_string(vreg) : v.ptxName;
+  if (v.role == VRegRole::ScalarHome)
+    s = "s:" + s; // the SGPR home of that register's value
   if (part == rules::Part::Lo)
     s += ".lo";
   else if (part == rules::Part::Hi)

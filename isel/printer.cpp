@@ -85,6 +85,55 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
   return "v" + std::to_string(p);
 }
 
+// The modifier that makes a global atomic return the old value: glc, sc0 on
+// MI300, th:TH_ATOMIC_RETURN on gfx12 (docs/notes/atomics.md; MC rejects
+// the others on each target).
+const char *atomicReturnBit(const targets::TargetInfo &t) {
+  if (t.generation >= targets::Generation::GFX12)
+    return "th:TH_ATOMIC_RETURN";
+  return t.name == "gfx942" ? "sc0" : "glc";
+}
+
+// global_atomic_OP [vdst,] vaddr, vdata, off [offset:N] [return bit] [scope]
+// ds_OP[_rtn] [vdst,] vaddr, vdata [, vdata1] [offset:N]
+std::string atomicText(const mir::MInst &mi, std::string mn, const mir::Function &fn, const mir::Allocation &a,
+                       const targets::TargetInfo &t) {
+  const amd::OpDef &def = amd::opDef(mi.op);
+  const bool returns = mi.dst.kind != MOperand::Kind::None;
+  const int64_t off = static_cast<int32_t>(static_cast<uint32_t>(mi.srcs.at(def.encoding == amd::Encoding::DS ? mi.srcs.size() - 1 : 2).imm));
+  std::string s;
+  if (def.encoding == amd::Encoding::DS) {
+    if (mi.op == amd::Op::DS_CMPST_RTN_B32 && t.generation >= targets::Generation::GFX11)
+      mn = "ds_cmpstore_rtn_b32";
+    if (!returns)
+      if (size_t at = mn.find("_rtn"); at != std::string::npos)
+        mn.erase(at, 4);
+    s = mn + " ";
+    if (returns)
+      s += operandText(mi.dst, def.dst, fn, a, t) + ", ";
+    std::vector<size_t> order{0, 1};
+    if (mi.srcs.size() == 4) // compare-swap: gfx9/10 print the compare value first, gfx11+ the new one
+      order = t.generation >= targets::Generation::GFX11 ? std::vector<size_t>{0, 2, 1} : std::vector<size_t>{0, 1, 2};
+    for (size_t i = 0; i < order.size(); ++i)
+      s += (i ? ", " : "") + operandText(mi.srcs[order[i]], def.srcs[order[i]], fn, a, t);
+    if (off)
+      s += " offset:" + std::to_string(off);
+    return s;
+  }
+  s = mn + " ";
+  if (returns)
+    s += operandText(mi.dst, def.dst, fn, a, t) + ", ";
+  s += operandText(mi.srcs[0], def.srcs[0], fn, a, t) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t) + ", off";
+  if (off)
+    s += " offset:" + std::to_string(off);
+  if (returns)
+    s += std::string(" ") + atomicReturnBit(t);
+  const std::string policy = operandText(mi.srcs.at(3), amd::Slot::Other, fn, a, t);
+  if (!policy.empty())
+    s += " " + policy;
+  return s;
+}
+
 } // namespace
 
 mir::MOperand physical(const MOperand &o, const mir::Function &fn, const mir::Allocation &a,
@@ -168,6 +217,8 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
     }
     return s;
   }
+  if (amd::isAtomic(mi.op))
+    return atomicText(mi, mn, fn, a, t);
   if (def.encoding == amd::Encoding::VMEM || def.encoding == amd::Encoding::DS) {
     // global_load vdst, vaddr, off|sbase [offset:N] / global_store vaddr, vdata, off|sbase [offset:N]
     // (FLAT-global syntax as llvm-mc prints it, no SGPR base: "off");

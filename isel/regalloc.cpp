@@ -79,7 +79,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     pairOf[fn.pairs[i].second] = static_cast<int>(i);
   }
   auto hasInterval = [&](unsigned v) { return live && v < live->start.size() && live->start[v] >= 0; };
-  auto isTemp = [&](unsigned v) { return fn.vregs[v].ptxName.empty() || hasInterval(v); };
+  auto isTemp = [&](unsigned v) { return fn.vregs[v].role == mir::VRegRole::Temporary || hasInterval(v); };
   // A temporary may reuse registers only if nothing ties it to a PTX register.
   auto reusable = [&](unsigned v) {
     if (!isTemp(v))

@@ -40,13 +40,25 @@ bool pairConsistent(const mir::Function &fn, unsigned lo, unsigned hi) { return 
 
 } // namespace
 
-unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, bool scalar) {
+unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, bool scalar, mir::VRegRole role) {
   auto it = fn.ptxRegs.find(name);
   if (it != fn.ptxRegs.end())
     return it->second;
   unsigned v = newVreg(fn, classOf(width, scalar));
   fn.vregs[v].ptxName = name;
+  fn.vregs[v].role = role;
   fn.ptxRegs[name] = v;
+  return v;
+}
+
+unsigned homeFor(mir::Function &fn, const std::string &name, unsigned width) {
+  auto it = fn.scalarHomes.find(name);
+  if (it != fn.scalarHomes.end())
+    return it->second;
+  unsigned v = newVreg(fn, classOf(width, true));
+  fn.vregs[v].ptxName = name;
+  fn.vregs[v].role = mir::VRegRole::ScalarHome;
+  fn.scalarHomes[name] = v;
   return v;
 }
 
@@ -113,12 +125,14 @@ struct Binder {
   const Rule &rule;
   const ptx::Instruction &inst;
   mir::Function &fn;
-  std::string scalarPrefix;
+  bool toScalarHomes;
   std::vector<unsigned> temps;
   std::vector<unsigned> dstVregs;
 
   unsigned regVreg(const std::string &name, unsigned width) {
-    return rule.scalar ? vregFor(fn, scalarPrefix + name, width, true) : vregFor(fn, name, width);
+    return rule.scalar && toScalarHomes ? homeFor(fn, name, width)
+           : rule.scalar                 ? vregFor(fn, name, width, true)
+                                         : vregFor(fn, name, width);
   }
 
   mir::MOperand imm(uint64_t v) {
@@ -271,7 +285,7 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
 } // namespace
 
 bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t, mir::Function &fn,
-               const std::string &scalarPrefix) {
+               bool toScalarHomes) {
   // Lowered in place, and undone if the rule's register pairs conflict with
   // those already required: new vregs, pairs and PTX register bindings are
   // only ever appended, so a checkpoint of their sizes is enough. (Copying
@@ -281,11 +295,12 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
   auto rollback = [&] {
     fn.vregs.resize(vregsBefore);
     fn.pairs.resize(pairsBefore);
-    for (auto it = fn.ptxRegs.begin(); it != fn.ptxRegs.end();)
-      it = it->second >= vregsBefore ? fn.ptxRegs.erase(it) : std::next(it);
+    for (auto *names : {&fn.ptxRegs, &fn.scalarHomes})
+      for (auto it = names->begin(); it != names->end();)
+        it = it->second >= vregsBefore ? names->erase(it) : std::next(it);
     return false;
   };
-  Binder b{rule, inst, trial, scalarPrefix, {}, {}};
+  Binder b{rule, inst, trial, toScalarHomes, {}, {}};
   for (unsigned i = 0; i < inst.dsts.size(); ++i) {
     const ptx::Operand &d = inst.dsts[i];
     const unsigned w = inst.form.dstWidth(i);

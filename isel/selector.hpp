@@ -33,14 +33,18 @@ bool selectAndLower(const ptx::Instruction &inst, const targets::TargetInfo &t, 
 
 // Lower with a given rule (no cost involved); false if its register pairs
 // cannot be satisfied given the pairs already in `fn`.
-// A scalar rule's registers are SGPR vregs (S32/S64) named `scalarPrefix`
-// + the PTX name, so that a kernel can keep a register's scalar home apart
-// from its VGPR.
+// With `toScalarHomes`, a scalar rule's registers are their scalar homes
+// (homeFor), so that a kernel keeps a register's SGPR value apart from its
+// VGPR.
 bool lowerWith(const rules::Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t,
-               mir::Function &fn, const std::string &scalarPrefix = "");
+               mir::Function &fn, bool toScalarHomes = false);
 
 // The vreg for a PTX register (created on first use with the class its
-// width implies: VGPRs, or SGPRs with `scalar`).
-unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, bool scalar = false);
+// width implies: VGPRs, or SGPRs with `scalar`), or for one of the kernel
+// lowering's own values (`role` Lowering).
+unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, bool scalar = false,
+                 mir::VRegRole role = mir::VRegRole::PtxRegister);
+// The SGPR home (S32/S64; a predicate's lane mask) of a uniform PTX register.
+unsigned homeFor(mir::Function &fn, const std::string &name, unsigned width);
 
 } // namespace p2a::select

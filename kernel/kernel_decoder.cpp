@@ -538,6 +538,10 @@ private:
       decodeMemory(in, full, s);
       return;
     }
+    if (in.opcode == "atom" || in.opcode == "red") {
+      decodeAtomic(in, full, s);
+      return;
+    }
     if (in.opcode == "cvta") {
       // cvta.space.size / cvta.to.space.size (PTX ISA 9.7.9.17)
       std::vector<std::string> m = in.modifiers;
@@ -659,6 +663,138 @@ private:
     k_.body.push_back(s);
   }
 
+  // The address operand of a memory access, [reg+offset] or [symbol+offset],
+  // into s.base, s.offset and s.baseIsSymbol.
+  bool decodeAddress(const ast::Operand &addr, Stmt &s) {
+    if (addr.kind != ast::Operand::Kind::Address) {
+      error(diags_, addr.loc, "expected an address [reg+offset] or [symbol+offset], got '" + addr.text + "'");
+      return false;
+    }
+    if (addr.name.empty()) {
+      error(diags_, addr.loc, "absolute addresses are not supported");
+      return false;
+    }
+    s.offset = addr.offset;
+    s.base = addr.name;
+    // A declared register wins over a variable of the same name, as in ptxas;
+    // registers need no '%' (hand-written PTX: `.reg .u64 in_addr;`).
+    if (!k_.registers.count(addr.name) && (k_.param(addr.name) || k_.variable(addr.name))) {
+      s.baseIsSymbol = true;
+    } else if (addr.name[0] == '%' || k_.registers.count(addr.name)) {
+      // Shared and local addresses may be 32-bit registers (nvcc's usual
+      // form: mov.u32 %r, smem; ld.shared.u32 [%r+4]).
+      auto it = k_.registers.find(addr.name);
+      const bool narrow = (s.space == Space::Shared || s.space == Space::Local) && it != k_.registers.end() &&
+                          it->second.width == 32;
+      typeReg(addr.name, narrow ? 32 : 64, addr.loc);
+    } else {
+      error(diags_, addr.loc, "unknown variable or parameter '" + addr.name + "'");
+      return false;
+    }
+    return true;
+  }
+
+  // atom / red (PTX ISA 9.7.13.5, 9.7.13.6): an integer read-modify-write of
+  // one element in global or shared memory (or through a generic address).
+  // atom returns the old value; red does not. Without .sem the access is
+  // .relaxed; the scope defaults to .gpu.
+  void decodeAtomic(const ast::Instruction &in, const std::string &full, Stmt &s) {
+    const bool red = in.opcode == "red";
+    s.kind = Stmt::Kind::Atomic;
+    s.space = Space::Generic;
+    s.scope = targets::FenceScope::Gpu;
+    std::optional<Stmt::AtomicOp> op;
+    std::optional<ptx::ScalarType> ty;
+    for (const std::string &m : in.modifiers) {
+      if (m == "relaxed") continue;
+      if (m == "acquire" || m == "release" || m == "acq_rel") {
+        s.ordered = true;
+        continue;
+      }
+      if (m == "cta") s.scope = targets::FenceScope::Cta;
+      else if (m == "gpu" || m == "cluster") s.scope = targets::FenceScope::Gpu;
+      else if (m == "sys") s.scope = targets::FenceScope::Sys;
+      else if (m == "global") s.space = Space::Global;
+      else if (m == "shared" || m == "shared::cta") s.space = Space::Shared;
+      else if (m == "add") op = Stmt::AtomicOp::Add;
+      else if (m == "inc") op = Stmt::AtomicOp::Inc;
+      else if (m == "dec") op = Stmt::AtomicOp::Dec;
+      else if (m == "min") op = Stmt::AtomicOp::Min;
+      else if (m == "max") op = Stmt::AtomicOp::Max;
+      else if (m == "and") op = Stmt::AtomicOp::And;
+      else if (m == "or") op = Stmt::AtomicOp::Or;
+      else if (m == "xor") op = Stmt::AtomicOp::Xor;
+      else if (m == "exch") op = Stmt::AtomicOp::Exch;
+      else if (m == "cas") op = Stmt::AtomicOp::Cas;
+      else if (std::optional<ptx::ScalarType> t = ptx::parseScalarType(m, ptx::FloatTypes::Reject); t && !ty) ty = t;
+      else if (ptx::parseScalarType(m, ptx::FloatTypes::AsBits))
+        return unsupportedForm(in, full, "floating-point atomics are not supported");
+      else return unsupportedForm(in, full, "unexpected modifier '." + m + "'");
+    }
+    if (!op || !ty || ty->cls == TypeClass::Pred)
+      return unsupportedForm(in, full, "expected an operation and an integer type");
+    const unsigned bits = ty->bits;
+    const TypeClass c = ty->cls;
+    bool valid;
+    switch (*op) {
+    case Stmt::AtomicOp::Add: valid = (c == TypeClass::U && (bits == 32 || bits == 64)) || (c == TypeClass::S && bits == 32); break;
+    case Stmt::AtomicOp::Inc:
+    case Stmt::AtomicOp::Dec: valid = c == TypeClass::U && bits == 32; break;
+    case Stmt::AtomicOp::Min:
+    case Stmt::AtomicOp::Max: valid = (c == TypeClass::U || c == TypeClass::S) && (bits == 32 || bits == 64); break;
+    case Stmt::AtomicOp::And:
+    case Stmt::AtomicOp::Or:
+    case Stmt::AtomicOp::Xor:
+    case Stmt::AtomicOp::Exch: valid = c == TypeClass::B && (bits == 32 || bits == 64); break;
+    case Stmt::AtomicOp::Cas: valid = c == TypeClass::B && (bits == 32 || bits == 16 || bits == 64); break;
+    }
+    if (!valid) {
+      error(diags_, in.opcode_loc.line ? in.opcode_loc : in.loc, "invalid form '" + full + "': no such type for this operation");
+      return;
+    }
+    if (*op == Stmt::AtomicOp::Cas && bits != 32)
+      return unsupportedForm(in, full, "only 32-bit compare-and-swap is supported");
+    if (red && (*op == Stmt::AtomicOp::Exch || *op == Stmt::AtomicOp::Cas)) {
+      error(diags_, in.opcode_loc.line ? in.opcode_loc : in.loc, "invalid form '" + full + "': red has no ." +
+                                                                  (*op == Stmt::AtomicOp::Exch ? "exch" : "cas"));
+      return;
+    }
+    s.atomicOp = *op;
+    s.elemBits = bits;
+    s.elemType = c;
+    s.regWidth = bits;
+    const size_t values = *op == Stmt::AtomicOp::Cas ? 2 : 1;
+    const size_t expected = values + (red ? 1 : 2);
+    if (in.operands.size() != expected) {
+      error(diags_, in.loc, "'" + full + "' expects " + std::to_string(expected) + " operands");
+      return;
+    }
+    size_t next = 0;
+    if (!red) {
+      ptx::Operand d;
+      if (!regOperand(in.operands[next++], bits, d, false))
+        return;
+      s.dst = d.reg;
+    }
+    if (!decodeAddress(in.operands[next++], s))
+      return;
+    if (s.space == Space::Generic && s.baseIsSymbol) {
+      const kernel::Variable *v = k_.variable(s.base);
+      s.space = v ? v->space : Space::Param;
+    }
+    if (s.space == Space::Param || s.space == Space::Const || s.space == Space::Local) {
+      error(diags_, in.operands[next - 1].loc, "an atomic needs global or shared memory");
+      return;
+    }
+    for (size_t i = 0; i < values; ++i) {
+      ptx::Operand o;
+      if (!regOperand(in.operands[next++], bits, o, true))
+        return;
+      s.values.push_back(o);
+    }
+    k_.body.push_back(s);
+  }
+
   void decodeMemory(const ast::Instruction &in, const std::string &full, Stmt &s) {
     const bool store = in.opcode == "st";
     s.kind = store ? Stmt::Kind::Store : Stmt::Kind::Load;
@@ -693,33 +829,11 @@ private:
     }
     const ast::Operand &addr = store ? in.operands[0] : in.operands[1];
     const ast::Operand &val = store ? in.operands[1] : in.operands[0];
-    if (addr.kind != ast::Operand::Kind::Address) {
-      error(diags_, addr.loc, "expected an address [reg+offset] or [symbol+offset], got '" + addr.text + "'");
-      return;
-    }
-    if (addr.name.empty()) {
-      error(diags_, addr.loc, "absolute addresses are not supported");
-      return;
-    }
-    if (s.space == Space::Param && callParams_.count(addr.name) && !k_.param(addr.name))
+    if (addr.kind == ast::Operand::Kind::Address && !addr.name.empty() && s.space == Space::Param &&
+        callParams_.count(addr.name) && !k_.param(addr.name))
       return decodeCallParam(in, full, s, store, vec, *ty, addr, val);
-    s.offset = addr.offset;
-    s.base = addr.name;
-    // A declared register wins over a variable of the same name, as in ptxas;
-    // registers need no '%' (hand-written PTX: `.reg .u64 in_addr;`).
-    if (!k_.registers.count(addr.name) && (k_.param(addr.name) || k_.variable(addr.name))) {
-      s.baseIsSymbol = true;
-    } else if (addr.name[0] == '%' || k_.registers.count(addr.name)) {
-      // Shared and local addresses may be 32-bit registers (nvcc's usual
-      // form: mov.u32 %r, smem; ld.shared.u32 [%r+4]).
-      auto it = k_.registers.find(addr.name);
-      const bool narrow = (s.space == Space::Shared || s.space == Space::Local) && it != k_.registers.end() &&
-                          it->second.width == 32;
-      typeReg(addr.name, narrow ? 32 : 64, addr.loc);
-    } else {
-      error(diags_, addr.loc, "unknown variable or parameter '" + addr.name + "'");
+    if (!decodeAddress(addr, s))
       return;
-    }
     if (s.space == Space::Param && !s.baseIsSymbol) {
       error(diags_, addr.loc, "ld.param needs a kernel parameter name");
       return;

@@ -84,6 +84,10 @@ std::vector<std::string> writtenRegisters(const Stmt &s) {
   case Stmt::Kind::ReadSpecial:
   case Stmt::Kind::AddressOf:
   case Stmt::Kind::Cvta: out.push_back(s.dst); break;
+  case Stmt::Kind::Atomic:
+    if (!s.dst.empty())
+      out.push_back(s.dst);
+    break;
   default: break;
   }
   return out;
@@ -103,6 +107,7 @@ std::vector<std::string> readRegisters(const Stmt &s) {
       add(o);
     break;
   case Stmt::Kind::Store:
+  case Stmt::Kind::Atomic:
     for (const ptx::Operand &o : s.values)
       add(o);
     [[fallthrough]];

@@ -65,6 +65,7 @@ struct Stmt {
     AddressOf,   // dst <- address of `symbol` (mov.u64 %rd, var / a param in a generic address)
     Load,        // values <- [base + offset] in space
     Store,       // [base + offset] <- values
+    Atomic,      // [base + offset] <- op(old, values...); dst <- old (atom; red has no dst)
     Cvta,        // dst <- src converted between generic and `space`
     Branch,      // to label
     Barrier,     // bar.sync / barrier.sync
@@ -72,6 +73,9 @@ struct Stmt {
     Return,      // ret / exit
     Nop,         // nothing left to do (a mov folded into its readers; see constant_operands)
   };
+  // atom/red operations (PTX ISA 9.7.13.5): Min/Max by elemType (U or S).
+  enum class AtomicOp { Add, Inc, Dec, Min, Max, And, Or, Xor, Exch, Cas };
+
   Kind kind = Kind::Compute;
   ::ptx::ast::SourceLoc loc;
   std::string text;
@@ -82,16 +86,16 @@ struct Stmt {
   ptx::Instruction inst; // Compute
 
   // Registers and immediates by role.
-  std::string dst;                 // ReadSpecial, AddressOf, Cvta
+  std::string dst;                 // ReadSpecial, AddressOf, Cvta, Atomic (empty for red)
   Special special = Special::Tid;  // ReadSpecial
   unsigned dim = 0;                // ReadSpecial: 0 x, 1 y, 2 z
   std::string symbol;              // AddressOf, and the base of Load/Store when `baseIsSymbol`
-  Space space = Space::Global;     // Load/Store/Cvta
+  Space space = Space::Global;     // Load/Store/Cvta/Atomic
   bool toGeneric = false;          // Cvta: cvta.space (to generic) vs cvta.to.space
-  unsigned elemBits = 32;          // Load/Store element width
+  unsigned elemBits = 32;          // Load/Store/Atomic element width
   ptx::TypeClass elemType = ptx::TypeClass::B; // Load: .s8/.s16 sign-extend into the register
   std::vector<ptx::Operand> values; // Load: destination registers; Store: sources (register or immediate)
-  std::string base;                // Load/Store: register or symbol
+  std::string base;                // Load/Store/Atomic: register or symbol
   bool baseIsSymbol = false;
   int64_t offset = 0;
   bool nonCoherent = false;        // ld.global.nc
@@ -99,7 +103,9 @@ struct Stmt {
   std::string label;               // Branch
   unsigned target = 0;             // Branch: statement index of the label
   unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64)
-  targets::FenceScope scope = targets::FenceScope::Gpu; // Fence
+  targets::FenceScope scope = targets::FenceScope::Gpu; // Fence, Atomic
+  AtomicOp atomicOp = AtomicOp::Add; // Atomic: values are b (and c for Cas)
+  bool ordered = false;              // Atomic: .acquire/.release/.acq_rel (a fence on each side), not .relaxed
   std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
 };
 

@@ -52,7 +52,6 @@ inline constexpr unsigned kKernargPtr = 0;
 inline constexpr unsigned kWorkgroupId = 2;
 inline constexpr unsigned kHiddenSgprs = 8;  // s[8:15]: block counts, group sizes
 inline constexpr unsigned kParamSgprs = 16;  // s16...: the explicit arguments, dword by dword
-inline const std::string kScalarPrefix = "s:"; // names the SGPR vreg of a uniform register's value
 inline constexpr unsigned kMaxParamDwords = 64;
 inline constexpr unsigned kHeaderLines = 2; // moduleHeader()'s lines
 
@@ -199,6 +198,17 @@ private:
       amd::Op::SCRATCH_LOAD_B32, amd::Op::SCRATCH_LOAD_B64, amd::Op::SCRATCH_STORE_B8,  amd::Op::SCRATCH_STORE_B16,
       amd::Op::SCRATCH_STORE_B32, amd::Op::SCRATCH_STORE_B64};
 
+  // The 64-bit VGPR address a global or FLAT access starts from: the base
+  // register, or a module variable's address moved out of its SGPRs.
+  unsigned addressPair(const Stmt &s, mir::LoweredInst &li);
+  // The address operand and offset field for `base` + `off`: the field
+  // takes the offset when the encoding can (signed, global_offset_bits;
+  // FLAT 0..2047), else it is added to a copy of the address first.
+  std::pair<MOperand, int64_t> vectorAddress(mir::LoweredInst &li, unsigned base, int64_t off, bool flat);
+
+  // atom / red: one read-modify-write, global_atomic_* or ds_* (atomic_lowering.cpp).
+  void lowerAtomic(const Stmt &s);
+
   // Element e of a load or store at `addr` + `offset`. A register wider than
   // the element type is allowed (PTX ISA 5.4.x): a load fills its low half
   // and extends by the type, a store takes its low bits. False (with an
@@ -287,7 +297,9 @@ private:
   bool blockHasBarrier(unsigned b) const { return kernel::blockHasBarrier(k_, cfg_, b); }
   std::string bodyLabel(unsigned block) const { return label(block) + "_body"; }
 
-  unsigned persistentMask(const std::string &name) { return select::vregFor(fn_, name, 1); }
+  unsigned persistentMask(const std::string &name) {
+    return select::vregFor(fn_, name, 1, false, mir::VRegRole::Lowering);
+  }
   unsigned mask(unsigned block) const { return maskVreg_.at(block - 1); }
   std::string label(unsigned block, bool end = false) const;
 

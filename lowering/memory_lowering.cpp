@@ -85,39 +85,41 @@ void Lowering::lowerMemory(const Stmt &s) {
     return;
   }
   const bool flat = space == Space::Generic && genericReachesSegments_;
-  const int64_t flatLimit = 2048; // FLAT's offset is unsigned, 12 bits (11 on gfx10): 0..2047 everywhere
-  unsigned base;
-  if (s.baseIsSymbol) { // a negative offset from a variable: its address into a VGPR pair
-    const unsigned sg = variableAddress(s.base);
-    base = newTemp(mir::RegClass::V64);
-    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Lo), {mir::sgprs(sg)}});
-    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Hi), {mir::sgprs(sg + 1)}});
-  } else {
-    base = reg(s.base, 64);
-  }
+  const unsigned base = addressPair(s, li);
   for (size_t e = 0; e < s.values.size(); ++e) {
-    const int64_t off = s.offset + int64_t(e * bytes);
-    MOperand addr = vregOperand(base);
-    int64_t field = off;
-    if (flat ? (off < 0 || off >= flatLimit) : (off < -limit || off >= limit)) {
-      // Out of the instruction's offset range: add it to the address first.
-      const unsigned tmp = newTemp(mir::RegClass::V64);
-      const uint64_t u = static_cast<uint64_t>(off);
-      li.insts.push_back({amd::Op::V_ADD_CO_U32, vregOperand(tmp, Part::Lo),
-                          {mir::immOperand(u & 0xffffffffu), vregOperand(base, Part::Lo)}});
-      const unsigned hiTmp = newTemp(mir::RegClass::V32);
-      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(hiTmp), {mir::immOperand(u >> 32)}});
-      MOperand vcc;
-      vcc.kind = MOperand::Kind::Vcc;
-      li.insts.push_back({amd::Op::V_ADDC_CO_U32, vregOperand(tmp, Part::Hi),
-                          {vregOperand(hiTmp), vregOperand(base, Part::Hi), vcc}});
-      addr = vregOperand(tmp);
-      field = 0;
-    }
-    const MOperand offset = mir::immOperand(static_cast<uint64_t>(field) & 0xffffffffu);
-    if (!emitElement(s, e, li, flat ? kFlatOps : kGlobalOps, addr, offset))
+    const auto [addr, field] = vectorAddress(li, base, s.offset + int64_t(e * bytes), flat);
+    if (!emitElement(s, e, li, flat ? kFlatOps : kGlobalOps, addr, mir::immOperand(static_cast<uint64_t>(field) & 0xffffffffu)))
       return;
   }
+}
+
+unsigned Lowering::addressPair(const Stmt &s, mir::LoweredInst &li) {
+  if (!s.baseIsSymbol)
+    return reg(s.base, 64);
+  const unsigned sg = variableAddress(s.base);
+  const unsigned base = newTemp(mir::RegClass::V64);
+  li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Lo), {mir::sgprs(sg)}});
+  li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Hi), {mir::sgprs(sg + 1)}});
+  return base;
+}
+
+std::pair<MOperand, int64_t> Lowering::vectorAddress(mir::LoweredInst &li, unsigned base, int64_t off, bool flat) {
+  const int64_t limit = int64_t(1) << (t_.global_offset_bits - 1);
+  const int64_t flatLimit = 2048; // FLAT's offset is unsigned, 12 bits (11 on gfx10): 0..2047 everywhere
+  if (flat ? (off >= 0 && off < flatLimit) : (off >= -limit && off < limit))
+    return {vregOperand(base), off};
+  // Out of the instruction's offset range: add it to the address first.
+  const unsigned tmp = newTemp(mir::RegClass::V64);
+  const uint64_t u = static_cast<uint64_t>(off);
+  li.insts.push_back({amd::Op::V_ADD_CO_U32, vregOperand(tmp, Part::Lo),
+                      {mir::immOperand(u & 0xffffffffu), vregOperand(base, Part::Lo)}});
+  const unsigned hiTmp = newTemp(mir::RegClass::V32);
+  li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(hiTmp), {mir::immOperand(u >> 32)}});
+  MOperand vcc;
+  vcc.kind = MOperand::Kind::Vcc;
+  li.insts.push_back({amd::Op::V_ADDC_CO_U32, vregOperand(tmp, Part::Hi),
+                      {vregOperand(hiTmp), vregOperand(base, Part::Hi), vcc}});
+  return {vregOperand(tmp), 0};
 }
 
 bool Lowering::emitElement(const Stmt &s, size_t e, mir::LoweredInst &li, const MemoryOps &ops, const MOperand &addr,

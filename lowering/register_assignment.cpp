@@ -23,7 +23,8 @@ bool Lowering::assignRegisters() {
   }
   for (unsigned v = 0; v < fn_.vregs.size(); ++v) {
     const std::string &name = fn_.vregs[v].ptxName;
-    if (name.empty() || name.rfind(kScalarPrefix, 0) == 0)
+    const mir::VRegRole role = fn_.vregs[v].role;
+    if (role == mir::VRegRole::Temporary || role == mir::VRegRole::ScalarHome)
       continue;
     std::string where;
     if (auto it = inPlace_.find(v); it != inPlace_.end())
@@ -49,8 +50,8 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   // A uniform register's SGPR home holds its value wherever the register
   // does: the same liveness (scalar writers are unguarded).
   auto homeVreg = [&](const std::string &r) -> long {
-    auto it = fn_.ptxRegs.find(kScalarPrefix + r);
-    return it == fn_.ptxRegs.end() || fn_.vregs[it->second].cls == mir::RegClass::Mask ? -1 : long(it->second);
+    auto it = fn_.scalarHomes.find(r);
+    return it == fn_.scalarHomes.end() || fn_.vregs[it->second].cls == mir::RegClass::Mask ? -1 : long(it->second);
   };
   std::vector<std::vector<unsigned>> use(n), def(n);
   for (size_t i = 0; i < n; ++i) {

@@ -76,6 +76,7 @@ void Lowering::lower(const Stmt &s) {
       return lowerScalarLoad(s);
     return lowerMemory(s);
   case Stmt::Kind::Store: return lowerMemory(s);
+  case Stmt::Kind::Atomic: return lowerAtomic(s);
   case Stmt::Kind::Cvta: return lowerCvta(s);
   case Stmt::Kind::Return: begin(s); return; // control flow: see controlFlow()
   case Stmt::Kind::Nop: begin(s); return;
@@ -121,10 +122,10 @@ void Lowering::lowerScalar(const Stmt &s) {
   // whole (EXEC or 0): no copy.
   const bool predicate = inst.form.dstWidth(0) == 1;
   if (predicate)
-    fn_.ptxRegs.emplace(kScalarPrefix + d, reg(d, 1));
+    fn_.scalarHomes.emplace(d, reg(d, 1));
   bool lowered = false;
   for (const rules::Rule *r : select::candidates(inst, t_, cost::ruleCostFn(costs_), true))
-    if ((lowered = select::lowerWith(*r, inst, t_, fn_, kScalarPrefix)))
+    if ((lowered = select::lowerWith(*r, inst, t_, fn_, true)))
       break;
   if (!lowered) // cannot happen: the analysis asked for a matching scalar rule
     throw std::logic_error("no scalar rule for a uniform " + inst.form.name());
@@ -218,7 +219,7 @@ size_t Lowering::predicateReaders(const std::string &p) {
 }
 
 unsigned Lowering::scalarHome(const std::string &name, unsigned width) {
-  return select::vregFor(fn_, kScalarPrefix + name, width, true);
+  return select::homeFor(fn_, name, width);
 }
 
 void Lowering::lowerSpecial(const Stmt &s) {
@@ -310,7 +311,7 @@ unsigned Lowering::variableAddress(const std::string &name) {
 
 unsigned Lowering::zeroVgpr() {
   if (!zeroVgpr_)
-    zeroVgpr_ = select::vregFor(fn_, "%__zero", 32);
+    zeroVgpr_ = select::vregFor(fn_, "%__zero", 32, false, mir::VRegRole::Lowering);
   return *zeroVgpr_;
 }
 

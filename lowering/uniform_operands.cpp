@@ -31,10 +31,8 @@ MOperand Lowering::homeHalf(const MOperand &h, Part p) {
 
 void Lowering::bindScalarSources() {
   std::map<unsigned, MOperand> alias;
-  for (const auto &[name, v] : fn_.ptxRegs) {
-    if (name.rfind(kScalarPrefix, 0) != 0)
-      continue;
-    auto it = uniform_.registers.find(name.substr(kScalarPrefix.size()));
+  for (const auto &[name, v] : fn_.scalarHomes) {
+    auto it = uniform_.registers.find(name);
     if (it == uniform_.registers.end())
       continue;
     const MOperand home = homeOf(it->second);

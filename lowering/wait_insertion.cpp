@@ -120,18 +120,21 @@ private:
       lds_.clear();
     }
     out_.push_back({mi, stmt_});
+    // (A store, or an atomic without return, writes no register: an
+    // atomic that returns its old value counts as a load.)
     const amd::OpDef &def = amd::opDef(mi.op);
+    const bool writes = mi.dst.kind != mir::MOperand::Kind::None;
     if (def.encoding == amd::Encoding::VMEM) {
-      if (def.dst == amd::Slot::None)
+      if (!writes)
         vmem_.push_back({Counter::VmStore, {}});
       else
         vmem_.push_back({Counter::VmLoad, registerUnits(mi.dst)});
       // A FLAT load may read LDS: its result also waits for lgkmcnt (dscnt).
-      if (amd::isFlat(mi.op) && def.dst != amd::Slot::None)
+      if (amd::isFlat(mi.op) && writes)
         lds_.push_back({Counter::Lds, registerUnits(mi.dst)});
     } else if (def.encoding == amd::Encoding::SMEM) {
       smem_.push_back({Counter::Scalar, registerUnits(mi.dst)});
-    } else if (def.encoding == amd::Encoding::DS && def.dst != amd::Slot::None) {
+    } else if (def.encoding == amd::Encoding::DS && writes) {
       lds_.push_back({Counter::Lds, registerUnits(mi.dst)});
     }
   }

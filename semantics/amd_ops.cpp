@@ -99,6 +99,18 @@ OpDef control(Op op, const char *name, Encoding e, std::vector<Slot> srcs) {
   return OpDef{op, name, e, Slot::None, std::move(srcs), false, cite, nullptr};
 }
 
+// A global atomic: dst the old value (`width`), srcs {address pair, data,
+// offset, cache policy}.
+OpDef globalAtomic(Op op, const char *name, Slot width, std::optional<Slot> data = std::nullopt) {
+  return OpDef{op, name, Encoding::VMEM, width, {Slot::V64, data.value_or(width), Slot::V32, Slot::Other}, false,
+               "Vega ISA 9 FLAT/global atomics", nullptr};
+}
+
+// An LDS atomic: dst the old value, srcs {address, data, offset}.
+OpDef ldsAtomic(Op op, const char *name) {
+  return OpDef{op, name, Encoding::DS, Slot::V32, {Slot::V32, Slot::V32, Slot::V32}, false, "Vega ISA 11 LDS", nullptr};
+}
+
 OpDef defineOp(Op op) {
   using E = Encoding;
   using SL = Slot;
@@ -765,6 +777,41 @@ OpDef defineOp(Op op) {
   case Op::BUFFER_GL1_INV: return control(op, "buffer_gl1_inv", E::CacheMaintenance, {SL::Other});
   case Op::GLOBAL_WB: return control(op, "global_wb", E::CacheMaintenance, {SL::Other});
   case Op::GLOBAL_INV: return control(op, "global_inv", E::CacheMaintenance, {SL::Other});
+  case Op::GLOBAL_ATOMIC_ADD: return globalAtomic(op, "global_atomic_add", SL::V32);
+  case Op::GLOBAL_ATOMIC_INC: return globalAtomic(op, "global_atomic_inc", SL::V32);
+  case Op::GLOBAL_ATOMIC_DEC: return globalAtomic(op, "global_atomic_dec", SL::V32);
+  case Op::GLOBAL_ATOMIC_UMIN: return globalAtomic(op, "global_atomic_umin", SL::V32);
+  case Op::GLOBAL_ATOMIC_SMIN: return globalAtomic(op, "global_atomic_smin", SL::V32);
+  case Op::GLOBAL_ATOMIC_UMAX: return globalAtomic(op, "global_atomic_umax", SL::V32);
+  case Op::GLOBAL_ATOMIC_SMAX: return globalAtomic(op, "global_atomic_smax", SL::V32);
+  case Op::GLOBAL_ATOMIC_AND: return globalAtomic(op, "global_atomic_and", SL::V32);
+  case Op::GLOBAL_ATOMIC_OR: return globalAtomic(op, "global_atomic_or", SL::V32);
+  case Op::GLOBAL_ATOMIC_XOR: return globalAtomic(op, "global_atomic_xor", SL::V32);
+  case Op::GLOBAL_ATOMIC_SWAP: return globalAtomic(op, "global_atomic_swap", SL::V32);
+  case Op::GLOBAL_ATOMIC_CMPSWAP: return globalAtomic(op, "global_atomic_cmpswap", SL::V32, SL::V64);
+  case Op::GLOBAL_ATOMIC_ADD_X2: return globalAtomic(op, "global_atomic_add_x2", SL::V64);
+  case Op::GLOBAL_ATOMIC_UMIN_X2: return globalAtomic(op, "global_atomic_umin_x2", SL::V64);
+  case Op::GLOBAL_ATOMIC_SMIN_X2: return globalAtomic(op, "global_atomic_smin_x2", SL::V64);
+  case Op::GLOBAL_ATOMIC_UMAX_X2: return globalAtomic(op, "global_atomic_umax_x2", SL::V64);
+  case Op::GLOBAL_ATOMIC_SMAX_X2: return globalAtomic(op, "global_atomic_smax_x2", SL::V64);
+  case Op::GLOBAL_ATOMIC_AND_X2: return globalAtomic(op, "global_atomic_and_x2", SL::V64);
+  case Op::GLOBAL_ATOMIC_OR_X2: return globalAtomic(op, "global_atomic_or_x2", SL::V64);
+  case Op::GLOBAL_ATOMIC_XOR_X2: return globalAtomic(op, "global_atomic_xor_x2", SL::V64);
+  case Op::GLOBAL_ATOMIC_SWAP_X2: return globalAtomic(op, "global_atomic_swap_x2", SL::V64);
+  case Op::DS_ADD_RTN_U32: return ldsAtomic(op, "ds_add_rtn_u32");
+  case Op::DS_INC_RTN_U32: return ldsAtomic(op, "ds_inc_rtn_u32");
+  case Op::DS_DEC_RTN_U32: return ldsAtomic(op, "ds_dec_rtn_u32");
+  case Op::DS_MIN_RTN_U32: return ldsAtomic(op, "ds_min_rtn_u32");
+  case Op::DS_MIN_RTN_I32: return ldsAtomic(op, "ds_min_rtn_i32");
+  case Op::DS_MAX_RTN_U32: return ldsAtomic(op, "ds_max_rtn_u32");
+  case Op::DS_MAX_RTN_I32: return ldsAtomic(op, "ds_max_rtn_i32");
+  case Op::DS_AND_RTN_B32: return ldsAtomic(op, "ds_and_rtn_b32");
+  case Op::DS_OR_RTN_B32: return ldsAtomic(op, "ds_or_rtn_b32");
+  case Op::DS_XOR_RTN_B32: return ldsAtomic(op, "ds_xor_rtn_b32");
+  case Op::DS_WRXCHG_RTN_B32: return ldsAtomic(op, "ds_wrxchg_rtn_b32");
+  case Op::DS_CMPST_RTN_B32:
+    return OpDef{op, "ds_cmpst_rtn_b32", Encoding::DS, Slot::V32, {Slot::V32, Slot::V32, Slot::V32, Slot::V32}, false,
+                 "Vega ISA 11 LDS", nullptr};
   case Op::LABEL: return control(op, "(label)", E::Pseudo, {SL::Other});
   case Op::WAIT_LOADS: return control(op, "(wait for loads)", E::Pseudo, {});
   case Op::WAIT_ALL: return control(op, "(wait for memory)", E::Pseudo, {});
@@ -900,6 +947,8 @@ bool clobbersScc(Op op) {
 bool isBranch(Op op) {
   return op == Op::S_BRANCH || op == Op::S_CBRANCH_SCC0 || op == Op::S_CBRANCH_SCC1 || op == Op::S_CBRANCH_EXECZ;
 }
+
+bool isAtomic(Op op) { return op >= Op::GLOBAL_ATOMIC_ADD && op <= Op::DS_CMPST_RTN_B32; }
 
 bool isFlat(Op op) { return op >= Op::FLAT_LOAD_U8 && op <= Op::FLAT_STORE_B64; }
 

@@ -113,6 +113,20 @@ enum class Op {
   // Cache maintenance for fences and barriers (AMDGPUUsage "Memory Model"):
   // no operands but srcs {CachePolicy}.
   BUFFER_WBINVL1_VOL, BUFFER_WBL2, BUFFER_INV, BUFFER_INVL2, BUFFER_GL0_INV, BUFFER_GL1_INV, GLOBAL_WB, GLOBAL_INV,
+  // Atomics (Vega ISA 9 "Global, Scratch and Flat" and 11 "LDS" opcode
+  // tables; MI300, RDNA3/4 names by the target's renames). Global: dst the
+  // old value or None (no return: printed without the return bit), srcs
+  // {address pair, data, offset, CachePolicy}; cmpswap's data is the pair
+  // {new, compare}. LDS: dst the old value or None (the name without
+  // _rtn), srcs {address, data, offset}; cmpst {address, compare, new,
+  // offset} (gfx11+ print new before compare).
+  GLOBAL_ATOMIC_ADD, GLOBAL_ATOMIC_INC, GLOBAL_ATOMIC_DEC, GLOBAL_ATOMIC_UMIN, GLOBAL_ATOMIC_SMIN,
+  GLOBAL_ATOMIC_UMAX, GLOBAL_ATOMIC_SMAX, GLOBAL_ATOMIC_AND, GLOBAL_ATOMIC_OR, GLOBAL_ATOMIC_XOR,
+  GLOBAL_ATOMIC_SWAP, GLOBAL_ATOMIC_CMPSWAP,
+  GLOBAL_ATOMIC_ADD_X2, GLOBAL_ATOMIC_UMIN_X2, GLOBAL_ATOMIC_SMIN_X2, GLOBAL_ATOMIC_UMAX_X2,
+  GLOBAL_ATOMIC_SMAX_X2, GLOBAL_ATOMIC_AND_X2, GLOBAL_ATOMIC_OR_X2, GLOBAL_ATOMIC_XOR_X2, GLOBAL_ATOMIC_SWAP_X2,
+  DS_ADD_RTN_U32, DS_INC_RTN_U32, DS_DEC_RTN_U32, DS_MIN_RTN_U32, DS_MIN_RTN_I32, DS_MAX_RTN_U32,
+  DS_MAX_RTN_I32, DS_AND_RTN_B32, DS_OR_RTN_B32, DS_XOR_RTN_B32, DS_WRXCHG_RTN_B32, DS_CMPST_RTN_B32,
   // Pseudo instructions the lowering's passes consume, never printed: a
   // label (srcs {Label}); wait for every outstanding load (a block
   // boundary); wait for every memory access, loads and stores (before a
@@ -203,6 +217,9 @@ bool isFlat(Op op);
 
 // Is `op` a branch (s_branch, s_cbranch_*)?
 bool isBranch(Op op);
+
+// Is `op` an atomic read-modify-write (global or LDS)?
+bool isAtomic(Op op);
 
 // A scalar ALU op on values (not a lane-mask op, not s_cselect): its operands are SGPRs.
 bool isScalarValueOp(Op op);

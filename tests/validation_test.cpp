@@ -1404,3 +1404,57 @@ TEST_CASE("dynamic shared memory: after the static variables, sized by the launc
   REQUIRE(!over.diagnostics.empty());
   CHECK(p2a::testing::contains(over.diagnostics.back().message, "exceeds the 65536 bytes of LDS a workgroup has"));
 }
+
+TEST_CASE("atomics: atom and red in global and shared memory agree with the PTX interpreter on every target") {
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/atomics.ptx");
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    for (const std::string &name : kernelNames(src)) {
+      check::Options o;
+      o.kernel = name;
+      o.grid = {2, 1, 1};
+      o.trials = 2;
+      check::Result r = check::run(src, t, o, p2a::testing::costModel());
+      INFO(name << " on " << t.name << ": " << r.report);
+      CHECK(r.status == check::Status::Pass);
+    }
+    // The return bit each target's MC demands, gfx11's LDS compare-store
+    // name, and the scope bits of a relaxed atomic where the target has them.
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    const char *ret = t.generation >= targets::Generation::GFX12 ? " th:TH_ATOMIC_RETURN" : t.name == "gfx942" ? " sc0" : " glc";
+    CHECK(p2a::testing::contains(m.assembly, ", off offset:4" + std::string(ret)));
+    CHECK(p2a::testing::contains(m.assembly, t.generation >= targets::Generation::GFX11 ? "ds_cmpstore_rtn_b32"
+                                                                                     : "ds_cmpst_rtn_b32"));
+    if (t.generation >= targets::Generation::GFX12)
+      CHECK(p2a::testing::contains(m.assembly, "th:TH_ATOMIC_RETURN scope:SCOPE_DEV"));
+    if (t.name == "gfx942") { // release at .sys: the L2 write-back, and sc1 on the atomic itself
+      CHECK(p2a::testing::contains(m.assembly, "buffer_wbl2 sc0 sc1"));
+      CHECK(p2a::testing::contains(m.assembly, "offset:4 sc0 sc1"));
+    }
+  }
+}
+
+TEST_CASE("atomics: forms that are invalid or not supported are located errors") {
+  auto decodeError = [](const std::string &line) {
+    const std::string src = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                            ".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<2>;\nld.param.u64 %rd1, [p];\n" +
+                            line + "\nret;\n}\n";
+    ::ptx::ParseResult pr = ::ptx::parseModule(src);
+    REQUIRE(pr.ok());
+    Diagnostics d;
+    kernel::decodeKernel(pr.module, pr.module.functions.at(0), d);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].loc.line == 10);
+    return d[0].message;
+  };
+  CHECK(decodeError("red.global.exch.b32 [%rd1], %r1;") == "invalid form 'red.global.exch.b32': red has no .exch");
+  CHECK(decodeError("atom.global.inc.u64 %rd2, [%rd1], %rd3;") ==
+        "invalid form 'atom.global.inc.u64': no such type for this operation");
+  CHECK(decodeError("atom.global.add.f32 %f1, [%rd1], %f1;") ==
+        "unsupported form 'atom.global.add.f32': floating-point atomics are not supported");
+  CHECK(decodeError("atom.global.cas.b64 %rd2, [%rd1], %rd2, %rd3;") ==
+        "unsupported form 'atom.global.cas.b64': only 32-bit compare-and-swap is supported");
+  CHECK(decodeError("atom.global.add.u32 %r1, [%rd1];") == "'atom.global.add.u32' expects 3 operands");
+  CHECK(decodeError("atom.const.add.u32 %r1, [%rd1], 1;") ==
+        "unsupported form 'atom.const.add.u32': unexpected modifier '.const'");
+}

@@ -207,12 +207,42 @@ std::string stripEncoding(const std::string &m) {
 
 // ---- memory instruction table (gfx9 names; t.mnemonic gives the target's) ----
 
+// Atomic operations as AMD's ISA guides define them (Vega ISA 9.5 FLAT and
+// 11 LDS opcode tables; tmp = the old value, DATA the data operand).
+enum class AmdAtomic { None, Add, Inc, Dec, Umin, Smin, Umax, Smax, And, Or, Xor, Swap, Cmpswap };
+
 struct MemOp {
   const char *gfx9Name;
-  enum Kind { GlobalLoad, GlobalStore, ScalarLoad, LdsLoad, LdsStore, ScratchLoad, ScratchStore, FlatLoad, FlatStore } kind;
+  enum Kind {
+    GlobalLoad, GlobalStore, ScalarLoad, LdsLoad, LdsStore, ScratchLoad, ScratchStore, FlatLoad, FlatStore,
+    GlobalAtomic, LdsAtomic
+  } kind;
   unsigned bytes;
   bool sign;
+  AmdAtomic atomic = AmdAtomic::None;
 };
+
+// What an atomic leaves in memory. CMPSWAP: DATA = {src, cmp}: tmp == cmp ? src : tmp.
+uint64_t amdAtomicResult(AmdAtomic a, unsigned bytes, uint64_t tmp, uint64_t data, uint64_t cmp) {
+  const uint64_t mask = bytes == 8 ? ~0ull : 0xffffffffull;
+  auto sx = [&](uint64_t x) { return bytes == 8 ? int64_t(x) : int64_t(int32_t(uint32_t(x))); };
+  switch (a) {
+  case AmdAtomic::Add: return (tmp + data) & mask;
+  case AmdAtomic::Inc: return tmp >= data ? 0 : (tmp + 1) & mask;
+  case AmdAtomic::Dec: return (tmp == 0 || tmp > data) ? data : tmp - 1;
+  case AmdAtomic::Umin: return std::min(tmp, data);
+  case AmdAtomic::Smin: return sx(data) < sx(tmp) ? data : tmp;
+  case AmdAtomic::Umax: return std::max(tmp, data);
+  case AmdAtomic::Smax: return sx(data) > sx(tmp) ? data : tmp;
+  case AmdAtomic::And: return tmp & data;
+  case AmdAtomic::Or: return tmp | data;
+  case AmdAtomic::Xor: return tmp ^ data;
+  case AmdAtomic::Swap: return data;
+  case AmdAtomic::Cmpswap: return tmp == cmp ? data : tmp;
+  case AmdAtomic::None: break;
+  }
+  return tmp;
+}
 
 const MemOp kMemOps[] = {
     {"global_load_ubyte", MemOp::GlobalLoad, 1, false},   {"global_load_sbyte", MemOp::GlobalLoad, 1, true},
@@ -239,6 +269,50 @@ const MemOp kMemOps[] = {
     {"flat_load_dword", MemOp::FlatLoad, 4, false},       {"flat_load_dwordx2", MemOp::FlatLoad, 8, false},
     {"flat_store_byte", MemOp::FlatStore, 1, false},      {"flat_store_short", MemOp::FlatStore, 2, false},
     {"flat_store_dword", MemOp::FlatStore, 4, false},     {"flat_store_dwordx2", MemOp::FlatStore, 8, false},
+    {"global_atomic_add", MemOp::GlobalAtomic, 4, false, AmdAtomic::Add},
+    {"global_atomic_inc", MemOp::GlobalAtomic, 4, false, AmdAtomic::Inc},
+    {"global_atomic_dec", MemOp::GlobalAtomic, 4, false, AmdAtomic::Dec},
+    {"global_atomic_umin", MemOp::GlobalAtomic, 4, false, AmdAtomic::Umin},
+    {"global_atomic_smin", MemOp::GlobalAtomic, 4, false, AmdAtomic::Smin},
+    {"global_atomic_umax", MemOp::GlobalAtomic, 4, false, AmdAtomic::Umax},
+    {"global_atomic_smax", MemOp::GlobalAtomic, 4, false, AmdAtomic::Smax},
+    {"global_atomic_and", MemOp::GlobalAtomic, 4, false, AmdAtomic::And},
+    {"global_atomic_or", MemOp::GlobalAtomic, 4, false, AmdAtomic::Or},
+    {"global_atomic_xor", MemOp::GlobalAtomic, 4, false, AmdAtomic::Xor},
+    {"global_atomic_swap", MemOp::GlobalAtomic, 4, false, AmdAtomic::Swap},
+    {"global_atomic_cmpswap", MemOp::GlobalAtomic, 4, false, AmdAtomic::Cmpswap},
+    {"global_atomic_add_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Add},
+    {"global_atomic_umin_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Umin},
+    {"global_atomic_smin_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Smin},
+    {"global_atomic_umax_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Umax},
+    {"global_atomic_smax_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Smax},
+    {"global_atomic_and_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::And},
+    {"global_atomic_or_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Or},
+    {"global_atomic_xor_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Xor},
+    {"global_atomic_swap_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Swap},
+    {"ds_add_rtn_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Add},
+    {"ds_add_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Add},
+    {"ds_inc_rtn_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Inc},
+    {"ds_inc_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Inc},
+    {"ds_dec_rtn_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Dec},
+    {"ds_dec_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Dec},
+    {"ds_min_rtn_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Umin},
+    {"ds_min_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Umin},
+    {"ds_min_rtn_i32", MemOp::LdsAtomic, 4, false, AmdAtomic::Smin},
+    {"ds_min_i32", MemOp::LdsAtomic, 4, false, AmdAtomic::Smin},
+    {"ds_max_rtn_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Umax},
+    {"ds_max_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Umax},
+    {"ds_max_rtn_i32", MemOp::LdsAtomic, 4, false, AmdAtomic::Smax},
+    {"ds_max_i32", MemOp::LdsAtomic, 4, false, AmdAtomic::Smax},
+    {"ds_and_rtn_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::And},
+    {"ds_and_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::And},
+    {"ds_or_rtn_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::Or},
+    {"ds_or_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::Or},
+    {"ds_xor_rtn_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::Xor},
+    {"ds_xor_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::Xor},
+    {"ds_wrxchg_rtn_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::Swap},
+    {"ds_cmpst_rtn_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::Cmpswap},
+    {"ds_cmpstore_rtn_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::Cmpswap}, // gfx11+: {new, cmp}
 };
 
 // Where the emulated runtime puts scratch: the flat-scratch base it passes
@@ -490,8 +564,9 @@ private:
     const std::string &m = p.mnemonic;
     if (mem)
       f.cls = mem->kind == MemOp::ScalarLoad ? InstClass::Smem
-              : (mem->kind == MemOp::LdsLoad || mem->kind == MemOp::LdsStore) ? InstClass::Lds
-                                                                               : InstClass::Vmem;
+              : (mem->kind == MemOp::LdsLoad || mem->kind == MemOp::LdsStore || mem->kind == MemOp::LdsAtomic)
+                  ? InstClass::Lds
+                  : InstClass::Vmem;
     else if (m.rfind("v_", 0) == 0)
       f.cls = InstClass::Valu;
     else if (m.rfind("s_cbranch", 0) == 0 || m == "s_branch")
@@ -501,7 +576,8 @@ private:
       f.cls = InstClass::Other;
     else if (m.rfind("s_", 0) == 0)
       f.cls = InstClass::Salu;
-    const bool store = mem && (mem->kind == MemOp::GlobalStore || mem->kind == MemOp::LdsStore);
+    const bool store = mem && (mem->kind == MemOp::GlobalStore || mem->kind == MemOp::LdsStore ||
+                               (mem->atomic != AmdAtomic::None && !atomicReturns(p, *mem)));
     for (size_t i = 0; i < p.ops.size(); ++i) {
       const Operand &o = p.ops[i];
       const bool written = !store && f.cls != InstClass::Other && f.cls != InstClass::Branch &&
@@ -521,6 +597,17 @@ private:
       if (p.ops.size() >= 3 && p.ops[2].kind == Operand::Kind::S)
         f.laneSelectSgprs.push_back(p.ops[2].index);
     return f;
+  }
+
+  // Does an atomic write its old value to a VGPR? LDS: the _rtn names;
+  // global: the return bit (glc, sc0 on MI300, th:TH_ATOMIC_RETURN on gfx12).
+  static bool atomicReturns(const Parsed &p, const MemOp &mo) {
+    if (mo.kind == MemOp::LdsAtomic)
+      return p.mnemonic.find("_rtn") != std::string::npos;
+    for (const std::string &m : p.modifiers)
+      if (m == "glc" || m == "sc0" || m == "th:TH_ATOMIC_RETURN")
+        return true;
+    return false;
   }
 
   bool carryOut(const Parsed &p) const {
@@ -742,6 +829,8 @@ private:
       w.pending.push_back(std::move(pl));
       return std::nullopt;
     }
+    if (mo.kind == MemOp::GlobalAtomic || mo.kind == MemOp::LdsAtomic)
+      return execAtomic(w, p, mo, inst, offset, std::move(pl));
     if (mo.kind == MemOp::ScratchLoad || mo.kind == MemOp::ScratchStore)
       return execScratch(w, p, mo, inst, offset, std::move(pl));
     if (mo.kind == MemOp::FlatLoad || mo.kind == MemOp::FlatStore)
@@ -773,6 +862,69 @@ private:
     }
     if (!store)
       pl.keys = keys(data);
+    w.pending.push_back(std::move(pl));
+    return std::nullopt;
+  }
+
+  // global_atomic_OP [vdst,] vaddr, vdata, off / ds_OP[_rtn] [vdst,] vaddr,
+  // vdata[, vdata1]: each active lane in turn reads the old value, writes
+  // the result, and (returning forms) gets the old value once waited for.
+  std::optional<Fault> execAtomic(Wave &w, const Parsed &p, const MemOp &mo, long inst, int64_t offset,
+                                  PendingLoad pl) {
+    const bool returns = atomicReturns(p, mo), lds = mo.kind == MemOp::LdsAtomic;
+    const bool cmpswap = mo.atomic == AmdAtomic::Cmpswap;
+    const size_t first = returns ? 1 : 0;
+    const size_t want = first + (lds ? (cmpswap ? 3 : 2) : 3);
+    if (p.ops.size() != want)
+      return fault(inst, "unexpected operands in '" + pl.text + "'");
+    const Operand &vaddr = p.ops[first];
+    // LDS compare-swap: gfx9/10 ds_cmpst takes {cmp, new}, gfx11+ ds_cmpstore {new, cmp}.
+    const bool newFirst = !lds || t_.generation >= targets::Generation::GFX11;
+    const Operand &data = p.ops[first + 1];
+    const unsigned dwords = mo.bytes / 4;
+    pl.counter = lds ? Counter::Scalar : returns ? Counter::VmLoad : Counter::VmStore;
+    pl.lds = lds;
+    const uint64_t ex = exec(w);
+    auto vreg = [&](unsigned index, unsigned n, unsigned lane) {
+      uint64_t v = 0;
+      for (unsigned d = 0; d < n; ++d)
+        v |= uint64_t(w.v[size_t(index + d) * W_ + lane]) << (32 * d);
+      return v;
+    };
+    for (unsigned lane = 0; lane < W_; ++lane) {
+      if (!((ex >> lane) & 1))
+        continue;
+      uint8_t *ptr;
+      uint64_t addr;
+      if (lds) {
+        addr = uint64_t(w.v[size_t(vaddr.index) * W_ + lane]) + uint64_t(offset);
+        ptr = addr + mo.bytes <= lds_.size() ? &lds_[addr] : nullptr;
+      } else {
+        addr = vreg(vaddr.index, 2, lane) + uint64_t(offset);
+        ptr = mem_.find(addr, mo.bytes);
+      }
+      if (!ptr)
+        return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses " + std::to_string(mo.bytes) +
+                               " bytes at " + (lds ? "LDS offset " + std::to_string(addr) : hex(addr)) +
+                               ", out of bounds");
+      uint64_t value = vreg(data.index, dwords, lane), cmp = 0;
+      if (cmpswap) {
+        if (lds) {
+          const uint64_t other = vreg(p.ops[first + 2].index, dwords, lane);
+          cmp = newFirst ? other : value;
+          value = newFirst ? value : other;
+        } else {
+          cmp = vreg(data.index + dwords, dwords, lane);
+        }
+      }
+      const uint64_t old = loadLE(ptr, mo.bytes);
+      storeLE(ptr, mo.bytes, amdAtomicResult(mo.atomic, mo.bytes, old, value, cmp));
+      if (returns)
+        for (unsigned d = 0; d < dwords; ++d)
+          pl.writes.push_back({(p.ops[0].index + d) * 64 + lane, static_cast<uint32_t>(old >> (32 * d))});
+    }
+    if (returns)
+      pl.keys = keys(p.ops[0]);
     w.pending.push_back(std::move(pl));
     return std::nullopt;
   }

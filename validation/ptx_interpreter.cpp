@@ -255,6 +255,29 @@ private:
     o_.trace->push_back(std::move(e));
   }
 
+  // The value an atom/red leaves in memory (PTX ISA 9.7.13.5 atom,
+  // "Semantics"): inc wraps to 0 past b, dec to b below 1 or above b.
+  static uint64_t atomicResult(const Stmt &s, uint64_t old, const std::vector<uint64_t> &v) {
+    const uint64_t mask = s.elemBits == 64 ? ~0ull : (1ull << s.elemBits) - 1;
+    const uint64_t b = v.at(0) & mask;
+    auto sx = [&](uint64_t x) { return BV::constant(s.elemBits, x).sext(64).value(); };
+    const bool sgn = s.elemType == ptx::TypeClass::S;
+    auto less = [&](uint64_t x, uint64_t y) { return sgn ? int64_t(sx(x)) < int64_t(sx(y)) : x < y; };
+    switch (s.atomicOp) {
+    case Stmt::AtomicOp::Add: return (old + b) & mask;
+    case Stmt::AtomicOp::Inc: return old >= b ? 0 : (old + 1) & mask;
+    case Stmt::AtomicOp::Dec: return old == 0 || old > b ? b : old - 1;
+    case Stmt::AtomicOp::Min: return less(b, old) ? b : old;
+    case Stmt::AtomicOp::Max: return less(old, b) ? b : old;
+    case Stmt::AtomicOp::And: return old & b;
+    case Stmt::AtomicOp::Or: return old | b;
+    case Stmt::AtomicOp::Xor: return old ^ b;
+    case Stmt::AtomicOp::Exch: return b;
+    case Stmt::AtomicOp::Cas: return old == b ? v.at(1) & mask : old;
+    }
+    return old;
+  }
+
   std::optional<Fault> runThread(Thread &t) {
     std::optional<Fault> f;
     while (!t.done && !t.atBarrier) {
@@ -356,6 +379,36 @@ private:
             storeLE(p, bytes, v->value());
           }
         }
+        break;
+      }
+      case Stmt::Kind::Atomic: {
+        // Threads run one at a time over one memory, so every atomic is
+        // indivisible here.
+        const unsigned bytes = s.elemBits / 8;
+        std::string why;
+        oob_ = false;
+        uint8_t *p = address(t, s, bytes, why);
+        if (!p) {
+          Fault fl = fault(s, why);
+          fl.outOfBounds = oob_;
+          fl.address = oobAddress_;
+          fl.bytes = oobBytes_;
+          return fl;
+        }
+        std::vector<uint64_t> operands;
+        for (const ptx::Operand &o : s.values) {
+          std::optional<BV> v = read(t, o, s.elemBits, s, f);
+          if (!v)
+            return f;
+          operands.push_back(v->value());
+        }
+        const uint64_t old = loadLE(p, bytes);
+        if (o_.lastWriter)
+          if (const uint8_t *wp = mem_.find(o_.watchAddress, 1); wp && wp >= p && wp < p + bytes)
+            *o_.lastWriter = blockLinear_ * l_.block.count() + t.linear;
+        storeLE(p, bytes, atomicResult(s, old, operands));
+        if (!s.dst.empty())
+          write(t, s.dst, old);
         break;
       }
       case Stmt::Kind::Branch: t.pc = s.target; break;
