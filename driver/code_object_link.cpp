@@ -2,6 +2,7 @@
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Signals.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
@@ -22,16 +23,21 @@ std::string findLinker() {
 
 namespace {
 
-// Temporary files removed whatever happens.
+// Temporary files removed whatever happens: on return, and on SIGINT or
+// SIGTERM (LLVM's signal handler removes the files registered with it).
 struct TempFile {
   llvm::SmallString<128> path;
   bool ok = false;
   explicit TempFile(const char *suffix) {
     ok = !llvm::sys::fs::createTemporaryFile("ptx2amdgpu", suffix, path);
+    if (ok)
+      llvm::sys::RemoveFileOnSignal(path);
   }
   ~TempFile() {
-    if (ok)
+    if (ok) {
       llvm::sys::fs::remove(path);
+      llvm::sys::DontRemoveFileOnSignal(path);
+    }
   }
 };
 

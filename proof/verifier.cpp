@@ -401,10 +401,22 @@ z3::context &threadContext() {
   return ctx;
 }
 
+// Z3 catches SIGINT during a check by default, installing and restoring its
+// handler around each one: across threads that raced, so an interrupt was
+// lost, crashed the process, or turned a proof into "unknown" (reported as a
+// wrong rule). With it off, the tool's own signal handling applies: an
+// interrupted run ends.
+void ownSignals(z3::solver &s) {
+  z3::params p(s.ctx());
+  p.set("ctrl_c", false);
+  s.set(p);
+}
+
 // A fresh QF_BV solver per query (an incremental one reused across thousands
 // of unrelated queries was slower, and the context is reused anyway).
 struct ScopedSolver {
   z3::solver s{threadContext(), "QF_BV"};
+  ScopedSolver() { ownSignals(s); }
 };
 
 // An immediate the constraints fix to one value (lop3's immLut == K) becomes
@@ -493,6 +505,7 @@ bool signedProductIdentity() {
         z3::expr_vector query(ctx);
         query.push_back(differ.simplify());
         z3::solver s(ctx);
+        ownSignals(s);
         z3::expr_vector bounds(ctx);
         std::string unsupported;
         for (const z3::expr &e : query) {
@@ -567,6 +580,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
     // proof cases, each case's condition is added to its own query.
     auto integerQuery = [&](const z3::expr_vector &assertions, std::string &unsupported) {
       caseSolver.emplace(ctx);
+      ownSignals(*caseSolver);
       z3::expr_vector bounds(ctx);
       for (const z3::expr &e : assertions) {
         std::optional<z3::expr> ie = toIntegerFormula(e, bounds, unsupported);
@@ -614,6 +628,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
       for (const BV &c : cases)
         any.push_back(c.toExpr(ctx) == ctx.bv_val(1, 1));
       z3::solver coverage(ctx, "QF_BV");
+      ownSignals(coverage);
       for (const rules::ValueConstraint &c : rule.constraints)
         coverage.add(c.holds(srcs).toExpr(ctx) == ctx.bv_val(1, 1));
       for (const BV &pre : sem::ptxPreconditions(rule.form, srcs))

@@ -90,7 +90,7 @@ doctest::String toString(const Run &r) {
 }
 
 Run run(const std::vector<std::string> &args, const std::string &stdinText, const std::vector<std::string> &env,
-        unsigned deadlineSeconds) {
+        unsigned deadlineSeconds, unsigned signalAfterMs, int signalToSend) {
   const std::string inPath = tempFile("stdin", stdinText);
   const std::string outPath = tempPath("stdout"), errPath = tempPath("stderr");
 
@@ -132,12 +132,18 @@ Run run(const std::vector<std::string> &args, const std::string &stdinText, cons
   // A hang is a failure, not a stuck suite: past the deadline the child is
   // killed and the run reports SIGKILL.
   int status = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(deadlineSeconds);
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::seconds(deadlineSeconds);
+  bool signalled = signalAfterMs == 0;
   for (;;) {
     pid_t w = waitpid(pid, &status, WNOHANG);
     if (w == pid)
       break;
     REQUIRE_MESSAGE((w == 0 || errno == EINTR), "waitpid: " << std::strerror(errno));
+    if (!signalled && std::chrono::steady_clock::now() > start + std::chrono::milliseconds(signalAfterMs)) {
+      kill(pid, signalToSend);
+      signalled = true;
+    }
     if (std::chrono::steady_clock::now() > deadline) {
       kill(pid, SIGKILL);
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -40,9 +40,12 @@ doctest::String toString(const Run &r);
 
 // Runs the driver with `args`; stdin is `stdinText` (an empty file by
 // default); `env` entries ("NAME=value") are added to or replace the
-// environment. A run still going after `deadlineSeconds` is killed.
+// environment. A run still going after `deadlineSeconds` is killed. With
+// `signalAfterMs`, the child is sent `signalToSend` that long after it started
+// (if it is still running).
 Run run(const std::vector<std::string> &args, const std::string &stdinText = "",
-        const std::vector<std::string> &env = {}, unsigned deadlineSeconds = 300);
+        const std::vector<std::string> &env = {}, unsigned deadlineSeconds = 300, unsigned signalAfterMs = 0,
+        int signalToSend = 2 /* SIGINT */);
 
 bool contains(const std::string &hay, const std::string &needle);
 std::vector<std::string> lines(const std::string &s);

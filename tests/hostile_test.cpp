@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <string>
 #include <unistd.h>
@@ -225,3 +227,40 @@ TEST_CASE("hostile: a full filesystem (simulated)") {
 }
 
 } // TEST_SUITE
+
+TEST_CASE("hostile: SIGINT and SIGTERM end a parallel batch promptly, leaving finished outputs and no temporary files") {
+  const std::string kernel = slurp(std::string(P2A_SOURCE_DIR) + "/samples/sha256/sha256.ptx");
+  for (int sig : {SIGINT, SIGTERM}) {
+    CAPTURE(sig);
+    const std::string in = tempPath(sig == SIGINT ? "interrupted_in" : "terminated_in");
+    const std::string out = tempPath(sig == SIGINT ? "interrupted_out" : "terminated_out");
+    fs::create_directories(in);
+    for (unsigned i = 0; i < 400; ++i)
+      spit(in + "/k" + std::to_string(i) + ".ptx", kernel);
+    const auto start = std::chrono::steady_clock::now();
+    Run r = run({in, "-o", out, "-j", "2"}, "", {}, kDeadline, 800, sig);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(toString(r));
+    CHECK(r.signal == sig); // (a shell reports 128 + the signal: 130, 143)
+    CHECK(seconds < 10);
+    unsigned finished = 0;
+    if (fs::exists(out))
+      for (const fs::directory_entry &e : fs::recursive_directory_iterator(out)) {
+        const std::string name = e.path().filename().string();
+        CHECK_MESSAGE(name.find(".tmp-") == std::string::npos, "temporary file left: " << name);
+        if (e.path().extension() == ".s") {
+          CHECK(contains(slurp(e.path().string()), "\t.end_amdgpu_metadata\n"));
+          ++finished;
+        }
+      }
+    CHECK(finished < 400); // it did stop early
+  }
+}
+
+TEST_CASE("hostile: SIGINT during rules --verify ends the run; no rule is reported wrong") {
+  Run r = run({"rules", "--verify", "-j", "2"}, "", {}, kDeadline, 1500, SIGINT);
+  INFO(toString(r));
+  CHECK(r.signal == SIGINT);
+  CHECK_FALSE(contains(r.err, "is wrong"));
+  CHECK_FALSE(contains(r.out, "is wrong"));
+}
