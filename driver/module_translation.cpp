@@ -39,7 +39,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   ModuleResult res;
   ::ptx::ParseResult pr = ::ptx::parseModule(text);
   if (pr.ok()) // (after syntax errors, a missing .version is noise: junk lacks one too)
-    ptx::checkModuleDirectives(pr.module, res.diagnostics);
+    ptx::checkModuleStructure(pr.module, res.diagnostics);
   for (const ::ptx::SyntaxError &e : pr.errors)
     error(res.diagnostics, e.loc, e.message);
 

@@ -15,7 +15,7 @@ Diagnostics moduleErrors(const ast::Module &m, bool parsedCleanly) {
   Diagnostics out;
   std::set<std::tuple<uint32_t, uint32_t, std::string>> reported;
   if (parsedCleanly)
-    ptx::checkModuleDirectives(m, out);
+    ptx::checkModuleStructure(m, out);
   for (const ast::Function &f : m.functions) {
     if (!f.body)
       continue;

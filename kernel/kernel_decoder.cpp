@@ -418,6 +418,10 @@ private:
     }
   }
 
+  // The most parameter bytes a CUDA kernel may take (CUDA Programming Guide,
+  // "Function Parameters": 32,764 since CUDA 12.1 on Volta and later).
+  static constexpr uint64_t kMaxParamBlock = 32764;
+
   void decodeParams() {
     unsigned offset = 0;
     for (const ast::Declaration &d : f_.params) {
@@ -430,15 +434,22 @@ private:
         Param p;
         p.name = dr.name;
         p.loc = dr.loc;
-        unsigned elem = st->bits / 8 * (d.vector ? *d.vector : 1);
-        unsigned count = 1;
+        const uint64_t elem = st->bits / 8 * (d.vector ? *d.vector : 1);
+        uint64_t count = 1;
         for (const std::optional<uint64_t> &n : dr.dims)
-          count *= n ? static_cast<unsigned>(*n) : 0;
-        p.size = elem * count;
+          count = n ? count * std::min<uint64_t>(*n, kMaxParamBlock + 1) : 0;
         // CUDA places each parameter at its natural (or declared) alignment,
         // as the PTX .param list does (PTX ISA 5.1.6.1).
-        p.align = d.align ? *d.align : elem;
-        p.offset = alignTo(offset, p.align);
+        p.align = d.align ? *d.align : static_cast<unsigned>(elem);
+        const uint64_t start = alignTo(offset, p.align);
+        // Sizes in 64 bits: a 4 GiB parameter must not wrap the offsets.
+        if (elem * count > kMaxParamBlock || start + elem * count > kMaxParamBlock) {
+          error(diags_, dr.loc, "kernel parameters larger than " + std::to_string(kMaxParamBlock) +
+                                    " bytes in all (CUDA's limit) are not supported");
+          return;
+        }
+        p.size = static_cast<unsigned>(elem * count);
+        p.offset = static_cast<unsigned>(start);
         p.pointerSized = st->bits == 64 && dr.dims.empty();
         offset = p.offset + p.size;
         k_.params.push_back(p);

@@ -36,6 +36,14 @@ bool Lowering::layOutSegments() {
   // thread's private segment (scratch), laid out as the interpreter does.
   const kernel::SegmentLayout group = kernel::layoutSegment(k_, Space::Shared);
   const kernel::SegmentLayout priv = kernel::layoutSegment(k_, Space::Local);
+  // More LDS than a workgroup has would make a code object no runtime can
+  // launch, and offsets past it wrap.
+  if (group.bytes > targets::kLdsBytesPerWorkgroup) {
+    error(diags_, k_.loc,
+          "kernel '" + k_.name + "' declares " + std::to_string(group.bytes) + " bytes of shared memory; a workgroup on " +
+              t_.name + " has " + std::to_string(targets::kLdsBytesPerWorkgroup) + " bytes of LDS");
+    return false;
+  }
   sharedOffset_ = group.offset;
   groupBytes_ = group.bytes;
   localOffset_ = priv.offset;

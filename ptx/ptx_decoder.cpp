@@ -1,5 +1,7 @@
 #include "ptx/ptx_decoder.hpp"
 
+#include "grammar/ast_blocks.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -553,11 +555,25 @@ bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &d
   return ok;
 }
 
-void checkModuleDirectives(const ast::Module &m, Diagnostics &diags) {
+void checkModuleStructure(const ast::Module &m, Diagnostics &diags) {
   if (m.version.empty())
     error(diags, {1, 1}, "missing '.version' directive: a PTX module starts with one (e.g. '.version 8.5'), as ptxas requires");
   if (m.target.empty())
     error(diags, {1, 1}, "missing '.target' directive: a PTX module names its target after '.version' (e.g. '.target sm_80')");
+  // One definition per function and per label in a function, as ptxas
+  // requires ("Duplicate definition of ..."): two would be two symbols of
+  // one name in the code object, or a branch with two targets.
+  std::set<std::string> defined;
+  for (const ast::Function &f : m.functions) {
+    if (!f.body)
+      continue;
+    if (!defined.insert(f.name).second)
+      error(diags, f.name_loc.line ? f.name_loc : f.loc, "duplicate definition of function '" + f.name + "'");
+    std::set<std::string> labels;
+    for (const ast::Statement *s : ast::flatten(*f.body))
+      if (const ast::Label *l = std::get_if<ast::Label>(s); l && !labels.insert(l->name).second)
+        error(diags, l->loc, "duplicate definition of label '" + l->name + "' in '" + f.name + "'");
+  }
 }
 
 bool isFormError(const Diagnostic &d) {

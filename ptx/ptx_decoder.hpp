@@ -27,8 +27,9 @@ bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &d
 
 // A module must declare its PTX version and target first (PTX ISA 11.1.2
 // .version, 11.1.3 .target; ptxas rejects a file without them, an empty
-// file included). Errors at 1:1 for what is missing.
-void checkModuleDirectives(const ::ptx::ast::Module &m, Diagnostics &diags);
+// file included): errors at 1:1 for what is missing. Each function, and
+// each label within a function, is defined once: an error at the second.
+void checkModuleStructure(const ::ptx::ast::Module &m, Diagnostics &diags);
 
 // Is this an "invalid form" error of decodeInstruction (a wrong PTX form,
 // as opposed to one this translator does not support)? -fsyntax-only

@@ -44,7 +44,7 @@ Occupancy occupancy(const TargetInfo &t, unsigned vgprs, unsigned sgprs, unsigne
     }
   }
   if (ldsBytes)
-    o.workgroupsPerCuByLds = 65536 / ldsBytes;
+    o.workgroupsPerCuByLds = kLdsBytesPerWorkgroup / ldsBytes;
   return o;
 }
 

@@ -21,6 +21,9 @@ struct MnemonicRename {
 // addressable, and SGPRs are allocated below VCC and the trap registers.
 inline constexpr unsigned kMaxVgprs = 256;
 inline constexpr unsigned kMaxSgprs = 100;
+// LDS per workgroup: 64 KiB on every target here (Vega, CDNA and RDNA ISA
+// guides, "Local data share").
+inline constexpr unsigned kLdsBytesPerWorkgroup = 64 * 1024;
 
 enum class Generation { GFX9 = 9, GFX10 = 10, GFX11 = 11, GFX12 = 12 };
 

@@ -264,3 +264,53 @@ TEST_CASE("hostile: SIGINT during rules --verify ends the run; no rule is report
   CHECK_FALSE(contains(r.err, "is wrong"));
   CHECK_FALSE(contains(r.out, "is wrong"));
 }
+
+TEST_CASE("hostile: hardware and CUDA limits and duplicate definitions are located errors") {
+  auto entry = [](const std::string &name, const std::string &params, const std::string &body) {
+    return ".visible .entry " + name + "(" + params + ")\n{\n" + body + "\tret;\n}\n";
+  };
+  {
+    // 1 MiB of shared memory: more than a workgroup's 64 KiB of LDS.
+    const std::string f = tempFile("lds.ptx", kHeader + entry("big", ".param .u64 p",
+                                                          "\t.reg .b32 %r<2>;\n\t.shared .align 4 .b8 buf[1048576];\n"
+                                                          "\tmov.u32 %r1, buf;\n\tst.shared.u32 [%r1], 0;\n"));
+    Run r = translate(f);
+    CHECK(r.exited(1));
+    CHECK(contains(r.err, f + ":5:17: error: kernel 'big' declares 1048576 bytes of shared memory; a workgroup on "
+                              "gfx942 has 65536 bytes of LDS"));
+  }
+  {
+    // A 4 GiB parameter used to wrap the kernarg offsets to 0.
+    const std::string f = tempFile("param.ptx", kHeader + entry("bigparam", ".param .align 8 .b8 p[4294967296]", ""));
+    Run r = translate(f);
+    CHECK(r.exited(1));
+    CHECK(contains(r.err, f + ":5:46: error: kernel parameters larger than 32764 bytes in all (CUDA's limit) are not "
+                              "supported"));
+  }
+  {
+    // ptxas: "Duplicate definition of function 'k'" / "... of label '$L1'".
+    const std::string f = tempFile("dup.ptx", kHeader + entry("k", "", "") + entry("k", "", "") +
+                                                  entry("m", "", "$L1:\n$L1:\n"));
+    for (const std::vector<std::string> &extra : {std::vector<std::string>{}, std::vector<std::string>{"-fsyntax-only"}}) {
+      Run r = extra.empty() ? translate(f) : run({"-fsyntax-only", f}, "", {}, kDeadline);
+      INFO(toString(r));
+      CHECK(r.exited(1));
+      CHECK(contains(r.err, f + ":9:17: error: duplicate definition of function 'k'\n"));
+      CHECK(contains(r.err, f + ":16:1: error: duplicate definition of label '$L1' in 'm'\n"));
+    }
+  }
+  {
+    // check needs a trial to compare anything; -j is capped, not a deadlock.
+    const std::string f = tempFile("ok.ptx", kHeader + entry("k", ".param .u64 p", ""));
+    Run none = run({"check", f, "--trials", "0"}, "", {}, kDeadline);
+    CHECK(none.exited(2));
+    CHECK(contains(none.err, "--trials: at least 1"));
+    const std::string dir = tempPath("many_in");
+    fs::create_directories(dir);
+    fs::copy_file(f, dir + "/a.ptx");
+    fs::copy_file(f, dir + "/b.ptx");
+    Run many = run({dir, "-o", tempPath("many_out"), "-j", "2147483648"}, "", {}, kDeadline);
+    INFO(toString(many));
+    CHECK(many.exited(0));
+  }
+}

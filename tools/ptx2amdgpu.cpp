@@ -143,7 +143,7 @@ cl::opt<bool> Verify("verify", cl::desc("Prove every rule with Z3 on every targe
                      cl::sub(RulesCmd), cl::cat(Category));
 cl::opt<bool> AllTargets("all-targets", cl::desc("Show every target (the default for rules and compare)"),
                          cl::init(true), cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
-cl::opt<unsigned> Jobs("j", cl::desc("Worker threads (default: number of cores)"), cl::init(0), cl::Prefix,
+cl::opt<unsigned> Jobs("j", cl::desc("Worker threads (default: number of cores; at most 256)"), cl::init(0), cl::Prefix,
                        cl::sub(cl::SubCommand::getTopLevel()), cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
 cl::opt<std::string> LlcCounts("llc", cl::desc("llc instruction counts (bench/llc_compare/llc_counts.json)"),
                                cl::init(""), cl::sub(CompareCmd), cl::cat(Category));
@@ -174,7 +174,11 @@ std::vector<const targets::TargetInfo *> selectedTargets() {
   return ts;
 }
 
-unsigned jobs() { return Jobs ? Jobs : std::max(1u, std::thread::hardware_concurrency()); }
+// Worker threads: -j N, at most kMaxJobs (more threads than that only cost
+// memory and start-up; 2^31 of them never started at all), or every core.
+constexpr unsigned kMaxJobs = 256;
+unsigned requestedJobs() { return std::min<unsigned>(Jobs, kMaxJobs); }
+unsigned jobs() { return Jobs ? requestedJobs() : std::max(1u, std::thread::hardware_concurrency()); }
 
 // Writes atomically (see output_file.hpp): a failure never leaves a partial
 // output file. "-" is stdout.
@@ -460,7 +464,7 @@ int runTranslateFiles() {
   opts.kind = outputKind();
   opts.warnings.asErrors = WarningsAsErrors;
   opts.warnings.ignore = NoWarnings;
-  opts.jobs = Jobs;
+  opts.jobs = requestedJobs();
   opts.errorLimit = ErrorLimit;
   opts.colors = stderrColors();
   opts.keepResults = !ReportFile.empty();
@@ -589,6 +593,10 @@ int runCheck() {
   }
   o.grid = *grid;
   o.block = *block;
+  if (CheckTrials < 1) {
+    WithColor::error(errs(), "ptx2amdgpu") << "--trials: at least 1 (with none, nothing would be compared)\n";
+    return 2;
+  }
   o.trials = CheckTrials;
   o.seed = CheckSeed;
   if (CheckSharedBytes < -1) {
@@ -596,7 +604,7 @@ int runCheck() {
     return 2;
   }
   if (CheckSharedBytes >= 0) {
-    if (CheckSharedBytes > 64 * 1024) {
+    if (CheckSharedBytes > targets::kLdsBytesPerWorkgroup) {
       WithColor::error(errs(), "ptx2amdgpu") << "--shared-bytes: at most 65536 (64 KiB of LDS per workgroup)\n";
       return 2;
     }

@@ -136,7 +136,7 @@ private:
     // Dynamic shared memory (per block, both sides): --shared-bytes, or what
     // the workgroup's LDS leaves beside the static variables.
     if (const kernel::SegmentLayout shared = kernel::layoutSegment(*k_, kernel::Space::Shared); shared.dynamic) {
-      constexpr unsigned kLdsBytes = 64 * 1024; // per workgroup on every target here
+      constexpr unsigned kLdsBytes = targets::kLdsBytesPerWorkgroup;
       if (o_.sharedBytes && uint64_t(shared.bytes) + *o_.sharedBytes > kLdsBytes)
         return fail(k_->loc, "--shared-bytes " + std::to_string(*o_.sharedBytes) + " beside the kernel's " +
                                  std::to_string(shared.bytes) + " bytes of static shared memory exceeds the 65536 "
