@@ -248,8 +248,37 @@ private:
       error(diags_, callee.loc, "call to '" + callee.name + "', which has no body in this module (extern functions cannot be inlined)");
       return;
     }
-    if (std::find(callStack_.begin(), callStack_.end(), f->name) != callStack_.end() || callStack_.size() >= 16) {
-      error(diags_, callee.loc, "recursive call to '" + f->name + "': calls are inlined, so recursion is not supported");
+    // Inlining copies a body per call site, so the call tree is bounded:
+    // no recursion, at most 16 calls deep, and at most kMaxInlinedCalls
+    // copies or kMaxInlinedStatements statements (a chain of functions each
+    // calling the next twice doubles the kernel at every level). Past a
+    // bound the kernel is one error naming the call chain, not an exhausted
+    // memory; the rest of the tree is not visited.
+    if (inliningStopped_)
+      return;
+    std::string chain = f_.name;
+    for (const std::string &c : callStack_)
+      chain += " -> " + c;
+    chain += " -> " + f->name;
+    if (std::find(callStack_.begin(), callStack_.end(), f->name) != callStack_.end()) {
+      inliningStopped_ = true;
+      error(diags_, callee.loc, "recursive call to '" + f->name + "' (" + chain +
+                                    "): calls are inlined, so recursion is not supported");
+      return;
+    }
+    if (callStack_.size() >= kMaxCallDepth) {
+      inliningStopped_ = true;
+      error(diags_, callee.loc, "calls nested more than " + std::to_string(kMaxCallDepth) + " deep (" + chain +
+                                    "): calls are inlined");
+      return;
+    }
+    if (calls_ >= kMaxInlinedCalls || k_.body.size() > kMaxInlinedStatements) {
+      inliningStopped_ = true;
+      error(diags_, callee.loc,
+            "inlining '" + f->name + "' here (" + chain + ") makes kernel '" + f_.name +
+                "' inline more than " + std::to_string(kMaxInlinedCalls) + " calls or " +
+                std::to_string(kMaxInlinedStatements) + " statements: calls are inlined, and this call tree repeats "
+                "its bodies too often");
       return;
     }
     std::vector<std::string> formals, formalResults;
@@ -417,6 +446,14 @@ private:
       k_.body.push_back(m);
     }
   }
+
+  // The most statements a kernel may have once its calls are inlined: real
+  // kernels have tens of thousands; this many keep the decoder under 1 GiB.
+  static constexpr size_t kMaxInlinedStatements = 400000;
+  // ... and the most call sites inlined into one kernel (a chain of
+  // functions each calling the next twice doubles them at every level).
+  static constexpr unsigned kMaxInlinedCalls = 10000;
+  static constexpr size_t kMaxCallDepth = 16;
 
   // The most parameter bytes a CUDA kernel may take (CUDA Programming Guide,
   // "Function Parameters": 32,764 since CUDA 12.1 on Volta and later).
@@ -889,6 +926,7 @@ private:
   std::set<std::string> callParams_;    // .param variables of call sequences (after renaming)
   std::vector<std::string> callStack_;  // functions being inlined
   unsigned calls_ = 0;                  // call sites inlined so far
+  bool inliningStopped_ = false;        // the inlined size passed its cap
 };
 
 } // namespace

@@ -503,8 +503,16 @@ void collectRegisterDeclaration(const ast::Declaration &decl, RegisterTypes &typ
   RegisterType rt{ty->cls, ty->bits};
   for (const ast::Declarator &d : decl.declarators) {
     if (d.range) {
-      if (*d.range > 1u << 20) {
+      if (*d.range > kMaxDeclaredRegisters) {
         error(diags, d.loc, "register range " + d.name + "<" + std::to_string(*d.range) + "> is too large");
+        continue;
+      }
+      // Every declared register has an entry, so the declarations of one
+      // function are capped in all, not only one by one (200 unused ranges
+      // of a million registers exhausted the memory).
+      if (types.size() + *d.range > kMaxDeclaredRegisters) {
+        error(diags, d.loc, "register range " + d.name + "<" + std::to_string(*d.range) + "> makes more than " +
+                                std::to_string(kMaxDeclaredRegisters) + " registers declared in this function");
         continue;
       }
       for (uint32_t i = 0; i < *d.range; ++i)

@@ -16,6 +16,8 @@ std::optional<Instruction> decodeInstruction(const ::ptx::ast::Instruction &in, 
 
 // Register types from `.reg` declarations (ranges expanded), for typing checks.
 using RegisterTypes = std::map<std::string, RegisterType>;
+// The most registers one function may declare, one range or all together.
+inline constexpr size_t kMaxDeclaredRegisters = size_t(1) << 20;
 // `floats`: whether .f16/.f32/.f64 registers are kept (as bits of their width:
 // kernels move and store them) or left out (snippets compute on them).
 void collectRegisterDeclaration(const ::ptx::ast::Declaration &decl, RegisterTypes &types, Diagnostics &diags,

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -312,5 +313,45 @@ TEST_CASE("hostile: hardware and CUDA limits and duplicate definitions are locat
     Run many = run({dir, "-o", tempPath("many_out"), "-j", "2147483648"}, "", {}, kDeadline);
     INFO(toString(many));
     CHECK(many.exited(0));
+  }
+}
+
+TEST_CASE("hostile: declarations and call trees that would exhaust memory are one located error") {
+  {
+    // 200 unused ranges of a million registers (6 KB of text).
+    std::string s = kHeader + ".visible .entry k()\n{\n";
+    for (unsigned i = 0; i < 200; ++i)
+      s += "\t.reg .b32 %y" + std::to_string(i) + "_<1000000>;\n";
+    const std::string f = tempFile("declared.ptx", s + "\tret;\n}\n");
+    Run r = translate(f);
+    CHECK(r.exited(1));
+    CHECK(contains(r.err, f + ":8:12: error: register range %y1_<1000000> makes more than 1048576 registers "
+                              "declared in this function"));
+  }
+  auto chain = [](unsigned levels, unsigned fanOut) {
+    std::string s = kHeader;
+    for (unsigned i = 0; i < levels; ++i) {
+      s += ".func f" + std::to_string(i) + "()\n{\n";
+      for (unsigned c = 0; i + 1 < levels && c < fanOut; ++c)
+        s += "\tcall f" + std::to_string(i + 1) + ";\n";
+      s += "\tret;\n}\n";
+    }
+    return s + ".visible .entry k()\n{\n\tcall f0;\n\tret;\n}\n";
+  };
+  {
+    // Each function calls the next four times: 4^9 copies of the last one.
+    const std::string f = tempFile("fanout.ptx", chain(10, 4));
+    Run r = translate(f);
+    CHECK(r.exited(1));
+    CHECK(contains(r.err, "error: inlining 'f8' here (k -> f0 -> f1 -> f2 -> f3 -> f4 -> f5 -> f6 -> f7 -> f8) makes "
+                          "kernel 'k' inline more than 10000 calls or 400000 statements"));
+    CHECK(std::count(r.err.begin(), r.err.end(), '^') == 1); // one error, not one per remaining call site
+  }
+  {
+    const std::string f = tempFile("deep.ptx", chain(22, 2));
+    Run r = translate(f);
+    CHECK(r.exited(1));
+    CHECK(contains(r.err, "error: calls nested more than 16 deep (k -> f0 -> f1"));
+    CHECK(std::count(r.err.begin(), r.err.end(), '^') == 1);
   }
 }

@@ -793,7 +793,7 @@ TEST_CASE("calls that cannot be inlined are errors at the call") {
                                  "st.param.b32 [r], %r2;\nret;\n}\n"
                                  ".visible .entry k()\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 1;\n{\n.param .b32 p0;\n"
                                  ".param .b32 q0;\nst.param.b32 [p0], %r1;\ncall.uni (q0), f, (p0);\n}\nret;\n}\n");
-  CHECK(contains(rec, "12: recursive call to 'f': calls are inlined, so recursion is not supported"));
+  CHECK(contains(rec, "12: recursive call to 'f' (k -> f -> f): calls are inlined, so recursion is not supported"));
   const std::string ext = errors(".extern .func g();\n.visible .entry k()\n{\ncall.uni g;\nret;\n}\n");
   CHECK(contains(ext, "7: call to 'g', which has no body in this module"));
   const std::string arity = errors(".func g(.param .b32 a)\n{\nret;\n}\n.visible .entry k()\n{\ncall.uni g;\nret;\n}\n");
