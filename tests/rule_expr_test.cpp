@@ -1,5 +1,6 @@
 // Rule expressions (rules/rule_expr.hpp): one tree prints the rule table's
 // text and evaluates on BVs, concrete and symbolic.
+#include "rules/rule.hpp"
 #include "rules/rule_expr.hpp"
 
 #include <doctest/doctest.h>
@@ -61,4 +62,19 @@ TEST_CASE("symbolic evaluation builds the same terms as the BV operations") {
   z3::solver s(ctx);
   s.add(want.toExpr(ctx) != got.toExpr(ctx));
   CHECK(s.check() == z3::unsat);
+}
+
+TEST_CASE("every constraint and immediate names a source as the rule table's operand column does") {
+  for (const rules::Rule &r : rules::ruleTable()) {
+    auto check = [&](const Expr &e) {
+      e.forEachSource([&](unsigned i, const std::string &name) {
+        INFO(r.name << ": " << e.text());
+        CHECK(name == rules::sourceName(i, r.form));
+      });
+    };
+    for (const rules::ValueConstraint &c : r.constraints)
+      check(c.condition);
+    for (const rules::ImmFn &f : r.immFns)
+      check(f.expr());
+  }
 }
