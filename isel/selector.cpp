@@ -174,7 +174,7 @@ struct Binder {
     case Ref::Kind::Imm: return imm(r.imm);
     case Ref::Kind::ImmFn: {
       std::vector<BV> s = concreteSources(inst);
-      return imm(rule.immFns.at(r.index).fn(s).value());
+      return imm(rule.immFns.at(r.index).value(s).value());
     }
     case Ref::Kind::Vcc: o.kind = mir::MOperand::Kind::Vcc; return o;
     case Ref::Kind::Exec: o.kind = mir::MOperand::Kind::Exec; return o;

@@ -127,7 +127,7 @@ public:
       return slot == amd::Slot::V64 ? v32.sext(64) : v32;
     }
     if (r.kind == Ref::Kind::ImmFn)
-      return rule_.immFns.at(r.index).fn(srcs_);
+      return rule_.immFns.at(r.index).value(srcs_);
     BV v = srcs_.at(r.index);
     const unsigned w = rule_.form.srcWidth(r.index);
     if (r.part == Part::Lo)

@@ -6,6 +6,7 @@
 // LLVM's scheduling model for each target (see cost_model.hpp).
 #pragma once
 
+#include "rules/rule_expr.hpp"
 #include "semantics/amd_ops.hpp"
 #include "semantics/bitvec.hpp"
 #include "ptx/ptx_ir.hpp"
@@ -50,18 +51,27 @@ struct TInst {
 enum class TempKind { V32, V64, Mask, S32 };
 
 // An immediate computed from the PTX operands (e.g. 32 - (c & 31)); used both
-// concretely when emitting and symbolically in proofs.
-struct ImmFn {
-  std::string text; // "32-(c&31)"
-  std::function<sem::BV(const std::vector<sem::BV> &srcs)> fn; // result: 32 bits
+// concretely when emitting and symbolically in proofs. One expression gives
+// its value and the text the rule table shows.
+class ImmFn {
+public:
+  ImmFn(Expr value) : value_(std::move(value)) {} // implicit: r.immFns = {32 - (c & 31)}
+  sem::BV value(const std::vector<sem::BV> &srcs) const { return value_.eval(srcs); } // 32 bits
+  std::string text() const { return value_.text(); }
+  const Expr &expr() const { return value_; }
+
+private:
+  Expr value_;
 };
 
 enum class OperandReq { Any, Reg, Imm };
 
-// A condition on the (immediate) source operands, as a 1-bit BV.
+// A condition on the (immediate) source operands, as a 1-bit BV; written
+// with dsl::when, one expression for its meaning and its text.
 struct ValueConstraint {
-  std::string text; // "c&31 != 0"
-  std::function<sem::BV(const std::vector<sem::BV> &srcs)> holds;
+  Expr condition; // (c & 31) != 0
+  sem::BV holds(const std::vector<sem::BV> &srcs) const { return condition.eval(srcs); }
+  std::string text() const { return condition.text(); }
 };
 
 struct TargetPredicate {
@@ -132,6 +142,11 @@ struct Rule {
   std::string constraintText() const;
   std::string templateText(const targets::TargetInfo &t) const; // symbolic listing
 };
+
+// Source i's name as the PTX ISA writes the form's operands (a, b, c; pos and
+// len for bfe/bfi, immLut for lop3): the operand column and the expressions
+// of constraints and immediates both use it.
+const char *sourceName(unsigned i, const ptx::Form &f);
 
 // The whole table (built once). Ordered by family, then form, then priority.
 const std::vector<Rule> &ruleTable();

@@ -43,9 +43,7 @@ inline Rule makeRule(const ptx::Form &f, const std::string &suffix, std::vector<
   return r;
 }
 
-// Constraint helpers over PTX sources.
-inline ValueConstraint when(std::string text, std::function<BV(const std::vector<BV> &)> f) {
-  return ValueConstraint{std::move(text), std::move(f)};
-}
+// A value constraint over PTX sources: when((c & 31) != 0).
+inline ValueConstraint when(Expr condition) { return ValueConstraint{std::move(condition)}; }
 
 } // namespace p2a::rules::dsl

@@ -38,8 +38,7 @@ const std::vector<const Rule *> &rulesForForm(const ptx::Form &form) {
   return it == byForm.end() ? none : it->second;
 }
 
-// Source names as the PTX ISA writes each instruction's operands.
-static const char *srcName(unsigned i, const ptx::Form &f) {
+const char *sourceName(unsigned i, const ptx::Form &f) {
   static const char *lop3[] = {"a", "b", "c", "immLut", "q"};
   static const char *bfe[] = {"a", "pos", "len"};
   static const char *bfi[] = {"a", "b", "pos", "len"};
@@ -69,19 +68,19 @@ std::string Rule::constraintText() const {
   for (unsigned i = 0; i < srcReqs.size(); ++i) {
     if (srcReqs[i] == OperandReq::Any)
       continue;
-    os << sep << srcName(i, form) << (srcReqs[i] == OperandReq::Reg ? ":reg" : ":imm");
+    os << sep << sourceName(i, form) << (srcReqs[i] == OperandReq::Reg ? ":reg" : ":imm");
     sep = ", ";
   }
   for (auto [x, y] : sameReg) {
-    os << sep << srcName(x, form) << "==" << srcName(y, form) << " (same register)";
+    os << sep << sourceName(x, form) << "==" << sourceName(y, form) << " (same register)";
     sep = ", ";
   }
   for (auto [x, y] : distinctReg) {
-    os << sep << srcName(x, form) << "!=" << srcName(y, form);
+    os << sep << sourceName(x, form) << "!=" << sourceName(y, form);
     sep = ", ";
   }
   for (const ValueConstraint &c : constraints) {
-    os << sep << c.text;
+    os << sep << c.text();
     sep = ", ";
   }
   return os.str();
@@ -91,13 +90,13 @@ static std::string refText(const Ref &r, const Rule &rule, const targets::Target
   std::string base;
   switch (r.kind) {
   case Ref::Kind::Dst: base = r.index == 0 ? "d" : "p"; break;
-  case Ref::Kind::Src: base = srcName(r.index, rule.form); break;
+  case Ref::Kind::Src: base = sourceName(r.index, rule.form); break;
   case Ref::Kind::Temp: base = "t" + std::to_string(r.index); break;
   case Ref::Kind::Imm: {
     int64_t v = static_cast<int32_t>(static_cast<uint32_t>(r.imm));
     return std::to_string(v);
   }
-  case Ref::Kind::ImmFn: return rule.immFns.at(r.index).text;
+  case Ref::Kind::ImmFn: return rule.immFns.at(r.index).text();
   case Ref::Kind::Vcc: return t.wave_size == 32 ? "vcc_lo" : "vcc";
   case Ref::Kind::Exec: return t.wave_size == 32 ? "exec_lo" : "exec";
   case Ref::Kind::Scc: return "scc";

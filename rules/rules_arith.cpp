@@ -31,12 +31,13 @@ void addArithRules(std::vector<Rule> &out) {
     p.restriction = "none: one SALU move of the lane mask";
     out.push_back(p);
     Rule t = makeRule(Form{Opcode::Mov, TypeClass::Pred, 1}, "true", {OperandReq::Imm});
-    t.constraints = {when("a == 1", [](const std::vector<BV> &s) { return s[0].ne(s[0].lit(0)); })};
+    const Expr a = src(0, "a");
+    t.constraints = {when(a == 1)};
     t.seq = {inst(Op::S_MOV_MASK, D(), {EXEC()})};
     t.restriction = "a constant predicate is a lane mask: true is EXEC (a literal 1 would set lane 0 only)";
     out.push_back(t);
     Rule f = makeRule(Form{Opcode::Mov, TypeClass::Pred, 1}, "false", {OperandReq::Imm});
-    f.constraints = {when("a == 0", [](const std::vector<BV> &s) { return s[0].eq(s[0].lit(0)); })};
+    f.constraints = {when(a == 0)};
     f.seq = {inst(Op::S_MOV_MASK, D(), {I(0)})};
     f.restriction = "a constant predicate is a lane mask: false is 0";
     out.push_back(f);

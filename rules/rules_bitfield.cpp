@@ -28,8 +28,6 @@ using ptx::TypeClass;
 
 namespace {
 
-using Srcs = std::vector<BV>;
-
 const auto R = OperandReq::Reg;
 const auto A = OperandReq::Any;
 const auto Im = OperandReq::Imm;
@@ -38,32 +36,37 @@ TargetPredicate gfx11plus() {
   return {"gfx11+", [](const targets::TargetInfo &t) { return t.generation >= targets::Generation::GFX11; }};
 }
 
-// ---- helpers over (constant) PTX sources, as BVs
-BV low8(const BV &v) { return v & v.lit(0xff); }
-// 32-bit forms: w = min(len8, 32 -sat pos8), the field width that lands in the register.
-BV w32(const BV &pos, const BV &len) {
-  BV p = low8(pos), l = low8(len);
-  return l.umin(p.lit(32) - p.umin(p.lit(32)));
+// ---- constant pos and len, as expressions (rule_expr.hpp)
+// A bit-field instruction's position and length sources. The 32-bit forms
+// read 8 bits of each; the 64-bit forms read all 32, compared as 64-bit
+// values so that pos + len cannot wrap. Every view prints as the operand's
+// name, as the PTX ISA writes it.
+struct Field {
+  Expr pos, len;     // the sources as they are (32 bits)
+  Expr pos8, len8;   // what the 32-bit forms read
+  Expr pos64, len64; // what the 64-bit forms read, widened
+  explicit Field(unsigned posIndex)
+      : pos(src(posIndex, "pos")), len(src(posIndex + 1, "len")), pos8(named("pos", pos & 0xff)),
+        len8(named("len", len & 0xff)), pos64(named("pos", zext(pos, 64))), len64(named("len", zext(len, 64))) {}
+};
+// The field width that lands in the register, min(len, W -sat pos), for the
+// 32-bit forms (over pos8, len8) and the 64-bit ones (over pos64, len64).
+Expr fieldWidth(const Expr &pos, const Expr &len, unsigned regWidth) {
+  return min(len, regWidth - min(pos, regWidth));
 }
-// 64-bit forms (32-bit pos/len read whole): the same, as a 64-bit value.
-BV w64(const BV &pos, const BV &len) {
-  BV P = pos.zext(64), L = len.zext(64);
-  return L.umin(P.lit(64) - P.umin(P.lit(64)));
-}
-BV lowMask64(const BV &n64) { // n64 <= 64, 64 bits wide
-  return BV::ite(n64.ult(n64.lit(64)), n64.lit(1).shl(n64) - n64.lit(1), n64.lit(~0ull));
+// The low n bits set, for 0 <= n <= W (a shift by W itself would give 0).
+Expr lowMask(const Expr &n, unsigned regWidth) {
+  return ite(n < regWidth, (1 << n) - 1, regWidth == 64 ? ~0ull : ~0u);
 }
 
 // ------------------------------------------------------------------ bfe
 // bfe.{u,s}32 with constant pos and len whose field ends below bit 31: the
 // one v_bfe_{u32,i32} (`op`) takes them as inline constants.
 Rule bfe32InRegister(const Form &form, Op op, const char *restriction) {
+  const Field f(1);
   Rule r = makeRule(form, "imm", {A, Im, Im});
-  r.constraints = {when("0 < len, pos + len < 32", [](const Srcs &s) {
-    BV p = low8(s[1]), l = low8(s[2]);
-    return l.ne(l.lit(0)) & (p + l).ult(p.lit(32));
-  })};
-  r.immFns = {{"pos", [](const Srcs &s) { return low8(s[1]); }}, {"len", [](const Srcs &s) { return low8(s[2]); }}};
+  r.constraints = {when(0 < f.len8 && f.pos8 + f.len8 < 32)};
+  r.immFns = {f.pos8, f.len8};
   r.seq = {inst(op, D(), {S(0), F(0), F(1)})};
   r.priority = 1;
   r.restriction = restriction;
@@ -73,6 +76,12 @@ Rule bfe32InRegister(const Form &form, Op op, const char *restriction) {
 void addBfe(std::vector<Rule> &out) {
   const Form u32{Opcode::Bfe, TypeClass::U, 32}, s32{Opcode::Bfe, TypeClass::S, 32};
   const Form u64{Opcode::Bfe, TypeClass::U, 64}, s64{Opcode::Bfe, TypeClass::S, 64};
+  const Field f(1);
+  // Constant fields of the 64-bit forms: inside the low half, inside the
+  // high half, inside the register.
+  const Expr inLowHalf = 0 < f.len64 && f.pos64 + f.len64 < 32;
+  const Expr inHighHalf = 32 <= f.pos64 && 0 < f.len64 && f.pos64 + f.len64 < 64;
+  const Expr inside64 = 0 < f.len64 && f.pos64 + f.len64 < 64;
 
   // ---- bfe.u32, register pos/len
   {
@@ -92,10 +101,7 @@ void addBfe(std::vector<Rule> &out) {
   // ---- bfe.u32, constant pos and len
   {
     Rule r = makeRule(u32, "imm-zero", {A, Im, Im});
-    r.constraints = {when("min(len, 32 - pos) == 0", [](const Srcs &s) {
-      BV w = w32(s[1], s[2]);
-      return w.eq(w.lit(0));
-    })};
+    r.constraints = {when(fieldWidth(f.pos8, f.len8, 32) == 0)};
     r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
     r.priority = 1;
     r.restriction = "an empty field (len = 0 or pos >= 32): the result is 0";
@@ -103,11 +109,8 @@ void addBfe(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(u32, "imm-shr", {A, Im, Im});
-    r.constraints = {when("pos < 32, pos + len >= 32", [](const Srcs &s) {
-      BV p = low8(s[1]), l = low8(s[2]);
-      return p.ult(p.lit(32)) & p.lit(32).ule(p + l) & l.ne(l.lit(0));
-    })};
-    r.immFns = {{"pos", [](const Srcs &s) { return low8(s[1]); }}};
+    r.constraints = {when(0 < f.len8 && f.pos8 < 32 && f.pos8 + f.len8 >= 32)};
+    r.immFns = {f.pos8};
     r.seq = {inst(Op::V_LSHRREV_B32, D(), {F(0), S(0)})};
     r.priority = 1;
     r.restriction = "a field reaching bit 31 is a plain right shift (v_bfe_u32 cannot take width 32)";
@@ -134,7 +137,7 @@ void addBfe(std::vector<Rule> &out) {
   // ---- bfe.s32, constant pos and len
   {
     Rule r = makeRule(s32, "imm-zero", {A, Im, Im});
-    r.constraints = {when("len == 0", [](const Srcs &s) { return low8(s[2]).eq(s[2].lit(0)); })};
+    r.constraints = {when(f.len8 == 0)};
     r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
     r.priority = 1;
     r.restriction = "len = 0: the result is 0";
@@ -142,11 +145,8 @@ void addBfe(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(s32, "imm-sar", {A, Im, Im});
-    r.constraints = {when("len != 0, pos + len >= 32", [](const Srcs &s) {
-      BV p = low8(s[1]), l = low8(s[2]);
-      return l.ne(l.lit(0)) & p.lit(32).ule(p + l);
-    })};
-    r.immFns = {{"min(pos,31)", [](const Srcs &s) { return low8(s[1]).umin(s[1].lit(31)); }}};
+    r.constraints = {when(f.len8 != 0 && f.pos8 + f.len8 >= 32)};
+    r.immFns = {min(f.pos8, 31)};
     r.seq = {inst(Op::V_ASHRREV_I32, D(), {F(0), S(0)})};
     r.priority = 1;
     r.restriction = "a field reaching bit 31 (or starting past it) is an arithmetic right shift by min(pos, 31)";
@@ -187,10 +187,7 @@ void addBfe(std::vector<Rule> &out) {
   // ---- bfe.u64, constant pos and len
   {
     Rule r = makeRule(u64, "imm-zero", {A, Im, Im});
-    r.constraints = {when("min(len, 64 - pos) == 0", [](const Srcs &s) {
-      BV w = w64(s[1], s[2]);
-      return w.eq(w.lit(0));
-    })};
+    r.constraints = {when(fieldWidth(f.pos64, f.len64, 64) == 0)};
     r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {I(0)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
     r.priority = 1;
     r.restriction = "an empty field (len = 0 or pos >= 64): the result is 0";
@@ -198,10 +195,7 @@ void addBfe(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(u64, "imm-shr", {A, Im, Im});
-    r.constraints = {when("pos < 64, 0 < len, pos + len >= 64", [](const Srcs &s) {
-      BV P = s[1].zext(64), L = s[2].zext(64);
-      return P.ult(P.lit(64)) & L.ne(L.lit(0)) & P.lit(64).ule(P + L);
-    })};
+    r.constraints = {when(f.pos64 < 64 && 0 < f.len64 && f.pos64 + f.len64 >= 64)};
     r.seq = {inst(Op::V_LSHRREV_B64, D(), {S(1), S(0)})};
     r.priority = 1;
     r.restriction = "a field reaching bit 63 is one 64-bit right shift";
@@ -209,10 +203,7 @@ void addBfe(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(u64, "imm-lo", {A, Im, Im});
-    r.constraints = {when("0 < len, pos + len < 32", [](const Srcs &s) {
-      BV P = s[1].zext(64), L = s[2].zext(64);
-      return L.ne(L.lit(0)) & (P + L).ult(P.lit(32));
-    })};
+    r.constraints = {when(inLowHalf)};
     r.seq = {inst(Op::V_BFE_U32, D(0, Part::Lo), {S(0, Part::Lo), S(1), S(2)}),
              inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
     r.priority = 1;
@@ -221,11 +212,8 @@ void addBfe(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(u64, "imm-hi", {A, Im, Im});
-    r.constraints = {when("32 <= pos, 0 < len, pos + len < 64", [](const Srcs &s) {
-      BV P = s[1].zext(64), L = s[2].zext(64);
-      return P.lit(32).ule(P) & L.ne(L.lit(0)) & (P + L).ult(P.lit(64));
-    })};
-    r.immFns = {{"pos-32", [](const Srcs &s) { return s[1] - s[1].lit(32); }}};
+    r.constraints = {when(inHighHalf)};
+    r.immFns = {f.pos - 32};
     r.seq = {inst(Op::V_BFE_U32, D(0, Part::Lo), {S(0, Part::Hi), F(0), S(2)}),
              inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
     r.priority = 1;
@@ -234,12 +222,8 @@ void addBfe(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(u64, "imm-2shift", {A, Im, Im});
-    r.constraints = {when("0 < len, pos + len < 64", [](const Srcs &s) {
-      BV P = s[1].zext(64), L = s[2].zext(64);
-      return L.ne(L.lit(0)) & (P + L).ult(P.lit(64));
-    })};
-    r.immFns = {{"64-pos-len", [](const Srcs &s) { return s[1].lit(64) - s[1] - s[2]; }},
-                {"64-len", [](const Srcs &s) { return s[2].lit(64) - s[2]; }}};
+    r.constraints = {when(inside64)};
+    r.immFns = {64 - f.pos - f.len, 64 - f.len};
     r.temps = {TempKind::V64};
     r.seq = {inst(Op::V_LSHLREV_B64, T(0), {F(0), S(0)}), inst(Op::V_LSHRREV_B64, D(), {F(1), T(0)})};
     r.priority = 1;
@@ -279,7 +263,7 @@ void addBfe(std::vector<Rule> &out) {
   // ---- bfe.s64, constant pos and len
   {
     Rule r = makeRule(s64, "imm-zero", {A, Im, Im});
-    r.constraints = {when("len == 0", [](const Srcs &s) { return s[2].eq(s[2].lit(0)); })};
+    r.constraints = {when(f.len == 0)};
     r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {I(0)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
     r.priority = 1;
     r.restriction = "len = 0: the result is 0";
@@ -287,11 +271,8 @@ void addBfe(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(s64, "imm-sar", {A, Im, Im});
-    r.constraints = {when("0 < len, pos + len >= 64", [](const Srcs &s) {
-      BV P = s[1].zext(64), L = s[2].zext(64);
-      return L.ne(L.lit(0)) & P.lit(64).ule(P + L);
-    })};
-    r.immFns = {{"min(pos,63)", [](const Srcs &s) { return s[1].umin(s[1].lit(63)); }}};
+    r.constraints = {when(0 < f.len64 && f.pos64 + f.len64 >= 64)};
+    r.immFns = {min(f.pos, 63)};
     r.seq = {inst(Op::V_ASHRREV_I64, D(), {F(0), S(0)})};
     r.priority = 1;
     r.restriction = "a field reaching bit 63 (or starting past it) is one arithmetic shift by min(pos, 63)";
@@ -299,17 +280,8 @@ void addBfe(std::vector<Rule> &out) {
   }
   for (bool hi : {false, true}) {
     Rule r = makeRule(s64, hi ? "imm-hi" : "imm-lo", {A, Im, Im});
-    if (hi)
-      r.constraints = {when("32 <= pos, 0 < len, pos + len < 64", [](const Srcs &s) {
-        BV P = s[1].zext(64), L = s[2].zext(64);
-        return P.lit(32).ule(P) & L.ne(L.lit(0)) & (P + L).ult(P.lit(64));
-      })};
-    else
-      r.constraints = {when("0 < len, pos + len < 32", [](const Srcs &s) {
-        BV P = s[1].zext(64), L = s[2].zext(64);
-        return L.ne(L.lit(0)) & (P + L).ult(P.lit(32));
-      })};
-    r.immFns = {{hi ? "pos-32" : "pos", [hi](const Srcs &s) { return hi ? s[1] - s[1].lit(32) : s[1]; }}};
+    r.constraints = {when(hi ? inHighHalf : inLowHalf)};
+    r.immFns = {hi ? f.pos - 32 : f.pos};
     r.seq = {inst(Op::V_BFE_I32, D(0, Part::Lo), {S(0, hi ? Part::Hi : Part::Lo), F(0), S(2)}),
              inst(Op::V_ASHRREV_I32, D(0, Part::Hi), {I(31), D(0, Part::Lo)})};
     r.priority = 1;
@@ -319,12 +291,8 @@ void addBfe(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(s64, "imm-2shift", {A, Im, Im});
-    r.constraints = {when("0 < len, pos + len < 64", [](const Srcs &s) {
-      BV P = s[1].zext(64), L = s[2].zext(64);
-      return L.ne(L.lit(0)) & (P + L).ult(P.lit(64));
-    })};
-    r.immFns = {{"64-pos-len", [](const Srcs &s) { return s[1].lit(64) - s[1] - s[2]; }},
-                {"64-len", [](const Srcs &s) { return s[2].lit(64) - s[2]; }}};
+    r.constraints = {when(inside64)};
+    r.immFns = {64 - f.pos - f.len, 64 - f.len};
     r.temps = {TempKind::V64};
     r.seq = {inst(Op::V_LSHLREV_B64, T(0), {F(0), S(0)}), inst(Op::V_ASHRREV_I64, D(), {F(1), T(0)})};
     r.priority = 1;
@@ -336,6 +304,7 @@ void addBfe(std::vector<Rule> &out) {
 // ------------------------------------------------------------------ bfi
 void addBfi(std::vector<Rule> &out) {
   const Form b32{Opcode::Bfi, TypeClass::B, 32}, b64{Opcode::Bfi, TypeClass::B, 64};
+  const Field f(2);
   {
     Rule r = makeRule(b32, "mask64-bfi", {A, A, A, A});
     r.temps = {TempKind::V32, TempKind::V32, TempKind::V64, TempKind::V32, TempKind::V32};
@@ -353,18 +322,11 @@ void addBfi(std::vector<Rule> &out) {
     out.push_back(r);
   }
   // ---- bfi.b32, constant pos and len
-  auto M32 = [](const Srcs &s) {
-    BV w = w32(s[2], s[3]);
-    BV p = low8(s[2]);
-    BV m = BV::ite(w.ult(w.lit(32)), w.lit(1).shl(w) - w.lit(1), w.lit(~0u));
-    return m.shl(p.umin(p.lit(31)));
-  };
+  const Expr width32 = fieldWidth(f.pos8, f.len8, 32);
+  const Expr mask32 = named("mask", lowMask(width32, 32) << min(f.pos8, 31));
   {
     Rule r = makeRule(b32, "imm-keep", {A, A, Im, Im});
-    r.constraints = {when("min(len, 32 - pos) == 0", [](const Srcs &s) {
-      BV w = w32(s[2], s[3]);
-      return w.eq(w.lit(0));
-    })};
+    r.constraints = {when(width32 == 0)};
     r.seq = {inst(Op::V_MOV_B32, D(), {S(1)})};
     r.priority = 1;
     r.restriction = "an empty field (len = 0 or pos >= 32): the result is b";
@@ -372,9 +334,7 @@ void addBfi(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(b32, "imm-all", {A, A, Im, Im});
-    r.constraints = {when("pos == 0, len >= 32", [](const Srcs &s) {
-      return low8(s[2]).eq(s[2].lit(0)) & s[3].lit(32).ule(low8(s[3]));
-    })};
+    r.constraints = {when(f.pos8 == 0 && f.len8 >= 32)};
     r.seq = {inst(Op::V_MOV_B32, D(), {S(0)})};
     r.priority = 1;
     r.restriction = "the field is the whole register: the result is a";
@@ -382,11 +342,8 @@ void addBfi(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(b32, "imm-top", {A, A, Im, Im});
-    r.constraints = {when("0 < pos < 32, pos + len >= 32", [](const Srcs &s) {
-      BV p = low8(s[2]), l = low8(s[3]);
-      return p.ne(p.lit(0)) & p.ult(p.lit(32)) & p.lit(32).ule(p + l);
-    })};
-    r.immFns = {{"pos", [](const Srcs &s) { return low8(s[2]); }}};
+    r.constraints = {when(0 < f.pos8 && f.pos8 < 32 && f.pos8 + f.len8 >= 32)};
+    r.immFns = {f.pos8};
     r.temps = {TempKind::V32};
     r.seq = {inst(Op::V_BFE_U32, T(0), {S(1), I(0), F(0)}), inst(Op::V_LSHL_OR_B32, D(), {S(0), F(0), T(0)})};
     r.priority = 1;
@@ -395,11 +352,8 @@ void addBfi(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(b32, "imm-low", {A, A, Im, Im});
-    r.constraints = {when("pos == 0, 0 < len < 32", [](const Srcs &s) {
-      BV p = low8(s[2]), l = low8(s[3]);
-      return p.eq(p.lit(0)) & l.ne(l.lit(0)) & l.ult(l.lit(32));
-    })};
-    r.immFns = {{"mask", M32}};
+    r.constraints = {when(f.pos8 == 0 && 0 < f.len8 && f.len8 < 32)};
+    r.immFns = {mask32};
     r.seq = {inst(Op::V_BFI_B32, D(), {F(0), S(0), S(1)})};
     r.priority = 1;
     r.restriction = "a constant mask: one v_bfi_b32 (the mask is a literal unless inline; gfx9 moves it to a VGPR)";
@@ -407,11 +361,8 @@ void addBfi(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(b32, "imm", {A, A, Im, Im});
-    r.constraints = {when("0 < pos, 0 < len, pos + len < 32", [](const Srcs &s) {
-      BV p = low8(s[2]), l = low8(s[3]);
-      return p.ne(p.lit(0)) & l.ne(l.lit(0)) & (p + l).ult(p.lit(32));
-    })};
-    r.immFns = {{"pos", [](const Srcs &s) { return low8(s[2]); }}, {"mask", M32}};
+    r.constraints = {when(0 < f.pos8 && 0 < f.len8 && f.pos8 + f.len8 < 32)};
+    r.immFns = {f.pos8, mask32};
     r.temps = {TempKind::V32};
     r.seq = {inst(Op::V_LSHLREV_B32, T(0), {F(0), S(0)}), inst(Op::V_BFI_B32, D(), {F(1), T(0), S(1)})};
     r.priority = 1;
@@ -455,20 +406,11 @@ void addBfi(std::vector<Rule> &out) {
     out.push_back(r);
   }
   // ---- bfi.b64, constant pos and len
-  auto M64 = [](unsigned half) {
-    return [half](const Srcs &s) {
-      BV w = w64(s[2], s[3]);
-      BV P = s[2].zext(64);
-      BV m = lowMask64(w).shl(P.umin(P.lit(63)));
-      return m.extract(32 * half + 31, 32 * half);
-    };
-  };
+  const Expr width64 = fieldWidth(f.pos64, f.len64, 64);
+  const Expr mask64 = lowMask(width64, 64) << min(f.pos64, 63);
   {
     Rule r = makeRule(b64, "imm-keep", {A, A, Im, Im});
-    r.constraints = {when("min(len, 64 - pos) == 0", [](const Srcs &s) {
-      BV w = w64(s[2], s[3]);
-      return w.eq(w.lit(0));
-    })};
+    r.constraints = {when(width64 == 0)};
     r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {S(1, Part::Lo)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {S(1, Part::Hi)})};
     r.priority = 1;
     r.restriction = "an empty field (len = 0 or pos >= 64): the result is b";
@@ -476,11 +418,8 @@ void addBfi(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(b64, "imm", {A, A, Im, Im});
-    r.constraints = {when("0 < len, pos < 64", [](const Srcs &s) {
-      BV w = w64(s[2], s[3]);
-      return w.ne(w.lit(0));
-    })};
-    r.immFns = {{"pos", [](const Srcs &s) { return s[2] & s[2].lit(63); }}, {"mask.lo", M64(0)}, {"mask.hi", M64(1)}};
+    r.constraints = {when(width64 != 0)};
+    r.immFns = {f.pos & 63, named("mask.lo", bits(mask64, 31, 0)), named("mask.hi", bits(mask64, 63, 32))};
     r.temps = {TempKind::V64};
     r.seq = {inst(Op::V_LSHLREV_B64, T(0), {F(0), S(0)}),
              inst(Op::V_BFI_B32, D(0, Part::Lo), {F(1), T(0, Part::Lo), S(1, Part::Lo)}),
@@ -498,6 +437,7 @@ void addBmsk(std::vector<Rule> &out) {
   wrap.mode = ShfMode::Wrap;
   Form clamp = wrap;
   clamp.mode = ShfMode::Clamp;
+  const Expr a = src(0, "a"), b = src(1, "b");
   {
     Rule r = makeRule(wrap, "bfm", {A, A});
     r.seq = {inst(Op::V_BFM_B32, D(), {S(1), S(0)})};
@@ -507,7 +447,7 @@ void addBmsk(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(wrap, "imm-a", {Im, A});
-    r.immFns = {{"a&31", [](const Srcs &s) { return s[0] & s[0].lit(31); }}};
+    r.immFns = {a & 31};
     r.seq = {inst(Op::V_BFM_B32, D(), {S(1), F(0)})};
     r.priority = 1;
     r.restriction = "a constant start is reduced to a & 31, an inline constant";
@@ -515,7 +455,7 @@ void addBmsk(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(wrap, "imm-b", {A, Im});
-    r.immFns = {{"b&31", [](const Srcs &s) { return s[1] & s[1].lit(31); }}};
+    r.immFns = {b & 31};
     r.seq = {inst(Op::V_BFM_B32, D(), {F(0), S(0)})};
     r.priority = 1;
     r.restriction = "a constant width is reduced to b & 31, an inline constant";
@@ -536,7 +476,7 @@ void addBmsk(std::vector<Rule> &out) {
   // constant a
   {
     Rule r = makeRule(clamp, "imm-a-zero", {Im, A});
-    r.constraints = {when("a >= 32", [](const Srcs &s) { return s[0].lit(32).ule(s[0]); })};
+    r.constraints = {when(a >= 32)};
     r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
     r.priority = 1;
     r.restriction = "a start at or past 32: the mask is 0";
@@ -544,8 +484,8 @@ void addBmsk(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(clamp, "imm-a", {Im, A});
-    r.constraints = {when("0 < a < 32", [](const Srcs &s) { return s[0].ne(s[0].lit(0)) & s[0].ult(s[0].lit(32)); })};
-    r.immFns = {{"32-a", [](const Srcs &s) { return s[0].lit(32) - s[0]; }}};
+    r.constraints = {when(0 < a && a < 32)};
+    r.immFns = {32 - a};
     r.temps = {TempKind::V32};
     r.seq = {inst(Op::V_MIN_U32, T(0), {F(0), S(1)}), inst(Op::V_BFM_B32, D(), {T(0), S(0)})};
     r.priority = 1;
@@ -554,7 +494,7 @@ void addBmsk(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(clamp, "imm-a0", {Im, A});
-    r.constraints = {when("a == 0", [](const Srcs &s) { return s[0].eq(s[0].lit(0)); })};
+    r.constraints = {when(a == 0)};
     r.temps = {TempKind::V32, TempKind::V32};
     r.seq = {inst(Op::V_SUB_U32_CLAMP, T(0), {I(32), S(1)}),
              inst(Op::V_LSHRREV_B64, pair(T(1), D()), {O(T(0)), O(I(~0ull))})};
@@ -566,7 +506,7 @@ void addBmsk(std::vector<Rule> &out) {
   // constant b
   {
     Rule r = makeRule(clamp, "imm-b-zero", {A, Im});
-    r.constraints = {when("b == 0", [](const Srcs &s) { return s[1].eq(s[1].lit(0)); })};
+    r.constraints = {when(b == 0)};
     r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
     r.priority = 1;
     r.restriction = "width 0: the mask is 0";
@@ -574,7 +514,7 @@ void addBmsk(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(clamp, "imm-b-all", {A, Im});
-    r.constraints = {when("b >= 32", [](const Srcs &s) { return s[1].lit(32).ule(s[1]); })};
+    r.constraints = {when(b >= 32)};
     r.temps = {TempKind::V32, TempKind::V32};
     r.seq = {inst(Op::V_MIN_U32, T(0), {I(32), S(0)}),
              inst(Op::V_LSHLREV_B64, pair(D(), T(1)), {O(T(0)), O(I(~0ull))})};
@@ -584,7 +524,7 @@ void addBmsk(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(clamp, "imm-b", {A, Im});
-    r.constraints = {when("0 < b < 32", [](const Srcs &s) { return s[1].ne(s[1].lit(0)) & s[1].ult(s[1].lit(32)); })};
+    r.constraints = {when(0 < b && b < 32)};
     r.temps = {TempKind::V32};
     r.seq = {inst(Op::V_SUB_U32_CLAMP, T(0), {I(32), S(0)}), inst(Op::V_MIN_U32, T(0), {S(1), T(0)}),
              inst(Op::V_BFM_B32, D(), {T(0), S(0)})};
@@ -616,13 +556,14 @@ void addSzext(std::vector<Rule> &out) {
         r.restriction = "v_bfe reads 5 bits of width (32 reads as 0): select a when b >= 32";
         out.push_back(r);
       }
-      // Constant N.
-      auto N = [clamp](const Srcs &s) {
-        return clamp ? s[1].umin(s[1].lit(32)) : (s[1] & s[1].lit(31));
-      };
+      // A constant width: the amount PTX reads is min(b, 32) (.clamp) or b & 31
+      // (.wrap). min(b, 32) is 0 exactly when b is, and below 32 exactly when
+      // b is; b & 31 is always below 32.
+      const Expr b = src(1, "b");
+      const Expr width = clamp ? min(b, 32) : b & 31;
       {
         Rule r = makeRule(f, "imm-zero", {A, Im});
-        r.constraints = {when(clamp ? "b == 0" : "b & 31 == 0", [N](const Srcs &s) { BV n = N(s); return n.eq(n.lit(0)); })};
+        r.constraints = {when(clamp ? b == 0 : width == 0)};
         r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
         r.priority = 1;
         r.restriction = "width 0: the result is 0";
@@ -630,7 +571,7 @@ void addSzext(std::vector<Rule> &out) {
       }
       if (clamp) {
         Rule r = makeRule(f, "imm-all", {A, Im});
-        r.constraints = {when("b >= 32", [](const Srcs &s) { return s[1].lit(32).ule(s[1]); })};
+        r.constraints = {when(b >= 32)};
         r.seq = {inst(Op::V_MOV_B32, D(), {S(0)})};
         r.priority = 1;
         r.restriction = "clamped width 32: the result is a";
@@ -638,11 +579,8 @@ void addSzext(std::vector<Rule> &out) {
       }
       {
         Rule r = makeRule(f, "imm", {A, Im});
-        r.constraints = {when(clamp ? "0 < b < 32" : "b & 31 != 0", [N](const Srcs &s) {
-          BV n = N(s);
-          return n.ne(n.lit(0)) & n.ult(n.lit(32));
-        })};
-        r.immFns = {{clamp ? "b" : "b&31", N}};
+        r.constraints = {when(clamp ? 0 < b && b < 32 : width != 0)};
+        r.immFns = {width};
         r.seq = {inst(bfe, D(), {S(0), I(0), F(0)})};
         r.priority = 1;
         r.restriction = "a constant width below 32: one v_bfe with inline constants";

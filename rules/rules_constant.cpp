@@ -20,6 +20,8 @@ void addConstantFoldRules(std::vector<Rule> &out) {
     r.target = allTargets();
     r.priority = 2;
     r.restriction = "all sources are constants: the result is folded at translation time";
+    // The folded value is the form's whole PTX semantics, which no short
+    // formula shows: an opaque() immediate (rule_expr.hpp) named fold.
     const ptx::Form f = form;
     auto part = [f](unsigned lo) {
       return [f, lo](const std::vector<BV> &s) {
@@ -30,10 +32,10 @@ void addConstantFoldRules(std::vector<Rule> &out) {
       };
     };
     if (form.dstWidth(0) == 64) { // popc/clz/bfind.64 have a 64-bit source but a 32-bit result
-      r.immFns = {{"fold(lo)", part(0)}, {"fold(hi)", part(32)}};
+      r.immFns = {opaque("fold(lo)", part(0)), opaque("fold(hi)", part(32))};
       r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {F(0)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {F(1)})};
     } else {
-      r.immFns = {{"fold", part(0)}};
+      r.immFns = {opaque("fold", part(0))};
       r.seq = {inst(Op::V_MOV_B32, D(), {F(0)})};
     }
     out.push_back(std::move(r));

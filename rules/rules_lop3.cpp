@@ -178,8 +178,7 @@ void addLop3Rules(std::vector<Rule> &out) {
         r.srcReqs = {OperandReq::Any, OperandReq::Any, OperandReq::Any, OperandReq::Imm};
         if (boolop != ptx::BoolOp::None)
           r.srcReqs.push_back(OperandReq::Reg);
-        const uint64_t L = lut;
-        r.constraints = {when("immLut == " + hex2(lut), [L](const std::vector<BV> &s) { return s[3].eq(s[3].lit(L)); })};
+        r.constraints = {when(src(3, "immLut") == Expr::literal(lut, 2))};
         r.target = classRange(cls, last);
         unsigned temps = 0;
         r.seq = lutSequence(e, D(0), temps);

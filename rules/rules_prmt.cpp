@@ -12,6 +12,9 @@
 //    costs a v_mov there (the legaliser adds it).
 // A constant c makes every mode one fixed byte permutation: one v_perm_b32
 // whose selector is computed from c (ImmFn). A register c needs a sequence.
+// The selectors (and the odd-bytes condition) are built byte by byte from c's
+// nibbles or a mode's table: written as formulas they would be unreadable, so
+// the rules name them with opaque() (rule_expr.hpp) and compute them below.
 #include "semantics/ptx_semantics_bits.hpp"
 #include "rules/rule_dsl.hpp"
 #include "rules/rules_builtin.hpp"
@@ -103,8 +106,8 @@ std::function<BV(const std::vector<BV> &)> modeSelector(PrmtMode m) {
 void addDefaultMode(std::vector<Rule> &out) {
   {
     Rule r = base(PrmtMode::None, "imm-perm", {A, A, Im});
-    r.constraints = {when("sign requests name odd bytes", signsOdd)};
-    r.immFns = {{"perm-sel(c)", defaultSelector}};
+    r.constraints = {when(opaque("sign requests name odd bytes", signsOdd))};
+    r.immFns = {opaque("perm-sel(c)", defaultSelector)};
     r.seq = {inst(Op::V_PERM_B32, D(), {S(1), S(0), F(0)})};
     r.priority = 2;
     r.restriction = "a constant selector is one v_perm_b32 (S0 = b, S1 = a); its sign selectors 8-11 "
@@ -114,7 +117,7 @@ void addDefaultMode(std::vector<Rule> &out) {
   {
     Rule r = base(PrmtMode::None, "imm-perm-sign", {A, A, Im});
     r.temps = {TempKind::V32, TempKind::V32};
-    r.immFns = {{"perm-idx(c)", indexSelector}, {"sign-sel(c)", signStageSelector}};
+    r.immFns = {opaque("perm-idx(c)", indexSelector), opaque("sign-sel(c)", signStageSelector)};
     r.seq = {inst(Op::V_PERM_B32, T(0), {S(1), S(0), F(0)}), inst(Op::V_LSHLREV_B32, T(1), {I(8), T(0)}),
              inst(Op::V_PERM_B32, D(), {T(1), T(0), F(1)})};
     r.priority = 1;
@@ -150,7 +153,7 @@ void addDefaultMode(std::vector<Rule> &out) {
 void addModes(std::vector<Rule> &out) {
   for (PrmtMode m : {PrmtMode::F4e, PrmtMode::B4e, PrmtMode::Rc8, PrmtMode::Ecl, PrmtMode::Ecr, PrmtMode::Rc16}) {
     Rule r = base(m, "imm-perm", {A, A, Im});
-    r.immFns = {{"row-sel(c&3)", modeSelector(m)}};
+    r.immFns = {opaque("row-sel(c&3)", modeSelector(m))};
     r.seq = {inst(Op::V_PERM_B32, D(), {S(1), S(0), F(0)})};
     r.priority = 1;
     r.restriction = "a constant row is a fixed byte permutation: one v_perm_b32 with the row's selector";

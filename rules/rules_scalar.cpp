@@ -84,8 +84,7 @@ void addScalarRules(std::vector<Rule> &out) {
       Rule r = scalarRule(Form{sh.opc, sh.type, w}, {R, Im}, {inst(op, D(), {S(0), S(1)})},
                           "a uniform value; the SALU shift reads the amount's low bits only, so a constant below "
                           "the width");
-      const uint64_t W = w;
-      r.constraints = {when("c < " + std::to_string(w), [W](const std::vector<BV> &s) { return s[1].ult(s[1].lit(W)); })};
+      r.constraints = {when(src(1, "b") < w)};
       out.push_back(r);
     }
   // Widening a 32-bit value into a pair, and narrowing one.

@@ -31,6 +31,7 @@ const auto A = OperandReq::Any;
 const auto Im = OperandReq::Imm;
 
 void addShf(std::vector<Rule> &out) {
+  const Expr c = src(2, "c");
   // ---- shf.r.wrap: exactly v_alignbit_b32 (which reads S2[4:0] = c & 31).
   {
     Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Wrap), "alignbit", {A, A, R});
@@ -40,7 +41,7 @@ void addShf(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Wrap), "imm", {A, A, Im});
-    r.immFns = {{"c&31", [](const std::vector<BV> &s) { return s[2] & s[2].lit(31); }}};
+    r.immFns = {c & 31};
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), F(0)})};
     r.priority = 1;
     r.restriction = "a constant amount is reduced to c & 31 so it is always an inline constant";
@@ -49,8 +50,8 @@ void addShf(std::vector<Rule> &out) {
   // ---- shf.l.wrap
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Wrap), "imm", {A, A, Im});
-    r.constraints = {when("c&31 != 0", [](const std::vector<BV> &s) { return (s[2] & s[2].lit(31)).ne(s[2].lit(0)); })};
-    r.immFns = {{"32-(c&31)", [](const std::vector<BV> &s) { return s[2].lit(32) - (s[2] & s[2].lit(31)); }}};
+    r.constraints = {when((c & 31) != 0)};
+    r.immFns = {32 - (c & 31)};
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), F(0)})};
     r.priority = 1;
     r.restriction = "alignbit shifts right only: a left funnel shift by n is a right one by 32-n (n != 0)";
@@ -58,7 +59,7 @@ void addShf(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Wrap), "imm0", {A, A, Im});
-    r.constraints = {when("c&31 == 0", [](const std::vector<BV> &s) { return (s[2] & s[2].lit(31)).eq(s[2].lit(0)); })};
+    r.constraints = {when((c & 31) == 0)};
     r.seq = {inst(Op::V_MOV_B32, D(), {S(1)})};
     r.priority = 1;
     r.restriction = "a left shift by 0 is b, but alignbit(b, a, 32-0) would give a: plain move";
@@ -87,7 +88,7 @@ void addShf(std::vector<Rule> &out) {
   // ---- shf.r.clamp
   {
     Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Clamp), "imm", {A, A, Im});
-    r.constraints = {when("c < 32", [](const std::vector<BV> &s) { return s[2].ult(s[2].lit(32)); })};
+    r.constraints = {when(c < 32)};
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), S(2)})};
     r.priority = 1;
     r.restriction = "a constant amount below 32 needs no clamping";
@@ -95,7 +96,7 @@ void addShf(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Clamp), "imm32", {A, A, Im});
-    r.constraints = {when("c >= 32", [](const std::vector<BV> &s) { return s[2].lit(32).ule(s[2]); })};
+    r.constraints = {when(c >= 32)};
     r.seq = {inst(Op::V_MOV_B32, D(), {S(1)})};
     r.priority = 1;
     r.restriction = "clamped to 32, a right funnel shift gives b";
@@ -130,10 +131,8 @@ void addShf(std::vector<Rule> &out) {
   // ---- shf.l.clamp
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "imm", {A, A, Im});
-    r.constraints = {when("0 < c < 32", [](const std::vector<BV> &s) {
-      return s[2].ne(s[2].lit(0)) & s[2].ult(s[2].lit(32));
-    })};
-    r.immFns = {{"32-c", [](const std::vector<BV> &s) { return s[2].lit(32) - s[2]; }}};
+    r.constraints = {when(0 < c && c < 32)};
+    r.immFns = {32 - c};
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), F(0)})};
     r.priority = 1;
     r.restriction = "left by n = right by 32-n for 0 < n < 32";
@@ -141,7 +140,7 @@ void addShf(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "imm0", {A, A, Im});
-    r.constraints = {when("c == 0", [](const std::vector<BV> &s) { return s[2].eq(s[2].lit(0)); })};
+    r.constraints = {when(c == 0)};
     r.seq = {inst(Op::V_MOV_B32, D(), {S(1)})};
     r.priority = 1;
     r.restriction = "a left shift by 0 gives b";
@@ -149,7 +148,7 @@ void addShf(std::vector<Rule> &out) {
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "imm32", {A, A, Im});
-    r.constraints = {when("c >= 32", [](const std::vector<BV> &s) { return s[2].lit(32).ule(s[2]); })};
+    r.constraints = {when(c >= 32)};
     r.seq = {inst(Op::V_MOV_B32, D(), {S(0)})};
     r.priority = 1;
     r.restriction = "clamped to 32, a left funnel shift gives a";
@@ -197,25 +196,25 @@ void addShlShr(std::vector<Rule> &out) {
       Op op64 = left ? Op::V_LSHLREV_B64 : arith ? Op::V_ASHRREV_I64 : Op::V_LSHRREV_B64;
       Op native = w == 16 ? op16 : w == 32 ? op32 : op64;
       const uint64_t W = w;
+      const Expr b = src(1, "b"); // the amount (PTX ISA: shl d, a, b)
 
       // Constant amounts.
       if (arith) {
         Rule r = makeRule(f, "imm", {A, Im});
-        r.immFns = {{"min(c," + std::to_string(w - 1) + ")",
-                     [W](const std::vector<BV> &s) { return s[1].umin(s[1].lit(W - 1)); }}};
+        r.immFns = {min(b, W - 1)};
         r.seq = {inst(native, D(), {F(0), S(0)})};
         r.priority = 1;
         r.restriction = "amounts past the width give the sign fill: clamp the constant to width-1";
         out.push_back(r);
       } else {
         Rule r = makeRule(f, "imm", {A, Im});
-        r.constraints = {when("c < " + std::to_string(w), [W](const std::vector<BV> &s) { return s[1].ult(s[1].lit(W)); })};
+        r.constraints = {when(b < W)};
         r.seq = {inst(native, D(), {S(1), S(0)})};
         r.priority = 1;
         r.restriction = "a constant amount below the width needs no clamping";
         out.push_back(r);
         Rule z = makeRule(f, "imm-zero", {A, Im});
-        z.constraints = {when("c >= " + std::to_string(w), [W](const std::vector<BV> &s) { return s[1].lit(W).ule(s[1]); })};
+        z.constraints = {when(b >= W)};
         if (w == 64)
           z.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {I(0)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
         else

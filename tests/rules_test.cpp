@@ -181,7 +181,7 @@ TEST_CASE("a wrong rule is refuted with a counterexample") {
   r.name = "broken";
   r.srcReqs = {rules::OperandReq::Any, rules::OperandReq::Any, rules::OperandReq::Imm};
   r.target = allTargets();
-  r.immFns = {{"32-c", [](const std::vector<BV> &s) { return s[2].lit(32) - (s[2] & s[2].lit(31)); }}};
+  r.immFns = {32 - (rules::src(2, "c") & 31)};
   r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), F(0)})};
   verify::ProofResult p = verify::proveRule(r, targets::defaultTarget());
   CHECK(p.status == verify::ProofResult::Status::Failed);
