@@ -230,7 +230,7 @@ void addShlShr(std::vector<Rule> &out) {
         Rule r = makeRule(f, "min", {A, R});
         r.temps = {TempKind::V32};
         r.seq = {inst(Op::V_MIN_U32, T(0), {I(W - 1), S(1)}), inst(native, D(), {T(0), S(0)})};
-        r.restriction = "AMD masks the amount; PTX clamps it: min(c, width-1) gives the same sign fill";
+        r.restriction = "AMD masks the amount; PTX clamps it: min(b, width-1) gives the same sign fill";
         out.push_back(r);
         continue;
       }
@@ -239,7 +239,7 @@ void addShlShr(std::vector<Rule> &out) {
         Rule r = makeRule(f, "min-b32", {A, R});
         r.temps = {TempKind::V32};
         r.seq = {inst(Op::V_MIN_U32, T(0), {I(16), S(1)}), inst(Op::V_LSHLREV_B32, D(), {T(0), S(0)})};
-        r.restriction = "v_lshlrev_b16 masks to 4 bits; a 32-bit shift by min(c,16) clears the low half when c >= 16";
+        r.restriction = "v_lshlrev_b16 masks to 4 bits; a 32-bit shift by min(b,16) clears the low half when b >= 16";
         out.push_back(r);
         continue;
       }
@@ -249,7 +249,7 @@ void addShlShr(std::vector<Rule> &out) {
         r.temps = {TempKind::V32, TempKind::V32, TempKind::V32};
         r.seq = {inst(Op::V_MIN_U32, T(0), {I(32), S(1)}),
                  inst(Op::V_LSHLREV_B64, pair(D(), T(2)), {O(T(0)), pair(S(0), T(1))})};
-        r.restriction = "a in the low half of an aligned pair: a 64-bit shift by min(c,32) leaves 0 in the low half at 32";
+        r.restriction = "a in the low half of an aligned pair: a 64-bit shift by min(b,32) leaves 0 in the low half at 32";
         out.push_back(r);
       }
       if (!left && w == 16) {
@@ -257,7 +257,7 @@ void addShlShr(std::vector<Rule> &out) {
         r.target = {"gfx9 gfx10", [](const targets::TargetInfo &t) { return t.generation <= targets::Generation::GFX10; }};
         r.temps = {TempKind::V32};
         r.seq = {inst(Op::V_MIN_U32, T(0), {I(16), S(1)}), inst(Op::V_LSHRREV_B32_SDWA_W0, D(), {T(0), S(0)})};
-        r.restriction = "16-bit shifts mask to 4 bits; SDWA zero-extends the low half so a 32-bit shift by min(c,16) is exact";
+        r.restriction = "16-bit shifts mask to 4 bits; SDWA zero-extends the low half so a 32-bit shift by min(b,16) is exact";
         out.push_back(r);
       }
       if (w == 64) {
@@ -266,7 +266,7 @@ void addShlShr(std::vector<Rule> &out) {
         r.temps = {TempKind::V64};
         r.seq = {inst(native, T(0), {S(1), S(0)}), inst(Op::V_CMP_GT_U32, VCC(), {I(W), S(1)}),
                  inst(Op::V_DUAL_CNDMASK_PAIR, D(), {I(0), T(0), VCC()})};
-        r.restriction = "AMD masks the amount to 6 bits: select 0 when c >= 64, both halves in one VOPD issue";
+        r.restriction = "AMD masks the amount to 6 bits: select 0 when b >= 64, both halves in one VOPD issue";
         out.push_back(r);
       }
       {
@@ -279,7 +279,7 @@ void addShlShr(std::vector<Rule> &out) {
         } else {
           r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {I(0), T(0), VCC()}));
         }
-        r.restriction = "AMD masks the amount, PTX clamps it to the width: select 0 when c >= width";
+        r.restriction = "AMD masks the amount, PTX clamps it to the width: select 0 when b >= width";
         out.push_back(r);
       }
     }
