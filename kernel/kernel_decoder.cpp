@@ -2,6 +2,9 @@
 // offsets, variables, statements decoded and typed, calls inlined.
 #include "kernel/kernel_ir.hpp"
 
+#include "kernel/atomic_forms.hpp"
+#include "kernel/decoder_support.hpp"
+
 #include "grammar/ast_blocks.hpp"
 #include "semantics/bitvec.hpp"
 
@@ -16,124 +19,7 @@ using ptx::TypeClass;
 
 namespace {
 
-// `{1, 2, 3}` or `5`: integers (decimal, hex, octal), element by element.
-bool parseInitializer(const std::string &text, unsigned elemBytes, std::vector<uint8_t> &out) {
-  std::string s;
-  for (char c : text)
-    if (c != '{' && c != '}' && !std::isspace(static_cast<unsigned char>(c)))
-      s += c;
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t j = s.find(',', i);
-    if (j == std::string::npos)
-      j = s.size();
-    std::string item = s.substr(i, j - i);
-    if (item.empty())
-      return false;
-    bool neg = item[0] == '-';
-    if (neg)
-      item = item.substr(1);
-    if (!item.empty() && (item.back() == 'U' || item.back() == 'u'))
-      item.pop_back();
-    uint64_t v = 0;
-    try {
-      size_t used = 0;
-      v = std::stoull(item, &used, 0);
-      if (used != item.size())
-        return false;
-    } catch (...) {
-      return false;
-    }
-    if (neg)
-      v = 0 - v;
-    for (unsigned b = 0; b < elemBytes; ++b)
-      out.push_back(static_cast<uint8_t>(v >> (8 * b)));
-    i = j + 1;
-  }
-  return true;
-}
-
-std::optional<Variable> variableOf(const ast::Declaration &d, const ast::Declarator &dr, Diagnostics &diags) {
-  Variable v;
-  v.name = dr.name;
-  v.loc = dr.loc;
-  if (d.space == "shared")
-    v.space = Space::Shared;
-  else if (d.space == "local")
-    v.space = Space::Local;
-  else if (d.space == "const")
-    v.space = Space::Const;
-  else if (d.space == "global")
-    v.space = Space::Global;
-  else
-    return std::nullopt;
-  std::optional<ptx::ScalarType> st = ptx::parseScalarType(d.type, ptx::FloatTypes::AsBits);
-  if (!st || st->bits < 8) {
-    error(diags, d.loc, "variables of type '." + d.type + "' are not supported");
-    return std::nullopt;
-  }
-  unsigned elem = st->bits / 8 * (d.vector ? *d.vector : 1);
-  uint64_t count = 1;
-  const bool external = std::find(d.linkage.begin(), d.linkage.end(), "extern") != d.linkage.end();
-  for (const std::optional<uint64_t> &n : dr.dims) {
-    if (!n && v.space == Space::Shared && external && dr.dims.size() == 1) {
-      v.dynamic = true; // dynamic shared memory (PTX ISA 5.1.5: an unsized extern .shared array)
-      count = 0;
-      break;
-    }
-    if (!n) {
-      error(diags, dr.loc, "unsized array '" + dr.name + "' is only supported as dynamic shared memory (.extern .shared)");
-      return std::nullopt;
-    }
-    count *= *n;
-  }
-  if (count * elem > (64u << 20)) {
-    error(diags, dr.loc, "variable '" + dr.name + "' is larger than 64 MiB");
-    return std::nullopt;
-  }
-  v.size = static_cast<unsigned>(count * elem);
-  v.align = d.align ? *d.align : elem;
-  if (!dr.initializer.empty()) {
-    if (!parseInitializer(dr.initializer, st->bits / 8, v.init) || v.init.size() > v.size) {
-      error(diags, dr.loc, "cannot read the initializer of '" + dr.name + "' (integers only)");
-      return std::nullopt;
-    }
-    v.init.resize(v.size, 0);
-  }
-  return v;
-}
-
-std::optional<std::pair<Special, unsigned>> specialOf(const ast::Operand &o) {
-  static const std::pair<const char *, Special> dims[] = {
-      {"%tid", Special::Tid}, {"%ntid", Special::Ntid}, {"%ctaid", Special::Ctaid}, {"%nctaid", Special::Nctaid}};
-  if (o.kind == ast::Operand::Kind::Register) {
-    for (auto &[n, s] : dims)
-      if (o.name == n && o.element >= 'x' && o.element <= 'z')
-        return std::make_pair(s, static_cast<unsigned>(o.element - 'x'));
-    static const std::pair<const char *, Special> plain[] = {
-        {"%laneid", Special::Laneid},          {"%warpid", Special::Warpid},
-        {"%nwarpid", Special::Nwarpid},        {"%lanemask_eq", Special::LanemaskEq},
-        {"%lanemask_le", Special::LanemaskLe}, {"%lanemask_lt", Special::LanemaskLt},
-        {"%lanemask_ge", Special::LanemaskGe}, {"%lanemask_gt", Special::LanemaskGt}};
-    for (auto &[n, sp] : plain)
-      if (o.name == n && !o.element)
-        return std::make_pair(sp, 0u);
-  }
-  if (o.kind == ast::Operand::Kind::Symbol && o.name == "WARP_SZ")
-    return std::make_pair(Special::WarpSize, 0u);
-  return std::nullopt;
-}
-
-// The names a register declared in one of f's blocks may shadow: f's
-// parameters (and results) and the module's variables.
-std::vector<std::string> namesOutsideBody(const ast::Module &m, const ast::Function &f) {
-  std::vector<std::string> names;
-  for (const std::vector<ast::Declaration> *ds : {&f.params, &f.returns, &m.globals})
-    for (const ast::Declaration &d : *ds)
-      for (const ast::Declarator &dr : d.declarators)
-        names.push_back(dr.name);
-  return names;
-}
+using namespace detail;
 
 class Decoder {
 public:
@@ -748,69 +634,10 @@ private:
   // .relaxed; the scope defaults to .gpu.
   void decodeAtomic(const ast::Instruction &in, const std::string &full, Stmt &s) {
     const bool red = in.opcode == "red";
-    s.kind = Stmt::Kind::Atomic;
-    s.space = Space::Generic;
-    s.scope = targets::FenceScope::Gpu;
-    std::optional<Stmt::AtomicOp> op;
-    std::optional<ptx::ScalarType> ty;
-    for (const std::string &m : in.modifiers) {
-      if (m == "relaxed") continue;
-      if (m == "acquire" || m == "release" || m == "acq_rel") {
-        s.ordered = true;
-        continue;
-      }
-      if (m == "cta") s.scope = targets::FenceScope::Cta;
-      else if (m == "gpu" || m == "cluster") s.scope = targets::FenceScope::Gpu;
-      else if (m == "sys") s.scope = targets::FenceScope::Sys;
-      else if (m == "global") s.space = Space::Global;
-      else if (m == "shared" || m == "shared::cta") s.space = Space::Shared;
-      else if (m == "add") op = Stmt::AtomicOp::Add;
-      else if (m == "inc") op = Stmt::AtomicOp::Inc;
-      else if (m == "dec") op = Stmt::AtomicOp::Dec;
-      else if (m == "min") op = Stmt::AtomicOp::Min;
-      else if (m == "max") op = Stmt::AtomicOp::Max;
-      else if (m == "and") op = Stmt::AtomicOp::And;
-      else if (m == "or") op = Stmt::AtomicOp::Or;
-      else if (m == "xor") op = Stmt::AtomicOp::Xor;
-      else if (m == "exch") op = Stmt::AtomicOp::Exch;
-      else if (m == "cas") op = Stmt::AtomicOp::Cas;
-      else if (std::optional<ptx::ScalarType> t = ptx::parseScalarType(m, ptx::FloatTypes::Reject); t && !ty) ty = t;
-      else if (ptx::parseScalarType(m, ptx::FloatTypes::AsBits))
-        return unsupportedForm(in, full, "floating-point atomics are not supported");
-      else return unsupportedForm(in, full, "unexpected modifier '." + m + "'");
-    }
-    if (!op || !ty || ty->cls == TypeClass::Pred)
-      return unsupportedForm(in, full, "expected an operation and an integer type");
-    const unsigned bits = ty->bits;
-    const TypeClass c = ty->cls;
-    bool valid;
-    switch (*op) {
-    case Stmt::AtomicOp::Add: valid = (c == TypeClass::U && (bits == 32 || bits == 64)) || (c == TypeClass::S && bits == 32); break;
-    case Stmt::AtomicOp::Inc:
-    case Stmt::AtomicOp::Dec: valid = c == TypeClass::U && bits == 32; break;
-    case Stmt::AtomicOp::Min:
-    case Stmt::AtomicOp::Max: valid = (c == TypeClass::U || c == TypeClass::S) && (bits == 32 || bits == 64); break;
-    case Stmt::AtomicOp::And:
-    case Stmt::AtomicOp::Or:
-    case Stmt::AtomicOp::Xor:
-    case Stmt::AtomicOp::Exch: valid = c == TypeClass::B && (bits == 32 || bits == 64); break;
-    case Stmt::AtomicOp::Cas: valid = c == TypeClass::B && (bits == 32 || bits == 16 || bits == 64); break;
-    }
-    if (!valid) {
-      error(diags_, in.opcode_loc.line ? in.opcode_loc : in.loc, "invalid form '" + full + "': no such type for this operation");
+    if (!decodeAtomicForm(in, full, s, diags_))
       return;
-    }
-    if (*op == Stmt::AtomicOp::Cas && bits != 32)
-      return unsupportedForm(in, full, "only 32-bit compare-and-swap is supported");
-    if (red && (*op == Stmt::AtomicOp::Exch || *op == Stmt::AtomicOp::Cas)) {
-      error(diags_, in.opcode_loc.line ? in.opcode_loc : in.loc, "invalid form '" + full + "': red has no ." +
-                                                                  (*op == Stmt::AtomicOp::Exch ? "exch" : "cas"));
-      return;
-    }
-    s.atomicOp = *op;
-    s.elemBits = bits;
-    s.elemType = c;
-    s.regWidth = bits;
+    const unsigned bits = s.elemBits;
+    const std::optional<Stmt::AtomicOp> op = s.atomicOp;
     const size_t values = *op == Stmt::AtomicOp::Cas ? 2 : 1;
     const size_t expected = values + (red ? 1 : 2);
     if (in.operands.size() != expected) {

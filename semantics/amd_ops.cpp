@@ -10,6 +10,9 @@ using sem::BV;
 using S = std::vector<BV>;
 using Ctx = EvalContext;
 
+// The control, setup, cache-maintenance, atomic and pseudo ops (amd_ops_control.cpp).
+OpDef defineControlOrAtomicOp(Op op);
+
 namespace {
 
 // Shift amounts: 32-bit shifts read S0[4:0], 16-bit ones S0[3:0], 64-bit ones
@@ -90,27 +93,6 @@ BV permBytes(const BV &s0, const BV &s1, const BV &sel) {
 // Every op's definition. A switch with no default: the compiler checks that
 // each Op has one (-Werror=switch), and nothing depends on the order of the
 // enum (allOps builds the table from it, indexed by Op).
-// An instruction with no value semantics and no destination (control,
-// waits, hints, cache maintenance, pseudos).
-OpDef control(Op op, const char *name, Encoding e, std::vector<Slot> srcs) {
-  const char *cite = e == Encoding::CacheMaintenance ? "AMDGPUUsage, Memory Model"
-                     : e == Encoding::Pseudo         ? "(pseudo)"
-                                                     : "Vega ISA 12.5 SOPP, RDNA3/RDNA4 ISA";
-  return OpDef{op, name, e, Slot::None, std::move(srcs), false, cite, nullptr};
-}
-
-// A global atomic: dst the old value (`width`), srcs {address pair, data,
-// offset, cache policy}.
-OpDef globalAtomic(Op op, const char *name, Slot width, std::optional<Slot> data = std::nullopt) {
-  return OpDef{op, name, Encoding::VMEM, width, {Slot::V64, data.value_or(width), Slot::V32, Slot::Other}, false,
-               "Vega ISA 9 FLAT/global atomics", nullptr};
-}
-
-// An LDS atomic: dst the old value, srcs {address, data, offset}.
-OpDef ldsAtomic(Op op, const char *name) {
-  return OpDef{op, name, Encoding::DS, Slot::V32, {Slot::V32, Slot::V32, Slot::V32}, false, "Vega ISA 11 LDS", nullptr};
-}
-
 OpDef defineOp(Op op) {
   using E = Encoding;
   using SL = Slot;
@@ -748,73 +730,22 @@ OpDef defineOp(Op op) {
           const BV a = s[0].trunc(16), b = s[1].trunc(16);
           return compareResult(~slt(a, b), c);
         }};
-  case Op::S_BRANCH: return control(op, "s_branch", E::SOPP, {SL::Other});
-  case Op::S_CBRANCH_SCC0: return control(op, "s_cbranch_scc0", E::SOPP, {SL::Other});
-  case Op::S_CBRANCH_SCC1: return control(op, "s_cbranch_scc1", E::SOPP, {SL::Other});
-  case Op::S_CBRANCH_EXECZ: return control(op, "s_cbranch_execz", E::SOPP, {SL::Other});
-  case Op::S_ENDPGM: return control(op, "s_endpgm", E::SOPP, {});
-  case Op::S_BARRIER: return control(op, "s_barrier", E::SOPP, {});
-  case Op::S_BARRIER_SIGNAL: return control(op, "s_barrier_signal", E::SOPP, {SL::V32});
-  case Op::S_BARRIER_WAIT: return control(op, "s_barrier_wait", E::SOPP, {SL::V32});
-  case Op::S_NOP: return control(op, "s_nop", E::SOPP, {SL::V32});
-  case Op::S_WAITCNT: return control(op, "s_waitcnt", E::SOPP, {SL::Other});
-  case Op::S_DELAY_ALU: return control(op, "s_delay_alu", E::SOPP, {SL::V32});
-  case Op::V_NOP: return control(op, "v_nop", E::VOP1, {});
-  case Op::S_GETPC_B64:
-    return OpDef{op, "s_getpc_b64", E::SOP1, SL::Sgprs, {}, false, "Vega ISA 12.3", nullptr};
-  case Op::S_SETREG_B32:
-    return OpDef{op, "s_setreg_b32", E::SOPK, SL::Other, {SL::V32}, false, "Vega ISA 12.6", nullptr};
-  case Op::S_MOV_B64:
-    return OpDef{op, "s_mov_b64", E::SOP1, SL::Sgprs, {SL::Sgprs}, false, "Vega ISA 12.3", nullptr};
-  case Op::S_PC_REL_ADDRESS:
-    return OpDef{op, "(pc-relative address)", E::SOP1, SL::Sgprs, {SL::Other, SL::Other}, false,
-                 "AMDGPUUsage, code model", nullptr};
-  case Op::BUFFER_WBINVL1_VOL: return control(op, "buffer_wbinvl1_vol", E::CacheMaintenance, {SL::Other});
-  case Op::BUFFER_WBL2: return control(op, "buffer_wbl2", E::CacheMaintenance, {SL::Other});
-  case Op::BUFFER_INV: return control(op, "buffer_inv", E::CacheMaintenance, {SL::Other});
-  case Op::BUFFER_INVL2: return control(op, "buffer_invl2", E::CacheMaintenance, {SL::Other});
-  case Op::BUFFER_GL0_INV: return control(op, "buffer_gl0_inv", E::CacheMaintenance, {SL::Other});
-  case Op::BUFFER_GL1_INV: return control(op, "buffer_gl1_inv", E::CacheMaintenance, {SL::Other});
-  case Op::GLOBAL_WB: return control(op, "global_wb", E::CacheMaintenance, {SL::Other});
-  case Op::GLOBAL_INV: return control(op, "global_inv", E::CacheMaintenance, {SL::Other});
-  case Op::GLOBAL_ATOMIC_ADD: return globalAtomic(op, "global_atomic_add", SL::V32);
-  case Op::GLOBAL_ATOMIC_INC: return globalAtomic(op, "global_atomic_inc", SL::V32);
-  case Op::GLOBAL_ATOMIC_DEC: return globalAtomic(op, "global_atomic_dec", SL::V32);
-  case Op::GLOBAL_ATOMIC_UMIN: return globalAtomic(op, "global_atomic_umin", SL::V32);
-  case Op::GLOBAL_ATOMIC_SMIN: return globalAtomic(op, "global_atomic_smin", SL::V32);
-  case Op::GLOBAL_ATOMIC_UMAX: return globalAtomic(op, "global_atomic_umax", SL::V32);
-  case Op::GLOBAL_ATOMIC_SMAX: return globalAtomic(op, "global_atomic_smax", SL::V32);
-  case Op::GLOBAL_ATOMIC_AND: return globalAtomic(op, "global_atomic_and", SL::V32);
-  case Op::GLOBAL_ATOMIC_OR: return globalAtomic(op, "global_atomic_or", SL::V32);
-  case Op::GLOBAL_ATOMIC_XOR: return globalAtomic(op, "global_atomic_xor", SL::V32);
-  case Op::GLOBAL_ATOMIC_SWAP: return globalAtomic(op, "global_atomic_swap", SL::V32);
-  case Op::GLOBAL_ATOMIC_CMPSWAP: return globalAtomic(op, "global_atomic_cmpswap", SL::V32, SL::V64);
-  case Op::GLOBAL_ATOMIC_ADD_X2: return globalAtomic(op, "global_atomic_add_x2", SL::V64);
-  case Op::GLOBAL_ATOMIC_UMIN_X2: return globalAtomic(op, "global_atomic_umin_x2", SL::V64);
-  case Op::GLOBAL_ATOMIC_SMIN_X2: return globalAtomic(op, "global_atomic_smin_x2", SL::V64);
-  case Op::GLOBAL_ATOMIC_UMAX_X2: return globalAtomic(op, "global_atomic_umax_x2", SL::V64);
-  case Op::GLOBAL_ATOMIC_SMAX_X2: return globalAtomic(op, "global_atomic_smax_x2", SL::V64);
-  case Op::GLOBAL_ATOMIC_AND_X2: return globalAtomic(op, "global_atomic_and_x2", SL::V64);
-  case Op::GLOBAL_ATOMIC_OR_X2: return globalAtomic(op, "global_atomic_or_x2", SL::V64);
-  case Op::GLOBAL_ATOMIC_XOR_X2: return globalAtomic(op, "global_atomic_xor_x2", SL::V64);
-  case Op::GLOBAL_ATOMIC_SWAP_X2: return globalAtomic(op, "global_atomic_swap_x2", SL::V64);
-  case Op::DS_ADD_RTN_U32: return ldsAtomic(op, "ds_add_rtn_u32");
-  case Op::DS_INC_RTN_U32: return ldsAtomic(op, "ds_inc_rtn_u32");
-  case Op::DS_DEC_RTN_U32: return ldsAtomic(op, "ds_dec_rtn_u32");
-  case Op::DS_MIN_RTN_U32: return ldsAtomic(op, "ds_min_rtn_u32");
-  case Op::DS_MIN_RTN_I32: return ldsAtomic(op, "ds_min_rtn_i32");
-  case Op::DS_MAX_RTN_U32: return ldsAtomic(op, "ds_max_rtn_u32");
-  case Op::DS_MAX_RTN_I32: return ldsAtomic(op, "ds_max_rtn_i32");
-  case Op::DS_AND_RTN_B32: return ldsAtomic(op, "ds_and_rtn_b32");
-  case Op::DS_OR_RTN_B32: return ldsAtomic(op, "ds_or_rtn_b32");
-  case Op::DS_XOR_RTN_B32: return ldsAtomic(op, "ds_xor_rtn_b32");
-  case Op::DS_WRXCHG_RTN_B32: return ldsAtomic(op, "ds_wrxchg_rtn_b32");
-  case Op::DS_CMPST_RTN_B32:
-    return OpDef{op, "ds_cmpst_rtn_b32", Encoding::DS, Slot::V32, {Slot::V32, Slot::V32, Slot::V32, Slot::V32}, false,
-                 "Vega ISA 11 LDS", nullptr};
-  case Op::LABEL: return control(op, "(label)", E::Pseudo, {SL::Other});
-  case Op::WAIT_LOADS: return control(op, "(wait for loads)", E::Pseudo, {});
-  case Op::WAIT_ALL: return control(op, "(wait for memory)", E::Pseudo, {});
+  case Op::S_BRANCH: case Op::S_CBRANCH_SCC0: case Op::S_CBRANCH_SCC1: case Op::S_CBRANCH_EXECZ: case Op::S_ENDPGM:
+  case Op::S_BARRIER: case Op::S_BARRIER_SIGNAL: case Op::S_BARRIER_WAIT: case Op::S_NOP: case Op::S_WAITCNT:
+  case Op::S_DELAY_ALU: case Op::V_NOP: case Op::S_GETPC_B64: case Op::S_SETREG_B32: case Op::S_MOV_B64:
+  case Op::S_PC_REL_ADDRESS: case Op::BUFFER_WBINVL1_VOL: case Op::BUFFER_WBL2: case Op::BUFFER_INV:
+  case Op::BUFFER_INVL2: case Op::BUFFER_GL0_INV: case Op::BUFFER_GL1_INV: case Op::GLOBAL_WB: case Op::GLOBAL_INV:
+  case Op::GLOBAL_ATOMIC_ADD: case Op::GLOBAL_ATOMIC_INC: case Op::GLOBAL_ATOMIC_DEC: case Op::GLOBAL_ATOMIC_UMIN:
+  case Op::GLOBAL_ATOMIC_SMIN: case Op::GLOBAL_ATOMIC_UMAX: case Op::GLOBAL_ATOMIC_SMAX: case Op::GLOBAL_ATOMIC_AND:
+  case Op::GLOBAL_ATOMIC_OR: case Op::GLOBAL_ATOMIC_XOR: case Op::GLOBAL_ATOMIC_SWAP: case Op::GLOBAL_ATOMIC_CMPSWAP:
+  case Op::GLOBAL_ATOMIC_ADD_X2: case Op::GLOBAL_ATOMIC_UMIN_X2: case Op::GLOBAL_ATOMIC_SMIN_X2:
+  case Op::GLOBAL_ATOMIC_UMAX_X2: case Op::GLOBAL_ATOMIC_SMAX_X2: case Op::GLOBAL_ATOMIC_AND_X2:
+  case Op::GLOBAL_ATOMIC_OR_X2: case Op::GLOBAL_ATOMIC_XOR_X2: case Op::GLOBAL_ATOMIC_SWAP_X2:
+  case Op::DS_ADD_RTN_U32: case Op::DS_INC_RTN_U32: case Op::DS_DEC_RTN_U32: case Op::DS_MIN_RTN_U32:
+  case Op::DS_MIN_RTN_I32: case Op::DS_MAX_RTN_U32: case Op::DS_MAX_RTN_I32: case Op::DS_AND_RTN_B32:
+  case Op::DS_OR_RTN_B32: case Op::DS_XOR_RTN_B32: case Op::DS_WRXCHG_RTN_B32: case Op::DS_CMPST_RTN_B32:
+  case Op::LABEL: case Op::WAIT_LOADS: case Op::WAIT_ALL:
+    return defineControlOrAtomicOp(op); // amd_ops_control.cpp
   case Op::NumOps: break;
   }
   throw std::logic_error("amd::defineOp: not an op");
@@ -833,123 +764,5 @@ const std::vector<OpDef> &allOps() {
 }
 
 const OpDef &opDef(Op op) { return allOps()[static_cast<size_t>(op)]; }
-
-bool available(Op op, const targets::TargetInfo &t) {
-  switch (op) {
-  case Op::V_XNOR_B32: return t.has_xnor;
-  case Op::V_XOR3_B32: return t.has_xor3;
-  case Op::V_DUAL_CNDMASK_PAIR: return t.generation >= targets::Generation::GFX11;
-  case Op::V_LSHRREV_B32_SDWA_W0: return t.generation <= targets::Generation::GFX10;
-  default: return true;
-  }
-}
-
-std::string mnemonic(Op op, const targets::TargetInfo &t) {
-  const OpDef &d = opDef(op);
-  if (d.dst == Slot::Mask && (d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2)) {
-    std::string base = d.name; // "s_and_b64": lane-mask ops follow the wave size
-    return t.maskOp(base.substr(0, base.size() - 4));
-  }
-  if (op == Op::V_SUB_U32_CLAMP)
-    return t.mnemonic("v_sub_u32") + "_e64"; // clamp needs the VOP3 encoding
-  return t.mnemonic(d.name); // gfx10+/gfx11+/gfx12 renames live with the target facts
-}
-
-bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t) {
-  const OpDef &d = opDef(op);
-  if (op == Op::V_LSHRREV_B32_SDWA_W0 || op == Op::V_DUAL_CNDMASK_PAIR)
-    return false; // SDWA and VOPD take no literal here
-  if (d.srcs.at(index) == Slot::V64)
-    return false; // 64-bit operands take inline constants only
-  if (d.srcs.at(index) == Slot::Mask)
-    return d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2;
-  switch (d.encoding) {
-  case Encoding::SOP1:
-  case Encoding::SOP2:
-  case Encoding::SOPC: return true;
-  // VOP1/VOP2/VOPC take a literal in src0 only (the VOP2 src1 must be a VGPR).
-  case Encoding::VOP1:
-  case Encoding::VOPC:
-  case Encoding::VOP2:
-    if (index == 0 && d.srcs.size() <= 2)
-      return true;
-    return false;
-  // VOP3 literals exist from gfx10 on (RDNA ISA "VOP3 literal"); gfx9/CDNA have none.
-  case Encoding::VOP3: return t.has_literal_in_vop3 && d.srcs.at(index) == Slot::V32;
-  case Encoding::SOPK:
-  case Encoding::SOPP:
-  case Encoding::VMEM:
-  case Encoding::SMEM:
-  case Encoding::DS:
-  case Encoding::CacheMaintenance:
-  case Encoding::Pseudo: return false;
-  }
-  return false;
-}
-
-std::pair<BV, BV> splitCarry(const BV &result) {
-  const unsigned w = result.width() - 1;
-  return {result.extract(w - 1, 0), result.extract(w, w)};
-}
-
-Effect execute(Op op, const std::vector<BV> &srcs, const EvalContext &ec) {
-  const OpDef &def = opDef(op);
-  Effect e{def.semantics(srcs, ec), std::nullopt, std::nullopt};
-  if (def.carryOut) {
-    auto [value, carry] = splitCarry(e.dst);
-    e.dst = value;
-    e.vcc = carry;
-  } else if (def.clobbersVcc) {
-    e.vcc = ec.unspecified(1);
-  }
-  if (def.sccCarryOut) {
-    auto [value, carry] = splitCarry(e.dst);
-    e.dst = value;
-    e.scc = carry;
-  } else if (clobbersScc(op)) { // a carry or "not zero" no rule may rely on
-    e.scc = ec.unspecified(1);
-  }
-  return e;
-}
-
-bool isInlineConstant(int64_t v) { return v >= -16 && v <= 64; }
-
-bool isScalarValueOp(Op op) {
-  const OpDef &d = opDef(op);
-  return isSalu(op) && d.dst != Slot::Mask;
-}
-
-bool isSalu(Op op) {
-  const Encoding e = opDef(op).encoding;
-  return e == Encoding::SOP1 || e == Encoding::SOP2 || e == Encoding::SOPC;
-}
-
-bool clobbersScc(Op op) {
-  const OpDef &d = opDef(op);
-  if (!(d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2))
-    return false;
-  if (d.sccCarryOut)
-    return false;
-  switch (op) {
-  case Op::S_MOV_B32:
-  case Op::S_MOV_MASK:
-  case Op::S_MUL_I32:
-  case Op::S_MUL_HI_U32:
-  case Op::S_MUL_HI_I32:
-  case Op::S_CSELECT_MASK:
-  case Op::S_GETPC_B64:
-  case Op::S_MOV_B64: return false;
-  case Op::S_PC_REL_ADDRESS: return true; // (the adds write their carry)
-  default: return true;
-  }
-}
-
-bool isBranch(Op op) {
-  return op == Op::S_BRANCH || op == Op::S_CBRANCH_SCC0 || op == Op::S_CBRANCH_SCC1 || op == Op::S_CBRANCH_EXECZ;
-}
-
-bool isAtomic(Op op) { return op >= Op::GLOBAL_ATOMIC_ADD && op <= Op::DS_CMPST_RTN_B32; }
-
-bool isFlat(Op op) { return op >= Op::FLAT_LOAD_U8 && op <= Op::FLAT_STORE_B64; }
 
 } // namespace p2a::amd

@@ -1,0 +1,31 @@
+// Pieces of the kernel decoder (kernel_decoder.cpp) kept apart: reading
+// module and kernel variables and their initializers, special-register
+// operands, and the names a block-scoped register may shadow. Private to
+// kernel/.
+#pragma once
+
+#include "kernel/kernel_ir.hpp"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace p2a::kernel::detail {
+
+// `{1, 2, 3}` or `5`: integers (decimal, hex, octal), element by element.
+bool parseInitializer(const std::string &text, unsigned elemBytes, std::vector<uint8_t> &out);
+
+// A .global/.const/.shared/.local variable declaration: size, alignment,
+// initial bytes (nullopt, with an error, for what is not supported).
+std::optional<Variable> variableOf(const ::ptx::ast::Declaration &d, const ::ptx::ast::Declarator &dr,
+                                   Diagnostics &diags);
+
+// A special register operand (%tid.x, %laneid, WARP_SZ, ...) and its dimension.
+std::optional<std::pair<Special, unsigned>> specialOf(const ::ptx::ast::Operand &o);
+
+// The names a register declared in one of f's blocks may shadow: f's
+// parameters (and results) and the module's variables.
+std::vector<std::string> namesOutsideBody(const ::ptx::ast::Module &m, const ::ptx::ast::Function &f);
+
+} // namespace p2a::kernel::detail
