@@ -255,6 +255,26 @@ private:
     o_.trace->push_back(std::move(e));
   }
 
+  // The bytes statement `s` accesses at `at` (one of its elements), or null
+  // with the fault that stops the thread in `fl`. A write there is recorded
+  // for Options::lastWriter (check names the thread that last wrote a word).
+  uint8_t *memoryAt(Thread &t, const Stmt &s, const Stmt &at, unsigned bytes, bool writes, std::optional<Fault> &fl) {
+    std::string why;
+    oob_ = false;
+    uint8_t *p = address(t, at, bytes, why);
+    if (!p) {
+      fl = fault(s, why);
+      fl->outOfBounds = oob_;
+      fl->address = oobAddress_;
+      fl->bytes = oobBytes_;
+      return nullptr;
+    }
+    if (writes && o_.lastWriter)
+      if (const uint8_t *wp = mem_.find(o_.watchAddress, 1); wp && wp >= p && wp < p + bytes)
+        *o_.lastWriter = blockLinear_ * l_.block.count() + t.linear;
+    return p;
+  }
+
   // The value an atom/red leaves in memory (PTX ISA 9.7.13.5 atom,
   // "Semantics"): inc wraps to 0 past b, dec to b below 1 or above b.
   static uint64_t atomicResult(const Stmt &s, uint64_t old, const std::vector<uint64_t> &v) {
@@ -349,21 +369,11 @@ private:
       case Stmt::Kind::Store: {
         const unsigned bytes = s.elemBits / 8;
         for (size_t e = 0; e < s.values.size(); ++e) {
-          std::string why;
           Stmt at = s;
           at.offset = s.offset + int64_t(e * bytes);
-          oob_ = false;
-          uint8_t *p = address(t, at, bytes, why);
-          if (!p) {
-            Fault fl = fault(s, why);
-            fl.outOfBounds = oob_;
-            fl.address = oobAddress_;
-            fl.bytes = oobBytes_;
-            return fl;
-          }
-          if (s.kind == Stmt::Kind::Store && o_.lastWriter)
-            if (const uint8_t *wp = mem_.find(o_.watchAddress, 1); wp && wp >= p && wp < p + bytes)
-              *o_.lastWriter = blockLinear_ * l_.block.count() + t.linear;
+          uint8_t *p = memoryAt(t, s, at, bytes, s.kind == Stmt::Kind::Store, f);
+          if (!p)
+            return f;
           if (s.kind == Stmt::Kind::Load) {
             uint64_t v = loadLE(p, bytes);
             if (s.elemType == ptx::TypeClass::S && s.elemBits < 64)
@@ -385,16 +395,9 @@ private:
         // Threads run one at a time over one memory, so every atomic is
         // indivisible here.
         const unsigned bytes = s.elemBits / 8;
-        std::string why;
-        oob_ = false;
-        uint8_t *p = address(t, s, bytes, why);
-        if (!p) {
-          Fault fl = fault(s, why);
-          fl.outOfBounds = oob_;
-          fl.address = oobAddress_;
-          fl.bytes = oobBytes_;
-          return fl;
-        }
+        uint8_t *p = memoryAt(t, s, s, bytes, true, f);
+        if (!p)
+          return f;
         std::vector<uint64_t> operands;
         for (const ptx::Operand &o : s.values) {
           std::optional<BV> v = read(t, o, s.elemBits, s, f);
@@ -403,9 +406,6 @@ private:
           operands.push_back(v->value());
         }
         const uint64_t old = loadLE(p, bytes);
-        if (o_.lastWriter)
-          if (const uint8_t *wp = mem_.find(o_.watchAddress, 1); wp && wp >= p && wp < p + bytes)
-            *o_.lastWriter = blockLinear_ * l_.block.count() + t.linear;
         storeLE(p, bytes, atomicResult(s, old, operands));
         if (!s.dst.empty())
           write(t, s.dst, old);
