@@ -231,7 +231,7 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
     // that an older output of the same name never passes for a current one.
     if (out.status != FileOutcome::Status::Failed) {
       std::string data, error;
-      const std::string header = "; ptx2amdgpu " + file.input + " for " + opts.target->name + "\n";
+      const std::string header = "; ptx2amdgpu " + printableName(file.input) + " for " + opts.target->name + "\n";
       if (!emit(res->assembly, opts.kind, *opts.target, costs, header, data, error))
         addFileError(out, error, opts.colors);
       else if (std::string werr = writeOutputFile(file.output, data); !werr.empty())

@@ -8,8 +8,16 @@
 
 namespace p2a {
 
+std::string printableName(std::string_view name) {
+  std::string out(name);
+  for (char &c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      c = '?';
+  return out;
+}
+
 SourceFile::SourceFile(std::string name, std::string text)
-    : name_(std::move(name)), text_(std::move(text)), sm_(std::make_unique<llvm::SourceMgr>()) {
+    : name_(printableName(name)), text_(std::move(text)), sm_(std::make_unique<llvm::SourceMgr>()) {
   sm_->AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text_, name_, /*RequiresNullTerminator=*/false),
                           llvm::SMLoc());
 }

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace llvm {
 class raw_ostream;
@@ -15,6 +16,11 @@ class SourceMgr;
 } // namespace llvm
 
 namespace p2a {
+
+// A file name as the tool shows it (diagnostics, the header of its output):
+// control bytes become '?', so a name cannot move the cursor, colour the
+// terminal or start a new line in an assembly file.
+std::string printableName(std::string_view name);
 
 class SourceFile {
 public:

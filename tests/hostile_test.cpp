@@ -355,3 +355,23 @@ TEST_CASE("hostile: declarations and call trees that would exhaust memory are on
     CHECK(std::count(r.err.begin(), r.err.end(), '^') == 1);
   }
 }
+
+TEST_CASE("hostile: control bytes in a file name reach neither the terminal nor the assembly") {
+  const std::string dir = tempPath("names");
+  fs::create_directories(dir);
+  const std::string good = dir + "/evil\n\ts_endpgm\n\x1b[31m.ptx";
+  spit(good, kHeader + ".visible .entry k()\n{\n\tret;\n}\n");
+  const std::string out = tempPath("names.s");
+  Run r = run({good, "-o", out}, "", {}, kDeadline);
+  INFO(toString(r));
+  REQUIRE(r.exited(0));
+  const std::string s = slurp(out);
+  CHECK(s.rfind("; ptx2amdgpu " + dir + "/evil??s_endpgm??[31m.ptx for gfx942\n", 0) == 0);
+  CHECK(std::count(s.begin(), s.end(), '\x1b') == 0);
+  const std::string bad = dir + "/bad\x1b[2J.ptx";
+  spit(bad, kHeader + ".visible .entry k()\n{\n\tfoo.b32 %r1;\n}\n");
+  Run e = run({bad, "-o", tempPath("bad.s")}, "", {}, kDeadline);
+  CHECK(e.exited(1));
+  CHECK(contains(e.err, dir + "/bad?[2J.ptx:7:2: error:"));
+  CHECK(std::count(e.err.begin(), e.err.end(), '\x1b') == 0);
+}
