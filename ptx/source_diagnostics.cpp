@@ -16,8 +16,15 @@ std::string printableName(std::string_view name) {
   return out;
 }
 
+std::string withoutByteOrderMark(std::string text) {
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0)
+    text.erase(0, 3);
+  return text;
+}
+
 SourceFile::SourceFile(std::string name, std::string text)
-    : name_(printableName(name)), text_(std::move(text)), sm_(std::make_unique<llvm::SourceMgr>()) {
+    : name_(printableName(name)), text_(withoutByteOrderMark(std::move(text))),
+      sm_(std::make_unique<llvm::SourceMgr>()) {
   sm_->AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text_, name_, /*RequiresNullTerminator=*/false),
                           llvm::SMLoc());
 }

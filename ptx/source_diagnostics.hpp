@@ -22,6 +22,11 @@ namespace p2a {
 // terminal or start a new line in an assembly file.
 std::string printableName(std::string_view name);
 
+// Source text without a leading UTF-8 byte-order mark (editors on Windows
+// write one; ptxas accepts it), so that it parses and columns count from
+// the first character.
+std::string withoutByteOrderMark(std::string text);
+
 class SourceFile {
 public:
   SourceFile(std::string name, std::string text);

@@ -375,3 +375,15 @@ TEST_CASE("hostile: control bytes in a file name reach neither the terminal nor 
   CHECK(contains(e.err, dir + "/bad?[2J.ptx:7:2: error:"));
   CHECK(std::count(e.err.begin(), e.err.end(), '\x1b') == 0);
 }
+
+TEST_CASE("hostile: a UTF-8 byte-order mark is accepted, as ptxas does; an empty -o is a usage error") {
+  const std::string f = tempFile("bom.ptx", "\xEF\xBB\xBF" + kHeader + ".visible .entry k()\n{\n\tfoo.b32 %r1;\n}\n");
+  Run r = translate(f);
+  CHECK(r.exited(1));
+  CHECK(contains(r.err, f + ":7:2: error:")); // located past the mark, not at 1:1
+  const std::string ok = tempFile("bom_ok.ptx", "\xEF\xBB\xBF" + kHeader + ".visible .entry k()\n{\n\tret;\n}\n");
+  CHECK(translate(ok).exited(0));
+  Run e = run({ok, "-o", ""}, "", {}, kDeadline);
+  CHECK(e.exited(2));
+  CHECK(contains(e.err, "-o: expected a file or directory name, got an empty one"));
+}

@@ -207,7 +207,7 @@ bool readInput(const std::string &path, std::string &text) {
     WithColor::error(errs(), "ptx2amdgpu") << "cannot read '" << path << "': " << buf.getError().message() << "\n";
     return false;
   }
-  text = (*buf)->getBuffer().str();
+  text = withoutByteOrderMark((*buf)->getBuffer().str());
   return true;
 }
 
@@ -660,6 +660,12 @@ int main(int argc, char **argv) {
                                    "  ptx2amdgpu INPUT... -o OUTDIR [-j N] [--stats=text|json] [--report=FILE.html]\n",
                                    &errs()))
     return 2;
+  // An empty -o (an unset shell variable) would write into the current
+  // directory under the input's name.
+  if (Output.empty()) {
+    WithColor::error(errs(), "ptx2amdgpu") << "-o: expected a file or directory name, got an empty one\n";
+    return 2;
+  }
   try {
     if (ExplainCmd)
       return runExplain();
