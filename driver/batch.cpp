@@ -155,9 +155,17 @@ bool collectInputs(const std::vector<std::string> &args, const std::string &outD
     std::error_code ec;
     for (fs::recursive_directory_iterator it(arg, ec, /*follow_symlinks=*/false), end; it != end && !ec;
          it.increment(ec)) {
+      if (path::extension(it->path()) != ".ptx")
+        continue;
+      // A .ptx name that is no readable file (a dangling link, a device, a
+      // name too long to open) is said, not silently passed over.
       fs::file_status est;
-      if (path::extension(it->path()) == ".ptx" && !fs::status(it->path(), est) && fs::is_regular_file(est))
+      if (std::error_code sec = fs::status(it->path(), est))
+        warnings.push_back("skipping '" + printableName(it->path()) + "': " + sec.message());
+      else if (fs::is_regular_file(est))
         found.push_back(it->path());
+      else if (!fs::is_directory(est))
+        warnings.push_back("skipping '" + printableName(it->path()) + "': not a regular file");
     }
     if (ec) {
       error = "cannot walk '" + given + "': " + ec.message();

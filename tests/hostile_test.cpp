@@ -387,3 +387,15 @@ TEST_CASE("hostile: a UTF-8 byte-order mark is accepted, as ptxas does; an empty
   CHECK(e.exited(2));
   CHECK(contains(e.err, "-o: expected a file or directory name, got an empty one"));
 }
+
+TEST_CASE("hostile: a .ptx name in a batch tree that is no file is reported, not passed over") {
+  const std::string dir = tempPath("odd_tree");
+  fs::create_directories(dir + "/sub");
+  spit(dir + "/a.ptx", kHeader + ".visible .entry k()\n{\n\tret;\n}\n");
+  fs::create_symlink("/nonexistent/x.ptx", dir + "/sub/dangling.ptx");
+  Run r = run({dir, "-o", tempPath("odd_out")}, "", {}, kDeadline);
+  INFO(toString(r));
+  CHECK(r.exited(0));
+  CHECK(contains(r.err, "warning: skipping '" + dir + "/sub/dangling.ptx': No such file or directory"));
+  CHECK(contains(r.err, "1 file: 1 translated"));
+}
