@@ -40,7 +40,7 @@ public:
     declare(stmts);
     for (const ast::Statement *s : stmts) {
       if (const ast::Label *l = std::get_if<ast::Label>(s))
-        k_.labels[l->name] = static_cast<unsigned>(k_.body.size());
+        defineLabel(l->name, l->loc);
       else if (const ast::Instruction *in = std::get_if<ast::Instruction>(s))
         decode(*in);
     }
@@ -232,7 +232,7 @@ private:
     callStack_.push_back(f->name);
     for (const ast::Statement *st : stmts) {
       if (const ast::Label *l = std::get_if<ast::Label>(st)) {
-        k_.labels[rn.sym(l->name)] = static_cast<unsigned>(k_.body.size());
+        defineLabel(rn.sym(l->name), l->loc);
       } else if (const ast::Instruction *ci = std::get_if<ast::Instruction>(st)) {
         ast::Instruction c = *ci;
         if (c.guard)
@@ -341,6 +341,15 @@ private:
   static constexpr unsigned kMaxInlinedCalls = 10000;
   static constexpr size_t kMaxCallDepth = 16;
 
+  // A label at the next statement. The kernel is decoded flat, so one name
+  // in two { } blocks (valid PTX: labels are block-local) would leave the
+  // branches of one block jumping into the other: an error instead.
+  void defineLabel(const std::string &name, ::ptx::ast::SourceLoc loc) {
+    if (!k_.labels.emplace(name, static_cast<unsigned>(k_.body.size())).second)
+      error(diags_, loc, "label '" + name + "' is defined in two blocks of '" + f_.name +
+                             "': labels local to a { } block are not supported yet");
+  }
+
   // The most parameter bytes a CUDA kernel may take (CUDA Programming Guide,
   // "Function Parameters": 32,764 since CUDA 12.1 on Volta and later).
   static constexpr uint64_t kMaxParamBlock = 32764;
@@ -359,12 +368,13 @@ private:
         p.loc = dr.loc;
         const uint64_t elem = st->bits / 8 * (d.vector ? *d.vector : 1);
         uint64_t count = 1;
-        for (const std::optional<uint64_t> &n : dr.dims)
-          count = n ? count * std::min<uint64_t>(*n, kMaxParamBlock + 1) : 0;
+        for (const std::optional<uint64_t> &n : dr.dims) // (clamped: five dimensions of 8192 wrap 64 bits)
+          count = n ? std::min<uint64_t>(count * std::min<uint64_t>(*n, kMaxParamBlock + 1), kMaxParamBlock + 1) : 0;
         // CUDA places each parameter at its natural (or declared) alignment,
         // as the PTX .param list does (PTX ISA 5.1.6.1).
         p.align = d.align ? *d.align : static_cast<unsigned>(elem);
-        const uint64_t start = alignTo(offset, p.align);
+        const uint64_t align = std::max<uint64_t>(p.align, 1);
+        const uint64_t start = (uint64_t(offset) + align - 1) / align * align;
         // Sizes in 64 bits: a 4 GiB parameter must not wrap the offsets.
         if (elem * count > kMaxParamBlock || start + elem * count > kMaxParamBlock) {
           error(diags_, dr.loc, "kernel parameters larger than " + std::to_string(kMaxParamBlock) +
@@ -653,9 +663,14 @@ private:
     }
     if (!decodeAddress(in.operands[next++], s))
       return;
-    if (s.space == Space::Generic && s.baseIsSymbol) {
+    if (s.baseIsSymbol) { // a variable's own space (a parameter's is .param)
       const kernel::Variable *v = k_.variable(s.base);
-      s.space = v ? v->space : Space::Param;
+      const Space own = v ? v->space : Space::Param;
+      if (s.space != Space::Generic && s.space != own) {
+        error(diags_, in.operands[next - 1].loc, "'" + s.base + "' is not in the space '" + full + "' names");
+        return;
+      }
+      s.space = own;
     }
     if (s.space == Space::Param || s.space == Space::Const || s.space == Space::Local) {
       error(diags_, in.operands[next - 1].loc, "an atomic needs global or shared memory");

@@ -78,6 +78,8 @@ void Lowering::lowerAtomic(const Stmt &s) {
       space = it->second;
   if (space == Space::Generic && genericReachesSegments_)
     return unsupported(s, "an atomic through a generic pointer that may point into shared memory");
+  if (space == Space::Local)
+    return unsupported(s, "an atomic on local memory");
   const bool lds = space == Space::Shared;
   const std::optional<Op> op = lds ? ldsAtomicOp(s) : globalAtomicOp(s);
   if (!op)

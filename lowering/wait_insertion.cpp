@@ -55,7 +55,13 @@ private:
       wait(Counter::Scalar, 0);
     if (!lgkmShared() && !lds_.empty())
       wait(Counter::Lds, 0);
-    vmem_.clear();
+    // The loads are done; stores (and atomics without return) are not,
+    // unless they share vmcnt with the loads (gfx9) and that was waited for:
+    // a barrier or fence later (WAIT_ALL) must still wait for them.
+    if (loads && targets::storesShareLoadCounter(t_))
+      vmem_.clear();
+    else
+      std::erase_if(vmem_, [](const Pending &p) { return p.counter == Counter::VmLoad; });
     smem_.clear();
     lds_.clear();
   }
@@ -67,8 +73,9 @@ private:
     for (const Pending &p : vmem_)
       stores |= p.counter == Counter::VmStore;
     waitForLoads();
-    if (stores)
+    if (stores && !vmem_.empty())
       wait(t_.counters != targets::TargetInfo::Counters::Gfx9 ? Counter::VmStore : Counter::VmLoad, 0);
+    vmem_.clear();
   }
 
   // The waits `mi` needs, then `mi`. VMEM loads return in order, so waiting

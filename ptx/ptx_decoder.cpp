@@ -518,6 +518,11 @@ void collectRegisterDeclaration(const ast::Declaration &decl, RegisterTypes &typ
       for (uint32_t i = 0; i < *d.range; ++i)
         types[d.name + std::to_string(i)] = rt;
     } else {
+      if (types.size() >= kMaxDeclaredRegisters && !types.count(d.name)) {
+        error(diags, d.loc, "register " + d.name + " makes more than " + std::to_string(kMaxDeclaredRegisters) +
+                                " registers declared in this function");
+        continue;
+      }
       types[d.name] = rt;
     }
   }
@@ -577,10 +582,20 @@ void checkModuleStructure(const ast::Module &m, Diagnostics &diags) {
       continue;
     if (!defined.insert(f.name).second)
       error(diags, f.name_loc.line ? f.name_loc : f.loc, "duplicate definition of function '" + f.name + "'");
-    std::set<std::string> labels;
-    for (const ast::Statement *s : ast::flatten(*f.body))
-      if (const ast::Label *l = std::get_if<ast::Label>(s); l && !labels.insert(l->name).second)
-        error(diags, l->loc, "duplicate definition of label '" + l->name + "' in '" + f.name + "'");
+    // (A label is local to its { } block, so one name may label a statement
+    // in each of two blocks: inline-asm helpers repeat their labels so.)
+    std::vector<const ast::Block *> blocks{&*f.body};
+    while (!blocks.empty()) {
+      const ast::Block *b = blocks.back();
+      blocks.pop_back();
+      std::set<std::string> labels;
+      for (const ast::Statement &s : b->statements) {
+        if (const ast::Label *l = std::get_if<ast::Label>(&s); l && !labels.insert(l->name).second)
+          error(diags, l->loc, "duplicate definition of label '" + l->name + "' in '" + f.name + "'");
+        if (const ast::Block *inner = std::get_if<ast::Block>(&s))
+          blocks.push_back(inner);
+      }
+    }
   }
 }
 

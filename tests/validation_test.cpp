@@ -8,6 +8,7 @@
 #include "targets/wait_states.hpp"
 #include "isel/cost_model.hpp"
 #include "kernel/kernel_ir.hpp"
+#include "ptx/ptx_decoder.hpp"
 #include "driver/batch.hpp"
 #include "lowering/kernel_lowering.hpp"
 #include "driver/module_translation.hpp"
@@ -1457,4 +1458,46 @@ TEST_CASE("atomics: forms that are invalid or not supported are located errors")
   CHECK(decodeError("atom.global.add.u32 %r1, [%rd1];") == "'atom.global.add.u32' expects 3 operands");
   CHECK(decodeError("atom.const.add.u32 %r1, [%rd1], 1;") ==
         "unsupported form 'atom.const.add.u32': unexpected modifier '.const'");
+}
+
+TEST_CASE("review fixes: atomics on a parameter are an error; block-local labels; stores pending across a block reach a barrier") {
+  const std::string head = ".version 8.5\n.target sm_80\n.address_size 64\n";
+  auto translate = [&](const std::string &body, const char *target) {
+    return module::translateModule(head + body, *targets::findTarget(target), p2a::testing::costModel());
+  };
+  auto messages = [](const module::ModuleResult &m) {
+    std::string all;
+    for (const Diagnostic &d : m.diagnostics)
+      all += std::to_string(d.loc.line) + ": " + d.message + "\n";
+    return all;
+  };
+  // An explicit .global atomic naming a kernel parameter (was a null dereference).
+  module::ModuleResult p = translate(".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<2>;\n"
+                                     "atom.global.add.u32 %r1, [p], 1;\nret;\n}\n", "gfx942");
+  CHECK(!p.ok);
+  CHECK(contains(messages(p), "7: 'p' is not in the space 'atom.global.add.u32' names"));
+  // One label name in two { } blocks is valid PTX (labels are block-local):
+  // no syntax error, but the flat kernel decoder says it cannot keep them apart.
+  const std::string twoBlocks = ".visible .entry k()\n{\n{\n$W:\nbra.uni $W;\n}\n{\n$W:\nbra.uni $W;\n}\nret;\n}\n";
+  ::ptx::ParseResult pr = ::ptx::parseModule(head + twoBlocks);
+  REQUIRE(pr.ok());
+  Diagnostics structure;
+  p2a::ptx::checkModuleStructure(pr.module, structure);
+  CHECK(structure.empty());
+  module::ModuleResult lb = translate(twoBlocks, "gfx942");
+  CHECK(!lb.ok);
+  CHECK(contains(messages(lb), "11: label '$W' is defined in two blocks of 'k': labels local to a { } block are not "
+                               "supported yet"));
+  // A store, then a block boundary, then a barrier: the barrier still waits for the store.
+  module::ModuleResult w = translate(".visible .entry k(.param .u64 p)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\n"
+                                     ".reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n"
+                                     "st.global.u32 [%rd1], %r1;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L;\n"
+                                     "add.u32 %r2, %r1, 1;\n$L:\nbar.sync 0;\nret;\n}\n",
+                                     "gfx1100");
+  REQUIRE(w.ok);
+  const size_t barrier = w.assembly.find("\ts_barrier\n");
+  REQUIRE(barrier != std::string::npos);
+  const size_t storeWait = w.assembly.rfind("s_waitcnt_vscnt null, 0x0", barrier);
+  CHECK(storeWait != std::string::npos);
+  CHECK(storeWait > w.assembly.find("global_store_b32"));
 }
