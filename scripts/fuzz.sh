@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target (grammar + translator + LLVM MC, with ASan and
 # UBSan, by clang-19) and runs it for a bounded time, seeded with every .ptx
-# under samples/ and tests/hostile/. Fails on any crash, sanitizer report,
+# under samples/, tests/hostile/ and tests/kernels/ (atomics, ptxas operand forms). Fails on any crash, sanitizer report,
 # leak or timeout; the reproducer is left in build-fuzz/artifacts/.
 #   scripts/fuzz.sh [SECONDS]   (default 60)
 set -euo pipefail
@@ -19,7 +19,7 @@ while IFS= read -r -d '' f; do
     { printf "\\x$(printf %02x "$t")"; cat "$f"; } > "$corpus/seed-$i-$t"
   done
   i=$((i + 1))
-done < <(find samples tests/hostile -name '*.ptx' -print0 | sort -z)
+done < <(find samples tests/hostile tests/kernels -name '*.ptx' -print0 | sort -z)
 echo "fuzz: $i seed files x 6 targets, ${seconds} s"
 # -timeout: one input taking longer is a hang; -rss_limit_mb: a memory blow-up;
 # -max_len: seeds are cut to 16 KiB so that mutations run at hundreds per second.
