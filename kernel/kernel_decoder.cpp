@@ -647,8 +647,7 @@ private:
     if (!decodeAtomicForm(in, full, s, diags_))
       return;
     const unsigned bits = s.elemBits;
-    const std::optional<Stmt::AtomicOp> op = s.atomicOp;
-    const size_t values = *op == Stmt::AtomicOp::Cas ? 2 : 1;
+    const size_t values = s.atomicOp == Stmt::AtomicOp::Cas ? 2 : 1;
     const size_t expected = values + (red ? 1 : 2);
     if (in.operands.size() != expected) {
       error(diags_, in.loc, "'" + full + "' expects " + std::to_string(expected) + " operands");

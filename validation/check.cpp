@@ -136,12 +136,11 @@ private:
     // Dynamic shared memory (per block, both sides): --shared-bytes, or what
     // the workgroup's LDS leaves beside the static variables.
     if (const kernel::SegmentLayout shared = kernel::layoutSegment(*k_, kernel::Space::Shared); shared.dynamic) {
-      constexpr unsigned kLdsBytes = targets::kLdsBytesPerWorkgroup;
-      if (o_.sharedBytes && uint64_t(shared.bytes) + *o_.sharedBytes > kLdsBytes)
+      if (o_.sharedBytes && uint64_t(shared.bytes) + *o_.sharedBytes > targets::kLdsBytesPerWorkgroup)
         return fail(k_->loc, "--shared-bytes " + std::to_string(*o_.sharedBytes) + " beside the kernel's " +
                                  std::to_string(shared.bytes) + " bytes of static shared memory exceeds the 65536 "
                                  "bytes of LDS a workgroup has");
-      dynamicShared_ = o_.sharedBytes ? *o_.sharedBytes : shared.bytes < kLdsBytes ? kLdsBytes - shared.bytes : 0;
+      dynamicShared_ = o_.sharedBytes ? *o_.sharedBytes : shared.bytes < targets::kLdsBytesPerWorkgroup ? targets::kLdsBytesPerWorkgroup - shared.bytes : 0;
     }
     cost::CostModel &costs = costs_;
     klower::Options lo;
