@@ -13,7 +13,15 @@
 #include <thread>
 #include <vector>
 
+// g++ says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer).
 #if defined(__SANITIZE_ADDRESS__)
+#define P2A_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define P2A_ASAN 1
+#endif
+#endif
+#if defined(P2A_ASAN)
 #include <sanitizer/lsan_interface.h>
 #endif
 
@@ -486,7 +494,7 @@ TEST_CASE("gfx11+ mnemonic renames match LLVM") {
 }
 
 TEST_CASE("bad input never aborts or hangs") {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(P2A_ASAN)
   // Some of these inputs make LLVM raise a fatal error, which the backend turns
   // into an exception so that the process survives. libLLVM is built without
   // exception cleanups, so what its frames had allocated is never freed: a

@@ -25,6 +25,17 @@ using sem::BV;
 
 namespace {
 
+// Sanitizer builds (tests/CMakeLists.txt) prove every kSanitizedProofStride-th
+// rule: Z3 is not instrumented, yet ASan's allocator behind its mallocs makes
+// the whole table cost more than the CI's hour; the sample still runs every
+// part of our proof code, and the release suite proves every rule.
+#ifdef P2A_SANITIZED
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+constexpr size_t kSanitizedProofStride = 16;
+
 // The table's rule of that name (a copy, so tests may mutate it).
 rules::Rule ruleNamed(const std::string &name) {
   for (const rules::Rule &r : rules::ruleTable())
@@ -126,26 +137,31 @@ TEST_CASE("fns.b32: the proved search with register operands on every target; co
 
 TEST_CASE("every rule assembles and is proved on every target it serves") {
   unsigned proved = 0;
-  for (const rules::Rule &r : rules::ruleTable())
+  const std::vector<rules::Rule> &table = rules::ruleTable();
+  for (size_t i = 0; i < table.size(); ++i)
     for (const targets::TargetInfo &t : targets::allTargets()) {
+      const rules::Rule &r = table[i];
       if (!r.servesTarget(t))
         continue;
       const cost::RuleCost &c = p2a::testing::costModel().cost(r, t);
       INFO(r.name << " on " << t.name << ": " << c.error << "\n" << c.assembly);
       CHECK(c.ok);
       CHECK(c.instructions >= 1);
+      if (kSanitized && i % kSanitizedProofStride != 0)
+        continue;
       verify::ProofResult p = verify::proveRule(r, t);
       INFO(p.counterexample);
       CHECK(p.status == verify::ProofResult::Status::Proved);
       proved += p.status == verify::ProofResult::Status::Proved;
     }
   MESSAGE("proved (rule, target) pairs: " << proved);
-  CHECK(proved > 1000);
+  CHECK(proved > (kSanitized ? 1000 / kSanitizedProofStride : 1000));
 }
 
 // After the case above the proofs are cached in this process, so the whole
 // table costs little more here than its formatting.
-TEST_CASE("docs/rules.md is what `rules --format=md` prints now (rules, costs and proofs current)") {
+TEST_CASE("docs/rules.md is what `rules --format=md` prints now (rules, costs and proofs current)" *
+          doctest::skip(kSanitized)) {
   report::RulesQuery q;
   for (const targets::TargetInfo &t : targets::allTargets())
     q.targets.push_back(&t);
