@@ -95,7 +95,7 @@ const char *atomicReturnBit(const targets::TargetInfo &t) {
 }
 
 // global_atomic_OP [vdst,] vaddr, vdata, off [offset:N] [return bit] [scope]
-// ds_OP[_rtn] [vdst,] vaddr, vdata [, vdata1] [offset:N]
+// ds_OP[_rtn] [vdst,] vaddr, vdata [, vdata1] [offset:N] (and ds_bpermute_b32 vdst, vaddr, vdata)
 std::string atomicText(const mir::MInst &mi, std::string mn, const mir::Function &fn, const mir::Allocation &a,
                        const targets::TargetInfo &t) {
   const amd::OpDef &def = amd::opDef(mi.op);
@@ -217,7 +217,7 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
     }
     return s;
   }
-  if (amd::isAtomic(mi.op))
+  if (amd::isAtomic(mi.op) || mi.op == amd::Op::DS_BPERMUTE_B32) // ds_bpermute: an LDS atomic's operands
     return atomicText(mi, mn, fn, a, t);
   if (def.encoding == amd::Encoding::VMEM || def.encoding == amd::Encoding::DS) {
     // global_load vdst, vaddr, off|sbase [offset:N] / global_store vaddr, vdata, off|sbase [offset:N]

@@ -3,6 +3,7 @@
 #include "kernel/kernel_ir.hpp"
 
 #include "kernel/atomic_forms.hpp"
+#include "kernel/warp_forms.hpp"
 #include "kernel/decoder_support.hpp"
 
 #include "grammar/ast_blocks.hpp"
@@ -486,6 +487,10 @@ private:
       decodeAtomic(in, full, s);
       return;
     }
+    if (in.opcode == "shfl" || in.opcode == "vote") {
+      decodeWarp(in, full, s);
+      return;
+    }
     if (in.opcode == "cvta") {
       // cvta.space.size / cvta.to.space.size (PTX ISA 9.7.9.17)
       std::vector<std::string> m = in.modifiers;
@@ -681,6 +686,57 @@ private:
         return;
       s.values.push_back(o);
     }
+    k_.body.push_back(s);
+  }
+
+  // shfl / vote (warp_forms.cpp reads the form): d[|p], a, b, c or d, {!}a,
+  // then the membermask (every lane for the forms without .sync).
+  void decodeWarp(const ast::Instruction &in, const std::string &full, Stmt &s) {
+    bool sync = false;
+    if (!decodeWarpForm(in, full, s, sync, diags_))
+      return;
+    const bool vote = s.kind == Stmt::Kind::WarpVote;
+    const std::vector<ast::Operand> &ops = in.operands;
+    const size_t expected = (vote ? 2 : 4) + (sync ? 1 : 0);
+    if (ops.size() != expected) {
+      error(diags_, in.loc, "'" + full + "' expects " + std::to_string(expected) + " operands");
+      return;
+    }
+    ptx::Operand o;
+    if (!vote && ops[0].kind == ast::Operand::Kind::Pair) {
+      s.dst = ops[0].name;
+      s.predDst = ops[0].name2;
+      typeReg(s.dst, 32, ops[0].loc);
+      typeReg(s.predDst, 1, ops[0].loc);
+    } else if (regOperand(ops[0], vote && s.voteMode != Stmt::VoteMode::Ballot ? 1 : 32, o, false)) {
+      s.dst = o.reg;
+    } else {
+      return;
+    }
+    if (vote) {
+      ast::Operand a = ops[1];
+      s.srcNegated = a.negated;
+      a.negated = false;
+      if (!regOperand(a, 1, o, false))
+        return;
+      s.srcs.push_back(o);
+    } else {
+      for (size_t i = 1; i < 4; ++i) {
+        if (!regOperand(ops[i], 32, o, true))
+          return;
+        s.srcs.push_back(o);
+      }
+    }
+    if (sync) {
+      if (!regOperand(ops.back(), 32, o, true))
+        return;
+    } else {
+      o = ptx::Operand{};
+      o.kind = ptx::Operand::Kind::Immediate;
+      o.imm = 0xffffffffu;
+      o.loc = in.loc;
+    }
+    s.srcs.push_back(o);
     k_.body.push_back(s);
   }
 

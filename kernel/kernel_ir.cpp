@@ -83,7 +83,13 @@ std::vector<std::string> writtenRegisters(const Stmt &s) {
     break;
   case Stmt::Kind::ReadSpecial:
   case Stmt::Kind::AddressOf:
-  case Stmt::Kind::Cvta: out.push_back(s.dst); break;
+  case Stmt::Kind::Cvta:
+  case Stmt::Kind::WarpVote: out.push_back(s.dst); break;
+  case Stmt::Kind::WarpShuffle:
+    out.push_back(s.dst);
+    if (!s.predDst.empty())
+      out.push_back(s.predDst);
+    break;
   case Stmt::Kind::Atomic:
     if (!s.dst.empty())
       out.push_back(s.dst);
@@ -116,6 +122,8 @@ std::vector<std::string> readRegisters(const Stmt &s) {
       out.push_back(s.base);
     break;
   case Stmt::Kind::Cvta:
+  case Stmt::Kind::WarpShuffle:
+  case Stmt::Kind::WarpVote:
     for (const ptx::Operand &o : s.srcs)
       add(o);
     break;

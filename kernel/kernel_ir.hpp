@@ -71,10 +71,15 @@ struct Stmt {
     Barrier,     // bar.sync / barrier.sync
     Fence,       // membar.{cta,gl,sys} / fence.{sc,acq_rel}.scope
     Return,      // ret / exit
+    WarpShuffle, // dst (and predDst) <- srcs[0] of the lane that srcs[1..2] pick in the warp (shfl.sync)
+    WarpVote,    // dst <- srcs[0] (negated by srcNegated) combined over the warp (vote.sync)
     Nop,         // nothing left to do (a mov folded into its readers; see constant_operands)
   };
   // atom/red operations (PTX ISA 9.7.13.5): Min/Max by elemType (U or S).
   enum class AtomicOp { Add, Inc, Dec, Min, Max, And, Or, Xor, Exch, Cas };
+  // shfl.sync modes (PTX ISA 9.7.9.6) and vote.sync modes (PTX ISA 9.7.13.9).
+  enum class ShuffleMode { Up, Down, Bfly, Idx };
+  enum class VoteMode { All, Any, Uni, Ballot };
 
   Kind kind = Kind::Compute;
   ::ptx::ast::SourceLoc loc;
@@ -99,13 +104,17 @@ struct Stmt {
   bool baseIsSymbol = false;
   int64_t offset = 0;
   bool nonCoherent = false;        // ld.global.nc
-  std::vector<ptx::Operand> srcs;  // Cvta: src
+  std::vector<ptx::Operand> srcs;  // Cvta: src; WarpShuffle: a, b, c, membermask; WarpVote: a, membermask
   std::string label;               // Branch
   unsigned target = 0;             // Branch: statement index of the label
   unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64)
   targets::FenceScope scope = targets::FenceScope::Gpu; // Fence, Atomic
   AtomicOp atomicOp = AtomicOp::Add; // Atomic: values are b (and c for Cas)
   bool ordered = false;              // Atomic: .acquire/.release/.acq_rel (a fence on each side), not .relaxed
+  ShuffleMode shuffleMode = ShuffleMode::Idx; // WarpShuffle
+  std::string predDst;                        // WarpShuffle: the `|p` destination (empty when absent)
+  VoteMode voteMode = VoteMode::Any;          // WarpVote: dst is a predicate, or .b32 for Ballot
+  bool srcNegated = false;                    // WarpVote: `!a`
   std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
 };
 

@@ -205,10 +205,18 @@ void Lowering::mergePredicates(const Stmt &s) {
   if (numBlocks_ > 1 && blockOf_[current_] == 0 && s.guard.empty())
     return; // block 0 runs with every live lane
   mir::LoweredInst &li = fn_.body.back();
-  for (size_t d = 0; d < s.inst.dsts.size(); ++d) {
-    if (!s.inst.dsts[d].isReg() || s.inst.form.dstWidth(static_cast<unsigned>(d)) != 1)
-      continue;
-    const unsigned vp = reg(s.inst.dsts[d].reg, 1);
+  std::vector<std::string> predicates; // the predicates s writes
+  if (s.kind == Stmt::Kind::Compute) {
+    for (size_t d = 0; d < s.inst.dsts.size(); ++d)
+      if (s.inst.dsts[d].isReg() && s.inst.form.dstWidth(static_cast<unsigned>(d)) == 1)
+        predicates.push_back(s.inst.dsts[d].reg);
+  } else {
+    for (const std::string &r : kernel::writtenRegisters(s))
+      if (auto it = k_.registers.find(r); it != k_.registers.end() && it->second.width == 1)
+        predicates.push_back(r);
+  }
+  for (const std::string &name : predicates) {
+    const unsigned vp = reg(name, 1);
     const unsigned fresh = persistentMask("%__pred_new");
     bool written = false;
     for (MInst &mi : li.insts) {

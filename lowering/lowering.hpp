@@ -5,6 +5,8 @@
 // file named for its job:
 //   statement_lowering.cpp  statements -> machine instructions over vregs
 //   memory_lowering.cpp     ld/st in every space (global, FLAT, LDS, scratch)
+//   atomic_lowering.cpp     atom/red
+//   warp_lowering.cpp       shfl.sync/vote.sync across lanes
 //   control_flow.cpp        per-block EXEC masks, branches, guards
 //   uniform_operands.cpp    uniform values read in place from SGPRs (bank choice)
 //   register_assignment.cpp liveness, physical registers, the register table
@@ -208,6 +210,12 @@ private:
 
   // atom / red: one read-modify-write, global_atomic_* or ds_* (atomic_lowering.cpp).
   void lowerAtomic(const Stmt &s);
+
+  // shfl.sync / vote.sync: cross-lane code (warp_lowering.cpp).
+  void lowerWarpShuffle(const Stmt &s);
+  void lowerWarpVote(const Stmt &s);
+  // The lane's position in its wave (v_mbcnt), in a fresh VGPR.
+  MOperand laneInWave(mir::LoweredInst &li);
 
   // Element e of a load or store at `addr` + `offset`. A register wider than
   // the element type is allowed (PTX ISA 5.4.x): a load fills its low half

@@ -127,6 +127,11 @@ enum class Op {
   GLOBAL_ATOMIC_SMAX_X2, GLOBAL_ATOMIC_AND_X2, GLOBAL_ATOMIC_OR_X2, GLOBAL_ATOMIC_XOR_X2, GLOBAL_ATOMIC_SWAP_X2,
   DS_ADD_RTN_U32, DS_INC_RTN_U32, DS_DEC_RTN_U32, DS_MIN_RTN_U32, DS_MIN_RTN_I32, DS_MAX_RTN_U32,
   DS_MAX_RTN_I32, DS_AND_RTN_B32, DS_OR_RTN_B32, DS_XOR_RTN_B32, DS_WRXCHG_RTN_B32, DS_CMPST_RTN_B32,
+  // Cross-lane (shfl.sync, vote.sync): ds_bpermute_b32 dst, {address, data,
+  // offset} reads `data` of lane (address + offset) / 4 through the LDS
+  // crossbar, touching no LDS memory; v_mbcnt_{lo,hi}_u32_b32 count the set
+  // bits of S0 below the lane's own position (its lane number for S0 = -1).
+  DS_BPERMUTE_B32, V_MBCNT_LO_U32_B32, V_MBCNT_HI_U32_B32,
   // Pseudo instructions the lowering's passes consume, never printed: a
   // label (srcs {Label}); wait for every outstanding load (a block
   // boundary); wait for every memory access, loads and stores (before a
@@ -152,6 +157,7 @@ enum class Slot { V32, V64, Mask, None, Sgprs, Scc, Other };
 // unknown previous value).
 struct EvalContext {
   sem::BV exec = sem::BV::constant(1, 1);
+  unsigned lane = 0; // the lane's position in the wave (v_mbcnt)
   std::function<sem::BV(unsigned width)> unspecified;
   bool high16_zeroed = true; // gfx9 16-bit VALU ops zero bits 31:16; gfx10+ keep them
 };

@@ -101,6 +101,21 @@ OpDef defineControlOrAtomicOp(Op op) {
   case Op::DS_CMPST_RTN_B32:
     return OpDef{op, "ds_cmpst_rtn_b32", Encoding::DS, Slot::V32, {Slot::V32, Slot::V32, Slot::V32, Slot::V32}, false,
                  "Vega ISA 11 LDS", nullptr};
+  // Vega ISA, DS_BPERMUTE_B32: dst = data of lane ((address + offset) / 4)
+  // mod the wave size; the emulator models it (no per-lane semantics).
+  case Op::DS_BPERMUTE_B32: return ldsAtomic(op, "ds_bpermute_b32");
+  // Vega ISA, V_MBCNT_LO/HI_U32_B32: ThreadMask = (1 << lane) - 1; lo: D = popcount(S0 &
+  // ThreadMask[31:0]) + S1, hi: D = popcount(S0 & ThreadMask[63:32]) + S1.
+  case Op::V_MBCNT_LO_U32_B32:
+  case Op::V_MBCNT_HI_U32_B32: {
+    const bool hi = op == Op::V_MBCNT_HI_U32_B32;
+    return OpDef{op, hi ? "v_mbcnt_hi_u32_b32" : "v_mbcnt_lo_u32_b32", E::VOP3, SL::V32, {SL::V32, SL::V32}, false,
+                 "Vega ISA V_MBCNT_LO_U32_B32", [hi](const std::vector<sem::BV> &s, const EvalContext &c) {
+                   const uint64_t below = c.lane >= 64 ? ~uint64_t(0) : (uint64_t(1) << c.lane) - 1;
+                   const uint64_t half = hi ? below >> 32 : below & 0xffffffffu;
+                   return sem::popcount(s[0] & sem::BV::constant(32, half)) + s[1];
+                 }};
+  }
   case Op::LABEL: return control(op, "(label)", E::Pseudo, {SL::Other});
   case Op::WAIT_LOADS: return control(op, "(wait for loads)", E::Pseudo, {});
   case Op::WAIT_ALL: return control(op, "(wait for memory)", E::Pseudo, {});

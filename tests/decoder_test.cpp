@@ -395,7 +395,7 @@ TEST_CASE("error: unsupported instructions") {
               "unsupported PTX instruction 'ld.global.nc.v4.u32'");
   // Family names are case sensitive, and near-misses are other instructions.
   expectError("AND.b32 %r1, %r2, %r3;", 1, 1, "unsupported PTX instruction 'AND.b32'");
-  expectError("shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", 1, 1, "unsupported PTX instruction 'shfl.sync.bfly.b32'");
+  expectError("match.any.sync.b32 %r1, %r2, -1;", 1, 1, "unsupported PTX instruction 'match.any.sync.b32'");
   // A guarded unsupported instruction names the opcode, at the opcode.
   expectError("@%p1 bra done;", 1, 6, "unsupported PTX instruction 'bra'");
   // Several statements: each error is reported at its own line.

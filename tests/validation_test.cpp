@@ -1501,3 +1501,75 @@ TEST_CASE("review fixes: atomics on a parameter are an error; block-local labels
   CHECK(storeWait != std::string::npos);
   CHECK(storeWait > w.assembly.find("global_store_b32"));
 }
+
+TEST_CASE("warp operations: shfl.sync and vote.sync agree with the PTX interpreter on every target") {
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/warp.ptx");
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    for (const std::string &name : kernelNames(src)) {
+      // 64 threads: two warps (one wave64, two wave32s); 96: a wave64 half full.
+      for (unsigned block : {64u, 96u}) {
+        check::Options o;
+        o.kernel = name;
+        o.grid = {2, 1, 1};
+        o.block = {block, 1, 1};
+        o.trials = 2;
+        check::Result r = check::run(src, t, o, p2a::testing::costModel());
+        INFO(name << " on " << t.name << " with " << block << " threads: " << r.report);
+        CHECK(r.status == check::Status::Pass);
+      }
+    }
+    // A warp's lanes come from v_mbcnt and ds_bpermute addresses lanes
+    // wave-wide: on wave64 a shfl adds its warp's base lane (bit 5).
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    CHECK(p2a::testing::contains(m.assembly, "ds_bpermute_b32"));
+    CHECK(p2a::testing::contains(m.assembly, "v_mbcnt_lo_u32_b32"));
+    CHECK(p2a::testing::contains(m.assembly, "v_mbcnt_hi_u32_b32") == !t.wave32());
+  }
+}
+
+TEST_CASE("warp operations: the interpreter refuses what PTX leaves undefined, with the reason") {
+  auto fault = [](const std::string &body, unsigned threads, unsigned line = 10) {
+    const std::string src = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                            ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\nmov.u32 %r1, %tid.x;\n" +
+                            body + "\nret;\n}\n";
+    check::Options o;
+    o.block = {threads, 1, 1};
+    o.trials = 1;
+    check::Result r = check::run(src, targets::defaultTarget(), o, p2a::testing::costModel());
+    CHECK(r.status == check::Status::Error);
+    REQUIRE(!r.diagnostics.empty());
+    CHECK(r.diagnostics.front().loc.line == line);
+    return r.diagnostics.front().message;
+  };
+  // Lane 20 of a 16-thread warp does not exist.
+  CHECK(p2a::testing::contains(fault("shfl.sync.idx.b32 %r2, %r1, 20, 31, -1;", 16),
+                               "reads lane 20, which does not execute this shfl.sync"));
+  // Lanes 16..31 wait at the barrier while lanes 0..15 wait for them here.
+  CHECK(p2a::testing::contains(fault("setp.lt.u32 %p1, %r1, 16;\n@%p1 vote.sync.any.pred %p2, %p1, -1;\nbar.sync 0;", 32, 11),
+                               "a deadlock on NVIDIA hardware"));
+  CHECK(p2a::testing::contains(fault("vote.sync.ballot.b32 %r2, %p1, 0;", 32), "is not in its own membermask"));
+}
+
+TEST_CASE("warp operations: forms that are invalid or not supported are located errors") {
+  auto decodeError = [](const std::string &line) {
+    const std::string src = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                            ".reg .b32 %r<4>;\n.reg .pred %p<4>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n" +
+                            line + "\nret;\n}\n";
+    ::ptx::ParseResult pr = ::ptx::parseModule(src);
+    REQUIRE(pr.ok());
+    Diagnostics d;
+    kernel::decodeKernel(pr.module, pr.module.functions.at(0), d);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].loc.line == 10);
+    return d[0].message;
+  };
+  CHECK(decodeError("vote.sync.any.b32 %r1, %p1, -1;") == "invalid form 'vote.sync.any.b32': vote.any takes .pred");
+  CHECK(decodeError("vote.sync.ballot.pred %p2, %p1, -1;") ==
+        "invalid form 'vote.sync.ballot.pred': vote.ballot takes .b32");
+  CHECK(decodeError("shfl.sync.rot.b32 %r1, %r2, 1, 31, -1;") == "unsupported form 'shfl.sync.rot.b32': unknown mode '.rot'");
+  CHECK(decodeError("shfl.sync.idx.b64 %r1, %r2, 1, 31, -1;") ==
+        "unsupported form 'shfl.sync.idx.b64': expected shfl.sync.{up,down,bfly,idx}.b32");
+  CHECK(decodeError("shfl.sync.idx.b32 %r1, %r2, 1, 31;") == "'shfl.sync.idx.b32' expects 5 operands");
+  CHECK(decodeError("shfl.sync.idx.b32 %r1|%r3, %r2, 1, 31, -1;") == "register %r3 is 32-bit but is used as 1-bit here");
+}

@@ -215,7 +215,7 @@ struct MemOp {
   const char *gfx9Name;
   enum Kind {
     GlobalLoad, GlobalStore, ScalarLoad, LdsLoad, LdsStore, ScratchLoad, ScratchStore, FlatLoad, FlatStore,
-    GlobalAtomic, LdsAtomic
+    GlobalAtomic, LdsAtomic, LdsPermute
   } kind;
   unsigned bytes;
   bool sign;
@@ -258,7 +258,7 @@ const MemOp kMemOps[] = {
     {"ds_read_i16", MemOp::LdsLoad, 2, true},             {"ds_read_b32", MemOp::LdsLoad, 4, false},
     {"ds_read_b64", MemOp::LdsLoad, 8, false},            {"ds_write_b8", MemOp::LdsStore, 1, false},
     {"ds_write_b16", MemOp::LdsStore, 2, false},          {"ds_write_b32", MemOp::LdsStore, 4, false},
-    {"ds_write_b64", MemOp::LdsStore, 8, false},
+    {"ds_write_b64", MemOp::LdsStore, 8, false},          {"ds_bpermute_b32", MemOp::LdsPermute, 4, false},
     {"scratch_load_ubyte", MemOp::ScratchLoad, 1, false}, {"scratch_load_sbyte", MemOp::ScratchLoad, 1, true},
     {"scratch_load_ushort", MemOp::ScratchLoad, 2, false}, {"scratch_load_sshort", MemOp::ScratchLoad, 2, true},
     {"scratch_load_dword", MemOp::ScratchLoad, 4, false}, {"scratch_load_dwordx2", MemOp::ScratchLoad, 8, false},
@@ -564,7 +564,8 @@ private:
     const std::string &m = p.mnemonic;
     if (mem)
       f.cls = mem->kind == MemOp::ScalarLoad ? InstClass::Smem
-              : (mem->kind == MemOp::LdsLoad || mem->kind == MemOp::LdsStore || mem->kind == MemOp::LdsAtomic)
+              : (mem->kind == MemOp::LdsLoad || mem->kind == MemOp::LdsStore || mem->kind == MemOp::LdsAtomic ||
+                 mem->kind == MemOp::LdsPermute)
                   ? InstClass::Lds
                   : InstClass::Vmem;
     else if (m.rfind("v_", 0) == 0)
@@ -826,6 +827,29 @@ private:
       }
       if (mo.kind == MemOp::LdsLoad)
         pl.keys = keys(p.ops[0]);
+      w.pending.push_back(std::move(pl));
+      return std::nullopt;
+    }
+    if (mo.kind == MemOp::LdsPermute) {
+      // ds_bpermute_b32 vdst, vaddr, vdata [offset:N]: each active lane gets
+      // vdata of lane ((vaddr + offset) / 4) mod the wave size, counted in
+      // lgkmcnt like an LDS read. A source lane that is inactive has no
+      // defined value here: refuse rather than guess.
+      if (p.ops.size() != 3 || p.ops[0].kind != Operand::Kind::V || p.ops[1].kind != Operand::Kind::V ||
+          p.ops[2].kind != Operand::Kind::V)
+        return fault(inst, "unexpected operands in '" + pl.text + "'");
+      pl.counter = Counter::Scalar;
+      pl.lds = true;
+      for (unsigned lane = 0; lane < W_; ++lane) {
+        if (!((ex >> lane) & 1))
+          continue;
+        const unsigned from = unsigned((uint64_t(w.v[size_t(p.ops[1].index) * W_ + lane]) + uint64_t(offset)) / 4) % W_;
+        if (!((ex >> from) & 1))
+          return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " reads lane " + std::to_string(from) +
+                                 ", which is inactive");
+        pl.writes.push_back({p.ops[0].index * 64 + lane, w.v[size_t(p.ops[2].index) * W_ + from]});
+      }
+      pl.keys = keys(p.ops[0]);
       w.pending.push_back(std::move(pl));
       return std::nullopt;
     }
@@ -1099,6 +1123,7 @@ private:
       if (!active && def.dst != amd::Slot::Mask && !def.carryOut)
         continue;
       ec.exec = BV::constant(1, scalar ? 1 : (ex >> lane) & 1);
+      ec.lane = lane;
       std::vector<BV> srcs;
       for (size_t i = 0; i < def.srcs.size(); ++i)
         srcs.push_back(laneValue(w, p.ops[ndst + i], def.srcs[i], lane));

@@ -3,6 +3,7 @@
 #include "semantics/bitvec.hpp"
 #include "semantics/ptx_semantics.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace p2a::interp {
@@ -29,6 +30,7 @@ struct Thread {
   unsigned pc = 0;
   bool done = false;
   bool atBarrier = false;
+  bool atWarpSync = false; // waiting at shfl.sync / vote.sync (t.pc) for its warp
   uint64_t steps = 0;
   unsigned tid[3] = {0, 0, 0};
   unsigned linear = 0; // within the block
@@ -101,16 +103,25 @@ private:
     blockLinear_ = (uint64_t(ctaid_[2]) * l_.grid.y + ctaid_[1]) * l_.grid.x + ctaid_[0];
     const uint64_t blockLinear = blockLinear_;
     for (;;) {
-      bool anyLive = false;
+      bool anyLive = false, anyWarpSync = false;
       for (Thread &t : threads) {
-        if (t.done || t.atBarrier)
+        if (t.done || t.atBarrier || t.atWarpSync)
           continue;
         traced_ = o_.trace && blockLinear * l_.block.count() + t.linear == o_.traceThread;
         if (std::optional<Fault> f = runThread(t))
           return f;
       }
-      for (Thread &t : threads)
+      for (Thread &t : threads) {
         anyLive |= !t.done;
+        anyWarpSync |= t.atWarpSync;
+      }
+      // Warp-synchronous statements first: their threads go on running; a
+      // barrier opens only when nothing else can move.
+      if (anyWarpSync) {
+        if (std::optional<Fault> f = resolveWarpSyncs(threads))
+          return f;
+        continue;
+      }
       if (!anyLive)
         return std::nullopt;
       // Every live thread waits at the barrier: release them all.
@@ -120,6 +131,151 @@ private:
   }
 
   Fault fault(const Stmt &s, std::string msg) { return Fault{std::move(msg), s.loc}; }
+
+  // ---- warp-synchronous statements (shfl.sync, vote.sync) ----
+  //
+  // A thread reaching one waits there (atWarpSync). When no thread can run,
+  // each warp's waiting threads are grouped by statement; a group executes
+  // once every thread its members' membermasks name is in it or has exited
+  // (PTX ISA 9.7.9.6, 9.7.13.9: the non-exited threads of membermask all
+  // execute the same .sync instruction), reading every source before any
+  // thread writes. A membermask naming a lane past the block's last thread
+  // names nobody. No group ready while threads wait is a deadlock on
+  // NVIDIA hardware: a fault naming both sides.
+  std::optional<Fault> resolveWarpSyncs(std::vector<Thread> &threads) {
+    const unsigned n = static_cast<unsigned>(threads.size());
+    bool progress = false;
+    std::optional<Fault> blocked;
+    for (unsigned w0 = 0; w0 < n; w0 += 32) {
+      const unsigned lanes = std::min(32u, n - w0);
+      std::vector<bool> handled(lanes, false);
+      for (unsigned l = 0; l < lanes; ++l) {
+        Thread &t = threads[w0 + l];
+        if (!t.atWarpSync || handled[l])
+          continue;
+        uint32_t group = 0;
+        for (unsigned j = 0; j < lanes; ++j)
+          if (threads[w0 + j].atWarpSync && threads[w0 + j].pc == t.pc) {
+            group |= 1u << j;
+            handled[j] = true;
+          }
+        const Stmt &s = k_.body[t.pc];
+        std::vector<uint32_t> masks(lanes, 0);
+        std::optional<Fault> waiting;
+        for (unsigned j = 0; j < lanes && !waiting; ++j) {
+          if (!((group >> j) & 1))
+            continue;
+          std::optional<Fault> f;
+          std::optional<BV> m = read(threads[w0 + j], s.srcs.back(), 32, s, f);
+          if (!m)
+            return f;
+          masks[j] = static_cast<uint32_t>(m->value());
+          if (!((masks[j] >> j) & 1))
+            return fault(s, "thread " + std::to_string(threads[w0 + j].linear) +
+                                " is not in its own membermask (undefined in PTX)");
+          for (unsigned k = 0; k < lanes && !waiting; ++k) {
+            const Thread &o = threads[w0 + k];
+            if (!((masks[j] >> k) & 1) || ((group >> k) & 1) || o.done)
+              continue;
+            waiting = fault(s, "thread " + std::to_string(threads[w0 + j].linear) + " waits here for thread " +
+                                   std::to_string(o.linear) + ", which " +
+                                   (o.atWarpSync ? "waits at line " + std::to_string(k_.body[o.pc].loc.line)
+                                                 : std::string("waits at a barrier")) +
+                                   ": a deadlock on NVIDIA hardware");
+          }
+        }
+        if (waiting) {
+          if (!blocked)
+            blocked = waiting;
+          continue;
+        }
+        if (std::optional<Fault> f = executeWarpSync(s, threads, w0, lanes, group, masks))
+          return f;
+        progress = true;
+      }
+    }
+    if (!progress && blocked)
+      return blocked;
+    return std::nullopt;
+  }
+
+  // Runs warp statement s for the threads in `group` (lanes of the warp at w0).
+  std::optional<Fault> executeWarpSync(const Stmt &s, std::vector<Thread> &threads, unsigned w0, unsigned lanes,
+                                       uint32_t group, const std::vector<uint32_t> &masks) {
+    std::optional<Fault> f;
+    std::vector<uint64_t> value(lanes, 0), pred(lanes, 0);
+    if (s.kind == Stmt::Kind::WarpShuffle) {
+      std::vector<uint32_t> a(lanes, 0);
+      for (unsigned j = 0; j < lanes; ++j)
+        if ((group >> j) & 1) {
+          std::optional<BV> v = read(threads[w0 + j], s.srcs[0], 32, s, f);
+          if (!v)
+            return f;
+          a[j] = static_cast<uint32_t>(v->value());
+        }
+      for (unsigned j = 0; j < lanes; ++j) {
+        if (!((group >> j) & 1))
+          continue;
+        std::optional<BV> b = read(threads[w0 + j], s.srcs[1], 32, s, f);
+        std::optional<BV> c = b ? read(threads[w0 + j], s.srcs[2], 32, s, f) : std::nullopt;
+        if (!c)
+          return f;
+        // PTX ISA 9.7.9.6 shfl.sync, "Semantics".
+        const int32_t lane = int32_t(j), bval = int32_t(b->value() & 31), cval = int32_t(c->value() & 31);
+        const int32_t segmask = int32_t((c->value() >> 8) & 31);
+        const int32_t maxLane = (lane & segmask) | (cval & ~segmask), minLane = lane & segmask;
+        int32_t src = lane;
+        bool pval = false;
+        switch (s.shuffleMode) {
+        case Stmt::ShuffleMode::Up: src = lane - bval; pval = src >= maxLane; break;
+        case Stmt::ShuffleMode::Down: src = lane + bval; pval = src <= maxLane; break;
+        case Stmt::ShuffleMode::Bfly: src = lane ^ bval; pval = src <= maxLane; break;
+        case Stmt::ShuffleMode::Idx: src = minLane | (bval & ~segmask); pval = src <= maxLane; break;
+        }
+        if (!pval)
+          src = lane;
+        if (!((group >> src) & 1))
+          return fault(s, "thread " + std::to_string(threads[w0 + j].linear) + " reads lane " + std::to_string(src) +
+                              ", which does not execute this shfl.sync (its value is undefined in PTX)");
+        value[j] = a[unsigned(src)];
+        pred[j] = pval;
+      }
+    } else {
+      uint32_t ballot = 0;
+      for (unsigned j = 0; j < lanes; ++j)
+        if ((group >> j) & 1) {
+          std::optional<BV> v = read(threads[w0 + j], s.srcs[0], 1, s, f);
+          if (!v)
+            return f;
+          if ((v->value() != 0) != s.srcNegated)
+            ballot |= 1u << j;
+        }
+      for (unsigned j = 0; j < lanes; ++j) {
+        if (!((group >> j) & 1))
+          continue;
+        const uint32_t members = masks[j] & group, yes = ballot & members;
+        switch (s.voteMode) {
+        case Stmt::VoteMode::All: value[j] = yes == members; break;
+        case Stmt::VoteMode::Any: value[j] = yes != 0; break;
+        case Stmt::VoteMode::Uni: value[j] = yes == members || yes == 0; break;
+        case Stmt::VoteMode::Ballot: value[j] = yes; break;
+        }
+      }
+    }
+    for (unsigned j = 0; j < lanes; ++j) {
+      if (!((group >> j) & 1))
+        continue;
+      Thread &t = threads[w0 + j];
+      write(t, s.dst, value[j]);
+      if (!s.predDst.empty())
+        write(t, s.predDst, pred[j]);
+      t.atWarpSync = false;
+      const unsigned index = t.pc++;
+      traced_ = o_.trace && blockLinear_ * l_.block.count() + t.linear == o_.traceThread;
+      traceWrite(t, index, s);
+    }
+    return std::nullopt;
+  }
 
   // Reads a source operand as `w` bits.
   std::optional<BV> read(Thread &t, const ptx::Operand &o, unsigned w, const Stmt &s, std::optional<Fault> &f) {
@@ -300,7 +456,7 @@ private:
 
   std::optional<Fault> runThread(Thread &t) {
     std::optional<Fault> f;
-    while (!t.done && !t.atBarrier) {
+    while (!t.done && !t.atBarrier && !t.atWarpSync) {
       if (t.pc >= k_.body.size()) {
         t.done = true; // falling off the end returns (PTX ISA 9.7.12.5)
         break;
@@ -411,6 +567,11 @@ private:
           write(t, s.dst, old);
         break;
       }
+      case Stmt::Kind::WarpShuffle:
+      case Stmt::Kind::WarpVote: // the warp executes it together (resolveWarpSyncs)
+        t.atWarpSync = true;
+        t.pc = index;
+        continue;
       case Stmt::Kind::Branch: t.pc = s.target; break;
       case Stmt::Kind::Barrier: t.atBarrier = true; break;
       case Stmt::Kind::Fence: break; // threads run one at a time over one memory: always ordered

@@ -24,6 +24,21 @@ Kernel substituteConstantOperands(const Kernel &k, const targets::TargetInfo &t,
     return out;
 
   for (Stmt &s : out.body) {
+    if (s.kind == Stmt::Kind::WarpShuffle || s.kind == Stmt::Kind::WarpVote) {
+      // Every 32-bit source (not vote's predicate): constant lane offsets,
+      // clamps and membermasks let the lowering fold its lane arithmetic.
+      for (size_t i = s.kind == Stmt::Kind::WarpVote ? 1 : 0; i < s.srcs.size(); ++i) {
+        ptx::Operand &o = s.srcs[i];
+        auto c = o.isReg() ? constant.find(o.reg) : constant.end();
+        auto reg = o.isReg() ? k.registers.find(o.reg) : k.registers.end();
+        if (c == constant.end() || reg == k.registers.end() || reg->second.width != 32)
+          continue;
+        o.kind = ptx::Operand::Kind::Immediate;
+        o.imm = c->second.second & 0xffffffffu;
+        o.reg.clear();
+      }
+      continue;
+    }
     if (s.kind != Stmt::Kind::Compute)
       continue;
     ptx::Instruction folded = s.inst;
