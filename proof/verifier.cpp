@@ -50,9 +50,13 @@ struct Scenario {
 // where unspecified bits are a fixed junk pattern and the lane is active.
 class Machine {
 public:
-  Machine(z3::context *ctx, const Rule &rule, const Scenario &sc, const std::vector<BV> &srcs, bool high16Zeroed)
+  // `activeLane`: model the lane as active (EXEC's bit a constant 1), for
+  // rules whose every result matters only in active lanes (see
+  // proveScenarios).
+  Machine(z3::context *ctx, const Rule &rule, const Scenario &sc, const std::vector<BV> &srcs, bool high16Zeroed,
+          bool activeLane = false)
       : ctx_(ctx), rule_(rule), sc_(sc), srcs_(srcs) {
-    exec_ = ctx ? BV::symbol(*ctx, "exec", 1) : BV::constant(1, 1);
+    exec_ = ctx && !activeLane ? BV::symbol(*ctx, "exec", 1) : BV::constant(1, 1);
     ec_.exec = exec_;
     ec_.high16_zeroed = high16Zeroed;
     ec_.unspecified = [this](unsigned w) { return fresh(w); };
@@ -543,7 +547,18 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
     for (const BV &pre : sem::ptxPreconditions(rule.form, srcs))
       solver.add(pre.toExpr(ctx) == ctx.bv_val(1, 1));
 
-    Machine m(&ctx, rule, sc, srcs, high16Zeroed);
+    // Where every result is a VGPR value (no predicate, not scalar) and no
+    // source is a lane mask, the goals below only ask about an active lane:
+    // the lane's values then follow from EXEC = 1 alone, and with the bit a
+    // constant the carry/borrow terms (c & EXEC) are the plain terms the
+    // PTX semantics builds -- the restoring division's 32 steps then prove
+    // at once instead of timing out.
+    bool activeLane = !rule.scalar;
+    for (unsigned i = 0; i < rule.form.numDsts(); ++i)
+      activeLane = activeLane && rule.form.dstWidth(i) != 1;
+    for (unsigned i = 0; i < srcs.size(); ++i)
+      activeLane = activeLane && rule.form.srcWidth(i) != 1;
+    Machine m(&ctx, rule, sc, srcs, high16Zeroed, activeLane);
     const z3::expr exec = m.exec().toExpr(ctx) == ctx.bv_val(1, 1);
     // Lane masks hold 0 in inactive lanes.
     for (unsigned i = 0; i < srcs.size(); ++i)

@@ -14,7 +14,7 @@ namespace {
 const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "lop3", "shf", "shl",
                                        "shr",  "prmt", "bfe", "bfi",  "brev",  "popc", "clz", "bfind",
                                        "fns",  "bmsk", "szext", "mov", "add", "sub", "mul",
-                                       "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg",
+                                       "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg", "div", "rem",
                                        "mul24", "mad24", "addc", "subc", "madc"};
 
 std::optional<PrmtMode> prmtModeOf(const std::string &m) {
@@ -116,7 +116,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     return bad("missing type suffix");
   auto ty = parseScalarType(mods.back(), FloatTypes::Reject);
   // (only where PTX has a floating-point form: and.f32, say, is no PTX)
-  static const std::set<std::string> floatForms = {"add", "sub", "mul", "mad", "min", "max",
+  static const std::set<std::string> floatForms = {"add", "sub", "mul", "mad", "min", "max", "div", "rem",
                                                    "abs", "neg", "setp", "selp", "mov"};
   if (!ty && isFloatTypeName(mods.back()) && floatForms.count(in.opcode))
     return limit("floating-point arithmetic is not translated yet");
@@ -260,6 +260,12 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     const bool unary = f.opcode == Opcode::Abs || f.opcode == Opcode::Neg;
     if (unary ? !typeOneOf({"s32"}) : !typeOneOf({"u32", "s32"}))
       return limit(in.opcode + (unary ? " is supported for .s32" : " is supported for .u32 and .s32"));
+  } else if (in.opcode == "div" || in.opcode == "rem") {
+    f.opcode = in.opcode == "div" ? Opcode::Div : Opcode::Rem;
+    if (!mods.empty())
+      return bad("unexpected modifier '." + mods.front() + "'");
+    if (!typeOneOf({"u32"}))
+      return limit("integer " + in.opcode + " is supported for .u32");
   } else if (in.opcode == "selp") {
     f.opcode = Opcode::Selp;
     if (!mods.empty())

@@ -69,6 +69,8 @@ std::string Form::name() const {
   }
   case Opcode::Selp: return "selp." + ty;
   case Opcode::Min: return "min." + ty;
+  case Opcode::Div: return "div." + ty;
+  case Opcode::Rem: return "rem." + ty;
   case Opcode::Max: return "max." + ty;
   case Opcode::Abs: return "abs." + ty;
   case Opcode::Neg: return "neg." + ty;
@@ -308,6 +310,8 @@ const std::vector<Form> &allForms() {
       add(Form{Opcode::Min, t, 32});
       add(Form{Opcode::Max, t, 32});
     }
+    add(Form{Opcode::Div, TypeClass::U, 32});
+    add(Form{Opcode::Rem, TypeClass::U, 32});
     add(Form{Opcode::Abs, TypeClass::S, 32});
     add(Form{Opcode::Neg, TypeClass::S, 32});
     return v;

@@ -17,6 +17,7 @@ const std::vector<Rule> &ruleTable() {
     addBitCountRules(t);
     addBitFieldRules(t);
     addFnsRules(t);
+    addDivideRules(t);
     addArithRules(t);
     addCompareRules(t);
     addScalarRules(t);

@@ -14,6 +14,7 @@ void addPrmtRules(std::vector<Rule> &out);      // prmt, every mode
 void addBitCountRules(std::vector<Rule> &out);  // brev popc clz bfind
 void addBitFieldRules(std::vector<Rule> &out);  // bfe bfi bmsk szext
 void addFnsRules(std::vector<Rule> &out);       // fns
+void addDivideRules(std::vector<Rule> &out);    // div rem
 void addConstantFoldRules(std::vector<Rule> &out); // all-immediate operands
 void addArithRules(std::vector<Rule> &out);        // mov add sub mul mad cvt
 void addCompareRules(std::vector<Rule> &out);      // setp selp

@@ -211,6 +211,25 @@ BV mulWide(const BV &a, const BV &b, bool isSigned) {
   return isSigned ? a.sext(w) * b.sext(w) : a.zext(w) * b.zext(w);
 }
 
+UnsignedDivision divideUnsigned(const BV &n, const BV &d) {
+  const unsigned w = n.width();
+  const BV zero = n.lit(0), one = n.lit(1);
+  const BV topBit = BV::constant(2 * w, w - 1);
+  BV r = zero, q = n;
+  for (unsigned i = 0; i < w; ++i) {
+    r = BV::concat(r, q).lshr(topBit).extract(w - 1, 0); // (r << 1) | the dividend's next bit
+    q = q.shl(one);
+    const BV diff = r.zext(w + 1) - d.zext(w + 1);
+    const BV borrow = diff.extract(w, w); // r < d
+    r = BV::ite(borrow, r, diff.extract(w - 1, 0));
+    // q + 1 - borrow, as q - (-1) - borrow
+    q = (q.zext(w + 1) - n.lit(maskOf(w)).zext(w + 1) - borrow.zext(w + 1)).extract(w - 1, 0);
+  }
+  const BV big = d.extract(w - 1, w - 1);
+  const BV fits = d.ule(n);
+  return {BV::ite(big, BV::ite(fits, one, zero), q), BV::ite(big, BV::ite(fits, n - d, n), r)};
+}
+
 BV mulLow(const BV &a, const BV &b) {
   if (a.width() == 64)
     return a * b; // (the low half of any product is the product mod 2^64)

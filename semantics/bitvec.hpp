@@ -83,6 +83,20 @@ BV popcount(const BV &v);
 // the same product, so the proofs compare equal terms instead of asking the
 // solver to relate two different multipliers.
 BV mulWide(const BV &a, const BV &b, bool isSigned);
+
+// Unsigned division of n by d (d != 0): the quotient and the remainder.
+// Defined as restoring division, one quotient bit per step -- shift the
+// remainder and the next dividend bit left, subtract d where it fits -- with
+// each step written as the AMD instructions of the div/rem rules compute it
+// (rules/rules_divide.cpp: v_alignbit_b32, v_lshlrev_b32, v_sub_co_u32,
+// v_cndmask_b32, v_subb_co_u32), so that their proofs compare like terms.
+// The steps need the remainder to stay below 2^(w-1), i.e. d <= 2^(w-1);
+// a larger d divides at most once (quotient n >= d). semantics_test checks
+// the definition against the machine's own division.
+struct UnsignedDivision {
+  BV quotient, remainder;
+};
+UnsignedDivision divideUnsigned(const BV &n, const BV &d);
 // The low and high halves of the double-width product of two equal-width
 // values. Concrete values are at most 64 bits wide, so a 64x64 product is
 // computed here as 128-bit arithmetic instead of through mulWide.

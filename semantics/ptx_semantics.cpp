@@ -156,6 +156,11 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   case Opcode::Abs: // 9.7.1.8: |a|; the most negative value stays itself (two's complement)
     return {BV::ite(compare(ptx::CmpOp::Lt, true, s[0], s[0].lit(0)), s[0].lit(0) - s[0], s[0])};
   case Opcode::Neg: return {s[0].lit(0) - s[0]}; // 9.7.1.9
+  case Opcode::Div: // 9.7.1.6: the quotient, truncated
+  case Opcode::Rem: { // 9.7.1.7: the remainder
+    const sem::UnsignedDivision qr = sem::divideUnsigned(s[0], s[1]);
+    return {f.opcode == Opcode::Div ? qr.quotient : qr.remainder};
+  }
   case Opcode::Cvt: // 9.7.9.21: integer widening extends by the source type, narrowing truncates
     if (f.width > f.fromWidth)
       return {f.fromType == TypeClass::S ? s[0].sext(f.width) : s[0].zext(f.width)};
@@ -183,6 +188,9 @@ std::vector<BV> ptxPreconditions(const ptx::Form &f, const std::vector<BV> &s) {
   // fns (9.7.1.11): "base must be <= 31, otherwise behavior is undefined".
   if (f.opcode == Opcode::Fns)
     return {s[1].ule(s[1].lit(31))};
+  // div, rem (9.7.1.6-7): "Division by zero yields an unspecified, machine-specific value".
+  if (f.opcode == Opcode::Div || f.opcode == Opcode::Rem)
+    return {s[1].ne(s[1].lit(0))};
   return {};
 }
 

@@ -201,3 +201,38 @@ TEST_CASE("the two's-complement product identity holds (the lemma mul.hi.s64's p
 }
 
 } // TEST_SUITE
+
+TEST_CASE("div and rem: restoring division is the machine's own division") {
+  // Edge values (around 0, 2^31 and 2^32 on both sides) by every other, then random pairs.
+  std::vector<uint32_t> edges;
+  for (uint32_t base : {0u, 0x7fffffffu, 0x80000000u, 0xffffffffu})
+    for (int k = -3; k <= 3; ++k)
+      edges.push_back(base + uint32_t(k));
+  for (uint32_t v : {10u, 1000u, 0x10000u, 0x55555555u, 0xaaaaaaaau})
+    edges.push_back(v);
+  std::mt19937 rng(7);
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  for (uint32_t n : edges)
+    for (uint32_t d : edges)
+      pairs.push_back({n, d});
+  for (int i = 0; i < 20000; ++i) {
+    const uint32_t n = rng(), shift = rng() % 32;
+    pairs.push_back({n, uint32_t(rng()) >> shift}); // divisors of every size
+  }
+  size_t checked = 0;
+  for (auto [n, d] : pairs) {
+    if (d == 0)
+      continue; // PTX leaves it unspecified (a precondition)
+    INFO(n << " / " << d);
+    const sem::UnsignedDivision qr = sem::divideUnsigned(BV::constant(32, n), BV::constant(32, d));
+    CHECK(qr.quotient.value() == n / d);
+    CHECK(qr.remainder.value() == n % d);
+    ++checked;
+  }
+  CHECK(checked > 20000);
+  // Division by zero is the precondition the interpreter and the proofs assume.
+  const p2a::ptx::Form divForm{p2a::ptx::Opcode::Div, p2a::ptx::TypeClass::U, 32};
+  const std::vector<BV> pre = sem::ptxPreconditions(divForm, {BV::constant(32, 5), BV::constant(32, 0)});
+  REQUIRE(pre.size() == 1);
+  CHECK(pre[0].value() == 0);
+}

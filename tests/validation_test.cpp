@@ -1573,3 +1573,24 @@ TEST_CASE("warp operations: forms that are invalid or not supported are located 
   CHECK(decodeError("shfl.sync.idx.b32 %r1, %r2, 1, 31;") == "'shfl.sync.idx.b32' expects 5 operands");
   CHECK(decodeError("shfl.sync.idx.b32 %r1|%r3, %r2, 1, 31, -1;") == "register %r3 is 32-bit but is used as 1-bit here");
 }
+
+TEST_CASE("div and rem: restoring division agrees with the PTX interpreter on every target") {
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/divide.ptx");
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    check::Options o;
+    o.trials = 3;
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
+    INFO(t.name << ": " << r.report);
+    CHECK(r.status == check::Status::Pass);
+  }
+  // Division by zero is undefined in PTX: the interpreter says so at its line.
+  const std::string byZero = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                             ".reg .b32 %r<4>;\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\ndiv.u32 %r3, %r1, %r2;\nret;\n}\n";
+  check::Options o;
+  o.trials = 1;
+  check::Result z = check::run(byZero, targets::defaultTarget(), o, p2a::testing::costModel());
+  CHECK(z.status == check::Status::Error);
+  REQUIRE(!z.diagnostics.empty());
+  CHECK(z.diagnostics.front().loc.line == 9);
+  CHECK(p2a::testing::contains(z.diagnostics.front().message, "undefined behaviour"));
+}
