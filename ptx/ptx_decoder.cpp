@@ -264,8 +264,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     f.opcode = in.opcode == "div" ? Opcode::Div : Opcode::Rem;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
-    if (!typeOneOf({"u32"}))
-      return limit("integer " + in.opcode + " is supported for .u32");
+    if (!typeOneOf({"u32", "s32"}))
+      return limit("integer " + in.opcode + " is supported for .u32 and .s32");
   } else if (in.opcode == "selp") {
     f.opcode = Opcode::Selp;
     if (!mods.empty())

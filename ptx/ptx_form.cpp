@@ -310,8 +310,10 @@ const std::vector<Form> &allForms() {
       add(Form{Opcode::Min, t, 32});
       add(Form{Opcode::Max, t, 32});
     }
-    add(Form{Opcode::Div, TypeClass::U, 32});
-    add(Form{Opcode::Rem, TypeClass::U, 32});
+    for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+      add(Form{Opcode::Div, t, 32});
+      add(Form{Opcode::Rem, t, 32});
+    }
     add(Form{Opcode::Abs, TypeClass::S, 32});
     add(Form{Opcode::Neg, TypeClass::S, 32});
     return v;

@@ -28,7 +28,7 @@ enum class Opcode {
   Setp, Selp,
   // PTX ISA 9.7.1.10 min, 9.7.1.11 max, 9.7.1.8 abs, 9.7.1.9 neg (32-bit).
   Min, Max, Abs, Neg,
-  // PTX ISA 9.7.1.6 div, 9.7.1.7 rem (integer; .u32 so far).
+  // PTX ISA 9.7.1.6 div, 9.7.1.7 rem (integer; .u32 and .s32 so far).
   Div, Rem,
   // PTX ISA 9.7.1.5 mul24 / 9.7.1.6 mad24 (24-bit operands, .lo or .hi of
   // the 48-bit product), 9.7.1.4 mad.hi / mad.wide.

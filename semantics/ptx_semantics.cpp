@@ -156,10 +156,21 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   case Opcode::Abs: // 9.7.1.8: |a|; the most negative value stays itself (two's complement)
     return {BV::ite(compare(ptx::CmpOp::Lt, true, s[0], s[0].lit(0)), s[0].lit(0) - s[0], s[0])};
   case Opcode::Neg: return {s[0].lit(0) - s[0]}; // 9.7.1.9
-  case Opcode::Div: // 9.7.1.6: the quotient, truncated
-  case Opcode::Rem: { // 9.7.1.7: the remainder
-    const sem::UnsignedDivision qr = sem::divideUnsigned(s[0], s[1]);
-    return {f.opcode == Opcode::Div ? qr.quotient : qr.remainder};
+  case Opcode::Div: // 9.7.1.6: the quotient, truncated toward zero
+  case Opcode::Rem: { // 9.7.1.7: the remainder, with the dividend's sign
+    if (f.type != TypeClass::S) {
+      const sem::UnsignedDivision qr = sem::divideUnsigned(s[0], s[1]);
+      return {f.opcode == Opcode::Div ? qr.quotient : qr.remainder};
+    }
+    // Signed: the magnitudes divide; x's sign mask m = x >> 31 (arithmetic)
+    // gives |x| = (x ^ m) - m and negates back the same way (the rules
+    // compute exactly these terms).
+    const BV signN = s[0].ashr(s[0].lit(31)), signD = s[1].ashr(s[1].lit(31));
+    const sem::UnsignedDivision qr = sem::divideUnsigned((s[0] ^ signN) - signN, (s[1] ^ signD) - signD);
+    if (f.opcode == Opcode::Rem)
+      return {(qr.remainder ^ signN) - signN};
+    const BV signQ = signN ^ signD;
+    return {(qr.quotient ^ signQ) - signQ};
   }
   case Opcode::Cvt: // 9.7.9.21: integer widening extends by the source type, narrowing truncates
     if (f.width > f.fromWidth)

@@ -230,6 +230,19 @@ TEST_CASE("div and rem: restoring division is the machine's own division") {
     ++checked;
   }
   CHECK(checked > 20000);
+  // Signed: truncated toward zero, the remainder with the dividend's sign
+  // (as C computes it; INT_MIN / -1 wraps to INT_MIN, remainder 0).
+  const p2a::ptx::Form sdiv{p2a::ptx::Opcode::Div, p2a::ptx::TypeClass::S, 32};
+  const p2a::ptx::Form srem{p2a::ptx::Opcode::Rem, p2a::ptx::TypeClass::S, 32};
+  for (auto [n, d] : pairs) {
+    if (d == 0)
+      continue;
+    INFO(int32_t(n) << " / " << int32_t(d) << " (signed)");
+    const int64_t q = int64_t(int32_t(n)) / int64_t(int32_t(d)), r = int64_t(int32_t(n)) % int64_t(int32_t(d));
+    const std::vector<BV> ops{BV::constant(32, n), BV::constant(32, d)};
+    CHECK(sem::evalPtx(sdiv, ops)[0].value() == uint32_t(q));
+    CHECK(sem::evalPtx(srem, ops)[0].value() == uint32_t(r));
+  }
   // Division by zero is the precondition the interpreter and the proofs assume.
   const p2a::ptx::Form divForm{p2a::ptx::Opcode::Div, p2a::ptx::TypeClass::U, 32};
   const std::vector<BV> pre = sem::ptxPreconditions(divForm, {BV::constant(32, 5), BV::constant(32, 0)});
