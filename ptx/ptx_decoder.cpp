@@ -17,6 +17,11 @@ const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "
                                        "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg", "div", "rem",
                                        "mul24", "mad24", "addc", "subc", "madc"};
 
+// Statements the kernel translation decodes (kernel/kernel_decoder.cpp) but
+// a lone instruction cannot: it has no memory, lanes or control flow around it.
+const std::set<std::string> kKernelStatements = {"ld",  "ldu",    "st",    "atom", "red",  "cvta", "bra",  "bar",
+                                                 "barrier", "membar", "fence", "ret",  "exit", "call", "shfl", "vote"};
+
 std::optional<PrmtMode> prmtModeOf(const std::string &m) {
   static const std::pair<const char *, PrmtMode> modes[] = {{"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e},
                                                              {"rc8", PrmtMode::Rc8}, {"ecl", PrmtMode::Ecl},
@@ -55,7 +60,11 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   for (const std::string &m : in.modifiers)
     full += "." + m;
   if (!kFamily.count(in.opcode)) {
-    unsupported(diags, at, in.opcode, "unsupported PTX instruction '" + full + "'");
+    unsupported(diags, at, in.opcode,
+                "unsupported PTX instruction '" + full + "'" +
+                    (kKernelStatements.count(in.opcode) ? " outside a kernel: it is translated inside an .entry, "
+                                                          "where memory, lanes and control flow exist"
+                                                        : ""));
     return std::nullopt;
   }
   if (in.guard) {

@@ -184,7 +184,7 @@ TEST_CASE("a failed translation writes no output file") {
     Run r = run({"explain", "-filetype=obj", "-o", obj, bad});
     INFO(toString(r));
     CHECK(r.exited(1));
-    CHECK(contains(r.err, "unsupported PTX instruction 'atom.global.add.u32'"));
+    CHECK(contains(r.err, "unsupported PTX instruction 'atom.global.add.u32' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist"));
     CHECK_FALSE(fs::exists(obj));
   }
   SUBCASE("explain, text output, new path") {
@@ -279,7 +279,7 @@ TEST_CASE("explain: clang-style errors with exact caret positions") {
       {"and.b32 %0 %1, 3;", 1, 11, "expected ';'", "and.b32 %0 %1, 3;"},
       {"and.b32 %0, %1, 3", 1, 18, "expected ';'", "and.b32 %0, %1, 3"},
       // decoder errors: at the opcode, or at the operand at fault
-      {"atom.add.u32 %0, [%1], 3;", 1, 1, "unsupported PTX instruction 'atom.add.u32'", "atom.add.u32 %0, [%1], 3;"},
+      {"atom.add.u32 %0, [%1], 3;", 1, 1, "unsupported PTX instruction 'atom.add.u32' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist", "atom.add.u32 %0, [%1], 3;"},
       {"and.u32 %0, %1, 3;", 1, 1, "invalid form 'and.u32': type must be one of .pred, .b16, .b32, .b64",
        "and.u32 %0, %1, 3;"},
       {"shf.l.b32 %0, %1, %2, 3;", 1, 1, "invalid form 'shf.l.b32': shf needs a mode, .wrap or .clamp",
@@ -324,7 +324,7 @@ TEST_CASE("explain: clang-style errors with exact caret positions") {
   // Several statements with errors: all reported, in source order.
   Run many = run({"explain", "atom.add.u32 %0, [%1], 1;\nand.b32 %0, %1, %2;\nshl.u32 %0, %1, 2;"});
   CHECK(many.exited(1));
-  CHECK(many.err == diagnostic("<snippet>", 1, 1, "unsupported PTX instruction 'atom.add.u32'", "atom.add.u32 %0, [%1], 1;") +
+  CHECK(many.err == diagnostic("<snippet>", 1, 1, "unsupported PTX instruction 'atom.add.u32' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist", "atom.add.u32 %0, [%1], 1;") +
                         diagnostic("<snippet>", 3, 1, "invalid form 'shl.u32': shl takes .b16, .b32 or .b64",
                                    "shl.u32 %0, %1, 2;"));
 }

@@ -389,19 +389,19 @@ TEST_CASE("immediates are truncated to the operand width") {
 TEST_CASE("error: unsupported instructions") {
   expectError("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f5, %f6}];", 1, 1,
               "unsupported PTX instruction 'tex.2d.v4.f32.f32'");
-  expectError("  atom.global.add.u32 %r1, [%rd1], %r3;", 1, 3, "unsupported PTX instruction 'atom.global.add.u32'");
-  expectError("ret;", 1, 1, "unsupported PTX instruction 'ret'");
+  expectError("  atom.global.add.u32 %r1, [%rd1], %r3;", 1, 3, "unsupported PTX instruction 'atom.global.add.u32' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist");
+  expectError("ret;", 1, 1, "unsupported PTX instruction 'ret' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist");
   expectError("ld.global.nc.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];", 1, 1,
-              "unsupported PTX instruction 'ld.global.nc.v4.u32'");
+              "unsupported PTX instruction 'ld.global.nc.v4.u32' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist");
   // Family names are case sensitive, and near-misses are other instructions.
   expectError("AND.b32 %r1, %r2, %r3;", 1, 1, "unsupported PTX instruction 'AND.b32'");
   expectError("match.any.sync.b32 %r1, %r2, -1;", 1, 1, "unsupported PTX instruction 'match.any.sync.b32'");
   // A guarded unsupported instruction names the opcode, at the opcode.
-  expectError("@%p1 bra done;", 1, 6, "unsupported PTX instruction 'bra'");
+  expectError("@%p1 bra done;", 1, 6, "unsupported PTX instruction 'bra' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist");
   // Several statements: each error is reported at its own line.
   expectErrors("and.b32 %r1, %r2, %r3;\n  atom.global.inc.u32 %r4, [%rd1], 1;\nred.global.add.u32 [%rd1], 1;",
-               {{2, 3, "unsupported PTX instruction 'atom.global.inc.u32'"},
-                {3, 1, "unsupported PTX instruction 'red.global.add.u32'"}});
+               {{2, 3, "unsupported PTX instruction 'atom.global.inc.u32' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist"},
+                {3, 1, "unsupported PTX instruction 'red.global.add.u32' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist"}});
 }
 
 TEST_CASE("error: guard predicates are not supported") {
@@ -605,7 +605,7 @@ TEST_CASE("error: a location-less opcode falls back to the statement location") 
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].loc.line == 7);
   CHECK(diags[0].loc.col == 2);
-  CHECK(diags[0].message == "unsupported PTX instruction 'atom.add.u32'");
+  CHECK(diags[0].message == "unsupported PTX instruction 'atom.add.u32' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist");
 }
 
 TEST_CASE("error: source operands") {
