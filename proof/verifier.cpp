@@ -547,13 +547,14 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
     for (const BV &pre : sem::ptxPreconditions(rule.form, srcs))
       solver.add(pre.toExpr(ctx) == ctx.bv_val(1, 1));
 
-    // Where every result is a VGPR value (no predicate, not scalar) and no
-    // source is a lane mask, the goals below only ask about an active lane:
+    // For a rule that asks (Rule::activeLaneProof) where every result is a
+    // VGPR value (no predicate, not scalar) and no source is a lane mask, the
+    // goals below only ask about an active lane:
     // the lane's values then follow from EXEC = 1 alone, and with the bit a
     // constant the carry/borrow terms (c & EXEC) are the plain terms the
     // PTX semantics builds -- the restoring division's 32 steps then prove
     // at once instead of timing out.
-    bool activeLane = !rule.scalar;
+    bool activeLane = rule.activeLaneProof && !rule.scalar;
     for (unsigned i = 0; i < rule.form.numDsts(); ++i)
       activeLane = activeLane && rule.form.dstWidth(i) != 1;
     for (unsigned i = 0; i < srcs.size(); ++i)

@@ -104,6 +104,13 @@ struct Rule {
   // for products wider than 32 bits built from 32-bit partial products,
   // which Z3 cannot compare as circuits in reasonable time.
   bool proveInIntegers = false;
+  // Prove for an active lane only (EXEC's bit a constant 1): allowed where
+  // every result is a VGPR value and no source a lane mask (the verifier
+  // checks), so that carry and borrow terms are the plain ones the PTX
+  // semantics builds. Opt-in: it makes the division rules' proofs instant,
+  // but it slowed the refutation of a broken 64-bit multiply from under a
+  // second to minutes (SAT heuristics), so other rules keep the symbolic bit.
+  bool activeLaneProof = false;
 
   // A scalar rule computes a uniform value (one for the whole wave) with the
   // scalar ALU: its destination, register sources and temporaries are SGPRs.

@@ -28,6 +28,7 @@ namespace {
 Rule restoringDivision(ptx::Opcode opcode, ptx::TypeClass type) {
   const bool rem = opcode == ptx::Opcode::Rem, sgn = type == ptx::TypeClass::S;
   Rule r = makeRule(ptx::Form{opcode, type, 32}, "restoring", {OperandReq::Any, OperandReq::Any});
+  r.activeLaneProof = true; // each borrow without EXEC's bit: the semantics' own terms (proof/verifier.cpp)
   // t0 remainder, t1 quotient (the dividend shifting out), t2 difference /
   // the large-divisor result; signed: t3 |n|, t4 |d|, t5 n's sign mask, t6 d's
   for (int i = 0; i < (sgn ? 7 : 3); ++i)
