@@ -107,9 +107,8 @@ struct Rule {
   // Prove for an active lane only (EXEC's bit a constant 1): allowed where
   // every result is a VGPR value and no source a lane mask (the verifier
   // checks), so that carry and borrow terms are the plain ones the PTX
-  // semantics builds. Opt-in: it makes the division rules' proofs instant,
-  // but it slowed the refutation of a broken 64-bit multiply from under a
-  // second to minutes (SAT heuristics), so other rules keep the symbolic bit.
+  // semantics builds. Opt-in: it makes the division rules' proofs instant;
+  // the other rules keep the symbolic bit their proofs were tuned with.
   bool activeLaneProof = false;
 
   // A scalar rule computes a uniform value (one for the whole wave) with the
