@@ -46,6 +46,22 @@ std::vector<std::string> kernelNames(const std::string &src) {
   return names;
 }
 
+// The one error the kernel decoder gives for `line`, written at line 10 of a
+// kernel that declares %r, %rd, %f and %p registers; checked to be there.
+std::string kernelDecodeError(const std::string &line) {
+  const std::string src = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                          ".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<2>; .reg .pred %p<4>;\n"
+                          "ld.param.u64 %rd1, [p];\n" +
+                          line + "\nret;\n}\n";
+  ::ptx::ParseResult pr = ::ptx::parseModule(src);
+  REQUIRE(pr.ok());
+  Diagnostics d;
+  kernel::decodeKernel(pr.module, pr.module.functions.at(0), d);
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].loc.line == 10);
+  return d[0].message;
+}
+
 std::vector<uint8_t> words32(const std::vector<uint64_t> &slots) {
   // One 8-byte slot per source, as the fixtures read them.
   std::vector<uint8_t> b;
@@ -1436,27 +1452,15 @@ TEST_CASE("atomics: atom and red in global and shared memory agree with the PTX 
 }
 
 TEST_CASE("atomics: forms that are invalid or not supported are located errors") {
-  auto decodeError = [](const std::string &line) {
-    const std::string src = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
-                            ".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<2>;\nld.param.u64 %rd1, [p];\n" +
-                            line + "\nret;\n}\n";
-    ::ptx::ParseResult pr = ::ptx::parseModule(src);
-    REQUIRE(pr.ok());
-    Diagnostics d;
-    kernel::decodeKernel(pr.module, pr.module.functions.at(0), d);
-    REQUIRE(d.size() == 1);
-    CHECK(d[0].loc.line == 10);
-    return d[0].message;
-  };
-  CHECK(decodeError("red.global.exch.b32 [%rd1], %r1;") == "invalid form 'red.global.exch.b32': red has no .exch");
-  CHECK(decodeError("atom.global.inc.u64 %rd2, [%rd1], %rd3;") ==
+  CHECK(kernelDecodeError("red.global.exch.b32 [%rd1], %r1;") == "invalid form 'red.global.exch.b32': red has no .exch");
+  CHECK(kernelDecodeError("atom.global.inc.u64 %rd2, [%rd1], %rd3;") ==
         "invalid form 'atom.global.inc.u64': no such type for this operation");
-  CHECK(decodeError("atom.global.add.f32 %f1, [%rd1], %f1;") ==
+  CHECK(kernelDecodeError("atom.global.add.f32 %f1, [%rd1], %f1;") ==
         "unsupported form 'atom.global.add.f32': floating-point atomics are not supported");
-  CHECK(decodeError("atom.global.cas.b64 %rd2, [%rd1], %rd2, %rd3;") ==
+  CHECK(kernelDecodeError("atom.global.cas.b64 %rd2, [%rd1], %rd2, %rd3;") ==
         "unsupported form 'atom.global.cas.b64': only 32-bit compare-and-swap is supported");
-  CHECK(decodeError("atom.global.add.u32 %r1, [%rd1];") == "'atom.global.add.u32' expects 3 operands");
-  CHECK(decodeError("atom.const.add.u32 %r1, [%rd1], 1;") ==
+  CHECK(kernelDecodeError("atom.global.add.u32 %r1, [%rd1];") == "'atom.global.add.u32' expects 3 operands");
+  CHECK(kernelDecodeError("atom.const.add.u32 %r1, [%rd1], 1;") ==
         "unsupported form 'atom.const.add.u32': unexpected modifier '.const'");
 }
 
@@ -1552,26 +1556,14 @@ TEST_CASE("warp operations: the interpreter refuses what PTX leaves undefined, w
 }
 
 TEST_CASE("warp operations: forms that are invalid or not supported are located errors") {
-  auto decodeError = [](const std::string &line) {
-    const std::string src = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
-                            ".reg .b32 %r<4>;\n.reg .pred %p<4>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n" +
-                            line + "\nret;\n}\n";
-    ::ptx::ParseResult pr = ::ptx::parseModule(src);
-    REQUIRE(pr.ok());
-    Diagnostics d;
-    kernel::decodeKernel(pr.module, pr.module.functions.at(0), d);
-    REQUIRE(d.size() == 1);
-    CHECK(d[0].loc.line == 10);
-    return d[0].message;
-  };
-  CHECK(decodeError("vote.sync.any.b32 %r1, %p1, -1;") == "invalid form 'vote.sync.any.b32': vote.any takes .pred");
-  CHECK(decodeError("vote.sync.ballot.pred %p2, %p1, -1;") ==
+  CHECK(kernelDecodeError("vote.sync.any.b32 %r1, %p1, -1;") == "invalid form 'vote.sync.any.b32': vote.any takes .pred");
+  CHECK(kernelDecodeError("vote.sync.ballot.pred %p2, %p1, -1;") ==
         "invalid form 'vote.sync.ballot.pred': vote.ballot takes .b32");
-  CHECK(decodeError("shfl.sync.rot.b32 %r1, %r2, 1, 31, -1;") == "unsupported form 'shfl.sync.rot.b32': unknown mode '.rot'");
-  CHECK(decodeError("shfl.sync.idx.b64 %r1, %r2, 1, 31, -1;") ==
+  CHECK(kernelDecodeError("shfl.sync.rot.b32 %r1, %r2, 1, 31, -1;") == "unsupported form 'shfl.sync.rot.b32': unknown mode '.rot'");
+  CHECK(kernelDecodeError("shfl.sync.idx.b64 %r1, %r2, 1, 31, -1;") ==
         "unsupported form 'shfl.sync.idx.b64': expected shfl.sync.{up,down,bfly,idx}.b32");
-  CHECK(decodeError("shfl.sync.idx.b32 %r1, %r2, 1, 31;") == "'shfl.sync.idx.b32' expects 5 operands");
-  CHECK(decodeError("shfl.sync.idx.b32 %r1|%r3, %r2, 1, 31, -1;") == "register %r3 is 32-bit but is used as 1-bit here");
+  CHECK(kernelDecodeError("shfl.sync.idx.b32 %r1, %r2, 1, 31;") == "'shfl.sync.idx.b32' expects 5 operands");
+  CHECK(kernelDecodeError("shfl.sync.idx.b32 %r1|%r3, %r2, 1, 31, -1;") == "register %r3 is 32-bit but is used as 1-bit here");
 }
 
 TEST_CASE("div and rem: restoring division agrees with the PTX interpreter on every target") {
