@@ -15,9 +15,53 @@ void Lowering::buildBlocks() {
         blockOf_[k_.body[i].target] >= 1 && !blockHasBarrier(blockOf_[i]))
       loopHeads_.insert(blockOf_[k_.body[i].target]);
   if (numBlocks_ > 1) {
-    for (unsigned blk = 1; blk < numBlocks_; ++blk)
-      maskVreg_.push_back(persistentMask("%__lanes_bb" + std::to_string(blk)));
+    shareLaneMasks();
     tmpA_ = persistentMask("%__cf_a");
+  }
+}
+
+// Block z's mask M_z holds lanes only from the end of a predecessor that
+// sends it lanes to z's head, which takes them and clears it: so only while
+// a block in region(z) runs -- the blocks that may run while lanes wait in z
+// (kernel::WaitingLanes, every branch taken as divergent, which covers the
+// uniform ones), its predecessors (their ends write M_z; a back edge's source
+// also tests it) and z. Outside its region M_z is 0. Masks whose regions
+// are disjoint share one SGPR (pair): it is the OR of them, and at most one
+// of them can be non-zero while any block runs, so each block's reads,
+// writes and clears see exactly its own. Regions are intervals of layout
+// order; the greedy colouring by start uses as many registers as the most
+// regions that overlap, instead of one per block for the whole kernel.
+void Lowering::shareLaneMasks() {
+  const kernel::WaitingLanes waiting(cfg_, std::vector<bool>(numBlocks_, false));
+  std::vector<std::pair<unsigned, unsigned>> region(numBlocks_);
+  for (unsigned z = 1; z < numBlocks_; ++z) {
+    const auto [first, last] = waiting.runningWhileWaiting(z);
+    region[z] = first > last ? std::pair{z, z} : std::pair{std::min(first, z), std::max(last, z)};
+  }
+  for (unsigned p = 0; p < numBlocks_; ++p)
+    for (unsigned s : cfg_.succ[p])
+      if (s >= 1) {
+        region[s].first = std::min(region[s].first, p);
+        region[s].second = std::max(region[s].second, p);
+      }
+  std::vector<unsigned> byStart;
+  for (unsigned z = 1; z < numBlocks_; ++z)
+    byStart.push_back(z);
+  std::stable_sort(byStart.begin(), byStart.end(),
+                   [&](unsigned a, unsigned b) { return region[a].first < region[b].first; });
+  std::vector<unsigned> colourVreg;                       // colour -> its vreg
+  std::vector<unsigned> colourEnd;                        // colour -> last block of its current region
+  maskVreg_.assign(numBlocks_ - 1, 0);
+  for (unsigned z : byStart) {
+    unsigned c = 0;
+    while (c < colourEnd.size() && colourEnd[c] >= region[z].first)
+      ++c;
+    if (c == colourEnd.size()) { // named for the first block it serves
+      colourVreg.push_back(persistentMask("%__lanes_bb" + std::to_string(z)));
+      colourEnd.push_back(0);
+    }
+    colourEnd[c] = region[z].second;
+    maskVreg_[z - 1] = colourVreg[c];
   }
 }
 
@@ -76,9 +120,12 @@ void Lowering::controlFlow(size_t i) {
   }
   if (numBlocks_ == 1)
     return;
-  if (i == 0) // no lanes wait anywhere yet
+  if (i == 0) { // no lanes wait anywhere yet
+    std::set<unsigned> cleared;
     for (unsigned blk = 1; blk < numBlocks_; ++blk)
-      before_[0].push_back(MInst{amd::Op::S_MOV_MASK, vregOperand(mask(blk)), {mir::immOperand(0)}});
+      if (cleared.insert(mask(blk)).second)
+        before_[0].push_back(MInst{amd::Op::S_MOV_MASK, vregOperand(mask(blk)), {mir::immOperand(0)}});
+  }
   const amd::Op anyLanes = t_.wave_size == 64 ? amd::Op::S_CMP_LG_U64 : amd::Op::S_CMP_LG_U32; // SCC: mask != 0
   if (blockStart_[b] == i && b > 0) {
     std::vector<MInst> head;

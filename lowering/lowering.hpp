@@ -276,7 +276,7 @@ private:
   // value's home by the scalar unit), so the interval of a predicate or a
   // home also covers every block that may run while lanes needing it wait
   // elsewhere (it is live on entry to a block where lanes may wait meanwhile:
-  // kernel::waitingBlocks): nothing else shares its SGPRs then.
+  // kernel::WaitingLanes): nothing else shares its SGPRs then.
   regalloc::LiveIntervals liveIntervals();
 
   // ---- control flow (see docs/architecture.md, "Control flow") ----
@@ -293,6 +293,8 @@ private:
   // control flow) emits none of this.
 
   void buildBlocks();
+  // One SGPR (pair) per set of blocks whose masks are never in use at once.
+  void shareLaneMasks();
 
   // Can no block strictly between b and target hold waiting lanes when b
   // ends? True if each of them is entered only from blocks after b (and

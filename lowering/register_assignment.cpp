@@ -123,19 +123,16 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   std::vector<bool> uniformEnd(nb, false);
   for (unsigned b = 0; b < nb && n; ++b)
     uniformEnd[b] = uniform_.uniformBranches.count(cfg_.blockEnd(b) - 1) > 0;
-  const std::vector<std::vector<bool>> waiting = kernel::waitingBlocks(cfg_, uniformEnd);
-  for (unsigned v = 0; v < nv && n; ++v) {
-    if (!mir::isSgprClass(fn_.vregs[v].cls))
+  const kernel::WaitingLanes waiting(cfg_, uniformEnd);
+  for (unsigned z = 0; z < nb && n; ++z) {
+    const auto [first, last] = waiting.runningWhileWaiting(z);
+    if (first > last)
       continue;
-    for (unsigned z = 0; z < nb; ++z) {
-      if (!liveIn[z][v])
-        continue;
-      for (unsigned x = 0; x < nb; ++x)
-        if (waiting[x][z]) {
-          mark(v, blockStart_[x]);
-          mark(v, cfg_.blockEnd(x) - 1);
-        }
-    }
+    for (unsigned v = 0; v < nv; ++v)
+      if (liveIn[z][v] && mir::isSgprClass(fn_.vregs[v].cls)) {
+        mark(v, blockStart_[first]);
+        mark(v, cfg_.blockEnd(last) - 1);
+      }
   }
   return iv;
 }

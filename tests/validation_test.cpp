@@ -655,7 +655,7 @@ TEST_CASE("uniform values computed from uniform values run on the scalar ALU") {
 static std::string uniformProductChain(const std::string &tid) {
   std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
                     ".visible .entry k(.param .u64 out, .param .u32 a)\n{\n"
-                    ".reg .pred %p<4>;\n.reg .b32 %r<200>;\n.reg .b64 %rd<6>;\n"
+                    ".reg .pred %p<30>;\n.reg .b32 %r<200>;\n.reg .b64 %rd<6>;\n"
                     "ld.param.u64 %rd1, [out];\nld.param.u32 %r0, [a];\nmov.u32 " + tid + ", %tid.x;\n";
   for (int i = 1; i <= 30; ++i)
     src += "mul.lo.s32 %r" + std::to_string(i) + ", %r" + std::to_string(i - 1) + ", " + std::to_string(2 * i + 71) + ";\n";
@@ -690,16 +690,20 @@ TEST_CASE("computed uniform values keep at most 24 SGPRs; the rest stay per lane
 
 TEST_CASE("a kernel that runs out of SGPRs with uniform-value homes is translated without them") {
   // 30 uniform products (24 SGPR homes, all read at the end, so live
-  // throughout) and 16 guarded blocks (two lane masks of two SGPRs each per
-  // branch on wave64): over 100 SGPRs with the homes, under 100 without.
+  // throughout) and 26 guarded blocks, each on its own divergent predicate,
+  // all read again at the end (a lane mask of two SGPRs each on wave64):
+  // over 100 SGPRs with the homes, under 100 without.
   std::string src = uniformProductChain("%r150");
-  src += "mov.u32 %r160, 0;\nsetp.lt.u32 %p1, %r150, 7;\n";
-  for (int i = 0; i < 16; ++i)
-    src += "@%p1 bra $L" + std::to_string(i) + ";\nadd.s32 %r160, %r160, %r" + std::to_string(i % 30 + 1) + ";\n$L" +
-           std::to_string(i) + ":\n";
+  src += "mov.u32 %r160, 0;\n";
+  for (int i = 0; i < 26; ++i)
+    src += "setp.lt.u32 %p" + std::to_string(i + 1) + ", %r150, " + std::to_string(i + 3) + ";\n@%p" +
+           std::to_string(i + 1) + " bra $L" + std::to_string(i) + ";\nadd.s32 %r160, %r160, %r" +
+           std::to_string(i % 30 + 1) + ";\n$L" + std::to_string(i) + ":\n";
   src += "add.s32 %r161, %r160, %r150;\n";
   for (int i = 1; i <= 30; ++i)
     src += "add.s32 %r161, %r161, %r" + std::to_string(i) + ";\n";
+  for (int i = 1; i <= 26; ++i)
+    src += "selp.u32 %r162, " + std::to_string(i) + ", 0, %p" + std::to_string(i) + ";\nadd.s32 %r161, %r161, %r162;\n";
   src += "mul.wide.u32 %rd2, %r150, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r161;\nret;\n}\n";
   const targets::TargetInfo &t = *targets::findTarget("gfx942");
   module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());

@@ -1,5 +1,7 @@
 #include "kernel/analysis/control_flow_graph.hpp"
 
+#include <algorithm>
+
 namespace p2a::kernel {
 
 ControlFlowGraph controlFlowGraph(const Kernel &k) {
@@ -118,15 +120,30 @@ RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g) {
   return L;
 }
 
-std::vector<std::vector<bool>> waitingBlocks(const ControlFlowGraph &g, const std::vector<bool> &uniformEnd) {
+WaitingLanes::WaitingLanes(const ControlFlowGraph &g, const std::vector<bool> &uniformEnd) {
   const unsigned nb = g.numBlocks;
-  std::vector<std::vector<bool>> waiting(nb, std::vector<bool>(nb, false));
-  if (nb > kMaxWaitingAnalysisBlocks) { // (cubic per pass) say lanes may wait anywhere later
-    for (unsigned x = 0; x < nb; ++x)
-      for (unsigned z = x + 1; z < nb; ++z)
-        waiting[x][z] = true;
-    return waiting;
+  span_.assign(nb, {1u, 0u});
+  if (nb > kMaxWaitingAnalysisBlocks) {
+    std::vector<unsigned> firstForwardPred(nb, ~0u), minBackTarget(nb, ~0u);
+    for (unsigned p = 0; p < nb; ++p)
+      for (unsigned s : g.succ[p]) {
+        if (s > p)
+          firstForwardPred[s] = std::min(firstForwardPred[s], p);
+        else
+          minBackTarget[p] = std::min(minBackTarget[p], s);
+      }
+    for (unsigned z = 0; z < nb; ++z) {
+      unsigned lo = firstForwardPred[z];
+      if (lo == ~0u)
+        continue;
+      for (unsigned x = z; x-- > lo;) // (lo only falls, so this visits [lo, z) as it grows)
+        lo = std::min(lo, minBackTarget[x]);
+      span_[z] = {lo, z - 1};
+    }
+    return;
   }
+  exact_.assign(nb, std::vector<bool>(nb, false));
+  std::vector<std::vector<bool>> &waiting = exact_;
   std::vector<bool> runs(nb, false);
   runs[0] = true;
   for (bool changed = true; changed;) {
@@ -159,7 +176,15 @@ std::vector<std::vector<bool>> waitingBlocks(const ControlFlowGraph &g, const st
       }
     }
   }
-  return waiting;
+  for (unsigned x = 0; x < nb; ++x)
+    for (unsigned z = 0; z < nb; ++z)
+      if (waiting[x][z]) {
+        auto &[first, last] = span_[z];
+        if (first > last)
+          first = last = x;
+        else
+          last = x; // (x ascends)
+      }
 }
 
 } // namespace p2a::kernel

@@ -51,11 +51,34 @@ RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g);
 // blocks after x. Lanes come to wait in a block when a branch splits them:
 // at the end of x, a divergent branch may send lanes to both successors, a
 // uniform one (`uniformEnd[x]`: every active lane agrees) sends them all to
-// one. waiting[x][z]: lanes may wait in block z while block x runs (an
-// over-approximation, computed as a fixed point from the entry, where none
-// wait). Blocks never run have no row entries.
-// Past kMaxWaitingAnalysisBlocks blocks it answers "anywhere after x".
+// one. Both answers over-approximate.
+//
+// Up to kMaxWaitingAnalysisBlocks blocks the answer is a fixed point from
+// the entry, where none wait (cubic per pass). Beyond, it is structural
+// (linear in the blocks times a span): lanes enter z's mask at the end of a
+// forward predecessor p < z and leave it when z runs; in between control
+// moves forward from p to z, except that a back edge from a block y in
+// [p, z) returns to its target h < p first. So lanes may wait in z only
+// while a block in [lo(z), z) runs, lo(z) being the first forward
+// predecessor, lowered to h for every such back edge until none applies.
+// (A back edge into z itself jumps to z at once; a forward jump never skips
+// a block with waiting lanes: Lowering::forwardJumpSafe.) Blocks never run
+// have no waiting lanes in the fixed point; structurally every block runs.
 constexpr unsigned kMaxWaitingAnalysisBlocks = 256;
-std::vector<std::vector<bool>> waitingBlocks(const ControlFlowGraph &g, const std::vector<bool> &uniformEnd);
+class WaitingLanes {
+public:
+  WaitingLanes(const ControlFlowGraph &g, const std::vector<bool> &uniformEnd);
+  // Lanes may wait in block z while block x runs.
+  bool mayWait(unsigned x, unsigned z) const {
+    return exact_.empty() ? x >= span_[z].first && x <= span_[z].second : exact_[x][z];
+  }
+  // The first and last block that may run while lanes wait in z (first >
+  // last when none may).
+  std::pair<unsigned, unsigned> runningWhileWaiting(unsigned z) const { return span_[z]; }
+
+private:
+  std::vector<std::vector<bool>> exact_; // [x][z], up to kMaxWaitingAnalysisBlocks blocks
+  std::vector<std::pair<unsigned, unsigned>> span_;
+};
 
 } // namespace p2a::kernel

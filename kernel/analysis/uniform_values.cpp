@@ -113,12 +113,12 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
       uniformEnd[b] = last && last->kind == Stmt::Kind::Branch && varying.count(last->guard) &&
                       !barrierBlock[b];
     }
-    const std::vector<std::vector<bool>> waiting = waitingBlocks(g, uniformEnd);
+    const WaitingLanes waiting(g, uniformEnd);
     for (auto it = varying.begin(); it != varying.end();) {
       bool safe = true;
       for (size_t w : writers[*it])
         for (unsigned z = 0; z < g.numBlocks && safe; ++z)
-          safe = !(waiting[g.blockOf[w]][z] && live.liveInAt(*it, z));
+          safe = !(waiting.mayWait(g.blockOf[w], z) && live.liveInAt(*it, z));
       if (safe) {
         ++it;
       } else {

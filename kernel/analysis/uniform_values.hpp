@@ -23,7 +23,7 @@
 // barrier blocks, and no write can run while lanes that
 // still need the old value wait elsewhere: for each block writing it, the
 // register is live on entry to none of the blocks where lanes may wait
-// meanwhile (control_flow_graph.hpp, waitingBlocks). Then every lane reading
+// meanwhile (control_flow_graph.hpp, WaitingLanes). Then every lane reading
 // it has run its latest write, with the same value as every other lane. A
 // branch on such a predicate is uniform: all active lanes take it or none
 // does, which in turn keeps lanes from waiting (the analysis is a greatest
