@@ -204,7 +204,12 @@ bool isInline64(uint64_t v) { return amd::isInlineConstant(static_cast<int64_t>(
 // Make every immediate encodable: inline constants stay; a literal stays only
 // where the encoding allows one (one literal value per instruction); others
 // move to a VGPR first. VOP2's src1 must be a VGPR, so a commutative op swaps.
-void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, std::vector<mir::MInst> &out) {
+// `moved` (one rule's sequence) holds the VGPRs literals were moved into:
+// the same literal again reads the same VGPR (nothing else writes it, and
+// the sequence is straight-line), so a rule that subtracts a constant
+// divisor 64 times moves it once instead of taking 64 VGPRs.
+void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, std::vector<mir::MInst> &out,
+              std::map<uint64_t, unsigned> *moved = nullptr) {
   const amd::OpDef &def = amd::opDef(mi.op);
   // SDWA and VOPD have fixed encodings: any constant goes to a register.
   const bool fixedEncoding = mi.op == amd::Op::V_LSHRREV_B32_SDWA_W0 || mi.op == amd::Op::V_DUAL_CNDMASK_PAIR;
@@ -272,10 +277,15 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
       legalize({amd::Op::V_MOV_B32, lo, {mir::MOperand{mir::MOperand::Kind::Imm, 0, 0, Part::Whole, o.imm & 0xffffffffu}}}, t, fn, out);
       legalize({amd::Op::V_MOV_B32, hi, {mir::MOperand{mir::MOperand::Kind::Imm, 0, 0, Part::Whole, o.imm >> 32}}}, t, fn, out);
       o = mir::MOperand{mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0};
+    } else if (auto it = moved ? moved->find(o.imm) : std::map<uint64_t, unsigned>::iterator{};
+               moved && it != moved->end()) {
+      o = mir::MOperand{mir::MOperand::Kind::VReg, it->second, 0, Part::Whole, 0};
     } else {
       unsigned v = newVreg(fn, mir::RegClass::V32);
       mir::MOperand dst{mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0};
       out.push_back({amd::Op::V_MOV_B32, dst, {o}});
+      if (moved)
+        moved->emplace(o.imm, v);
       o = dst;
     }
   }
@@ -317,6 +327,7 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
   mir::LoweredInst lowered;
   lowered.ptx = inst;
   lowered.rule = &rule;
+  std::map<uint64_t, unsigned> movedLiterals;
   for (const rules::TInst &ti : rule.seq) {
     mir::MInst mi{ti.op, b.operand(ti.dst), {}};
     for (const TOperand &s : ti.srcs)
@@ -337,7 +348,7 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
       if (std::find(trial.pairs.begin(), trial.pairs.end(), std::make_pair(o->vreg, o->vregHi)) == trial.pairs.end())
         trial.pairs.push_back({o->vreg, o->vregHi});
     }
-    legalize(std::move(mi), t, trial, lowered.insts);
+    legalize(std::move(mi), t, trial, lowered.insts, &movedLiterals);
   }
   trial.body.push_back(std::move(lowered));
   return true;

@@ -88,8 +88,9 @@ std::optional<Variable> variableOf(const ast::Declaration &d, const ast::Declara
   v.align = d.align ? *d.align : elem;
   if (!dr.initializer.empty()) {
     if (!parseInitializer(dr.initializer, st->bits / 8, v.init) || v.init.size() > v.size) {
-      error(diags, dr.loc, "cannot read the initializer of '" + dr.name + "' (integers only)");
-      return std::nullopt;
+      v.init.clear();
+      v.initError = "cannot read the initializer of '" + dr.name + "' (integers only)";
+      return v;
     }
     v.init.resize(v.size, 0);
   }

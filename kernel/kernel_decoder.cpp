@@ -70,6 +70,7 @@ public:
       for (auto &[name, index] : k_.labels)
         ++index;
     }
+    reportUnreadableVariables();
     if (diags_.size() != before && !partial_)
       return std::nullopt;
     return std::move(k_);
@@ -90,6 +91,20 @@ private:
             if (std::optional<Variable> v = variableOf(*d, dr, diags_))
               k_.variables.push_back(*v);
       }
+  }
+
+  // A variable whose initializer could not be read fails the kernel only if
+  // a statement addresses it (inlined callees' statements included).
+  void reportUnreadableVariables() {
+    for (const Variable &v : k_.variables) {
+      if (v.initError.empty())
+        continue;
+      const bool used = std::any_of(k_.body.begin(), k_.body.end(), [&](const Stmt &st) {
+        return st.symbol == v.name || (st.baseIsSymbol && st.base == v.name);
+      });
+      if (used)
+        error(diags_, v.loc, v.initError);
+    }
   }
 
   // ---- calls: inlined (PTX ISA 9.7.12.4 call; 7 "Abstracting the ABI") ----

@@ -55,6 +55,10 @@ struct Variable {
   // shared memory, sized by the launch; every such array starts at the same
   // address, after the static shared variables (layoutSegment).
   bool dynamic = false;
+  // Why its initializer could not be read (function addresses, say), or
+  // empty. The error belongs to the kernels that address it: the module's
+  // other kernels translate (decodeKernel reports it at the declaration).
+  std::string initError;
 };
 
 

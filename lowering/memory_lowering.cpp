@@ -35,6 +35,16 @@ void Lowering::lowerMemory(const Stmt &s) {
                                  : MInst{amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
         continue;
       }
+      const bool wide = k_.registers.count(s.values[e].reg) && k_.registers.at(s.values[e].reg).width == 64;
+      if (bytes == 4 && wide) { // ld.param.u32 into a 64-bit register: extended by the load's type (as above)
+        const unsigned d = reg(s.values[e].reg, 64);
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::sgprs(sg)}});
+        li.insts.push_back(s.elemType == ptx::TypeClass::S
+                               ? MInst{amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi),
+                                       {mir::immOperand(31), vregOperand(d, Part::Lo)}}
+                               : MInst{amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
+        continue;
+      }
       const unsigned w = bytes == 8 ? 64 : 32;
       const unsigned d = reg(s.values[e].reg, w);
       if (w == 64) {

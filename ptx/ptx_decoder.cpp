@@ -15,7 +15,7 @@ const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "
                                        "shr",  "prmt", "bfe", "bfi",  "brev",  "popc", "clz", "bfind",
                                        "fns",  "bmsk", "szext", "mov", "add", "sub", "mul",
                                        "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg", "div", "rem",
-                                       "mul24", "mad24", "addc", "subc", "madc"};
+                                       "mul24", "mad24", "addc", "subc", "madc", "vshl", "vshr"};
 
 // Statements the kernel translation decodes (kernel/kernel_decoder.cpp) but
 // a lone instruction cannot: it has no memory, lanes or control flow around it.
@@ -118,6 +118,39 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     f.width = to->bits;
     f.fromWidth = from->bits;
+    mods.clear();
+  } else if (in.opcode == "vshl" || in.opcode == "vshr") {
+    // vop.dtype.atype.u32{.sat}.mode{.op2} (PTX ISA, Scalar Video
+    // Instructions: vshl, vshr). Without .sat the destination type does not
+    // change d's bits, nor a's type a left shift's: both canonicalise to .u.
+    f.opcode = in.opcode == "vshl" ? Opcode::Vshl : Opcode::Vshr;
+    if (mods.size() < 4)
+      return bad("expected " + in.opcode + ".dtype.atype.u32{.sat}.mode{.add|.min|.max}");
+    for (int i = 0; i < 2; ++i)
+      if (mods[i] != "u32" && mods[i] != "s32")
+        return bad(std::string(i == 0 ? "the destination" : "a's") + " type must be .u32 or .s32");
+    if (mods[2] != "u32")
+      return bad("b's type must be .u32");
+    f.type = TypeClass::U;
+    f.fromType = f.opcode == Opcode::Vshl || mods[1] == "u32" ? TypeClass::U : TypeClass::S;
+    size_t m = 3;
+    if (mods[m] == "sat")
+      return limit(".sat (saturating to the destination type) is not translated yet");
+    if (mods[m] != "clamp" && mods[m] != "wrap")
+      return bad("expected the mode, .clamp or .wrap, after the types");
+    f.mode = mods[m] == "clamp" ? ShfMode::Clamp : ShfMode::Wrap;
+    ++m;
+    if (m < mods.size()) {
+      if (mods[m] == "min" || mods[m] == "max")
+        return limit("the secondary ." + mods[m] + " (which compares the 34-bit intermediate) is not translated yet");
+      if (mods[m] != "add")
+        return bad("the secondary operation must be .add, .min or .max");
+      f.videoAdd = true;
+      ++m;
+    }
+    if (m < mods.size())
+      return bad("unexpected modifier '." + mods[m] + "'");
+    f.width = 32;
     mods.clear();
   } else {
   // The type is the last modifier in every other form.
@@ -223,7 +256,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     if (!typeOneOf({"u32", "s32", "u64", "s64"}))
       return bad("bfind takes .u32, .s32, .u64 or .s64");
-  } else if (in.opcode == "cvt") {
+  } else if (in.opcode == "cvt" || in.opcode == "vshl" || in.opcode == "vshr") {
     // decoded above
   } else if (in.opcode == "setp") {
     // setp.CmpOp{.BoolOp}.type (PTX ISA 9.7.3.1), integer types.
@@ -273,8 +306,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     f.opcode = in.opcode == "div" ? Opcode::Div : Opcode::Rem;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
-    if (!typeOneOf({"u32", "s32"}))
-      return limit("integer " + in.opcode + " is supported for .u32 and .s32");
+    if (!typeOneOf({"u32", "s32", "u64", "s64"}))
+      return limit("integer " + in.opcode + " is supported for .u32, .s32, .u64 and .s64");
   } else if (in.opcode == "selp") {
     f.opcode = Opcode::Selp;
     if (!mods.empty())

@@ -74,6 +74,10 @@ std::string Form::name() const {
   case Opcode::Max: return "max." + ty;
   case Opcode::Abs: return "abs." + ty;
   case Opcode::Neg: return "neg." + ty;
+  case Opcode::Vshl:
+  case Opcode::Vshr:
+    return std::string(opcode == Opcode::Vshl ? "vshl." : "vshr.") + ty + "." + typePrefix(fromType) + "32.u32." +
+           (mode == ShfMode::Clamp ? "clamp" : "wrap") + (videoAdd ? ".add" : "");
   }
   return "?";
 }
@@ -120,6 +124,8 @@ unsigned Form::numSrcs() const {
   case Opcode::Szext: return 2;
   case Opcode::Lop3: return boolop == BoolOp::None ? 4 : 5; // a b c immLut [q]
   case Opcode::Shf: return 3;
+  case Opcode::Vshl:
+  case Opcode::Vshr: return videoAdd ? 3 : 2;
   default: return 2;
   }
 }
@@ -129,7 +135,9 @@ unsigned Form::srcWidth(unsigned i) const {
   case Opcode::Prmt:
   case Opcode::Fns:
   case Opcode::Bmsk:
-  case Opcode::Szext: return 32;
+  case Opcode::Szext:
+  case Opcode::Vshl:
+  case Opcode::Vshr: return 32;
   case Opcode::Bfe: return i == 0 ? width : 32;  // pos and len are .u32
   case Opcode::Bfi: return i < 2 ? width : 32;   // a, b have the type; pos, len are .u32
   case Opcode::Lop3: return i < 3 ? 32 : i == 3 ? 8 : 1;
@@ -310,12 +318,27 @@ const std::vector<Form> &allForms() {
       add(Form{Opcode::Min, t, 32});
       add(Form{Opcode::Max, t, 32});
     }
-    for (TypeClass t : {TypeClass::U, TypeClass::S}) {
-      add(Form{Opcode::Div, t, 32});
-      add(Form{Opcode::Rem, t, 32});
-    }
+    for (unsigned w : {32u, 64u})
+      for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+        add(Form{Opcode::Div, t, w});
+        add(Form{Opcode::Rem, t, w});
+      }
     add(Form{Opcode::Abs, TypeClass::S, 32});
     add(Form{Opcode::Neg, TypeClass::S, 32});
+    // Video shifts, canonical .u where the type does not change the bits
+    // (without .sat: d's type; for vshl: a's type too).
+    for (Opcode op : {Opcode::Vshl, Opcode::Vshr})
+      for (TypeClass a : {TypeClass::U, TypeClass::S})
+        for (ShfMode m : {ShfMode::Clamp, ShfMode::Wrap})
+          for (bool plus : {false, true}) {
+            if (op == Opcode::Vshl && a == TypeClass::S)
+              continue;
+            Form f{op, TypeClass::U, 32};
+            f.fromType = a;
+            f.mode = m;
+            f.videoAdd = plus;
+            add(f);
+          }
     return v;
   }();
   return forms;

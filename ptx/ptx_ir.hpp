@@ -41,6 +41,9 @@ enum class Opcode {
   // rule can map them to one AMD instruction: add3 = (a + b) + c,
   // xad = (a ^ b) + c.
   Add3, Xad,
+  // PTX ISA "Scalar Video Instructions": vshl / vshr .dtype.atype.u32.mode
+  // with an optional secondary .add (no .sat, no byte/half selectors).
+  Vshl, Vshr,
 };
 
 // prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.
@@ -83,6 +86,9 @@ struct Form {
   // CC.CF is an implicit 1-bit operand: a destination after d with
   // carryOut, a source after b with carryIn.
   bool carryIn = false, carryOut = false;
+  // vshl/vshr only: the secondary operation .add (d = shifted + c). `type`
+  // is the destination type, `fromType` a's type, `mode` the shift mode.
+  bool videoAdd = false;
 
   // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
   std::string name() const;

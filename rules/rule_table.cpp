@@ -18,6 +18,7 @@ const std::vector<Rule> &ruleTable() {
     addBitFieldRules(t);
     addFnsRules(t);
     addDivideRules(t);
+    addVideoRules(t);
     addArithRules(t);
     addCompareRules(t);
     addScalarRules(t);

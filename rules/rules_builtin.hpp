@@ -15,6 +15,7 @@ void addBitCountRules(std::vector<Rule> &out);  // brev popc clz bfind
 void addBitFieldRules(std::vector<Rule> &out);  // bfe bfi bmsk szext
 void addFnsRules(std::vector<Rule> &out);       // fns
 void addDivideRules(std::vector<Rule> &out);    // div rem
+void addVideoRules(std::vector<Rule> &out);     // vshl vshr
 void addConstantFoldRules(std::vector<Rule> &out); // all-immediate operands
 void addArithRules(std::vector<Rule> &out);        // mov add sub mul mad cvt
 void addCompareRules(std::vector<Rule> &out);      // setp selp

@@ -211,8 +211,41 @@ BV mulWide(const BV &a, const BV &b, bool isSigned) {
   return isSigned ? a.sext(w) * b.sext(w) : a.zext(w) * b.zext(w);
 }
 
+UnsignedDivision divideUnsignedHalves(const BV &nLo, const BV &nHi, const BV &dLo, const BV &dHi) {
+  const BV zero = nLo.lit(0), one = nLo.lit(1), ones = nLo.lit(0xffffffffu);
+  const BV topBit = BV::constant(64, 31);
+  // (the big-divisor case below reads the 64-bit values)
+  const BV n = BV::concat(nHi, nLo), d = BV::concat(dHi, dLo);
+  BV rLo = zero, rHi = zero, qLo = nLo, qHi = nHi;
+  for (unsigned i = 0; i < 64; ++i) {
+    rHi = BV::concat(rHi, rLo).lshr(topBit).extract(31, 0);
+    rLo = BV::concat(rLo, qHi).lshr(topBit).extract(31, 0);
+    qHi = BV::concat(qHi, qLo).lshr(topBit).extract(31, 0);
+    qLo = qLo.shl(one);
+    const BV diffLo = rLo.zext(33) - dLo.zext(33);
+    const BV diffHi = rHi.zext(33) - dHi.zext(33) - diffLo.extract(32, 32).zext(33);
+    const BV borrow = diffHi.extract(32, 32); // r < d
+    rLo = BV::ite(borrow, rLo, diffLo.extract(31, 0));
+    rHi = BV::ite(borrow, rHi, diffHi.extract(31, 0));
+    qLo = (qLo.zext(33) - ones.zext(33) - borrow.zext(33)).extract(31, 0);
+  }
+  const BV big = dHi.extract(31, 31);
+  const BV fits = d.ule(n);
+  const BV q = BV::concat(qHi, qLo), r = BV::concat(rHi, rLo);
+  return {BV::ite(big, BV::ite(fits, n.lit(1), n.lit(0)), q), BV::ite(big, BV::ite(fits, n - d, n), r)};
+}
+
+std::array<BV, 3> magnitudeHalves(const BV &lo, const BV &hi) {
+  const BV m = hi.ashr(hi.lit(31));
+  const BV diffLo = (lo ^ m).zext(33) - m.zext(33);
+  const BV diffHi = (hi ^ m).zext(33) - m.zext(33) - diffLo.extract(32, 32).zext(33);
+  return {diffLo.extract(31, 0), diffHi.extract(31, 0), m};
+}
+
 UnsignedDivision divideUnsigned(const BV &n, const BV &d) {
   const unsigned w = n.width();
+  if (w == 64)
+    return divideUnsignedHalves(n.extract(31, 0), n.extract(63, 32), d.extract(31, 0), d.extract(63, 32));
   const BV zero = n.lit(0), one = n.lit(1);
   const BV topBit = BV::constant(2 * w, w - 1);
   BV r = zero, q = n;

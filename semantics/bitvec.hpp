@@ -6,6 +6,7 @@
 // the sign fill), which is also what the concrete path computes.
 #pragma once
 
+#include <array>
 #include <z3++.h>
 
 #include <cstdint>
@@ -97,6 +98,16 @@ struct UnsignedDivision {
   BV quotient, remainder;
 };
 UnsignedDivision divideUnsigned(const BV &n, const BV &d);
+// The 64-bit case, on 32-bit halves as the 64-bit rules compute it: per
+// step the remainder:quotient pair shifts left by v_alignbit_b32 (three
+// halves) and v_lshlrev_b32, d is subtracted by v_sub_co_u32 and
+// v_subb_co_u32, and the borrow selects (v_cndmask_b32) and sets the
+// quotient bit (v_subb_co_u32). divideUnsigned calls it for 64-bit values.
+UnsignedDivision divideUnsignedHalves(const BV &nLo, const BV &nHi, const BV &dLo, const BV &dHi);
+// |x| of a 64-bit x given as halves, as the signed 64-bit rules compute it:
+// m = hi >> 31 (arithmetic), then (x ^ m) - m with a borrow between the
+// halves. Returns {lo, hi, m}.
+std::array<BV, 3> magnitudeHalves(const BV &lo, const BV &hi);
 // The low and high halves of the double-width product of two equal-width
 // values. Concrete values are at most 64 bits wide, so a 64x64 product is
 // computed here as 128-bit arithmetic instead of through mulWide.

@@ -78,6 +78,10 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   case Opcode::Fns: return {bits::fns(s[0], s[1], s[2])};
   case Opcode::Bmsk: return {bits::bmsk(f.mode == ShfMode::Clamp, s[0], s[1])};
   case Opcode::Szext: return {bits::szext(f.mode == ShfMode::Clamp, f.type == TypeClass::S, s[0], s[1])};
+  case Opcode::Vshl:
+  case Opcode::Vshr:
+    return {bits::videoShift(f.opcode == Opcode::Vshl, f.mode == ShfMode::Clamp, f.fromType == TypeClass::S, s[0], s[1],
+                             f.videoAdd ? &s[2] : nullptr)};
   case Opcode::Mov: return {s[0]};          // 9.7.9.3
   case Opcode::Add:
   case Opcode::Sub: {
@@ -165,6 +169,15 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
     // Signed: the magnitudes divide; x's sign mask m = x >> 31 (arithmetic)
     // gives |x| = (x ^ m) - m and negates back the same way (the rules
     // compute exactly these terms).
+    if (f.width == 64) { // the magnitudes on halves, as the rules compute them
+      const auto [nLo, nHi, mN] = sem::magnitudeHalves(s[0].extract(31, 0), s[0].extract(63, 32));
+      const auto [dLo, dHi, mD] = sem::magnitudeHalves(s[1].extract(31, 0), s[1].extract(63, 32));
+      const sem::UnsignedDivision qr = sem::divideUnsignedHalves(nLo, nHi, dLo, dHi);
+      const BV signN = BV::concat(mN, mN), signQ = BV::concat(mN ^ mD, mN ^ mD);
+      if (f.opcode == Opcode::Rem)
+        return {(qr.remainder ^ signN) - signN};
+      return {(qr.quotient ^ signQ) - signQ};
+    }
     const BV signN = s[0].ashr(s[0].lit(31)), signD = s[1].ashr(s[1].lit(31));
     const sem::UnsignedDivision qr = sem::divideUnsigned((s[0] ^ signN) - signN, (s[1] ^ signD) - signD);
     if (f.opcode == Opcode::Rem)

@@ -184,4 +184,17 @@ BV szext(bool clamp, bool isSigned, const BV &a, const BV &b) {
   return (a & ~mask) | (fill(signBit, 32) & mask);
 }
 
+// vshl / vshr (PTX ISA, Scalar Video Instructions): a extended to 33 bits by
+// its type, the amount b (.u32) clamped to 32 or wrapped to b & 31, the
+// shift in the wide intermediate (modelled at 64 bits), then the secondary
+// .add with c; d is the low 32 bits (no .sat). A left shift by 32 leaves 0,
+// a right one the sign fill.
+BV videoShift(bool left, bool clamp, bool signedA, const BV &a, const BV &b, const BV *plus) {
+  const BV ta = signedA ? a.sext(64) : a.zext(64);
+  const BV tb = (clamp ? b.umin(b.lit(32)) : b & b.lit(31)).zext(64);
+  const BV tmp = left ? ta.shl(tb) : signedA ? ta.ashr(tb) : ta.lshr(tb);
+  const BV d = tmp.trunc(32);
+  return plus ? d + *plus : d;
+}
+
 } // namespace p2a::sem::bits

@@ -19,5 +19,8 @@ BV bfind(bool isSigned, bool shiftamt, const BV &a);
 BV fns(const BV &mask, const BV &base, const BV &offset);
 BV bmsk(bool clamp, const BV &a, const BV &b);
 BV szext(bool clamp, bool isSigned, const BV &a, const BV &b);
+// vshl / vshr (Scalar Video Instructions) without .sat or selectors; `plus`
+// is the secondary .add with c (ignored otherwise).
+BV videoShift(bool left, bool clamp, bool signedA, const BV &a, const BV &b, const BV *plus);
 
 } // namespace p2a::sem::bits

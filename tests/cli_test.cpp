@@ -668,6 +668,14 @@ TEST_CASE("check: exit status and report") {
   Run badParam = run({"check", fixture, "--param", "x"});
   CHECK(badParam.exited(2));
   CHECK(contains(badParam.err, "--param=x: expected NAME=INTEGER"));
+  // A signed parameter may be given a negative value; a buffer size may not.
+  const std::string operands = std::string(P2A_SOURCE_DIR) + "/tests/kernels/ptxas_operands.ptx";
+  Run negative = run({"check", operands, "--kernel", "wide_registers_from_params", "--param",
+                      "wide_registers_from_params_param_2=-5", "-mcpu=gfx1100"});
+  CHECK(negative.exited(0));
+  Run negativeBuffer = run({"check", fixture, "--buffer", "out=-5"});
+  CHECK(negativeBuffer.exited(2));
+  CHECK(contains(negativeBuffer.err, "--buffer=out=-5: expected NAME=INTEGER"));
   Run small = run({"check", fixture, "--kernel", "shf_r_clamp", "--buffer", "out=16"});
   CHECK(small.exited(2));
   CHECK(contains(small.err, "error: the PTX kernel faults in the reference interpreter: global access of 4 "

@@ -429,10 +429,11 @@ TEST_CASE("every rule's template computes the PTX result on edge values") {
         }
         for (auto [x, y] : r.sameReg)
           srcs[y] = srcs[x];
-        // Inputs outside the PTX-defined domain (fns: base <= 31) say nothing.
+        // Inputs outside the PTX-defined domain (fns: base <= 31; div, rem:
+        // a divisor other than 0) say nothing: move them inside.
         for (const BV &pre : sem::ptxPreconditions(r.form, srcs))
           if (pre.value() == 0)
-            srcs[1] = BV::constant(32, srcs[1].value() & 31);
+            srcs[1] = BV::constant(r.form.srcWidth(1), r.form.opcode == p2a::ptx::Opcode::Fns ? srcs[1].value() & 31 : 1);
         bool allowed = true;
         for (const rules::ValueConstraint &c : r.constraints)
           allowed = allowed && c.holds(srcs).value() == 1;

@@ -243,6 +243,42 @@ TEST_CASE("div and rem: restoring division is the machine's own division") {
     CHECK(sem::evalPtx(sdiv, ops)[0].value() == uint32_t(q));
     CHECK(sem::evalPtx(srem, ops)[0].value() == uint32_t(r));
   }
+  // 64 bits: the definition on halves against the machine's division, on
+  // edge values around 0, 2^31, 2^32, 2^63 and 2^64 and divisors of every size.
+  std::vector<uint64_t> edges64;
+  for (uint64_t base : {0ull, 1ull << 31, 1ull << 32, 1ull << 63, 0ull - 1})
+    for (int k = -2; k <= 2; ++k)
+      edges64.push_back(base + uint64_t(int64_t(k)));
+  for (uint64_t v : {10ull, 1000000007ull, 0x5555555555555555ull, 0xffffffff00000000ull, 0x00000000ffffffffull})
+    edges64.push_back(v);
+  std::mt19937_64 rng64(11);
+  std::vector<std::pair<uint64_t, uint64_t>> pairs64;
+  for (uint64_t n : edges64)
+    for (uint64_t d : edges64)
+      pairs64.push_back({n, d});
+  for (int i = 0; i < 3000; ++i) {
+    const uint64_t n = rng64(), shift = rng64() % 64;
+    pairs64.push_back({n >> (rng64() % 64), rng64() >> shift});
+  }
+  const p2a::ptx::Form udiv64{p2a::ptx::Opcode::Div, p2a::ptx::TypeClass::U, 64};
+  const p2a::ptx::Form urem64{p2a::ptx::Opcode::Rem, p2a::ptx::TypeClass::U, 64};
+  const p2a::ptx::Form sdiv64{p2a::ptx::Opcode::Div, p2a::ptx::TypeClass::S, 64};
+  const p2a::ptx::Form srem64{p2a::ptx::Opcode::Rem, p2a::ptx::TypeClass::S, 64};
+  size_t checked64 = 0;
+  for (auto [n, d] : pairs64) {
+    if (d == 0)
+      continue;
+    INFO(n << " / " << d << " (64-bit)");
+    const std::vector<BV> ops{BV::constant(64, n), BV::constant(64, d)};
+    CHECK(sem::evalPtx(udiv64, ops)[0].value() == n / d);
+    CHECK(sem::evalPtx(urem64, ops)[0].value() == n % d);
+    const int64_t sn = int64_t(n), sd = int64_t(d);
+    const bool overflow = sn == INT64_MIN && sd == -1; // wraps: quotient INT64_MIN, remainder 0
+    CHECK(sem::evalPtx(sdiv64, ops)[0].value() == (overflow ? n : uint64_t(sn / sd)));
+    CHECK(sem::evalPtx(srem64, ops)[0].value() == (overflow ? 0 : uint64_t(sn % sd)));
+    ++checked64;
+  }
+  CHECK(checked64 > 3000);
   // Division by zero is the precondition the interpreter and the proofs assume.
   const p2a::ptx::Form divForm{p2a::ptx::Opcode::Div, p2a::ptx::TypeClass::U, 32};
   const std::vector<BV> pre = sem::ptxPreconditions(divForm, {BV::constant(32, 5), BV::constant(32, 0)});

@@ -567,11 +567,18 @@ std::optional<Dim3> parseDim3(const std::string &text, const char *option) {
   return d;
 }
 
-bool parseAssignments(const cl::list<std::string> &list, const char *option, std::map<std::string, uint64_t> &out) {
+// NAME=INTEGER; with `negative` a value may be negative (a signed parameter:
+// its two's complement, truncated to the parameter's width by check).
+bool parseAssignments(const cl::list<std::string> &list, const char *option, std::map<std::string, uint64_t> &out,
+                      bool negative = false) {
   for (const std::string &a : list) {
     auto [name, value] = StringRef(a).split('=');
     uint64_t v = 0;
-    if (name.empty() || value.empty() || value.getAsInteger(0, v)) {
+    int64_t sv = 0;
+    const bool isNegative = negative && value.starts_with("-") && !value.getAsInteger(0, sv);
+    if (isNegative)
+      v = static_cast<uint64_t>(sv);
+    if (name.empty() || value.empty() || (!isNegative && value.getAsInteger(0, v))) {
       WithColor::error(errs(), "ptx2amdgpu") << "--" << option << "=" << a << ": expected NAME=INTEGER\n";
       return false;
     }
@@ -610,7 +617,7 @@ int runCheck() {
     }
     o.sharedBytes = static_cast<unsigned>(CheckSharedBytes);
   }
-  if (!parseAssignments(CheckBuffers, "buffer", o.bufferBytes) || !parseAssignments(CheckParams, "param", o.params))
+  if (!parseAssignments(CheckBuffers, "buffer", o.bufferBytes) || !parseAssignments(CheckParams, "param", o.params, true))
     return 2;
   std::string text;
   if (!readInput(CheckFile, text))
