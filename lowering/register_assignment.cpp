@@ -75,36 +75,41 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   };
   const unsigned nb = numBlocks_;
   const std::vector<std::vector<unsigned>> &succ = cfg_.succ;
-  std::vector<std::vector<bool>> liveIn(nb, std::vector<bool>(nv, false)), liveOut = liveIn;
-  // Backward through a block from `live` (its live-out); `visit` sees each
-  // statement with the values live across it.
-  auto walk = [&](unsigned b, std::vector<bool> live, bool record) {
+  std::vector<llvm::BitVector> liveIn(nb, llvm::BitVector(nv)), liveOut = liveIn;
+  // Backward through a block from `live` (its live-out). With `record`, the
+  // positions that bound each interval are marked: the block's last
+  // statement for a value live out of it, and every def and use (the
+  // caller marks the first statement for a value live into it). A value
+  // live across a statement is live-out there or used later in the block,
+  // and was defined earlier in it or is live-in, so these are its extremes
+  // without marking every live value at every statement (which was
+  // quadratic: 100k statements times 50k values in an inlined kernel).
+  auto walk = [&](unsigned b, llvm::BitVector live, bool record) {
     const size_t first = blockStart_[b], end = b + 1 < nb ? blockStart_[b + 1] : n;
+    if (record && end > first)
+      for (unsigned v : live.set_bits())
+        mark(v, end - 1);
     for (size_t i = end; i-- > first;) {
       if (record) {
-        for (unsigned v = 0; v < nv; ++v)
-          if (live[v])
-            mark(v, i);
         for (unsigned v : def[i])
           mark(v, i);
         for (unsigned v : use[i])
           mark(v, i);
       }
       for (unsigned v : def[i])
-        live[v] = false;
+        live.reset(v);
       for (unsigned v : use[i])
-        live[v] = true;
+        live.set(v);
     }
     return live;
   };
   for (bool changed = true; changed && n;) {
     changed = false;
     for (unsigned b = nb; b-- > 0;) {
-      std::vector<bool> out(nv, false);
+      llvm::BitVector out(nv);
       for (unsigned s2 : succ[b])
-        for (unsigned v = 0; v < nv; ++v)
-          out[v] = out[v] || liveIn[s2][v];
-      std::vector<bool> in = walk(b, out, false);
+        out |= liveIn[s2];
+      llvm::BitVector in = walk(b, out, false);
       if (in != liveIn[b] || out != liveOut[b]) {
         liveIn[b] = std::move(in);
         liveOut[b] = std::move(out);
@@ -114,9 +119,8 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   }
   for (unsigned b = 0; b < nb && n; ++b) {
     walk(b, liveOut[b], true);
-    for (unsigned v = 0; v < nv; ++v) // live on entry: held from the block's first statement
-      if (liveIn[b][v])
-        mark(v, blockStart_[b]);
+    for (unsigned v : liveIn[b].set_bits()) // live on entry: held from the block's first statement
+      mark(v, blockStart_[b]);
   }
   // A predicate or home needed by lanes waiting in block z is held through
   // every block x that may run meanwhile.
@@ -128,8 +132,8 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
     const auto [first, last] = waiting.runningWhileWaiting(z);
     if (first > last)
       continue;
-    for (unsigned v = 0; v < nv; ++v)
-      if (liveIn[z][v] && mir::isSgprClass(fn_.vregs[v].cls)) {
+    for (unsigned v : liveIn[z].set_bits())
+      if (mir::isSgprClass(fn_.vregs[v].cls)) {
         mark(v, blockStart_[first]);
         mark(v, cfg_.blockEnd(last) - 1);
       }

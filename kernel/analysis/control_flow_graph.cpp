@@ -97,19 +97,18 @@ RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g) {
     }
   }
   const size_t nr = L.index.size();
-  L.liveIn.assign(g.numBlocks, std::vector<bool>(nr, false));
+  L.liveIn.assign(g.numBlocks, llvm::BitVector(static_cast<unsigned>(nr)));
   for (bool changed = true; changed && n;) {
     changed = false;
     for (unsigned b = g.numBlocks; b-- > 0;) {
-      std::vector<bool> live(nr, false);
+      llvm::BitVector live(static_cast<unsigned>(nr));
       for (unsigned s : g.succ[b])
-        for (size_t r = 0; r < nr; ++r)
-          live[r] = live[r] || L.liveIn[s][r];
+        live |= L.liveIn[s];
       for (size_t i = g.blockEnd(b); i-- > g.blockStart[b];) {
         for (unsigned r : def[i])
-          live[r] = false;
+          live.reset(r);
         for (unsigned r : use[i])
-          live[r] = true;
+          live.set(r);
       }
       if (live != L.liveIn[b]) {
         L.liveIn[b] = std::move(live);

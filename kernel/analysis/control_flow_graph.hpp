@@ -4,6 +4,8 @@
 
 #include "kernel/kernel_ir.hpp"
 
+#include <llvm/ADT/BitVector.h>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -36,7 +38,7 @@ std::vector<std::vector<bool>> dominators(const ControlFlowGraph &g);
 // whose guard is false, so it counts as a read too.
 struct RegisterLiveness {
   std::map<std::string, unsigned> index;   // register -> bit
-  std::vector<std::vector<bool>> liveIn;   // per block, per bit
+  std::vector<llvm::BitVector> liveIn;     // per block, per bit (word-wise unions: big inlined kernels)
   bool liveInAt(const std::string &reg, unsigned block) const {
     auto it = index.find(reg);
     return it != index.end() && liveIn[block][it->second];
