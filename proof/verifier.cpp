@@ -184,7 +184,7 @@ public:
     const Rule::Lemma &l = *rule.lemma;
     for (const Rule &r : rules::ruleTable()) {
       if (r.name != l.rule || r.seq.size() != l.length || l.length > rule.seq.size() ||
-          r.form.numSrcs() != rule.form.numSrcs() || r.temps.size() > rule.temps.size() || r.lemma)
+          r.form.numSrcs() > rule.form.numSrcs() || r.temps.size() > rule.temps.size())
         continue;
       auto rename = [&](Ref x) {
         if (x.kind == Ref::Kind::Dst)
@@ -224,7 +224,9 @@ public:
     store_.insert_or_assign("vcc.m", fresh(1));
     for (size_t i = 0; i < rule_.lemma->length; ++i)
       written_.push_back(fresh(32));
-    const BV v = sem::evalPtx(l->form, srcs_).at(0);
+    // (The lemma's sources are the rule's first ones: mul.hi.u64's a and b in madc.hi.u64.)
+    const std::vector<BV> lemmaSrcs(srcs_.begin(), srcs_.begin() + l->form.numSrcs());
+    const BV v = sem::evalPtx(l->form, lemmaSrcs).at(0);
     write(TOperand{Ref{Ref::Kind::Temp, rule_.lemma->into, Part::Whole, 0}, std::nullopt},
           l->form.dstWidth(0) == 64 ? amd::Slot::V64 : amd::Slot::V32, v);
     return true;
@@ -609,7 +611,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
       return true;
     };
     std::string unsupported;
-    if (rule.signedProductLemma) {
+    if (rule.opaqueProducts) {
       // Both products become fresh values the identity relates.
       if (!signedProductIdentity()) {
         res.status = ProofResult::Status::Failed;

@@ -300,8 +300,12 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
     const bool unary = f.opcode == Opcode::Abs || f.opcode == Opcode::Neg;
-    if (unary ? !typeOneOf({"s32"}) : !typeOneOf({"u32", "s32"}))
-      return limit(in.opcode + (unary ? " is supported for .s32" : " is supported for .u32 and .s32"));
+    if (f.opcode == Opcode::Abs ? !typeOneOf({"s32"})
+        : unary                 ? !typeOneOf({"s32", "s64"})
+                                : !typeOneOf({"u32", "s32", "u64", "s64"}))
+      return limit(in.opcode + (f.opcode == Opcode::Abs ? " is supported for .s32"
+                                : unary                 ? " is supported for .s32 and .s64"
+                                                        : " is supported for .u32, .s32, .u64 and .s64"));
   } else if (in.opcode == "div" || in.opcode == "rem") {
     f.opcode = in.opcode == "div" ? Opcode::Div : Opcode::Rem;
     if (!mods.empty())
@@ -345,8 +349,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
         (f.opcode != Opcode::Mov && f.type == TypeClass::B))
       return limit(f.opcode == Opcode::Mov ? "mov takes .pred or a 16-, 32- or 64-bit integer type"
                                            : in.opcode + " takes .u16, .s16, .u32, .s32, .u64 or .s64");
-    if ((f.carryIn || f.carryOut) && f.width != 32)
-      return limit("extended-precision (carry) arithmetic is supported for .u32 and .s32");
+    if ((f.carryIn || f.carryOut) && f.width != 32 && f.width != 64)
+      return limit("extended-precision (carry) arithmetic is supported for .u32, .s32, .u64 and .s64");
     // One operation whatever the signedness (two's complement); mov of .b/.u/.s is a copy.
     f.type = pred ? TypeClass::Pred : f.opcode == Opcode::Mov ? TypeClass::B : TypeClass::U;
   } else if (in.opcode == "mul24" || in.opcode == "mad24") {
@@ -366,8 +370,10 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     f.carryOut = mods.size() == 2 && mods[1] == "cc";
     if (mods.size() > 2 || (mods.size() == 2 && mods[1] != "cc"))
       return bad("unexpected modifier '." + mods.back() + "'");
-    if (!typeOneOf({"u32", "s32"}))
-      return limit("extended-precision multiply-add is supported for .u32 and .s32");
+    if (!typeOneOf({"u32", "s32", "u64", "s64"}))
+      return limit("extended-precision multiply-add is supported for .u32 and .s32, and .hi for .u64 and .s64");
+    if (f.opcode == Opcode::MadLo && f.width == 64)
+      return limit("extended-precision multiply-add is supported for .u32 and .s32, and .hi for .u64 and .s64");
     if (f.opcode == Opcode::MadLo)
       f.type = TypeClass::U; // the low half is the same for either signedness
   } else if (in.opcode == "mad" && mods.size() == 1 && (mods[0] == "hi" || mods[0] == "wide")) {

@@ -256,13 +256,22 @@ const std::vector<Form> &allForms() {
       for (Opcode op : {Opcode::Mul24Lo, Opcode::Mul24Hi, Opcode::Mad24Lo, Opcode::Mad24Hi})
         add(Form{op, t, 32});
     }
-    // Extended precision (32-bit): the carry flag in, out, or both.
-    for (Opcode op : {Opcode::Add, Opcode::Sub})
-      for (auto [in, outFlag] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}}) {
-        Form f{op, TypeClass::U, 32};
-        f.carryIn = in;
-        f.carryOut = outFlag;
-        add(f);
+    // Extended precision: the carry flag in, out, or both.
+    for (unsigned w : {32u, 64u})
+      for (Opcode op : {Opcode::Add, Opcode::Sub})
+        for (auto [in, outFlag] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}}) {
+          Form f{op, TypeClass::U, w};
+          f.carryIn = in;
+          f.carryOut = outFlag;
+          add(f);
+        }
+    // ... and the 64-bit high-product forms secp256k1 field arithmetic uses.
+    for (auto [in, outFlag] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}})
+      for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+        Form hi{Opcode::MadHi, t, 64};
+        hi.carryIn = in;
+        hi.carryOut = outFlag;
+        add(hi);
       }
     // Extended-precision multiply-add (32-bit): .lo sign-agnostic, .hi by type.
     for (auto [in, outFlag] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}}) {
@@ -314,10 +323,11 @@ const std::vector<Form> &allForms() {
           }
     for (unsigned w : {16u, 32u, 64u})
       add(Form{Opcode::Selp, TypeClass::B, w});
-    for (TypeClass t : {TypeClass::U, TypeClass::S}) {
-      add(Form{Opcode::Min, t, 32});
-      add(Form{Opcode::Max, t, 32});
-    }
+    for (unsigned w : {32u, 64u})
+      for (TypeClass t : {TypeClass::U, TypeClass::S}) {
+        add(Form{Opcode::Min, t, w});
+        add(Form{Opcode::Max, t, w});
+      }
     for (unsigned w : {32u, 64u})
       for (TypeClass t : {TypeClass::U, TypeClass::S}) {
         add(Form{Opcode::Div, t, w});
@@ -325,6 +335,7 @@ const std::vector<Form> &allForms() {
       }
     add(Form{Opcode::Abs, TypeClass::S, 32});
     add(Form{Opcode::Neg, TypeClass::S, 32});
+    add(Form{Opcode::Neg, TypeClass::S, 64});
     // Video shifts, canonical .u where the type does not change the bits
     // (without .sat: d's type; for vshl: a's type too).
     for (Opcode op : {Opcode::Vshl, Opcode::Vshr})

@@ -120,7 +120,7 @@ struct Rule {
   bool scalar = false;
 
   // A proved rule reused as a lemma (optional): the template's first
-  // `length` instructions are rule `rule`'s template over the same sources,
+  // `length` instructions are rule `rule`'s template over the same (leading) sources,
   // with its destination renamed to temporary `into`. The proof takes them
   // as computing that rule's PTX meaning (checked: the instructions match,
   // and the lemma rule is proved on its own), so only the rest is compared
@@ -138,8 +138,11 @@ struct Rule {
   // identity sext(a)*sext(b) = zext(a)*zext(b) - ((a<0 ? b : 0) << 64)
   // - ((b<0 ? a : 0) << 64) mod 2^128 (itself proved over the integers,
   // verify::signedProductIdentity), so what is left is linear and
-  // bit-blasts at once.
-  bool signedProductLemma = false;
+  // bit-blasts at once. For the signed high product, and for the carry
+  // forms built on a high product (mad.hi.cc.u64, madc.hi.s64), whose
+  // template takes the product from a lemma and whose PTX meaning reads
+  // the same product term.
+  bool opaqueProducts = false;
 
   // Does the rule serve target t: its target predicate holds and every AMD
   // instruction it emits exists there?

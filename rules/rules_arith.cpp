@@ -204,7 +204,7 @@ void addArithRules(std::vector<Rule> &out) {
     // half is the unsigned one minus (a < 0 ? b : 0) and (b < 0 ? a : 0),
     // modulo 2^64. The unsigned part is the rule above, used as a lemma
     // (rule.lemma), and the products are related by that identity, proved
-    // once over the integers (rule.signedProductLemma): what the proof
+    // once over the integers (rule.opaqueProducts): what the proof
     // compares is then the corrections, a linear circuit.
     Rule shi = makeRule(Form{Opcode::MulHi, TypeClass::S, 64}, "umulhi-corrected", {OperandReq::Any, OperandReq::Any});
     shi.temps = {TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V32, TempKind::V32};
@@ -230,10 +230,59 @@ void addArithRules(std::vector<Rule> &out) {
     correct(0, 1, T(2, Part::Lo), T(2, Part::Hi));
     correct(1, 0, D(0, Part::Lo), D(0, Part::Hi));
     shi.lemma = Rule::Lemma{hi.name, static_cast<unsigned>(hi.seq.size()), 2};
-    shi.signedProductLemma = true;
+    shi.opaqueProducts = true;
     shi.restriction = "no 64x64 multiply: the unsigned high half (the rule above), then minus b where a < 0 and "
                       "minus a where b < 0 (two's complement correction)";
     out.push_back(shi);
+    // mad.hi.cc.u64 / madc.hi[.cc].{u64,s64} (PTX ISA 9.7.2.5-6; secp256k1
+    // field multiplication chains them): the high product into T(2) as
+    // above (signed: with the corrections), then c and CC.CF added through
+    // VCC across both halves. The proof takes the product from the lemma
+    // and treats the 128-bit products as opaque (opaqueProducts), so the
+    // carry chain is all that is compared.
+    for (const Form &f : ptx::allForms()) {
+      if (f.opcode != Opcode::MadHi || f.width != 64 || !(f.carryIn || f.carryOut))
+        continue;
+      const bool sgn = f.type == TypeClass::S;
+      std::vector<OperandReq> reqs{OperandReq::Any, OperandReq::Any, OperandReq::Any};
+      if (f.carryIn)
+        reqs.push_back(OperandReq::Reg);
+      Rule r = makeRule(f, f.carryIn ? "mulhi-vcc-in" : "mulhi-vcc-out", reqs);
+      // The product rule's whole template, its destination renamed to the
+      // temporary `product` (unsigned: hi's T(2); signed: a sixth
+      // temporary, shi keeps its unsigned product in T(2)).
+      const Rule &product = sgn ? shi : hi;
+      const unsigned into = sgn ? 5 : 2;
+      r.temps = shi.temps;
+      if (sgn)
+        r.temps.push_back(TempKind::V64);
+      for (TInst ti : product.seq) {
+        auto rename = [&](Ref &x) {
+          if (x.kind == Ref::Kind::Dst)
+            x = T(into, x.part);
+        };
+        rename(ti.dst.lo);
+        for (TOperand &o : ti.srcs)
+          rename(o.lo);
+        r.seq.push_back(ti);
+      }
+      if (f.carryIn) {
+        r.seq.push_back(inst(Op::S_MOV_MASK, VCC(), {S(3)}));
+        r.seq.push_back(inst(Op::V_ADDC_CO_U32, D(0, Part::Lo), {T(into, Part::Lo), S(2, Part::Lo), VCC()}));
+      } else {
+        r.seq.push_back(inst(Op::V_ADD_CO_U32, D(0, Part::Lo), {T(into, Part::Lo), S(2, Part::Lo)}));
+      }
+      r.seq.push_back(inst(Op::V_ADDC_CO_U32, D(0, Part::Hi), {T(into, Part::Hi), S(2, Part::Hi), VCC()}));
+      if (f.carryOut)
+        r.seq.push_back(inst(Op::S_MOV_MASK, D(1), {VCC()}));
+      r.lemma = Rule::Lemma{product.name, static_cast<unsigned>(product.seq.size()), into};
+      r.opaqueProducts = true;
+      r.restriction = std::string("no multiply-add with a carry: the ") + (sgn ? "signed " : "") +
+                      "64-bit high product (mul.hi." + (sgn ? "s64" : "u64") +
+                      "'s sequence) into a temporary, then c added through VCC across both halves (CC.CF, a lane "
+                      "mask, copied in and out)";
+      out.push_back(r);
+    }
   }
   // Fused forms (kernel/transforms/instruction_fusion.cpp): two PTX instructions, one VOP3.
   {
@@ -251,20 +300,25 @@ void addArithRules(std::vector<Rule> &out) {
   for (const Form &f : ptx::allForms()) {
     if ((f.opcode != Opcode::Add && f.opcode != Opcode::Sub) || !(f.carryIn || f.carryOut))
       continue;
-    const bool add = f.opcode == Opcode::Add;
+    const bool add = f.opcode == Opcode::Add, wide = f.width == 64;
     std::vector<OperandReq> reqs{OperandReq::Any, OperandReq::Any};
     if (f.carryIn)
       reqs.push_back(OperandReq::Reg);
     Rule r = makeRule(f, f.carryIn ? "vcc-in" : "vcc-out", reqs);
-    if (f.carryIn) {
-      r.seq = {inst(Op::S_MOV_MASK, VCC(), {S(2)}),
-               inst(add ? Op::V_ADDC_CO_U32 : Op::V_SUBB_CO_U32, D(), {S(0), S(1), VCC()})};
-    } else {
-      r.seq = {inst(add ? Op::V_ADD_CO_U32 : Op::V_SUB_CO_U32, D(), {S(0), S(1)})};
-    }
+    const Op withCarry = add ? Op::V_ADDC_CO_U32 : Op::V_SUBB_CO_U32;
+    if (f.carryIn)
+      r.seq.push_back(inst(Op::S_MOV_MASK, VCC(), {S(2)}));
+    const Part lo = wide ? Part::Lo : Part::Whole;
+    if (f.carryIn)
+      r.seq.push_back(inst(withCarry, D(0, lo), {S(0, lo), S(1, lo), VCC()}));
+    else
+      r.seq.push_back(inst(add ? Op::V_ADD_CO_U32 : Op::V_SUB_CO_U32, D(0, lo), {S(0, lo), S(1, lo)}));
+    if (wide) // the high halves continue the chain (each half reads only its own half of a and b)
+      r.seq.push_back(inst(withCarry, D(0, Part::Hi), {S(0, Part::Hi), S(1, Part::Hi), VCC()}));
     if (f.carryOut)
       r.seq.push_back(inst(Op::S_MOV_MASK, D(1), {VCC()}));
-    r.restriction = std::string("the carry chain runs through VCC: CC.CF (a lane mask) is copied ") +
+    r.restriction = std::string("the carry chain runs through VCC") + (wide ? ", through both halves" : "") +
+                    ": CC.CF (a lane mask) is copied " +
                     (f.carryIn && f.carryOut ? "into VCC and back out" : f.carryIn ? "into VCC first" : "out of VCC after");
     out.push_back(r);
   }
@@ -272,7 +326,7 @@ void addArithRules(std::vector<Rule> &out) {
   // multi-word products): the product half into a temporary, then the same
   // VCC carry chain as addc.
   for (const Form &f : ptx::allForms()) {
-    if ((f.opcode != Opcode::MadLo && f.opcode != Opcode::MadHi) || !(f.carryIn || f.carryOut))
+    if ((f.opcode != Opcode::MadLo && f.opcode != Opcode::MadHi) || !(f.carryIn || f.carryOut) || f.width != 32)
       continue;
     std::vector<OperandReq> reqs{OperandReq::Any, OperandReq::Any, OperandReq::Any};
     if (f.carryIn)

@@ -70,6 +70,21 @@ void addCompareRules(std::vector<Rule> &out) {
         r.restriction = "no compare-and-combine instruction: compare into a mask, then combine the masks with SALU";
         out.push_back(r);
       }
+    } else if ((f.opcode == Opcode::Min || f.opcode == Opcode::Max) && f.width == 64) {
+      const bool sgn = f.type == TypeClass::S, min = f.opcode == Opcode::Min;
+      const Op cmp = min ? (sgn ? Op::V_CMP_LT_I64 : Op::V_CMP_LT_U64) : (sgn ? Op::V_CMP_GT_I64 : Op::V_CMP_GT_U64);
+      Rule r = makeRule(f, "cmp-cndmask-halves", {OperandReq::Any, OperandReq::Any});
+      r.seq = {inst(cmp, O(VCC()), {O(S(0)), O(S(1))}),
+               inst(Op::V_CNDMASK_B32, D(0, Part::Lo), {S(1, Part::Lo), S(0, Part::Lo), VCC()}),
+               inst(Op::V_CNDMASK_B32, D(0, Part::Hi), {S(1, Part::Hi), S(0, Part::Hi), VCC()})};
+      r.restriction = "no 64-bit min/max: a 64-bit compare, then a select per half";
+      out.push_back(r);
+    } else if (f.opcode == Opcode::Neg && f.width == 64) {
+      Rule r = makeRule(f, "sub-halves", {OperandReq::Any});
+      r.seq = {inst(Op::V_SUB_CO_U32, D(0, Part::Lo), {I(0), S(0, Part::Lo)}),
+               inst(Op::V_SUBB_CO_U32, D(0, Part::Hi), {I(0), S(0, Part::Hi), VCC()})};
+      r.restriction = "no 64-bit negate: 0 - a with the borrow through VCC";
+      out.push_back(r);
     } else if (f.opcode == Opcode::Min || f.opcode == Opcode::Max) {
       const bool sgn = f.type == TypeClass::S;
       const Op op = f.opcode == Opcode::Min ? (sgn ? Op::V_MIN_I32 : Op::V_MIN_U32) : (sgn ? Op::V_MAX_I32 : Op::V_MAX_U32);

@@ -43,6 +43,23 @@ static BV shiftAmount(const BV &c, unsigned width) {
   return width >= 32 ? clamped.zext(width) : clamped.trunc(width == 16 ? 16 : width);
 }
 
+// a + b + cin (or a - b - cin) and, with .cc, the carry out of the unsigned
+// sum (the borrow of the difference), without a wider intermediate: the
+// carry is a wrap-around of either step (9.7.2: CC.CF).
+static std::vector<BV> withCarry(const ptx::Form &f, bool add, const BV &a, const BV &b, const BV *cin) {
+  BV r = add ? a + b : a - b;
+  BV carry = add ? r.ult(a) : a.ult(b);
+  if (cin) {
+    const BV c = cin->zext(a.width());
+    const BV r2 = add ? r + c : r - c;
+    carry = carry | (add ? r2.ult(r) : r.ult(c));
+    r = r2;
+  }
+  if (!f.carryOut)
+    return {r};
+  return {r, carry};
+}
+
 std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   if (s.size() != f.numSrcs())
     throw std::logic_error("evalPtx: wrong number of sources for " + f.name());
@@ -91,6 +108,8 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
     const unsigned w = f.width;
     if (!f.carryIn && !f.carryOut)
       return {f.opcode == Opcode::Add ? s[0] + s[1] : s[0] - s[1]};
+    if (w == 64) // (concrete values have at most 64 bits: the carry from compares)
+      return withCarry(f, f.opcode == Opcode::Add, s[0], s[1], f.carryIn ? &s[2] : nullptr);
     BV wide = f.opcode == Opcode::Add ? s[0].zext(w + 1) + s[1].zext(w + 1) : s[0].zext(w + 1) - s[1].zext(w + 1);
     if (f.carryIn)
       wide = f.opcode == Opcode::Add ? wide + s[2].zext(w + 1) : wide - s[2].zext(w + 1);
@@ -106,10 +125,11 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   case Opcode::MadLo: // 9.7.1.4; with the condition code 9.7.2.5 mad.cc / 9.7.2.6 madc
   case Opcode::MadHi: {
     const unsigned w = f.width;
-    const BV product = f.opcode == Opcode::MadLo ? mulLow(s[0], s[1])
-                                                 : mulWide(s[0], s[1], f.type == TypeClass::S).extract(2 * w - 1, w);
+    const BV product = f.opcode == Opcode::MadLo ? mulLow(s[0], s[1]) : mulHigh(s[0], s[1], f.type == TypeClass::S);
     if (!f.carryIn && !f.carryOut)
       return {product + s[2]};
+    if (w == 64)
+      return withCarry(f, true, product, s[2], f.carryIn ? &s[3] : nullptr);
     BV wide = product.zext(w + 1) + s[2].zext(w + 1);
     if (f.carryIn)
       wide = wide + s[3].zext(w + 1);

@@ -811,8 +811,13 @@ TEST_CASE("extended-precision, 24-bit, mad.hi/.wide, packing moves and setp.xor 
 }
 
 TEST_CASE("error: extended-precision, 24-bit and packing forms") {
-  expectError("add.cc.u64 %rd1, %rd2, %rd3;", 1, 1,
-              "unsupported form 'add.cc.u64': extended-precision (carry) arithmetic is supported for .u32 and .s32");
+  CHECK(decodeOk("add.cc.u64 %rd1, %rd2, %rd3;").form.name() == "add.cc.u64");
+  CHECK(decodeOk("subc.cc.s64 %rd1, %rd2, %rd3;").form.name() == "subc.cc.u64");
+  CHECK(decodeOk("madc.hi.cc.u64 %rd1, %rd2, %rd3, %rd4;").form.name() == "madc.hi.cc.u64");
+  CHECK(decodeOk("madc.hi.s64 %rd1, %rd2, %rd3, %rd4;").form.name() == "madc.hi.s64");
+  expectError("add.cc.u16 %rs1, %rs2, %rs3;", 1, 1,
+              "unsupported form 'add.cc.u16': extended-precision (carry) arithmetic is supported for .u32, .s32, .u64 "
+              "and .s64");
   expectError("addc.sat.s32 %r1, %r2, %r3;", 1, 1, "invalid form 'addc.sat.s32': unexpected modifier '.sat'");
   expectError("add.sat.s32 %r1, %r2, %r3;", 1, 1, "unsupported form 'add.sat.s32': .sat is not supported");
   expectError("mad24.hi.sat.s32 %r1, %r2, %r3, %r4;", 1, 1,
@@ -833,7 +838,8 @@ TEST_CASE("error: extended-precision, 24-bit and packing forms") {
   expectError("madc.b32 %r1, %r2, %r3;", 1, 1,
               "invalid form 'madc.b32': madc needs .lo or .hi (madc.lo[.cc].u32, madc.hi[.cc].u32)");
   expectError("madc.lo.cc.u64 %rd1, %rd2, %rd3, %rd4;", 1, 1,
-              "unsupported form 'madc.lo.cc.u64': extended-precision multiply-add is supported for .u32 and .s32");
+              "unsupported form 'madc.lo.cc.u64': extended-precision multiply-add is supported for .u32 and .s32, and "
+              ".hi for .u64 and .s64");
   CHECK(decodeOk("setp.lt.s16 %p1, %rs2, %rs3;").form.name() == "setp.lt.s16");
   CHECK(decodeOk("mad.lo.s64 %rd1, %rd2, %rd3, %rd4;").form.name() == "mad.lo.u64");
   CHECK(decodeOk("mul.hi.u64 %rd1, %rd2, 7;").form.name() == "mul.hi.u64");

@@ -287,7 +287,7 @@ TEST_CASE("mul.hi.s64 is proved from the unsigned rule as a lemma; wrong correct
   using namespace rules::dsl;
   rules::Rule s = ruleNamed("mul.hi.s64/umulhi-corrected");
   REQUIRE(s.lemma);
-  REQUIRE(s.signedProductLemma);
+  REQUIRE(s.opaqueProducts);
   const verify::ProofResult proved = verify::proveRule(s, targets::defaultTarget());
   CHECK_MESSAGE(proved.status == verify::ProofResult::Status::Proved, proved.counterexample);
   // The second correction subtracts b where b < 0 (it must subtract a).

@@ -285,3 +285,42 @@ TEST_CASE("div and rem: restoring division is the machine's own division") {
   REQUIRE(pre.size() == 1);
   CHECK(pre[0].value() == 0);
 }
+
+TEST_CASE("64-bit carry forms: sums, differences and high products with CC.CF against 128-bit arithmetic") {
+  using p2a::ptx::Form;
+  using p2a::ptx::Opcode;
+  using p2a::ptx::TypeClass;
+  auto carryForm = [](Opcode op, TypeClass t, bool in, bool out) {
+    Form f{op, t, 64};
+    f.carryIn = in;
+    f.carryOut = out;
+    return f;
+  };
+  std::mt19937_64 rng(64);
+  const uint64_t edges[] = {0, 1, 0x7fffffffffffffffull, 0x8000000000000000ull, ~0ull, 0xffffffff00000000ull};
+  for (int i = 0; i < 4000; ++i) {
+    const uint64_t a = i < 36 ? edges[i % 6] : rng(), b = i < 36 ? edges[i / 6] : rng(), c = rng();
+    const unsigned cin = i & 1;
+    INFO(a << " " << b << " " << c << " cin " << cin);
+    const std::vector<BV> ab{BV::constant(64, a), BV::constant(64, b), BV::constant(1, cin)};
+    const unsigned __int128 sum = (unsigned __int128)a + b + cin;
+    std::vector<BV> r = sem::evalPtx(carryForm(Opcode::Add, TypeClass::U, true, true), ab);
+    CHECK(r[0].value() == uint64_t(sum));
+    CHECK(r[1].value() == uint64_t(sum >> 64));
+    const unsigned __int128 diff = (unsigned __int128)a - b - cin;
+    r = sem::evalPtx(carryForm(Opcode::Sub, TypeClass::U, true, true), ab);
+    CHECK(r[0].value() == uint64_t(diff));
+    CHECK(r[1].value() == uint64_t((diff >> 64) & 1)); // the borrow
+    const std::vector<BV> abc{BV::constant(64, a), BV::constant(64, b), BV::constant(64, c), BV::constant(1, cin)};
+    const unsigned __int128 hu = ((unsigned __int128)a * b) >> 64;
+    const unsigned __int128 su = (unsigned __int128)uint64_t(hu) + c + cin;
+    r = sem::evalPtx(carryForm(Opcode::MadHi, TypeClass::U, true, true), abc);
+    CHECK(r[0].value() == uint64_t(su));
+    CHECK(r[1].value() == uint64_t(su >> 64));
+    const __int128 hs = ((__int128)int64_t(a) * int64_t(b)) >> 64;
+    const unsigned __int128 ss = (unsigned __int128)uint64_t(hs) + c + cin;
+    r = sem::evalPtx(carryForm(Opcode::MadHi, TypeClass::S, true, true), abc);
+    CHECK(r[0].value() == uint64_t(ss));
+    CHECK(r[1].value() == uint64_t(ss >> 64));
+  }
+}

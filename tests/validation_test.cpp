@@ -1597,6 +1597,17 @@ TEST_CASE("64-bit div and rem: restoring division on halves agrees with the PTX 
   CHECK(m.functions[0].kernel->numVgprs < 64);
 }
 
+TEST_CASE("64-bit carry chains (add/sub .cc, madc.hi .u64/.s64) agree with the PTX interpreter on every target") {
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/carry64.ptx");
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    check::Options o;
+    o.trials = 3;
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
+    INFO(t.name << ": " << r.report);
+    CHECK(r.status == check::Status::Pass);
+  }
+}
+
 TEST_CASE("div and rem: restoring division agrees with the PTX interpreter on every target") {
   const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/divide.ptx");
   for (const targets::TargetInfo &t : targets::allTargets()) {
