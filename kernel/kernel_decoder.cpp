@@ -579,6 +579,24 @@ private:
       k_.body.push_back(s);
       return;
     }
+    if (in.opcode == "nanosleep") {
+      // nanosleep.u32 t (PTX ISA, Parallel Synchronization and Communication
+      // Instructions: nanosleep): "the sleep duration is
+      // approximated, but guaranteed to be in the interval [0, 2*t]", so
+      // not sleeping is a conforming translation (CUB's spin-wait backoff).
+      if (in.modifiers != std::vector<std::string>{"u32"})
+        return unsupportedForm(in, full, "expected nanosleep.u32");
+      if (!count(1))
+        return;
+      if (ops[0].kind != ast::Operand::Kind::Immediate && ops[0].kind != ast::Operand::Kind::Register) {
+        error(diags_, ops[0].loc, "expected a register or an immediate, got '" + ops[0].text + "'");
+        return;
+      }
+      s.kind = Stmt::Kind::Nop;
+      s.note = "nanosleep: any sleep in [0, 2t] conforms; none";
+      k_.body.push_back(s);
+      return;
+    }
     if (in.opcode == "membar" || in.opcode == "fence") {
       // membar.{cta,gl,sys} (PTX ISA 9.7.13.4) and fence.{sc,acq_rel}.scope:
       // both order every memory access of the thread at the scope. A

@@ -20,7 +20,8 @@ const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "
 // Statements the kernel translation decodes (kernel/kernel_decoder.cpp) but
 // a lone instruction cannot: it has no memory, lanes or control flow around it.
 const std::set<std::string> kKernelStatements = {"ld",  "ldu",    "st",    "atom", "red",  "cvta", "bra",  "bar",
-                                                 "barrier", "membar", "fence", "ret",  "exit", "call", "shfl", "vote"};
+                                                 "barrier", "membar", "fence", "ret",  "exit", "call", "shfl", "vote",
+                                                 "nanosleep"};
 
 std::optional<PrmtMode> prmtModeOf(const std::string &m) {
   static const std::pair<const char *, PrmtMode> modes[] = {{"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e},

@@ -1661,3 +1661,23 @@ TEST_CASE("a variable initialised with function addresses fails only the kernels
   o.kernel = "plain";
   CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
 }
+
+TEST_CASE("nanosleep is a conforming no-op (any sleep in [0, 2t]) on every target") {
+  const std::string src = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n"
+                          ".reg .b32 %r<3>;\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+                          "nanosleep.u32 100;\nnanosleep.u32 %r1;\nmul.wide.u32 %rd2, %r1, 4;\n"
+                          "add.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r1;\nret;\n}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    check::Options o;
+    o.trials = 1;
+    CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
+  }
+  // Only the .u32 form exists.
+  module::ModuleResult bad = module::translateModule(
+      ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\nnanosleep.u64 100;\nret;\n}\n",
+      targets::defaultTarget(), p2a::testing::costModel());
+  CHECK_FALSE(bad.ok);
+  REQUIRE(!bad.diagnostics.empty());
+  CHECK(p2a::testing::contains(bad.diagnostics[0].message, "expected nanosleep.u32"));
+  CHECK(bad.diagnostics[0].loc.line == 6);
+}
