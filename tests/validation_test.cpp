@@ -1570,26 +1570,25 @@ TEST_CASE("warp operations: forms that are invalid or not supported are located 
   CHECK(kernelDecodeError("shfl.sync.idx.b32 %r1|%r3, %r2, 1, 31, -1;") == "register %r3 is 32-bit but is used as 1-bit here");
 }
 
-TEST_CASE("video shifts (vshl/vshr, .clamp/.wrap, secondary .add) agree with the PTX interpreter on every target") {
-  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/video_shift.ptx");
+// A kernel file of tests/kernels/ through `check` on every target; its source.
+static std::string checkKernelFileOnEveryTarget(const std::string &name, unsigned trials) {
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/" + name);
   for (const targets::TargetInfo &t : targets::allTargets()) {
     check::Options o;
-    o.trials = 2;
+    o.trials = trials;
     check::Result r = check::run(src, t, o, p2a::testing::costModel());
     INFO(t.name << ": " << r.report);
     CHECK(r.status == check::Status::Pass);
   }
+  return src;
+}
+
+TEST_CASE("video shifts (vshl/vshr, .clamp/.wrap, secondary .add) agree with the PTX interpreter on every target") {
+  checkKernelFileOnEveryTarget("video_shift.ptx", 2);
 }
 
 TEST_CASE("64-bit div and rem: restoring division on halves agrees with the PTX interpreter on every target") {
-  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/divide64.ptx");
-  for (const targets::TargetInfo &t : targets::allTargets()) {
-    check::Options o;
-    o.trials = 2;
-    check::Result r = check::run(src, t, o, p2a::testing::costModel());
-    INFO(t.name << ": " << r.report);
-    CHECK(r.status == check::Status::Pass);
-  }
+  const std::string src = checkKernelFileOnEveryTarget("divide64.ptx", 2);
   // A constant divisor that is a literal is moved into a VGPR once, not once
   // per step: the kernel stays far below the register budget on every target.
   module::ModuleResult m = module::translateModule(src, targets::defaultTarget(), p2a::testing::costModel());
@@ -1598,25 +1597,11 @@ TEST_CASE("64-bit div and rem: restoring division on halves agrees with the PTX 
 }
 
 TEST_CASE("64-bit carry chains (add/sub .cc, madc.hi .u64/.s64) agree with the PTX interpreter on every target") {
-  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/carry64.ptx");
-  for (const targets::TargetInfo &t : targets::allTargets()) {
-    check::Options o;
-    o.trials = 3;
-    check::Result r = check::run(src, t, o, p2a::testing::costModel());
-    INFO(t.name << ": " << r.report);
-    CHECK(r.status == check::Status::Pass);
-  }
+  checkKernelFileOnEveryTarget("carry64.ptx", 3);
 }
 
 TEST_CASE("div and rem: restoring division agrees with the PTX interpreter on every target") {
-  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/divide.ptx");
-  for (const targets::TargetInfo &t : targets::allTargets()) {
-    check::Options o;
-    o.trials = 3;
-    check::Result r = check::run(src, t, o, p2a::testing::costModel());
-    INFO(t.name << ": " << r.report);
-    CHECK(r.status == check::Status::Pass);
-  }
+  checkKernelFileOnEveryTarget("divide.ptx", 3);
   // Division by zero is undefined in PTX: the interpreter says so at its line.
   const std::string byZero = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
                              ".reg .b32 %r<4>;\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\ndiv.u32 %r3, %r1, %r2;\nret;\n}\n";
