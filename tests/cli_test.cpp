@@ -673,6 +673,35 @@ TEST_CASE("check: exit status and report") {
   Run negative = run({"check", operands, "--kernel", "wide_registers_from_params", "--param",
                       "wide_registers_from_params_param_2=-5", "-mcpu=gfx1100"});
   CHECK(negative.exited(0));
+  // --fill and --input set a buffer's bytes: each thread divides by its word
+  // of `in`, so zero words fault in the interpreter and ones do not.
+  const std::string divides = std::string(P2A_SOURCE_DIR) + "/tests/fixtures/divide_by_input.ptx";
+  Run zeros = run({"check", divides, "--fill", "in=zero"});
+  CHECK(zeros.exited(2));
+  CHECK(contains(zeros.err, "has undefined behaviour for these operands"));
+  Run seq = run({"check", divides, "--fill", "in=seq32"}); // word 0 is 0
+  CHECK(seq.exited(2));
+  Run ones = run({"check", divides, "--fill", "in=ones", "-mcpu=gfx1100"});
+  CHECK(ones.exited(0));
+  CHECK(contains(ones.out, "buffers: in 256 bytes (inferred), filled ones, out 256 bytes (inferred)"));
+  const std::string words = tempFile("words.bin", std::string("\x07\x00\x00\x00\x09\x00\x00\x00", 8));
+  Run given = run({"check", divides, "--input", "in=" + words, "--fill", "in=zero", "--block", "2"});
+  CHECK(given.exited(0));
+  CHECK(contains(given.out, "in 256 bytes (inferred), from 8 given bytes, then zero"));
+  Run thirdZero = run({"check", divides, "--input", "in=" + words, "--fill", "in=zero", "--block", "3"});
+  CHECK(thirdZero.exited(2));
+  Run missing = run({"check", divides, "--input", "in=/nonexistent/words.bin"});
+  CHECK(missing.exited(2));
+  CHECK(contains(missing.err, "--input=in=/nonexistent/words.bin: cannot read '/nonexistent/words.bin'"));
+  Run badFill = run({"check", divides, "--fill", "in=twos"});
+  CHECK(badFill.exited(2));
+  CHECK(contains(badFill.err, "--fill=in=twos: expected NAME=zero|ones|seq32|random"));
+  Run noSuch = run({"check", divides, "--fill", "x=zero"});
+  CHECK(noSuch.exited(2));
+  CHECK(contains(noSuch.err, "--fill x: kernel 'divby' has no pointer parameter of that name"));
+  Run tooLong = run({"check", divides, "--buffer", "in=4", "--input", "in=" + words});
+  CHECK(tooLong.exited(2));
+  CHECK(contains(tooLong.err, "--input in: 8 bytes do not fit its buffer of 4 bytes"));
   Run negativeBuffer = run({"check", fixture, "--buffer", "out=-5"});
   CHECK(negativeBuffer.exited(2));
   CHECK(contains(negativeBuffer.err, "--buffer=out=-5: expected NAME=INTEGER"));

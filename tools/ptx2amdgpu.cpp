@@ -105,6 +105,10 @@ cl::opt<uint64_t> CheckSeed("seed", cl::desc("Seed of the random inputs (default
                             cl::cat(Category));
 cl::list<std::string> CheckBuffers("buffer", cl::desc("Size of a pointer parameter's buffer: NAME=BYTES (default: inferred from the launch)"),
                                    cl::sub(CheckCmd), cl::cat(Category));
+cl::list<std::string> CheckInputs("input", cl::desc("A buffer's leading bytes in every trial: NAME=FILE (its buffer is at least that long)"),
+                                  cl::sub(CheckCmd), cl::cat(Category));
+cl::list<std::string> CheckFills("fill", cl::desc("How a buffer starts: NAME=zero|ones|seq32|random (default random)"),
+                                 cl::sub(CheckCmd), cl::cat(Category));
 cl::list<std::string> CheckParams("param", cl::desc("Value of a parameter: NAME=VALUE (default: random; a pointer parameter given a value gets no buffer)"),
                                   cl::sub(CheckCmd), cl::cat(Category));
 
@@ -619,6 +623,32 @@ int runCheck() {
   }
   if (!parseAssignments(CheckBuffers, "buffer", o.bufferBytes) || !parseAssignments(CheckParams, "param", o.params, true))
     return 2;
+  for (const std::string &a : CheckInputs) {
+    auto [name, file] = StringRef(a).split('=');
+    if (name.empty() || file.empty()) {
+      WithColor::error(errs(), "ptx2amdgpu") << "--input=" << a << ": expected NAME=FILE\n";
+      return 2;
+    }
+    ErrorOr<std::unique_ptr<MemoryBuffer>> bytes = MemoryBuffer::getFile(file, /*IsText=*/false);
+    if (!bytes) {
+      WithColor::error(errs(), "ptx2amdgpu") << "--input=" << a << ": cannot read '" << file
+                                             << "': " << bytes.getError().message() << "\n";
+      return 2;
+    }
+    const StringRef data = (*bytes)->getBuffer();
+    o.contents[name.str()] = std::vector<uint8_t>(data.begin(), data.end());
+  }
+  for (const std::string &a : CheckFills) {
+    auto [name, kind] = StringRef(a).split('=');
+    static const std::pair<const char *, check::Fill> kinds[] = {
+        {"zero", check::Fill::Zero}, {"ones", check::Fill::Ones}, {"seq32", check::Fill::Seq32}, {"random", check::Fill::Random}};
+    auto it = std::find_if(std::begin(kinds), std::end(kinds), [&](const auto &k) { return kind == k.first; });
+    if (name.empty() || it == std::end(kinds)) {
+      WithColor::error(errs(), "ptx2amdgpu") << "--fill=" << a << ": expected NAME=zero|ones|seq32|random\n";
+      return 2;
+    }
+    o.fills[name.str()] = it->second;
+  }
   std::string text;
   if (!readInput(CheckFile, text))
     return 2;

@@ -79,7 +79,7 @@ public:
     std::string sizes;
     for (const Buffer &b : buffers_)
       sizes += (sizes.empty() ? "" : ", ") + b.name + " " + std::to_string(b.size) + " bytes" +
-               (b.inferred ? " (inferred)" : "");
+               (b.inferred ? " (inferred)" : "") + describeStart(b.name);
     header_ = "check: kernel '" + k_->name + "' on " + t_.name + " (wave" + std::to_string(t_.wave_size) +
               "), grid " + dim(o_.grid) + " block " + dim(o_.block) + ", " + std::to_string(o_.trials) +
               " trial(s), seed " + std::to_string(o_.seed) + "\n  buffers: " + (sizes.empty() ? "none" : sizes) +
@@ -96,6 +96,18 @@ public:
   }
 
 private:
+  // How a buffer starts, for the report: " from 12 given bytes, then zero".
+  std::string describeStart(const std::string &name) const {
+    static const char *fills[] = {"random", "zero", "ones", "seq32"};
+    const auto fill = o_.fills.find(name);
+    const auto given = o_.contents.find(name);
+    if (fill == o_.fills.end() && given == o_.contents.end())
+      return "";
+    const std::string how = fills[static_cast<int>(fill == o_.fills.end() ? Fill::Random : fill->second)];
+    return given == o_.contents.end() ? ", filled " + how
+                                      : ", from " + std::to_string(given->second.size()) + " given bytes, then " + how;
+  }
+
   struct Buffer {
     std::string name;
     uint64_t size = 0;
@@ -171,12 +183,28 @@ private:
         auto it = o_.bufferBytes.find(p.name);
         b.inferred = it == o_.bufferBytes.end();
         b.size = b.inferred ? std::max<uint64_t>(256, o_.grid.count() * o_.block.count() * 4) : it->second;
+        if (auto given = o_.contents.find(p.name); given != o_.contents.end()) {
+          if (b.inferred)
+            b.size = std::max<uint64_t>(b.size, given->second.size());
+          else if (given->second.size() > b.size)
+            return fail(k_->loc, "--input " + p.name + ": " + std::to_string(given->second.size()) +
+                                     " bytes do not fit its buffer of " + std::to_string(b.size) + " bytes");
+        }
         buffers_.push_back(b);
       }
     }
     for (const auto &[name, v] : o_.bufferBytes)
       if (!k_->param(name))
         return fail(k_->loc, "--buffer " + name + ": kernel '" + k_->name + "' has no such parameter");
+    auto isBuffer = [&](const std::string &name) {
+      return std::any_of(buffers_.begin(), buffers_.end(), [&](const Buffer &b) { return b.name == name; });
+    };
+    for (const auto &[name, v] : o_.contents)
+      if (!isBuffer(name))
+        return fail(k_->loc, "--input " + name + ": kernel '" + k_->name + "' has no pointer parameter of that name");
+    for (const auto &[name, v] : o_.fills)
+      if (!isBuffer(name))
+        return fail(k_->loc, "--fill " + name + ": kernel '" + k_->name + "' has no pointer parameter of that name");
     for (const auto &[name, v] : o_.params)
       if (!k_->param(name))
         return fail(k_->loc, "--param " + name + ": kernel '" + k_->name + "' has no such parameter");
@@ -202,7 +230,11 @@ private:
         for (size_t j = 0; j < 8 && i + j < bytes.size(); ++j)
           bytes[i + j] = static_cast<uint8_t>(v >> (8 * j));
       }
-      if (auto given = o_.contents.find(b.name); given != o_.contents.end() && trial == 0)
+      const auto fill = o_.fills.find(b.name);
+      const Fill how = fill == o_.fills.end() ? Fill::Random : fill->second;
+      for (size_t i = 0; i < bytes.size() && how != Fill::Random; ++i)
+        bytes[i] = how == Fill::Zero ? 0 : how == Fill::Ones ? 0xff : static_cast<uint8_t>((i / 4) >> (8 * (i % 4)));
+      if (auto given = o_.contents.find(b.name); given != o_.contents.end())
         std::copy_n(given->second.begin(), std::min(given->second.size(), bytes.size()), bytes.begin());
       in.contents.push_back(std::move(bytes));
     }

@@ -24,6 +24,10 @@ struct TargetInfo;
 
 namespace p2a::check {
 
+// A buffer's bytes before the run (`check --fill`): random (the default),
+// all zero, all ones, or the 32-bit words 0, 1, 2, ... (little-endian).
+enum class Fill { Random, Zero, Ones, Seq32 };
+
 struct Options {
   std::string kernel;         // empty: the module's only (or first) .entry
   Dim3 grid{1, 1, 1};
@@ -32,9 +36,11 @@ struct Options {
   uint64_t seed = 1;
   std::map<std::string, uint64_t> bufferBytes; // pointer parameter -> size; others inferred from the launch
   std::map<std::string, uint64_t> params;      // scalar parameter -> value; others random per trial
-  // Known leading bytes of a buffer in trial 0 (e.g. a hardware-measured
-  // vector); the rest stays random.
+  // Known leading bytes of a buffer in every trial (`check --input`, or a
+  // hardware-measured vector); an inferred buffer is at least this long, a
+  // sized one must hold them. The rest is filled as `fills` says.
   std::map<std::string, std::vector<uint8_t>> contents;
+  std::map<std::string, Fill> fills; // pointer parameter -> how its buffer starts
   const rules::Rule *forcedRule = nullptr;     // tests: lower with this rule where it applies
   // Dynamic shared memory per block (`extern __shared__`, CUDA's launch
   // argument); unset: what the 64 KiB of LDS leave beside the static shared
