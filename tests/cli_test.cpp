@@ -688,6 +688,23 @@ TEST_CASE("check: exit status and report") {
   Run given = run({"check", divides, "--input", "in=" + words, "--fill", "in=zero", "--block", "2"});
   CHECK(given.exited(0));
   CHECK(contains(given.out, "in 256 bytes (inferred), from 8 given bytes, then zero"));
+  // --dump: both sides' final bytes, per trial; out[t] = 1000000 / in[t].
+  const std::string dumpDir = std::filesystem::path(words).parent_path().string() + "/dump";
+  Run dumped = run({"check", divides, "--input", "in=" + words, "--fill", "in=ones", "--block", "2", "--trials", "1",
+                    "--dump", dumpDir});
+  CHECK(dumped.exited(0));
+  for (const char *side : {"ptx", "amd"}) {
+    const std::string out = slurp(dumpDir + "/out.trial0." + side);
+    REQUIRE(out.size() == 256);
+    uint32_t first[2];
+    std::memcpy(first, out.data(), 8);
+    CHECK(first[0] == 1000000 / 7);
+    CHECK(first[1] == 1000000 / 9);
+    CHECK(slurp(dumpDir + "/in.trial0." + side).substr(0, 8) == std::string("\x07\x00\x00\x00\x09\x00\x00\x00", 8));
+  }
+  Run badDump = run({"check", divides, "--fill", "in=ones", "--dump", "/proc/no/such/dir"});
+  CHECK(badDump.exited(2));
+  CHECK(contains(badDump.err, "--dump: cannot create '/proc/no/such/dir'"));
   Run thirdZero = run({"check", divides, "--input", "in=" + words, "--fill", "in=zero", "--block", "3"});
   CHECK(thirdZero.exited(2));
   Run missing = run({"check", divides, "--input", "in=/nonexistent/words.bin"});

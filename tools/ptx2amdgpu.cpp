@@ -109,6 +109,8 @@ cl::list<std::string> CheckInputs("input", cl::desc("A buffer's leading bytes in
                                   cl::sub(CheckCmd), cl::cat(Category));
 cl::list<std::string> CheckFills("fill", cl::desc("How a buffer starts: NAME=zero|ones|seq32|random (default random)"),
                                  cl::sub(CheckCmd), cl::cat(Category));
+cl::opt<std::string> CheckDump("dump", cl::desc("Write every buffer's final bytes from both sides to DIR (NAME.trialT.ptx, NAME.trialT.amd)"),
+                               cl::value_desc("DIR"), cl::sub(CheckCmd), cl::cat(Category));
 cl::list<std::string> CheckParams("param", cl::desc("Value of a parameter: NAME=VALUE (default: random; a pointer parameter given a value gets no buffer)"),
                                   cl::sub(CheckCmd), cl::cat(Category));
 
@@ -638,6 +640,7 @@ int runCheck() {
     const StringRef data = (*bytes)->getBuffer();
     o.contents[name.str()] = std::vector<uint8_t>(data.begin(), data.end());
   }
+  o.dumpDir = CheckDump;
   for (const std::string &a : CheckFills) {
     auto [name, kind] = StringRef(a).split('=');
     static const std::pair<const char *, check::Fill> kinds[] = {

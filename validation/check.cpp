@@ -5,12 +5,14 @@
 #include "targets/target_info.hpp"
 #include "isel/cost_model.hpp"
 #include "driver/code_object_link.hpp"
+#include "driver/output_file.hpp"
 #include "lowering/kernel_lowering.hpp"
 #include "validation/amdgpu_emulator.hpp"
 #include "validation/code_object.hpp"
 #include "validation/ptx_interpreter.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 
 namespace p2a::check {
@@ -358,6 +360,8 @@ private:
       return mismatch("trial " + std::to_string(trial) + ": the translated code fails in the AMDGPU emulator: " +
                       f->message + where);
     }
+    if (!o_.dumpDir.empty() && !dump(trial, ptxMem, amdMem))
+      return false;
     for (size_t i = 0; i < buffers_.size(); ++i) {
       const GlobalMemory::Buffer *a = ptxMem.byName(buffers_[i].name);
       const GlobalMemory::Buffer *b = amdMem.byName(buffers_[i].name);
@@ -374,6 +378,23 @@ private:
         return mismatch(msg);
       }
     }
+    return true;
+  }
+
+  // Both sides' final buffers into o_.dumpDir, each file written atomically.
+  bool dump(unsigned trial, const GlobalMemory &ptxMem, const GlobalMemory &amdMem) {
+    std::error_code ec;
+    std::filesystem::create_directories(o_.dumpDir, ec);
+    if (ec)
+      return fail(k_->loc, "--dump: cannot create '" + o_.dumpDir + "': " + ec.message());
+    for (const Buffer &b : buffers_)
+      for (auto [side, mem] : {std::pair{"ptx", &ptxMem}, std::pair{"amd", &amdMem}}) {
+        const GlobalMemory::Buffer *buf = mem->byName(b.name);
+        const std::string path = o_.dumpDir + "/" + b.name + ".trial" + std::to_string(trial) + "." + side;
+        const std::string bytes(buf->bytes.begin(), buf->bytes.end());
+        if (std::string err = output::writeAtomically(path, bytes); !err.empty())
+          return fail(k_->loc, "--dump: " + err);
+      }
     return true;
   }
 

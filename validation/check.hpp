@@ -41,6 +41,9 @@ struct Options {
   // sized one must hold them. The rest is filled as `fills` says.
   std::map<std::string, std::vector<uint8_t>> contents;
   std::map<std::string, Fill> fills; // pointer parameter -> how its buffer starts
+  // `check --dump DIR`: every buffer's final bytes from both sides, per
+  // trial, as DIR/NAME.trialT.ptx and DIR/NAME.trialT.amd (raw bytes).
+  std::string dumpDir;
   const rules::Rule *forcedRule = nullptr;     // tests: lower with this rule where it applies
   // Dynamic shared memory per block (`extern __shared__`, CUDA's launch
   // argument); unset: what the 64 KiB of LDS leave beside the static shared
