@@ -277,9 +277,8 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
       legalize({amd::Op::V_MOV_B32, lo, {mir::MOperand{mir::MOperand::Kind::Imm, 0, 0, Part::Whole, o.imm & 0xffffffffu}}}, t, fn, out);
       legalize({amd::Op::V_MOV_B32, hi, {mir::MOperand{mir::MOperand::Kind::Imm, 0, 0, Part::Whole, o.imm >> 32}}}, t, fn, out);
       o = mir::MOperand{mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0};
-    } else if (auto it = moved ? moved->find(o.imm) : std::map<uint64_t, unsigned>::iterator{};
-               moved && it != moved->end()) {
-      o = mir::MOperand{mir::MOperand::Kind::VReg, it->second, 0, Part::Whole, 0};
+    } else if (moved && moved->count(o.imm)) {
+      o = mir::MOperand{mir::MOperand::Kind::VReg, moved->at(o.imm), 0, Part::Whole, 0};
     } else {
       unsigned v = newVreg(fn, mir::RegClass::V32);
       mir::MOperand dst{mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0};

@@ -211,6 +211,21 @@ BV mulWide(const BV &a, const BV &b, bool isSigned) {
   return isSigned ? a.sext(w) * b.sext(w) : a.zext(w) * b.zext(w);
 }
 
+namespace {
+
+// (aHi:aLo) - (bHi:bLo) as v_sub_co_u32 then v_subb_co_u32 compute it: the
+// difference's halves and the borrow out of the high half.
+struct HalvesDifference {
+  BV lo, hi, borrow;
+};
+HalvesDifference subtractHalves(const BV &aLo, const BV &aHi, const BV &bLo, const BV &bHi) {
+  const BV lo = aLo.zext(33) - bLo.zext(33);
+  const BV hi = aHi.zext(33) - bHi.zext(33) - lo.extract(32, 32).zext(33);
+  return {lo.extract(31, 0), hi.extract(31, 0), hi.extract(32, 32)};
+}
+
+} // namespace
+
 UnsignedDivision divideUnsignedHalves(const BV &nLo, const BV &nHi, const BV &dLo, const BV &dHi) {
   const BV zero = nLo.lit(0), one = nLo.lit(1), ones = nLo.lit(0xffffffffu);
   const BV topBit = BV::constant(64, 31);
@@ -222,12 +237,10 @@ UnsignedDivision divideUnsignedHalves(const BV &nLo, const BV &nHi, const BV &dL
     rLo = BV::concat(rLo, qHi).lshr(topBit).extract(31, 0);
     qHi = BV::concat(qHi, qLo).lshr(topBit).extract(31, 0);
     qLo = qLo.shl(one);
-    const BV diffLo = rLo.zext(33) - dLo.zext(33);
-    const BV diffHi = rHi.zext(33) - dHi.zext(33) - diffLo.extract(32, 32).zext(33);
-    const BV borrow = diffHi.extract(32, 32); // r < d
-    rLo = BV::ite(borrow, rLo, diffLo.extract(31, 0));
-    rHi = BV::ite(borrow, rHi, diffHi.extract(31, 0));
-    qLo = (qLo.zext(33) - ones.zext(33) - borrow.zext(33)).extract(31, 0);
+    const HalvesDifference diff = subtractHalves(rLo, rHi, dLo, dHi); // borrow: r < d
+    rLo = BV::ite(diff.borrow, rLo, diff.lo);
+    rHi = BV::ite(diff.borrow, rHi, diff.hi);
+    qLo = (qLo.zext(33) - ones.zext(33) - diff.borrow.zext(33)).extract(31, 0);
   }
   const BV big = dHi.extract(31, 31);
   const BV fits = d.ule(n);
@@ -237,9 +250,8 @@ UnsignedDivision divideUnsignedHalves(const BV &nLo, const BV &nHi, const BV &dL
 
 std::array<BV, 3> magnitudeHalves(const BV &lo, const BV &hi) {
   const BV m = hi.ashr(hi.lit(31));
-  const BV diffLo = (lo ^ m).zext(33) - m.zext(33);
-  const BV diffHi = (hi ^ m).zext(33) - m.zext(33) - diffLo.extract(32, 32).zext(33);
-  return {diffLo.extract(31, 0), diffHi.extract(31, 0), m};
+  const HalvesDifference magnitude = subtractHalves(lo ^ m, hi ^ m, m, m);
+  return {magnitude.lo, magnitude.hi, m};
 }
 
 UnsignedDivision divideUnsigned(const BV &n, const BV &d) {
