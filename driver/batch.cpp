@@ -1,4 +1,5 @@
 #include "driver/batch.hpp"
+#include "driver/input_file.hpp"
 
 #include "driver/code_object_link.hpp"
 
@@ -193,14 +194,13 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
   FileOutcome out;
   out.file = file;
   try {
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buf =
-        file.input == "-" ? llvm::MemoryBuffer::getSTDIN() : llvm::MemoryBuffer::getFile(file.input, /*IsText=*/true);
-    if (!buf) {
-      addFileError(out, "cannot read '" + file.input + "': " + buf.getError().message(), opts.colors);
+    input::ReadResult read = input::readInput(file.input, opts.maxInputBytes);
+    if (!read.ok) {
+      addFileError(out, read.error, opts.colors);
       out.seconds = secondsSince(t0);
       return out;
     }
-    SourceFile src(file.input, (*buf)->getBuffer().str());
+    SourceFile src(file.input, std::move(read.text));
     out.lines = static_cast<unsigned>(std::count(src.text().begin(), src.text().end(), '\n') +
                                       (!src.text().empty() && src.text().back() != '\n'));
     auto res = std::make_shared<module::ModuleResult>(

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "targets/occupancy.hpp"
+#include "driver/input_file.hpp"
 #include "driver/module_translation.hpp"
 
 #include <functional>
@@ -53,6 +54,7 @@ struct Options {
   module::WarningOptions warnings;
   unsigned jobs = 0;        // 0: one per core
   unsigned errorLimit = 20; // per file, as clang's -ferror-limit (0: no limit)
+  uint64_t maxInputBytes = input::kDefaultMaxBytes; // a larger input is that file's error
   bool colors = false;      // ANSI colours in diagnostics
   bool keepResults = false; // keep each file's source and ModuleResult (for the HTML report)
   klower::Options lowering;  // --print-ir-after: each kernel's IR dump goes out with its diagnostics

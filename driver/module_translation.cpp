@@ -5,7 +5,11 @@
 #include "ptx/ptx_decoder.hpp"
 #include "targets/target_info.hpp"
 
+#include <llvm/Support/MathExtras.h>
+
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 namespace p2a::module {
 
@@ -113,12 +117,19 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   }
   if (!anyBody && pr.ok() && !pr.module.version.empty())
     warning(warns, {}, "empty-file", "no function with a body: nothing to translate");
-  if (!warnings.ignore)
-    for (Diagnostic &w : warns) {
-      if (warnings.asErrors)
-        w.severity = Diagnostic::Severity::Error;
-      res.diagnostics.push_back(std::move(w));
-    }
+  for (Diagnostic &w : warns)
+    res.diagnostics.push_back(std::move(w));
+  // -w and -Werror apply to every warning, the decoders' included; a
+  // function inlined into several kernels warns once.
+  std::set<std::tuple<unsigned, unsigned, std::string>> warned;
+  std::erase_if(res.diagnostics, [&](const Diagnostic &d) {
+    return d.severity == Diagnostic::Severity::Warning &&
+           (warnings.ignore || !warned.insert({d.loc.line, d.loc.col, d.message}).second);
+  });
+  if (warnings.asErrors)
+    for (Diagnostic &d : res.diagnostics)
+      if (d.severity == Diagnostic::Severity::Warning)
+        d.severity = Diagnostic::Severity::Error;
   sortBySource(res.diagnostics);
   for (const Diagnostic &d : res.diagnostics)
     if (!d.unsupportedOpcode.empty())
@@ -143,11 +154,29 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     }
     // Module variables the kernels address, defined once.
     std::vector<kernel::Variable> variables;
+    std::set<std::string> defined;
+    uint64_t dataBytes = 0;
     for (const FunctionResult &f : res.functions)
       if (f.kernel)
         for (const kernel::Variable &v : f.kernel->variables)
-          if (std::none_of(variables.begin(), variables.end(), [&](const kernel::Variable &x) { return x.name == v.name; }))
+          if (defined.insert(v.name).second) {
             variables.push_back(v);
+            dataBytes = llvm::alignTo(dataBytes, std::max(v.align, 1u)) + v.size;
+            // Kernels reach module variables PC-relative with a signed
+            // 32-bit offset (@rel32): data past 2 GiB of the code cannot be
+            // addressed, and lld would fail the link.
+            if (dataBytes > targets::kMaxModuleDataBytes && res.ok) {
+              error(res.diagnostics, v.loc,
+                    "the module's .global and .const variables take more than " +
+                        std::to_string(targets::kMaxModuleDataBytes) +
+                        " bytes with '" + v.name + "'; code reaches them with 32-bit PC-relative offsets");
+              res.ok = false;
+            }
+          }
+    if (!res.ok) {
+      res.assembly.clear();
+      return res;
+    }
     res.assembly += klower::variablesAssembly(variables);
     if (!metadata.empty())
       res.assembly += klower::moduleMetadata(t, metadata);

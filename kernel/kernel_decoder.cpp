@@ -428,6 +428,10 @@ private:
       return true;
     }
     if (allowImm && o.kind == ast::Operand::Kind::Immediate && o.imm_kind == ast::Operand::ImmKind::Int) {
+      if (!ptx::immediateFits(o.imm_bits, width))
+        warning(diags_, o.loc, "constant-truncated",
+                "integer constant " + o.text + " does not fit a " + std::to_string(width) + "-bit operand; its low " +
+                    std::to_string(width) + " bits are used, as ptxas does");
       out.kind = ptx::Operand::Kind::Immediate;
       out.imm = o.imm_bits & sem::maskOf(width);
       return true;

@@ -3,14 +3,16 @@
 // metadata; the module header, variables and metadata blocks.
 #include "lowering/lowering.hpp"
 
+#include <algorithm>
+
 namespace p2a::klower {
 
 namespace {
 
 // Whether LLVM's metadata reader takes a scalar for a string: its YAML
-// reader types scalars by their spelling even when quoted, so `n`, `yes`,
-// `off`, `null` or `12` become booleans, nulls or numbers and the metadata is
-// rejected. Such an argument name is left out (names are optional).
+// reader (msgpack::DocNode::fromString) types scalars by their spelling even
+// when quoted, so `n`, `yes`, `off`, `null`, `nan` or `12` would become
+// booleans, nulls or numbers and the metadata be rejected.
 bool readsAsString(const std::string &v) {
   std::string l;
   for (char c : v)
@@ -19,8 +21,13 @@ bool readsAsString(const std::string &v) {
   for (const char *x : special)
     if (l == x)
       return false;
-  return !std::isdigit(static_cast<unsigned char>(l[0])) && l[0] != '-' && l[0] != '+' && l[0] != '.';
+  return !std::isdigit(static_cast<unsigned char>(l[0])) && l[0] != '-' && l[0] != '+' && l[0] != '.' &&
+         l != "nan" && l != "inf";
 }
+
+// A name for the metadata: as it is, or with an explicit `!str` tag, which
+// that reader honours (PTX identifiers hold no quote).
+std::string yamlString(const std::string &v) { return readsAsString(v) ? v : "!str '" + v + "'"; }
 
 } // namespace
 
@@ -42,6 +49,14 @@ bool Lowering::layOutSegments() {
     error(diags_, k_.loc,
           "kernel '" + k_.name + "' declares " + std::to_string(group.bytes) + " bytes of shared memory; a workgroup on " +
               t_.name + " has " + std::to_string(targets::kLdsBytesPerWorkgroup) + " bytes of LDS");
+    return false;
+  }
+  // A private segment larger than the wave's scratch size field can describe
+  // would be cut short by the runtime, and lanes would overlap.
+  if (priv.bytes > t_.maxScratchBytesPerLane()) {
+    error(diags_, k_.loc,
+          "kernel '" + k_.name + "' declares " + std::to_string(priv.bytes) + " bytes of local memory per thread; a lane on " +
+              t_.name + " has at most " + std::to_string(t_.maxScratchBytesPerLane()) + " bytes of scratch");
     return false;
   }
   sharedOffset_ = group.offset;
@@ -194,8 +209,8 @@ std::string Lowering::metadataEntry(unsigned nv) const {
     m += "      - ";
     if (global)
       m += ".address_space: global\n        ";
-    if (!name.empty() && readsAsString(name))
-      m += ".name: " + name + "\n        ";
+    if (!name.empty())
+      m += ".name: " + yamlString(name) + "\n        ";
     m += ".offset: " + std::to_string(offset) + "\n        .size: " + std::to_string(size) +
          "\n        .value_kind: " + kind + "\n";
   };
@@ -215,10 +230,10 @@ std::string Lowering::metadataEntry(unsigned nv) const {
   m += "    .kernarg_segment_align: 8\n";
   m += "    .kernarg_segment_size: " + std::to_string(out_.kernargBytes) + "\n";
   m += "    .max_flat_workgroup_size: 1024\n";
-  m += "    .name: " + k_.name + "\n";
+  m += "    .name: " + yamlString(k_.name) + "\n";
   m += "    .private_segment_fixed_size: " + std::to_string(privateBytes_) + "\n";
   m += "    .sgpr_count: " + std::to_string(out_.numSgprs) + "\n";
-  m += "    .symbol: " + k_.name + ".kd\n";
+  m += "    .symbol: " + yamlString(k_.name + ".kd") + "\n";
   m += "    .vgpr_count: " + std::to_string(nv) + "\n";
   m += "    .wavefront_size: " + std::to_string(t_.wave_size) + "\n";
   return m;
@@ -233,21 +248,31 @@ std::string variablesAssembly(const std::vector<kernel::Variable> &variables) {
   for (const kernel::Variable &var : variables) {
     const kernel::Variable *v = &var;
     const std::string &n = v->name;
-    // .const data is read-only; .global data is writable.
+    // .const data is read-only; .global data is writable, and without
+    // initial bytes it takes no room in the file (.bss, as clang places a
+    // zero-initialised __device__ array).
+    const bool zero = std::all_of(v->init.begin(), v->init.end(), [](uint8_t b) { return b == 0; });
     a += v->space == kernel::Space::Const ? "\t.section .rodata." + n + ",\"a\",@progbits\n"
+         : zero                           ? "\t.section .bss." + n + ",\"aw\",@nobits\n"
                                           : "\t.section .data." + n + ",\"aw\",@progbits\n";
     unsigned log2 = 0;
     while ((1u << log2) < std::max(v->align, 1u))
       ++log2;
     a += "\t.p2align " + std::to_string(log2) + "\n\t.type " + n + ",@object\n" + n + ":\n";
+    // The initializer's bytes, then its zero tail (all of an uninitialised
+    // variable) as one .zero, so a large array costs one line.
     std::vector<uint8_t> bytes = v->init;
-    bytes.resize(v->size, 0);
+    bytes.resize(std::min<uint64_t>(bytes.size(), v->size));
+    while (!bytes.empty() && bytes.back() == 0)
+      bytes.pop_back();
     for (size_t i = 0; i < bytes.size(); i += 16) {
       a += "\t.byte ";
       for (size_t j = i; j < std::min(bytes.size(), i + 16); ++j)
         a += (j > i ? "," : "") + std::to_string(bytes[j]);
       a += "\n";
     }
+    if (v->size > bytes.size())
+      a += "\t.zero " + std::to_string(v->size - bytes.size()) + "\n";
     a += "\t.size " + n + ", " + std::to_string(v->size) + "\n";
   }
   return a;

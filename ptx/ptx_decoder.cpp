@@ -521,6 +521,11 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
         error(diags, o.loc, "predicate operand must be a register");
         return std::nullopt;
       }
+      const bool immLut = f.opcode == Opcode::Lop3 && i == 3; // checked below, as an error
+      if (!isPredSrc && !immLut && o.imm_kind == ast::Operand::ImmKind::Int && !immediateFits(o.imm_bits, w))
+        warning(diags, o.loc, "constant-truncated",
+                "integer constant " + o.text + " does not fit the " + std::to_string(w) + "-bit operand of '" + full +
+                    "'; its low " + std::to_string(w) + " bits are used, as ptxas does");
       s.kind = Operand::Kind::Immediate;
       // mov.pred p, N: any nonzero constant is true (nvcc writes -1).
       s.imm = isPredSrc ? (o.imm_bits != 0) : w >= 64 ? o.imm_bits : (o.imm_bits & ((1ull << w) - 1));

@@ -108,6 +108,18 @@ struct Form {
 const std::vector<Form> &allForms();
 std::optional<Form> formByName(const std::string &name);
 
+// Whether an integer constant (PTX ISA 4.5.1: a 64-bit value; a negative one
+// is its two's complement) fits a `width`-bit operand, read as signed or as
+// unsigned. One that fits neither way (0x100000000 for .b32) loses bits: ptxas
+// 13 truncates it without a word, and so does the translation, with a
+// warning (-Wconstant-truncated).
+inline bool immediateFits(uint64_t bits, unsigned width) {
+  if (width >= 64)
+    return true;
+  const uint64_t high = bits >> (width - 1); // the sign bit and everything above it
+  return (bits >> width) == 0 || high == (~0ull >> (width - 1));
+}
+
 struct Operand {
   enum class Kind { Register, Immediate, Sink };
   Kind kind = Kind::Register;

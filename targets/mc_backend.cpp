@@ -228,14 +228,19 @@ public:
   void emitValueImpl(const llvm::MCExpr *, unsigned size, llvm::SMLoc) override { add(size); }
   void emitULEB128Value(const llvm::MCExpr *) override { add(10); }
   void emitSLEB128Value(const llvm::MCExpr *) override { add(10); }
+  // A fill in a section with no file bytes (.bss: SHT_NOBITS) costs nothing.
+  bool inFile() const {
+    const llvm::MCSection *sec = getCurrentSectionOnly();
+    return !sec || !sec->isVirtualSection();
+  }
   void emitFill(const llvm::MCExpr &numBytes, uint64_t, llvm::SMLoc) override {
     int64_t n = 0;
-    if (numBytes.evaluateAsAbsolute(n))
+    if (inFile() && numBytes.evaluateAsAbsolute(n))
       addProduct(n, 1);
   }
   void emitFill(const llvm::MCExpr &numValues, int64_t size, int64_t, llvm::SMLoc) override {
     int64_t n = 0;
-    if (numValues.evaluateAsAbsolute(n))
+    if (inFile() && numValues.evaluateAsAbsolute(n))
       addProduct(n, size);
   }
   void emitNops(int64_t numBytes, int64_t, llvm::SMLoc, const llvm::MCSubtargetInfo &) override {

@@ -25,6 +25,11 @@ inline constexpr unsigned kMaxSgprs = 100;
 // guides, "Local data share").
 inline constexpr unsigned kLdsBytesPerWorkgroup = 64 * 1024;
 
+// Module .global/.const data in all: kernels address it PC-relative with a
+// signed 32-bit offset (R_AMDGPU_REL32_LO/HI), so it must lie within 2 GiB of
+// the code; 64 MiB of that is left for the code itself.
+inline constexpr uint64_t kMaxModuleDataBytes = (1ull << 31) - (64ull << 20);
+
 enum class Generation { GFX9 = 9, GFX10 = 10, GFX11 = 11, GFX12 = 12 };
 
 struct TargetInfo {
@@ -99,6 +104,16 @@ struct TargetInfo {
   } counters = Counters::Gfx9;
 
   bool wave32() const { return wave_size == 32; }
+  // Scratch one lane may use: the wave's scratch size field
+  // (COMPUTE_TMPRING_SIZE.WAVESIZE; as LLVM's GCNSubtarget::getMaxWaveScratchSize)
+  // is 13 bits of 1 KiB units on gfx9/gfx10, 15 bits of 256-byte units on
+  // gfx11 and 18 bits of 256-byte units on gfx12, shared by the wave's lanes.
+  uint64_t maxScratchBytesPerLane() const {
+    const uint64_t wave = generation >= Generation::GFX12   ? 256ull * ((1u << 18) - 1)
+                          : generation == Generation::GFX11 ? 256ull * ((1u << 15) - 1)
+                                                            : 1024ull * ((1u << 13) - 1);
+    return wave / wave_size;
+  }
   bool isGfx10Plus() const { return generation >= Generation::GFX10; }
   // A mnemonic in GFX9/GFX10 spelling -> this target's spelling.
   std::string mnemonic(std::string_view gfx9Name) const;

@@ -14,6 +14,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,7 +85,8 @@ std::string tempFile(const std::string &stem, const std::string &contents) {
 }
 
 doctest::String toString(const Run &r) {
-  std::string s = "exit " + std::to_string(r.exitCode) + " signal " + std::to_string(r.signal) +
+  std::string s = "exit " + std::to_string(r.exitCode) + " signal " + std::to_string(r.signal) + " peak " +
+                  std::to_string(r.peakKiB / 1024) + " MiB" +
                   "\n--- stdout\n" + r.out.substr(0, 4000) + "\n--- stderr\n" + r.err.substr(0, 4000);
   return s.c_str();
 }
@@ -132,11 +134,12 @@ Run run(const std::vector<std::string> &args, const std::string &stdinText, cons
   // A hang is a failure, not a stuck suite: past the deadline the child is
   // killed and the run reports SIGKILL.
   int status = 0;
+  struct rusage usage {};
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + std::chrono::seconds(deadlineSeconds);
   bool signalled = signalAfterMs == 0;
   for (;;) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
+    pid_t w = wait4(pid, &status, WNOHANG, &usage);
     if (w == pid)
       break;
     REQUIRE_MESSAGE((w == 0 || errno == EINTR), "waitpid: " << std::strerror(errno));
@@ -146,13 +149,14 @@ Run run(const std::vector<std::string> &args, const std::string &stdinText, cons
     }
     if (std::chrono::steady_clock::now() > deadline) {
       kill(pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
       }
       break;
     }
     usleep(2000);
   }
   Run r;
+  r.peakKiB = static_cast<uint64_t>(usage.ru_maxrss);
   if (WIFEXITED(status))
     r.exitCode = WEXITSTATUS(status);
   else if (WIFSIGNALED(status))

@@ -7,6 +7,7 @@
 
 #include <llvm/Support/JSON.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@ std::string tempFile(const std::string &stem, const std::string &contents);
 struct Run {
   int exitCode = -1; // -1 when the child did not exit normally
   int signal = 0;    // the terminating signal, if any
+  uint64_t peakKiB = 0; // the child's peak resident memory (wait4's ru_maxrss)
   std::string out, err;
   bool exited(int code) const { return signal == 0 && exitCode == code; }
 };

@@ -664,7 +664,7 @@ TEST_CASE("check: exit status and report") {
   CHECK(contains(noKernel.err, fixture + ":1:1: error: no kernel 'nope' (kernels: "));
   Run badGrid = run({"check", fixture, "--grid", "0,1"});
   CHECK(badGrid.exited(2));
-  CHECK(contains(badGrid.err, "--grid=0,1: expected X[,Y[,Z]] with each value in 1..65535"));
+  CHECK(contains(badGrid.err, "--grid=0,1: expected X[,Y[,Z]] with X in 1..2147483647, Y in 1..65535 and Z in 1..65535"));
   Run badParam = run({"check", fixture, "--param", "x"});
   CHECK(badParam.exited(2));
   CHECK(contains(badParam.err, "--param=x: expected NAME=INTEGER"));

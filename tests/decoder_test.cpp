@@ -353,36 +353,48 @@ TEST_CASE("plain identifiers declared .reg decode as registers") {
   }
 }
 
-TEST_CASE("immediates are truncated to the operand width") {
+TEST_CASE("immediates are truncated to the operand width, with a warning where bits are lost") {
+  // ptxas 13 truncates silently; a constant that fits neither as signed nor
+  // as unsigned (0x12345 for .b16; not -1) also gets -Wconstant-truncated.
   struct Case {
     const char *source;
     Strings srcs;
+    size_t truncated; // operands that lose bits
   };
   const Case cases[] = {
-      {"and.b16 %rs1, %rs2, 0x12345;", {"r:%rs2", "i:0x2345"}},
-      {"and.b16 %rs1, %rs2, -1;", {"r:%rs2", "i:0xffff"}},
-      {"or.b16 %rs1, 65536, %rs2;", {"i:0x0", "r:%rs2"}},
-      {"and.b32 %r1, %r2, -1;", {"r:%r2", "i:0xffffffff"}},
-      {"and.b32 %r1, %r2, 0x1FFFFFFFF;", {"r:%r2", "i:0xffffffff"}},
-      {"xor.b32 %r1, %r2, -2;", {"r:%r2", "i:0xfffffffe"}},
-      {"and.b64 %rd1, %rd2, -1;", {"r:%rd2", "i:0xffffffffffffffff"}},
-      {"or.b64 %rd1, %rd2, 0xFFFFFFFFFFFFFFFF;", {"r:%rd2", "i:0xffffffffffffffff"}},
-      {"not.b16 %rs1, 0x1FFFF;", {"i:0xffff"}},
-      {"cnot.b16 %rs1, 0x10001;", {"i:0x1"}},
-      {"cnot.b32 %r1, -1;", {"i:0xffffffff"}},
+      {"and.b16 %rs1, %rs2, 0x12345;", {"r:%rs2", "i:0x2345"}, 1},
+      {"and.b16 %rs1, %rs2, -1;", {"r:%rs2", "i:0xffff"}, 0},
+      {"or.b16 %rs1, 65536, %rs2;", {"i:0x0", "r:%rs2"}, 1},
+      {"and.b32 %r1, %r2, -1;", {"r:%r2", "i:0xffffffff"}, 0},
+      {"and.b32 %r1, %r2, 0x1FFFFFFFF;", {"r:%r2", "i:0xffffffff"}, 1},
+      {"xor.b32 %r1, %r2, -2;", {"r:%r2", "i:0xfffffffe"}, 0},
+      {"and.b64 %rd1, %rd2, -1;", {"r:%rd2", "i:0xffffffffffffffff"}, 0},
+      {"or.b64 %rd1, %rd2, 0xFFFFFFFFFFFFFFFF;", {"r:%rd2", "i:0xffffffffffffffff"}, 0},
+      {"not.b16 %rs1, 0x1FFFF;", {"i:0xffff"}, 1},
+      {"cnot.b16 %rs1, 0x10001;", {"i:0x1"}, 1},
+      {"cnot.b32 %r1, -1;", {"i:0xffffffff"}, 0},
       // the shift amount is .u32 whatever the data width
-      {"shl.b16 %rs1, %rs2, 0x100000003;", {"r:%rs2", "i:0x3"}},
-      {"shl.b64 %rd1, %rd2, 0x100000003;", {"r:%rd2", "i:0x3"}},
-      {"shl.b64 %rd1, 0x123456789, %r2;", {"i:0x123456789", "r:%r2"}},
-      {"shr.s16 %rs1, 0x18000, 1;", {"i:0x8000", "i:0x1"}},
-      {"shr.u64 %rd1, %rd2, -1;", {"r:%rd2", "i:0xffffffff"}},
+      {"shl.b16 %rs1, %rs2, 0x100000003;", {"r:%rs2", "i:0x3"}, 1},
+      {"shl.b64 %rd1, %rd2, 0x100000003;", {"r:%rd2", "i:0x3"}, 1},
+      {"shl.b64 %rd1, 0x123456789, %r2;", {"i:0x123456789", "r:%r2"}, 0},
+      {"shr.s16 %rs1, 0x18000, 1;", {"i:0x8000", "i:0x1"}, 1},
+      {"shr.u64 %rd1, %rd2, -1;", {"r:%rd2", "i:0xffffffff"}, 0},
       // shf and lop3 data operands are 32 bits, immLut 8
-      {"shf.l.wrap.b32 %r1, 0xFFFFFFFF1, %r2, 0x100000007;", {"i:0xfffffff1", "r:%r2", "i:0x7"}},
-      {"lop3.b32 %r1, -1, 0x100000002, %r3, 0xFF;", {"i:0xffffffff", "i:0x2", "r:%r3", "i:0xff"}},
+      {"shf.l.wrap.b32 %r1, 0xFFFFFFFF1, %r2, 0x100000007;", {"i:0xfffffff1", "r:%r2", "i:0x7"}, 2},
+      {"lop3.b32 %r1, -1, 0x100000002, %r3, 0xFF;", {"i:0xffffffff", "i:0x2", "r:%r3", "i:0xff"}, 1},
   };
   for (const Case &c : cases) {
     INFO("source: " << c.source);
-    CHECK(operandsText(decodeOk(c.source).srcs) == c.srcs);
+    Decoded d = decodeSnippet(c.source);
+    INFO("diagnostics: " << describe(d.diags));
+    REQUIRE(d.insts.size() == 1);
+    REQUIRE(d.insts[0].has_value());
+    CHECK(operandsText(d.insts[0]->srcs) == c.srcs);
+    REQUIRE(d.diags.size() == c.truncated);
+    for (const p2a::Diagnostic &w : d.diags) {
+      CHECK(w.severity == p2a::Diagnostic::Severity::Warning);
+      CHECK(w.flag == "constant-truncated");
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <unistd.h>
 
@@ -19,6 +20,19 @@ namespace {
 const std::string kCorpus = std::string(P2A_SOURCE_DIR) + "/tests/hostile/";
 const std::string kHeader = ".version 8.5\n.target sm_90\n.address_size 64\n\n";
 constexpr unsigned kDeadline = 60; // seconds; a run past it is killed and fails
+// Peak resident memory of any hostile run. Sanitizers add shadow memory,
+// redzones and a quarantine of freed blocks, so they get more room.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr uint64_t kPeakKiB = 3ull << 20;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+constexpr uint64_t kPeakKiB = 3ull << 20;
+#else
+constexpr uint64_t kPeakKiB = 1ull << 20;
+#endif
+#else
+constexpr uint64_t kPeakKiB = 1ull << 20;
+#endif
 
 // Translates `input` to a fresh output path; checks no signal and, when it
 // fails, that no output exists.
@@ -29,6 +43,7 @@ Run translate(const std::string &input, std::vector<std::string> extra = {}, std
   Run r = run(args, "", env, kDeadline);
   INFO(toString(r));
   CHECK(r.signal == 0);
+  CHECK(r.peakKiB < kPeakKiB);
   if (!r.exited(0))
     CHECK_FALSE(fs::exists(out));
   return r;
@@ -399,3 +414,146 @@ TEST_CASE("hostile: a .ptx name in a batch tree that is no file is reported, not
   CHECK(contains(r.err, "warning: skipping '" + dir + "/sub/dangling.ptx': No such file or directory"));
   CHECK(contains(r.err, "1 file: 1 translated"));
 }
+
+TEST_CASE("hostile: kernel and parameter names that YAML reads as booleans, nulls or numbers keep their names") {
+  // `off`, `n`, `nan` once broke the code object metadata ("invalid HSA
+  // metadata", no location); they are tagged !str.
+  for (const std::string name : {"off", "n", "nan", "Yes", "null"}) {
+    const std::string f = tempFile("yaml.ptx", kHeader + ".visible .entry " + name + "(.param .u64 " + name +
+                                                   "_p, .param .u32 on)\n{\n\tret;\n}\n");
+    Run r = translate(f);
+    CHECK(r.exited(0));
+    const std::string obj = tempPath("yaml.o");
+    Run o = run({f, "-filetype=obj", "-o", obj}, "", {}, kDeadline);
+    INFO(toString(o));
+    CHECK(o.exited(0));
+    CHECK(isElfForAmdgpu(slurp(obj)));
+  }
+  const std::string f = tempFile("yaml_s.ptx", kHeader + ".visible .entry off(.param .u32 y)\n{\n\tret;\n}\n");
+  const std::string out = tempPath("yaml.s");
+  REQUIRE(run({f, "-o", out}, "", {}, kDeadline).exited(0));
+  const std::string s = slurp(out);
+  CHECK(contains(s, "    .name: !str 'off'\n"));
+  CHECK(contains(s, "    .symbol: off.kd\n"));
+  CHECK(contains(s, ".name: !str 'y'\n"));
+}
+
+TEST_CASE("hostile: an integer constant wider than its operand is truncated as ptxas does, with a warning") {
+  const std::string f = tempFile(
+      "imm.ptx", kHeader + ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b16 %h<2>;\n"
+                           "\tadd.s32 %r2, %r1, 0x100000000;\n\tmov.u16 %h1, 65536;\n\tadd.s32 %r2, %r1, -2147483648;\n"
+                           "\tand.b32 %r2, %r1, 0xFFFFFFFF;\n\tmov.u16 %h1, -32768;\n\tret;\n}\n");
+  // ptxas 13 accepts all five without a word and uses the low bits.
+  Run r = translate(f);
+  CHECK(r.exited(0));
+  CHECK(contains(r.err, f + ":9:20: warning: integer constant 0x100000000 does not fit the 32-bit operand of "
+                            "'add.s32'; its low 32 bits are used, as ptxas does [-Wconstant-truncated]"));
+  CHECK(contains(r.err, f + ":10:15: warning: integer constant 65536 does not fit"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '^') == 2); // the extremes that fit are accepted
+  CHECK(translate(f, {"-Werror"}).exited(1));
+  Run quiet = translate(f, {"-w"});
+  CHECK(quiet.exited(0));
+  CHECK_FALSE(contains(quiet.err, "warning"));
+}
+
+TEST_CASE("hostile: an input larger than the input limit is that file's error; a batch goes on") {
+  {
+    // No end of file: read in chunks up to the limit, then refused.
+    Run r = run({"/dev/zero", "--max-input-size=4", "-o", tempPath("zero.s")}, "", {}, kDeadline);
+    INFO(toString(r));
+    CHECK(r.exited(1));
+    CHECK(contains(r.err, "'/dev/zero' is larger than the input limit of 4 MiB (--max-input-size=MIB raises it)"));
+    CHECK(r.peakKiB < kPeakKiB);
+    Run e = run({"explain", "/dev/zero", "--max-input-size=4"}, "", {}, kDeadline);
+    CHECK(e.exited(1));
+    CHECK(contains(e.err, "larger than the input limit of 4 MiB"));
+  }
+  const std::string dir = tempPath("big_tree");
+  fs::create_directories(dir);
+  spit(dir + "/a.ptx", kHeader + ".visible .entry k()\n{\n\tret;\n}\n");
+  {
+    // A 3 GB sparse file: refused by its size before a byte is read.
+    std::ofstream big(dir + "/big.ptx", std::ios::binary);
+    big.seekp((3ll << 30) - 1);
+    big.put('\n');
+  }
+  Run r = run({dir, "-o", tempPath("big_out")}, "", {}, kDeadline);
+  INFO(toString(r));
+  CHECK(r.exited(1));
+  CHECK(contains(r.err, "big.ptx' is 3221225472 bytes, larger than the input limit of 256 MiB"));
+  CHECK(contains(r.err, "2 files: 1 translated, 1 failed"));
+  CHECK(r.peakKiB < kPeakKiB);
+  fs::remove(dir + "/big.ptx");
+}
+
+TEST_CASE("hostile: scratch per lane and module data past what the hardware addresses are located errors") {
+  {
+    const std::string f = tempFile("local.ptx", kHeader + ".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n"
+                                                          "\t.local .align 4 .b8 buf[67108864];\n\tmov.u64 %rd1, buf;\n"
+                                                          "\tst.local.u32 [%rd1], 5;\n\tret;\n}\n");
+    Run r = translate(f);
+    CHECK(r.exited(1));
+    CHECK(contains(r.err, f + ":5:17: error: kernel 'k' declares 67108864 bytes of local memory per thread; a lane on "
+                              "gfx942 has at most 131056 bytes of scratch"));
+    Run g = translate(f, {"-mcpu=gfx1200"});
+    CHECK(contains(g.err, "a lane on gfx1200 has at most 2097144 bytes of scratch"));
+    Run c = run({"check", f, "--block", "64"}, "", {}, kDeadline);
+    CHECK(c.exited(2));
+    CHECK(contains(c.err, "131056 bytes of scratch"));
+  }
+  // 40 arrays of 64 MiB, 20 per kernel: past 2 GiB of data, which the code
+  // reaches with 32-bit PC-relative offsets.
+  std::string s = kHeader;
+  for (unsigned i = 0; i < 40; ++i)
+    s += ".global .align 4 .b8 g" + std::to_string(i) + "[67108864];\n";
+  for (unsigned k = 0; k < 2; ++k) {
+    s += ".visible .entry k" + std::to_string(k) + "()\n{\n\t.reg .b64 %rd<2>;\n";
+    for (unsigned i = 20 * k; i < 20 * k + 20; ++i)
+      s += "\tmov.u64 %rd1, g" + std::to_string(i) + ";\n\tst.global.u32 [%rd1], 1;\n";
+    s += "\tret;\n}\n";
+  }
+  const std::string f = tempFile("data.ptx", s);
+  Run r = translate(f);
+  CHECK(r.exited(1));
+  CHECK(contains(r.err, f + ":36:22: error: the module's .global and .const variables take more than 2080374784 bytes "
+                            "with 'g31'; code reaches them with 32-bit PC-relative offsets"));
+  // 20 of them (1.25 GiB) are fine for a code object: zero-initialised data
+  // is .bss and takes no room in the file. check holds it on both sides, so
+  // it refuses them.
+  const std::string obj = tempPath("data.o");
+  Run o = run({f, "-filetype=obj", "-o", obj}, "", {}, kDeadline);
+  CHECK(o.exited(1)); // the module as a whole is over
+  Run c = run({"check", f, "--kernel", "k0"}, "", {}, kDeadline);
+  INFO(toString(c));
+  CHECK(c.exited(2));
+  CHECK(contains(c.err, "the buffers and module variables of 'k0' take 1342177280 bytes in all, more than check's "
+                        "limit of 1 GiB"));
+  CHECK(c.peakKiB < kPeakKiB);
+}
+
+TEST_CASE("hostile: check's launch and buffer limits name the real limit; long runs show progress") {
+  const std::string f = tempFile("chk.ptx", kHeader + ".visible .entry k(.param .u64 p)\n{\n\t.reg .b64 %rd<2>;\n"
+                                                      "\tld.param.u64 %rd1, [p];\n\tst.global.u32 [%rd1], 7;\n"
+                                                      "\tret;\n}\n");
+  Run g = run({"check", f, "--grid", "65535,65535,65535"}, "", {}, kDeadline);
+  CHECK(g.exited(2));
+  CHECK(contains(g.err, "--grid=65535,65535,65535 --block=64: 18013573888344000 threads in all; check runs each one "
+                        "and takes at most 67107840 (blocks x threads per block)"));
+  Run x = run({"check", f, "--grid", "65536,65536"}, "", {}, kDeadline);
+  CHECK(x.exited(2));
+  CHECK(contains(x.err, "with X in 1..2147483647, Y in 1..65535 and Z in 1..65535 (CUDA's limits)"));
+  Run b = run({"check", f, "--buffer", "p=99999999999999"}, "", {}, kDeadline);
+  INFO(toString(b));
+  CHECK(b.exited(2));
+  CHECK(contains(b.err, "the buffers and module variables of 'k' take 99999999999999 bytes in all, more than check's "
+                        "limit of 1 GiB"));
+  CHECK(b.peakKiB < kPeakKiB);
+  Run p = run({"check", f, "--grid", "300", "--trials", "1", "--progress"}, "", {}, kDeadline);
+  INFO(toString(p));
+  CHECK(p.exited(0));
+  CHECK(contains(p.err, "check: trial 1 of 1, PTX interpreter, block 1 of 300\n"));
+  CHECK(contains(p.err, "check: trial 1 of 1, AMDGPU emulator, block 300 of 300\n"));
+  Run quiet = run({"check", f, "--trials", "1"}, "", {}, kDeadline);
+  CHECK(quiet.err.empty()); // not a terminal, no --progress
+}
+

@@ -19,12 +19,13 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/InitLLVM.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/WithColor.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <functional>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -111,6 +112,9 @@ cl::list<std::string> CheckFills("fill", cl::desc("How a buffer starts: NAME=zer
                                  cl::sub(CheckCmd), cl::cat(Category));
 cl::opt<std::string> CheckDump("dump", cl::desc("Write every buffer's final bytes from both sides to DIR (NAME.trialT.ptx, NAME.trialT.amd)"),
                                cl::value_desc("DIR"), cl::sub(CheckCmd), cl::cat(Category));
+cl::opt<bool> CheckProgress("progress",
+                            cl::desc("Show which trial, side and block is running (default: when stderr is a terminal)"),
+                            cl::sub(CheckCmd), cl::cat(Category));
 cl::list<std::string> CheckParams("param", cl::desc("Value of a parameter: NAME=VALUE (default: random; a pointer parameter given a value gets no buffer)"),
                                   cl::sub(CheckCmd), cl::cat(Category));
 
@@ -119,6 +123,10 @@ cl::opt<std::string> Mcpu("mcpu", cl::desc("Target GPU: gfx900, gfx90a, gfx942 (
                           cl::value_desc("gpu"), cl::init("gfx942"), cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
 cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout), or directory for several inputs"), cl::value_desc("file"), cl::init("-"),
                             cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
+cl::opt<unsigned> MaxInputMiB("max-input-size",
+                              cl::desc("Largest input file read, in MiB (default 256); a larger one is an error"),
+                              cl::value_desc("MiB"), cl::init(p2a::input::kDefaultMaxBytes >> 20),
+                              cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
 enum class FileType { Asm, Obj, Hsaco };
 cl::opt<FileType> Filetype("filetype", cl::desc("Output kind"), cl::init(FileType::Asm),
                            cl::values(clEnumValN(FileType::Asm, "asm", "AMDGPU assembly"),
@@ -206,14 +214,15 @@ bool namesFile(StringRef arg) {
   return arg.ends_with(".ptx") && arg.find_first_of(" \t\r\n;{}") == StringRef::npos;
 }
 
+uint64_t maxInputBytes() { return uint64_t(MaxInputMiB) << 20; }
+
 bool readInput(const std::string &path, std::string &text) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
-      path == "-" ? MemoryBuffer::getSTDIN() : MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buf) {
-    WithColor::error(errs(), "ptx2amdgpu") << "cannot read '" << path << "': " << buf.getError().message() << "\n";
+  p2a::input::ReadResult read = p2a::input::readInput(path, maxInputBytes());
+  if (!read.ok) {
+    WithColor::error(errs(), "ptx2amdgpu") << printableName(read.error) << "\n";
     return false;
   }
-  text = withoutByteOrderMark((*buf)->getBuffer().str());
+  text = withoutByteOrderMark(std::move(read.text));
   return true;
 }
 
@@ -472,6 +481,7 @@ int runTranslateFiles() {
   opts.warnings.ignore = NoWarnings;
   opts.jobs = requestedJobs();
   opts.errorLimit = ErrorLimit;
+  opts.maxInputBytes = maxInputBytes();
   opts.colors = stderrColors();
   opts.keepResults = !ReportFile.empty();
   if (PrintIr)
@@ -555,23 +565,49 @@ int runTranslateFiles() {
   return rc;
 }
 
-std::optional<Dim3> parseDim3(const std::string &text, const char *option) {
+// X[,Y[,Z]], each at least 1 and at most CUDA's limit for that dimension
+// (grid: 2^31-1 blocks in x, 65535 in y and z; block: 1024, 1024, 64 threads).
+std::optional<Dim3> parseDim3(const std::string &text, const char *option, const unsigned (&max)[3]) {
   Dim3 d;
   unsigned *parts[] = {&d.x, &d.y, &d.z};
   SmallVector<StringRef, 3> fields;
   StringRef(text).split(fields, ',');
   bool ok = !fields.empty() && fields.size() <= 3;
   for (size_t i = 0; ok && i < fields.size(); ++i)
-    ok = !fields[i].trim().getAsInteger(10, *parts[i]) && *parts[i] > 0 && *parts[i] <= 65535;
-  if (ok && d.count() > 1024 * 65535ull)
-    ok = false;
+    ok = !fields[i].trim().getAsInteger(10, *parts[i]) && *parts[i] > 0 && *parts[i] <= max[i];
   if (!ok) {
-    WithColor::error(errs(), "ptx2amdgpu") << "--" << option << "=" << text
-                                           << ": expected X[,Y[,Z]] with each value in 1..65535\n";
+    WithColor::error(errs(), "ptx2amdgpu") << "--" << option << "=" << printableName(text)
+                                           << ": expected X[,Y[,Z]] with X in 1.." << max[0] << ", Y in 1.." << max[1]
+                                           << " and Z in 1.." << max[2] << " (CUDA's limits)\n";
     return std::nullopt;
   }
   return d;
 }
+
+// A line on stderr for a run that takes a while: the first block of each
+// trial and side, then at most twice a second; on a terminal it rewrites
+// itself, elsewhere (with --progress) each report is a line.
+struct ProgressLine {
+  bool terminal = sys::Process::StandardErrIsDisplayed();
+  std::string current;
+  std::chrono::steady_clock::time_point last{};
+  bool shown = false;
+
+  void operator()(const std::string &what, uint64_t done, uint64_t blocks) {
+    const auto now = std::chrono::steady_clock::now();
+    if (what == current && done != blocks && now - last < std::chrono::milliseconds(500))
+      return;
+    current = what;
+    last = now;
+    errs() << (terminal ? "\r\x1b[K" : "") << "check: " << what << ", block " << done << " of " << blocks
+           << (terminal ? "" : "\n");
+    shown = true;
+  }
+  ~ProgressLine() {
+    if (terminal && shown)
+      errs() << "\r\x1b[K";
+  }
+};
 
 // NAME=INTEGER; with `negative` a value may be negative (a signed parameter:
 // its two's complement, truncated to the parameter's width by check).
@@ -597,11 +633,22 @@ bool parseAssignments(const cl::list<std::string> &list, const char *option, std
 int runCheck() {
   check::Options o;
   o.kernel = CheckKernel;
-  std::optional<Dim3> grid = parseDim3(CheckGrid, "grid"), block = parseDim3(CheckBlock, "block");
+  static const unsigned gridMax[3] = {0x7fffffff, 65535, 65535}, blockMax[3] = {1024, 1024, 64};
+  std::optional<Dim3> grid = parseDim3(CheckGrid, "grid", gridMax), block = parseDim3(CheckBlock, "block", blockMax);
   if (!grid || !block)
     return 2;
   if (block->count() > 1024) {
-    WithColor::error(errs(), "ptx2amdgpu") << "--block: at most 1024 threads per block (CUDA's limit)\n";
+    WithColor::error(errs(), "ptx2amdgpu") << "--block=" << printableName(CheckBlock) << ": " << block->count()
+                                           << " threads; at most 1024 per block (CUDA's limit)\n";
+    return 2;
+  }
+  // The product is what costs: every thread runs in the interpreter and the
+  // emulator. A GPU takes more; check stops at 1024 x 65535 threads.
+  if (grid->count() * block->count() > check::kMaxThreads) {
+    WithColor::error(errs(), "ptx2amdgpu") << "--grid=" << printableName(CheckGrid) << " --block=" << printableName(CheckBlock)
+                                           << ": " << grid->count() * block->count()
+                                           << " threads in all; check runs each one and takes at most "
+                                           << check::kMaxThreads << " (blocks x threads per block)\n";
     return 2;
   }
   o.grid = *grid;
@@ -631,14 +678,13 @@ int runCheck() {
       WithColor::error(errs(), "ptx2amdgpu") << "--input=" << a << ": expected NAME=FILE\n";
       return 2;
     }
-    ErrorOr<std::unique_ptr<MemoryBuffer>> bytes = MemoryBuffer::getFile(file, /*IsText=*/false);
-    if (!bytes) {
-      WithColor::error(errs(), "ptx2amdgpu") << "--input=" << a << ": cannot read '" << file
-                                             << "': " << bytes.getError().message() << "\n";
+    p2a::input::ReadResult bytes = p2a::input::readInput(file.str(), maxInputBytes());
+    if (!bytes.ok) {
+      WithColor::error(errs(), "ptx2amdgpu") << "--input=" << printableName(a) << ": " << printableName(bytes.error)
+                                             << "\n";
       return 2;
     }
-    const StringRef data = (*bytes)->getBuffer();
-    o.contents[name.str()] = std::vector<uint8_t>(data.begin(), data.end());
+    o.contents[name.str()] = std::vector<uint8_t>(bytes.text.begin(), bytes.text.end());
   }
   o.dumpDir = CheckDump;
   for (const std::string &a : CheckFills) {
@@ -665,9 +711,14 @@ int runCheck() {
   } else {
     return 2;
   }
+  ProgressLine progress;
+  if (CheckProgress || progress.terminal)
+    o.progress = std::ref(progress);
   int rc = 0;
   for (const targets::TargetInfo *t : ts) {
     check::Result r = check::run(text, *t, o, costModel());
+    if (progress.terminal && progress.shown)
+      errs() << "\r\x1b[K";
     for (const Diagnostic &d : r.diagnostics)
       src.print(errs(), d);
     outs() << r.report;

@@ -384,9 +384,12 @@ public:
                    -1};
     for (unsigned bz = 0; bz < l_.grid.z; ++bz)
       for (unsigned by = 0; by < l_.grid.y; ++by)
-        for (unsigned bx = 0; bx < l_.grid.x; ++bx)
+        for (unsigned bx = 0; bx < l_.grid.x; ++bx) {
           if (std::optional<Fault> f = runWorkgroup(bx, by, bz))
             return f;
+          if (o_.afterBlock)
+            o_.afterBlock(blockLinear_ + 1);
+        }
     return std::nullopt;
   }
 

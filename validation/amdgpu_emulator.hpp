@@ -23,6 +23,7 @@
 #include "validation/memory.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,8 @@ struct Options {
   uint64_t traceThread = ~0ull; // global linear thread id (x fastest, blocks in order)
   std::vector<TraceRecord> *trace = nullptr;
   uint64_t stepLimit = 4'000'000; // per wave
+  // Called after each workgroup with the number done (progress of long runs).
+  std::function<void(uint64_t)> afterBlock;
 };
 
 std::optional<Fault> run(const LoadedKernel &k, const targets::TargetInfo &t, const Launch &launch,

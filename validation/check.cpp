@@ -195,6 +195,15 @@ private:
         buffers_.push_back(b);
       }
     }
+    uint64_t inAll = 0;
+    for (const Buffer &b : buffers_)
+      inAll += b.size;
+    for (const kernel::Variable &v : kt_.variables)
+      inAll += v.size;
+    if (inAll > kMaxBufferBytesInAll)
+      return fail(k_->loc, "the buffers and module variables of '" + k_->name + "' take " + std::to_string(inAll) +
+                               " bytes in all, more than check's limit of 1 GiB (each is held by both the "
+                               "interpreter and the emulator)");
     for (const auto &[name, v] : o_.bufferBytes)
       if (!k_->param(name))
         return fail(k_->loc, "--buffer " + name + ": kernel '" + k_->name + "' has no such parameter");
@@ -340,13 +349,26 @@ private:
     return trial >= o_.trials || fail(k_->loc, "could not infer the buffer sizes; give them with --buffer NAME=BYTES");
   }
 
+  // Reports blocks done to Options::progress, naming the trial and side.
+  std::function<void(uint64_t)> progressOf(unsigned trial, const char *side) const {
+    if (!o_.progress)
+      return {};
+    const std::string what = "trial " + std::to_string(trial + 1) + " of " + std::to_string(o_.trials) + ", " + side;
+    const uint64_t blocks = o_.grid.count();
+    return [this, what, blocks](uint64_t done) { o_.progress(what, done, blocks); };
+  }
+
   bool runTrial(unsigned trial) {
     const Inputs in = makeInputs(trial);
     GlobalMemory ptxMem, amdMem;
-    if (std::optional<interp::Fault> f = runPtx(ptxMem, in))
+    interp::Options ptxOpts;
+    ptxOpts.afterBlock = progressOf(trial, "PTX interpreter");
+    emu::Options amdOpts;
+    amdOpts.afterBlock = progressOf(trial, "AMDGPU emulator");
+    if (std::optional<interp::Fault> f = runPtx(ptxMem, in, ptxOpts))
       return fail(f->loc, "the PTX kernel faults in the reference interpreter (trial " + std::to_string(trial) +
                               "): " + f->message);
-    if (std::optional<emu::Fault> f = runAmd(amdMem, in)) {
+    if (std::optional<emu::Fault> f = runAmd(amdMem, in, amdOpts)) {
       std::string where;
       if (f->instruction >= 0) {
         where = "\n  at AMD instruction " + std::to_string(f->instruction) + ": " +

@@ -13,6 +13,7 @@
 #include "validation/memory.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -49,7 +50,17 @@ struct Options {
   // argument); unset: what the 64 KiB of LDS leave beside the static shared
   // variables, for a kernel that has dynamic shared memory.
   std::optional<unsigned> sharedBytes;
+  // Progress of a long run, for people: called after each block of each side
+  // of each trial with what is running ("trial 1 of 3, PTX interpreter") and
+  // the blocks done of the grid's.
+  std::function<void(const std::string &what, uint64_t blocksDone, uint64_t blocks)> progress;
 };
+
+// Launches and memory check runs: every thread of the grid runs in the
+// interpreter and the emulator, and every buffer and module variable is held
+// on both sides.
+inline constexpr uint64_t kMaxThreads = 1024ull * 65535;  // 67,107,840
+inline constexpr uint64_t kMaxBufferBytesInAll = 1ull << 30;
 
 enum class Status { Pass, Mismatch, Error };
 

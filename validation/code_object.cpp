@@ -76,7 +76,10 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
   k.codeAddress = codeAddress;
   if (k.linked)
     for (const llvm::object::SectionRef &sec : (*obj)->sections()) {
-      if (!(llvm::object::ELFSectionRef(sec).getFlags() & llvm::ELF::SHF_ALLOC) || sec.isBSS())
+      if (!(llvm::object::ELFSectionRef(sec).getFlags() & llvm::ELF::SHF_ALLOC))
+        continue;
+      k.imageEnd = std::max(k.imageEnd, sec.getAddress() + sec.getSize());
+      if (sec.isBSS())
         continue;
       llvm::Expected<llvm::StringRef> contents = sec.getContents();
       if (!contents) {
@@ -101,7 +104,7 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
 }
 
 std::vector<uint8_t> LoadedKernel::image() const {
-  uint64_t end = 0;
+  uint64_t end = imageEnd;
   for (const auto &[addr, bytes] : sections)
     end = std::max<uint64_t>(end, addr + bytes.size());
   std::vector<uint8_t> img(static_cast<size_t>(end), 0);

@@ -51,6 +51,7 @@ struct LoadedKernel {
   bool linked = false;
   uint64_t codeAddress = 0;
   std::vector<std::pair<uint64_t, std::string>> sections; // (address, bytes)
+  uint64_t imageEnd = 0; // end of the highest allocated section, .bss (zero-filled, no bytes in the file) included
   // The image to map: bytes from address 0 to the end of the last section.
   std::vector<uint8_t> image() const;
 };

@@ -70,6 +70,8 @@ public:
           ctaid_[2] = bz;
           if (std::optional<Fault> f = runBlock())
             return f;
+          if (o_.afterBlock)
+            o_.afterBlock(blockLinear_ + 1);
         }
     return std::nullopt;
   }

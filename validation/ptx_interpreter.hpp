@@ -16,6 +16,7 @@
 #include "validation/memory.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,8 @@ struct Options {
   // trace of a differing output element).
   uint64_t watchAddress = 0;
   uint64_t *lastWriter = nullptr; // global linear thread id, ~0 if none
+  // Called after each block with the number of blocks done (progress of long runs).
+  std::function<void(uint64_t)> afterBlock;
 };
 
 // Runs the whole grid. Module const/global variables are placed in `memory`
