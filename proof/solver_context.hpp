@@ -1,0 +1,38 @@
+// The Z3 context and solvers every proof here uses: one context per thread,
+// solvers that leave signals to the tool, and the names of rule sources in
+// formulas and counterexamples.
+#pragma once
+
+#include <z3++.h>
+
+namespace p2a::verify {
+
+// One Z3 context per thread, reused: creating a context costs more than
+// most of these proofs.
+inline z3::context &threadContext() {
+  thread_local z3::context ctx;
+  return ctx;
+}
+
+// Z3 catches SIGINT during a check by default, installing and restoring its
+// handler around each one: across threads that raced, so an interrupt was
+// lost, crashed the process, or turned a proof into "unknown" (reported as a
+// wrong rule). With it off, the tool's own signal handling applies: an
+// interrupted run ends.
+inline void ownSignals(z3::solver &s) {
+  z3::params p(s.ctx());
+  p.set("ctrl_c", false);
+  s.set(p);
+}
+
+// A fresh QF_BV solver per query (an incremental one reused across thousands
+// of unrelated queries was slower, and the context is reused anyway).
+struct ScopedSolver {
+  z3::solver s{threadContext(), "QF_BV"};
+  ScopedSolver() { ownSignals(s); }
+};
+
+// Source operands in formulas and counterexamples: a, b, c, lop3's immLut, q.
+inline constexpr const char *kSrcNames[] = {"a", "b", "c", "lut", "q"};
+
+} // namespace p2a::verify
