@@ -51,8 +51,10 @@ enum class SpecialReg : unsigned char { FlatScratchLo, FlatScratchHi, SrcSharedB
 enum class HwReg : unsigned char { FlatScrLo, FlatScrHi };
 
 // The scope a cache write-back or invalidation acts at: none (gfx9/gfx10/11
-// forms take no modifier), gfx942's sc bits, gfx12's scope field.
-enum class CachePolicy : unsigned char { None, Sc1, Sc0Sc1, ScopeSe, ScopeDev, ScopeSys };
+// forms take no modifier), gfx942's sc bits, gfx12's scope field; and the
+// bits a strong (relaxed or volatile) load or store carries: glc (dlc) on
+// gfx9-gfx11, sc0/sc1 on gfx942, scope on gfx12.
+enum class CachePolicy : unsigned char { None, Sc1, Sc0Sc1, ScopeSe, ScopeDev, ScopeSys, Glc, GlcDlc, Sc0 };
 
 struct MOperand {
   // Phys: a fixed physical register range: what the ABI dictates (kernarg
@@ -115,6 +117,9 @@ struct MInst {
   amd::Op op;
   MOperand dst;
   std::vector<MOperand> srcs;
+  // A global/flat load or store's cache-coherence bits (a strong access);
+  // atomics and cache operations carry theirs as an operand.
+  CachePolicy policy = CachePolicy::None;
 };
 
 // One PTX instruction and what it became.

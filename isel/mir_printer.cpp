@@ -79,6 +79,9 @@ std::string namedOperandText(const MOperand &o, const Function &fn) {
     case CachePolicy::ScopeSe: return "scope:SCOPE_SE";
     case CachePolicy::ScopeDev: return "scope:SCOPE_DEV";
     case CachePolicy::ScopeSys: return "scope:SCOPE_SYS";
+    case CachePolicy::Glc: return "glc";
+    case CachePolicy::GlcDlc: return "glc dlc";
+    case CachePolicy::Sc0: return "sc0";
     }
     break;
   default: break;
@@ -113,6 +116,8 @@ std::string printVirtual(const MInst &mi, const Function &fn) {
   add(mi.dst);
   for (const MOperand &o : mi.srcs)
     add(o);
+  if (mi.policy != CachePolicy::None)
+    s += " " + namedOperandText(cachePolicy(mi.policy), fn);
   return s;
 }
 

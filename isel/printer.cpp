@@ -164,7 +164,7 @@ mir::MOperand physical(const MOperand &o, const mir::Function &fn, const mir::Al
 
 mir::MInst physical(const mir::MInst &mi, const mir::Function &fn, const mir::Allocation &a,
                     const targets::TargetInfo &t) {
-  mir::MInst r{mi.op, physical(mi.dst, fn, a, t), {}};
+  mir::MInst r{mi.op, physical(mi.dst, fn, a, t), {}, mi.policy};
   r.srcs.reserve(mi.srcs.size());
   for (const MOperand &o : mi.srcs)
     r.srcs.push_back(physical(o, fn, a, t));
@@ -237,6 +237,8 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
     const int64_t off = static_cast<int32_t>(static_cast<uint32_t>(mi.srcs.back().imm));
     if (off)
       s += " offset:" + std::to_string(off);
+    if (mi.policy != mir::CachePolicy::None)
+      s += " " + operandText(mir::cachePolicy(mi.policy), amd::Slot::Other, fn, a, t);
     return s;
   }
   if (def.encoding == amd::Encoding::SMEM) {

@@ -515,9 +515,16 @@ void Decoder::decodeMemory(const ast::Instruction &in, const std::string &full, 
     else if (m == "nc") s.nonCoherent = true;
     else if (m == "v2") vec = 2;
     else if (m == "v4") vec = 4;
-    else if (m == "ca" || m == "cg" || m == "cs" || m == "lu" || m == "cv" || m == "wb" || m == "wt" ||
-             m == "weak" || m == "volatile")
-      continue; // cache and ordering hints: no effect on a single thread's values
+    else if (m == "ca" || m == "cg" || m == "cs" || m == "lu" || m == "cv" || m == "wb" || m == "wt" || m == "weak")
+      continue; // cache hints and the default weak ordering: no effect on a single thread's values
+    else if (m == "volatile") {
+      s.strong = true;
+      s.scope = targets::FenceScope::Sys;
+    } else if (m == "relaxed")
+      s.strong = true;
+    else if (m == "cta") s.scope = targets::FenceScope::Cta;
+    else if (m == "gpu" || m == "cluster") s.scope = targets::FenceScope::Gpu;
+    else if (m == "sys") s.scope = targets::FenceScope::Sys;
     else if (i + 1 == in.modifiers.size())
       ty = ptx::parseScalarType(m, ptx::FloatTypes::AsBits);
     else
@@ -525,6 +532,13 @@ void Decoder::decodeMemory(const ast::Instruction &in, const std::string &full, 
   }
   if (!ty || ty->cls == TypeClass::Pred)
     return unsupportedForm(in, full, "expected an integer or floating-point type suffix");
+  // PTX ISA 9.7.9.8/9: .relaxed takes a scope, and a scope needs .relaxed.
+  const bool scoped = std::any_of(in.modifiers.begin(), in.modifiers.end(), [](const std::string &m) {
+    return m == "cta" || m == "gpu" || m == "cluster" || m == "sys";
+  });
+  const bool relaxed = std::find(in.modifiers.begin(), in.modifiers.end(), "relaxed") != in.modifiers.end();
+  if (scoped != relaxed)
+    return unsupportedForm(in, full, relaxed ? ".relaxed needs a scope (.cta, .gpu or .sys)" : "a scope needs .relaxed");
   s.elemBits = ty->bits;
   s.elemType = ty->cls;
   if (in.operands.size() != 2) {

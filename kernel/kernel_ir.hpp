@@ -108,11 +108,14 @@ struct Stmt {
   bool baseIsSymbol = false;
   int64_t offset = 0;
   bool nonCoherent = false;        // ld.global.nc
+  // ld/st .relaxed.scope or .volatile (PTX ISA 8.5 "Memory Consistency
+  // Model": volatile is relaxed at .sys): a strong access, coherent at `scope`.
+  bool strong = false;
   std::vector<ptx::Operand> srcs;  // Cvta: src; WarpShuffle: a, b, c, membermask; WarpVote: a, membermask
   std::string label;               // Branch
   unsigned target = 0;             // Branch: statement index of the label
   unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64)
-  targets::FenceScope scope = targets::FenceScope::Gpu; // Fence, Atomic
+  targets::FenceScope scope = targets::FenceScope::Gpu; // Fence, Atomic, a strong Load/Store
   AtomicOp atomicOp = AtomicOp::Add; // Atomic: values are b (and c for Cas)
   bool ordered = false;              // Atomic: .acquire/.release/.acq_rel (a fence on each side), not .relaxed
   ShuffleMode shuffleMode = ShuffleMode::Idx; // WarpShuffle

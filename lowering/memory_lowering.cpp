@@ -132,6 +132,33 @@ std::pair<MOperand, int64_t> Lowering::vectorAddress(mir::LoweredInst &li, unsig
   return {vregOperand(tmp), 0};
 }
 
+namespace {
+
+// The coherence bits of a strong (relaxed or volatile) global or flat access
+// at a scope: what llc-19 emits for `load/store atomic ... syncscope(S)
+// monotonic` on each target (workgroup, agent, system). Loads bypass the
+// caches that are not coherent at the scope; on gfx9-gfx11 stores write
+// through anyway, gfx942 and gfx12 tag them too.
+mir::CachePolicy strongAccessPolicy(targets::FenceScope scope, bool store, const targets::TargetInfo &t) {
+  using mir::CachePolicy;
+  using targets::FenceScope;
+  if (t.generation >= targets::Generation::GFX12)
+    return scope == FenceScope::Cta   ? CachePolicy::ScopeSe
+           : scope == FenceScope::Gpu ? CachePolicy::ScopeDev
+                                      : CachePolicy::ScopeSys;
+  if (t.name == "gfx942")
+    return scope == FenceScope::Cta ? CachePolicy::Sc0 : scope == FenceScope::Gpu ? CachePolicy::Sc1 : CachePolicy::Sc0Sc1;
+  if (store)
+    return CachePolicy::None;
+  if (t.generation == targets::Generation::GFX11)
+    return CachePolicy::Glc;
+  if (t.generation == targets::Generation::GFX10)
+    return scope == FenceScope::Cta ? CachePolicy::Glc : CachePolicy::GlcDlc;
+  return scope == FenceScope::Cta ? CachePolicy::None : CachePolicy::Glc;
+}
+
+} // namespace
+
 bool Lowering::emitElement(const Stmt &s, size_t e, mir::LoweredInst &li, const MemoryOps &ops, const MOperand &addr,
                  const MOperand &offset, const MOperand *sbase) {
   // The address operands: a VGPR (pair), or with an SGPR base a VGPR offset and the base.
@@ -142,6 +169,11 @@ bool Lowering::emitElement(const Stmt &s, size_t e, mir::LoweredInst &li, const 
   const unsigned bytes = s.elemBits / 8;
   const ptx::Operand &v = s.values[e];
   const unsigned width = v.isReg() && k_.registers.count(v.reg) ? k_.registers.at(v.reg).width : 32;
+  // Only global and flat accesses have cache bits; LDS and scratch are
+  // coherent for the lanes that can reach them.
+  const bool vmem = &ops == &kGlobalOps || &ops == &kGlobalSaddrOps || &ops == &kFlatOps;
+  const mir::CachePolicy policy =
+      s.strong && vmem ? strongAccessPolicy(s.scope, s.kind == Stmt::Kind::Store, t_) : mir::CachePolicy::None;
   if (s.kind == Stmt::Kind::Load) {
     const bool sgn = s.elemType == ptx::TypeClass::S;
     const amd::Op op = bytes == 1 ? (sgn ? ops.loadI8 : ops.loadU8)
@@ -150,14 +182,14 @@ bool Lowering::emitElement(const Stmt &s, size_t e, mir::LoweredInst &li, const 
                                     : ops.load64;
     if (bytes < 8 && width == 64) {
       const unsigned d = reg(v.reg, 64);
-      li.insts.push_back({op, vregOperand(d, Part::Lo), loadSrcs});
+      li.insts.push_back({op, vregOperand(d, Part::Lo), loadSrcs, policy});
       if (sgn)
         li.insts.push_back({amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi), {mir::immOperand(31), vregOperand(d, Part::Lo)}});
       else
         li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
       return true;
     }
-    li.insts.push_back({op, vregOperand(reg(v.reg, bytes == 8 ? 64 : 32)), loadSrcs});
+    li.insts.push_back({op, vregOperand(reg(v.reg, bytes == 8 ? 64 : 32)), loadSrcs, policy});
     return true;
   }
   const amd::Op op = bytes == 1 ? ops.store8 : bytes == 2 ? ops.store16 : bytes == 4 ? ops.store32 : ops.store64;
@@ -176,7 +208,7 @@ bool Lowering::emitElement(const Stmt &s, size_t e, mir::LoweredInst &li, const 
   if (sbase)
     storeSrcs.push_back(*sbase);
   storeSrcs.push_back(offset);
-  li.insts.push_back({op, noOperand(), storeSrcs});
+  li.insts.push_back({op, noOperand(), storeSrcs, policy});
   return true;
 }
 

@@ -1666,3 +1666,46 @@ TEST_CASE("nanosleep is a conforming no-op (any sleep in [0, 2t]) on every targe
   CHECK(p2a::testing::contains(bad.diagnostics[0].message, "expected nanosleep.u32"));
   CHECK(bad.diagnostics[0].loc.line == 6);
 }
+
+TEST_CASE("strong loads and stores (ld/st .relaxed.scope, .volatile) agree with the interpreter and carry each target's coherence bits") {
+  const std::string src = checkKernelFileOnEveryTarget("strong_access.ptx", 2);
+  // The bits llc-19 gives `load/store atomic ... syncscope("workgroup" |
+  // "agent" | system) monotonic` on each target; gfx9-gfx11 stores write
+  // through and carry none.
+  struct Expected {
+    const char *target, *loadCta, *loadGpu, *loadSys, *storeCta, *storeGpu, *storeSys;
+  };
+  const Expected expected[] = {
+      {"gfx900", "", "glc", "glc", "", "", ""},
+      {"gfx90a", "", "glc", "glc", "", "", ""},
+      {"gfx942", "sc0", "sc1", "sc0 sc1", "sc0", "sc1", "sc0 sc1"},
+      {"gfx1030", "glc", "glc dlc", "glc dlc", "", "", ""},
+      {"gfx1100", "glc", "glc", "glc", "", "", ""},
+      {"gfx1200", "scope:SCOPE_SE", "scope:SCOPE_DEV", "scope:SCOPE_SYS", "scope:SCOPE_SE", "scope:SCOPE_DEV",
+       "scope:SCOPE_SYS"},
+  };
+  for (const Expected &e : expected) {
+    const targets::TargetInfo &t = *targets::findTarget(e.target);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    INFO(e.target);
+    REQUIRE(m.ok);
+    // The coherence bits of each global access, in program order.
+    std::vector<std::string> bits;
+    std::istringstream in(m.assembly);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("\tglobal_load", 0) != 0 && line.rfind("\tglobal_store", 0) != 0)
+        continue;
+      std::string b;
+      std::istringstream words(line);
+      for (std::string w; words >> w;)
+        if (w == "glc" || w == "dlc" || w == "sc0" || w == "sc1" || w.rfind("scope:", 0) == 0)
+          b += (b.empty() ? "" : " ") + w;
+      bits.push_back(b);
+    }
+    // st.relaxed.gpu.v2 (two dwords), ld.relaxed.gpu.v2, ld.relaxed.cta,
+    // ld.relaxed.sys, ld.volatile, st.relaxed.sys, st.volatile, st.relaxed.cta.
+    const std::vector<std::string> want{e.storeGpu, e.storeGpu, e.loadGpu,  e.loadGpu,  e.loadCta,
+                                        e.loadSys,  e.loadSys,  e.storeSys, e.storeSys, e.storeCta};
+    CHECK(bits == want);
+  }
+}
