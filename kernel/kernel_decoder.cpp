@@ -302,6 +302,23 @@ void Decoder::decode(const ast::Instruction &in) {
     k_.body.push_back(s);
     return;
   }
+  if (in.opcode == "bar" && in.modifiers == std::vector<std::string>{"warp", "sync"}) {
+    // bar.warp.sync membermask (PTX ISA 9.7.13.2): the lanes of the mask
+    // meet, and their memory accesses are ordered. A wave runs its lanes in
+    // lockstep and keeps its own accesses in order (AMDGPUUsage: wavefront
+    // scope needs no code), so only the interpreter has work to do.
+    if (ops.size() != 1) {
+      error(diags_, in.loc, "'" + full + "' expects 1 operand (the membermask)");
+      return;
+    }
+    ptx::Operand mask;
+    if (!regOperand(ops[0], 32, mask, true))
+      return;
+    s.kind = Stmt::Kind::WarpSync;
+    s.srcs.push_back(mask);
+    k_.body.push_back(s);
+    return;
+  }
   if (in.opcode == "bar" || in.opcode == "barrier") {
     // bar.sync a / barrier.sync{.aligned} a: a full-CTA barrier (PTX ISA 9.7.13.1).
     std::vector<std::string> m = in.modifiers;

@@ -124,6 +124,7 @@ std::vector<std::string> readRegisters(const Stmt &s) {
   case Stmt::Kind::Cvta:
   case Stmt::Kind::WarpShuffle:
   case Stmt::Kind::WarpVote:
+  case Stmt::Kind::WarpSync:
     for (const ptx::Operand &o : s.srcs)
       add(o);
     break;

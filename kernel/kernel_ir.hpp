@@ -77,6 +77,7 @@ struct Stmt {
     Return,      // ret / exit
     WarpShuffle, // dst (and predDst) <- srcs[0] of the lane that srcs[1..2] pick in the warp (shfl.sync)
     WarpVote,    // dst <- srcs[0] (negated by srcNegated) combined over the warp (vote.sync)
+    WarpSync,    // the lanes of membermask srcs[0] meet, no data (bar.warp.sync)
     Nop,         // nothing left to do (a mov folded into its readers; see constant_operands)
   };
   // atom/red operations (PTX ISA 9.7.13.5): Min/Max by elemType (U or S).
@@ -111,7 +112,7 @@ struct Stmt {
   // ld/st .relaxed.scope or .volatile (PTX ISA 8.5 "Memory Consistency
   // Model": volatile is relaxed at .sys): a strong access, coherent at `scope`.
   bool strong = false;
-  std::vector<ptx::Operand> srcs;  // Cvta: src; WarpShuffle: a, b, c, membermask; WarpVote: a, membermask
+  std::vector<ptx::Operand> srcs;  // Cvta: src; WarpShuffle: a, b, c, membermask; WarpVote: a, membermask; WarpSync: membermask
   std::string label;               // Branch
   unsigned target = 0;             // Branch: statement index of the label
   unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64)

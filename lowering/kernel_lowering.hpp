@@ -64,6 +64,10 @@ struct KernelTranslation {
   std::string irDump;
   // Where each PTX register lives ("v5", "v[6:7]", "s[20:21]").
   std::vector<std::pair<std::string, std::string>> registers;
+  // The SGPRs of each uniform PTX register's scalar home ("s[20:21]"):
+  // statements lowered to scalar rules write the value there (the VGPR in
+  // `registers`, if any, only where vector code needs it).
+  std::vector<std::pair<std::string, std::string>> scalarHomes;
 };
 
 struct Options {

@@ -24,6 +24,8 @@ bool Lowering::assignRegisters() {
   for (unsigned v = 0; v < fn_.vregs.size(); ++v) {
     const std::string &name = fn_.vregs[v].ptxName;
     const mir::VRegRole role = fn_.vregs[v].role;
+    if (role == mir::VRegRole::ScalarHome)
+      out_.scalarHomes.push_back({name, printer::physName(v, fn_, out_.allocation, t_)});
     if (role == mir::VRegRole::Temporary || role == mir::VRegRole::ScalarHome)
       continue;
     std::string where;

@@ -113,6 +113,7 @@ void Lowering::lower(const Stmt &s) {
   }
   case Stmt::Kind::Branch: begin(s); return;
   case Stmt::Kind::Barrier: begin(s); return; // see controlFlow(): waits, then s_barrier
+  case Stmt::Kind::WarpSync: begin(s); return;  // lanes of a wave are in lockstep (kernel_decoder.cpp)
   case Stmt::Kind::Fence: begin(s); return;   // see fence()
   }
 }

@@ -24,6 +24,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <cstring>
 #include <sstream>
 
 using namespace p2a;
@@ -1708,4 +1709,27 @@ TEST_CASE("strong loads and stores (ld/st .relaxed.scope, .volatile) agree with 
                                         e.loadSys,  e.loadSys,  e.storeSys, e.storeSys, e.storeCta};
     CHECK(bits == want);
   }
+}
+
+TEST_CASE("bar.warp.sync: lanes exchange through shared memory on every target; the interpreter honours the membermask") {
+  const std::string src = checkKernelFileOnEveryTarget("warp_sync.ptx", 2);
+  // Without the first warp barrier the PTX interpreter runs each thread up
+  // to its next meeting point, so lane 0 reads lane 5's slot before lane 5
+  // wrote it: check reports the race as a mismatch. Its trace names a value
+  // the statement's code wrote (%r10), not the stale VGPR home of a kernel
+  // argument read in place (cvta.to.global %rd3: low half in its SGPR, high
+  // half copied to a VGPR), which it once reported as 0x1deadbeef.
+  std::string racy = src;
+  const size_t at = racy.find("bar.warp.sync -1;");
+  REQUIRE(at != std::string::npos);
+  racy.replace(at, std::strlen("bar.warp.sync -1;"), "// (no barrier)");
+  check::Options o;
+  o.trials = 1;
+  check::Result r = check::run(racy, targets::defaultTarget(), o, p2a::testing::costModel());
+  INFO(r.report);
+  CHECK(r.status == check::Status::Mismatch);
+  CHECK(contains(r.report, "first differing value: %r10 = "));
+  CHECK_FALSE(contains(r.report, "0x1deadbeef"));
+  CHECK_FALSE(contains(r.report, "%rd3"));
+  CHECK(kernelDecodeError("bar.warp.sync %r1, %r2;") == "'bar.warp.sync' expects 1 operand (the membermask)");
 }

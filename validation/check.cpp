@@ -12,8 +12,10 @@
 #include "validation/ptx_interpreter.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <cstdio>
+#include <set>
 
 namespace p2a::check {
 
@@ -63,6 +65,9 @@ std::optional<Location> parseLocation(const std::string &s) {
     l.index = a;
     l.count = b - a + 1;
   } else {
+    // v5 or s20; vcc, exec, scc and the like are not registers of a home.
+    if (!std::all_of(s.begin() + 1, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return std::nullopt;
     l.index = static_cast<unsigned>(std::stoul(s.substr(1)));
   }
   return l;
@@ -469,13 +474,17 @@ private:
       eo.trace = &amdTrace;
       runAmd(mem, in, eo);
     }
-    std::map<std::string, Location> where;
+    std::map<std::string, Location> where, scalarWhere;
     for (const auto &[reg, phys] : kt_.registers)
       if (std::optional<Location> l = parseLocation(phys))
         where[reg] = *l;
-    auto amdValue = [&](const emu::TraceRecord &r, const std::string &reg) -> std::optional<uint64_t> {
-      auto it = where.find(reg);
-      if (it == where.end())
+    for (const auto &[reg, phys] : kt_.scalarHomes)
+      if (std::optional<Location> l = parseLocation(phys))
+        scalarWhere[reg] = *l;
+    auto amdValueIn = [&](const emu::TraceRecord &r, const std::string &reg,
+                          const std::map<std::string, Location> &in) -> std::optional<uint64_t> {
+      auto it = in.find(reg);
+      if (it == in.end())
         return std::nullopt;
       const Location &l = it->second;
       const unsigned width = k_->registers.count(reg) ? k_->registers.at(reg).width : 32;
@@ -489,11 +498,38 @@ private:
         v |= uint64_t(file[l.index + 1]) << 32;
       return v & sem::maskOf(width);
     };
-    // The last AMD instruction of each statement.
+    // The last AMD instruction of each statement, and the registers its
+    // instructions write (their first operand; 1000 + n for SGPR n).
     std::map<unsigned, unsigned> lastLine;
+    std::map<unsigned, std::set<unsigned>> writtenBy;
     for (size_t i = 0; i < kt_.codeStmt.size(); ++i)
-      if (kt_.codeStmt[i] >= 0)
-        lastLine[static_cast<unsigned>(kt_.codeStmt[i])] = static_cast<unsigned>(i);
+      if (kt_.codeStmt[i] >= 0) {
+        const unsigned stmt = static_cast<unsigned>(kt_.codeStmt[i]);
+        lastLine[stmt] = static_cast<unsigned>(i);
+        const std::string &text = loaded_.code[i].text;
+        const size_t sp = text.find(' ');
+        if (sp == std::string::npos)
+          continue;
+        if (std::optional<Location> l = parseLocation(text.substr(sp + 1, text.find(',', sp) - sp - 1)))
+          for (unsigned k = 0; k < l->count; ++k)
+            writtenBy[stmt].insert((l->sgpr ? 1000 : 0) + l->index + k);
+      }
+    // Only the 32-bit halves of a home that the statement's code writes are
+    // compared: a half read in place elsewhere (a kernel argument's low
+    // half in its SGPR, the high half copied to a VGPR) is never written to
+    // the home, so its stale bits say nothing.
+    auto writtenMask = [&](unsigned stmt, const std::string &reg, const std::map<std::string, Location> &in) {
+      uint64_t mask = 0;
+      auto it = in.find(reg);
+      if (it == in.end())
+        return mask;
+      const Location &l = it->second;
+      const std::set<unsigned> &w = writtenBy[stmt];
+      for (unsigned k = 0; k < std::min(l.count, 2u); ++k)
+        if (w.count((l.sgpr ? 1000 : 0) + l.index + k))
+          mask |= uint64_t(0xffffffffu) << (32 * k);
+      return mask;
+    };
     std::map<std::string, uint64_t> ptxValues;
     std::map<unsigned, unsigned> seen; // statement -> occurrences so far
     std::string header = "\n  traced thread " + std::to_string(writer) + " (the last to store there in PTX)";
@@ -513,11 +549,24 @@ private:
           }
         for (size_t i = 0; i < written.size() && rec; ++i) {
           const std::string &reg = written[i];
-          std::optional<uint64_t> got = amdValue(*rec, reg);
-          if (!got || *got == e.values[i])
+          // A uniform register computed by scalar code has its value in its
+          // scalar home; its VGPR (if any) is written only where vector code
+          // needs it. Either holding the PTX value is agreement.
+          const unsigned width = k_->registers.count(reg) ? k_->registers.at(reg).width : 32;
+          const uint64_t vMask = width == 1 ? 1 : writtenMask(e.stmt, reg, where) & sem::maskOf(width);
+          const uint64_t sMask = width == 1 ? 1 : writtenMask(e.stmt, reg, scalarWhere) & sem::maskOf(width);
+          std::optional<uint64_t> got = vMask ? amdValueIn(*rec, reg, where) : std::nullopt;
+          std::optional<uint64_t> scalar = sMask ? amdValueIn(*rec, reg, scalarWhere) : std::nullopt;
+          if ((!got && !scalar) || (got && (*got & vMask) == (e.values[i] & vMask)) ||
+              (scalar && (*scalar & sMask) == (e.values[i] & sMask)))
             continue;
+          std::string amd;
+          if (scalar)
+            amd = hex(*scalar) + " in " + physOf(reg, kt_.scalarHomes) + " (its scalar home)";
+          if (got)
+            amd += (amd.empty() ? "" : ", ") + hex(*got) + " in " + physOf(reg, kt_.registers);
           std::string out = header + "\n  first differing value: " + reg + " = " + hex(e.values[i]) + " in PTX, " +
-                            hex(*got) + " in " + physOf(reg) + " on AMD";
+                            amd + " on AMD";
           blame(e.stmt, out);
           std::string inputs;
           for (const std::string &src : kernel::readRegisters(st))
@@ -541,8 +590,8 @@ private:
     return out;
   }
 
-  std::string physOf(const std::string &reg) const {
-    for (const auto &[r, p] : kt_.registers)
+  static std::string physOf(const std::string &reg, const std::vector<std::pair<std::string, std::string>> &table) {
+    for (const auto &[r, p] : table)
       if (r == reg)
         return p;
     return "?";

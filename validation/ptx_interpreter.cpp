@@ -134,7 +134,7 @@ private:
 
   Fault fault(const Stmt &s, std::string msg) { return Fault{std::move(msg), s.loc}; }
 
-  // ---- warp-synchronous statements (shfl.sync, vote.sync) ----
+  // ---- warp-synchronous statements (shfl.sync, vote.sync, bar.warp.sync) ----
   //
   // A thread reaching one waits there (atWarpSync). When no thread can run,
   // each warp's waiting threads are grouped by statement; a group executes
@@ -242,7 +242,7 @@ private:
         value[j] = a[unsigned(src)];
         pred[j] = pval;
       }
-    } else {
+    } else if (s.kind == Stmt::Kind::WarpVote) {
       uint32_t ballot = 0;
       for (unsigned j = 0; j < lanes; ++j)
         if ((group >> j) & 1) {
@@ -268,7 +268,8 @@ private:
       if (!((group >> j) & 1))
         continue;
       Thread &t = threads[w0 + j];
-      write(t, s.dst, value[j]);
+      if (!s.dst.empty())
+        write(t, s.dst, value[j]);
       if (!s.predDst.empty())
         write(t, s.predDst, pred[j]);
       t.atWarpSync = false;
@@ -571,6 +572,7 @@ private:
       }
       case Stmt::Kind::WarpShuffle:
       case Stmt::Kind::WarpVote: // the warp executes it together (resolveWarpSyncs)
+      case Stmt::Kind::WarpSync:
         t.atWarpSync = true;
         t.pc = index;
         continue;
