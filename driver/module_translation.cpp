@@ -82,7 +82,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
       std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, res.diagnostics, /*partial=*/true);
       if (k) {
         klower::KernelTranslation kt;
-        const bool decoded = res.diagnostics.size() == errorsBefore;
+        const bool decoded = !errorsSince(res.diagnostics, errorsBefore);
         // A kernel with decode errors is still lowered (for the report's
         // rows), its own lowering messages set aside: the first error stands.
         Diagnostics partialDiags;

@@ -55,7 +55,7 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
   // On a lowering error the instructions that did lower are still assigned
   // registers and printed (the HTML report shows them beside the error), but
   // nothing goes to MC and the caller gets false.
-  const bool lowered = diags.size() == errorsBefore;
+  const bool lowered = !errorsSince(diags, errorsBefore);
   out.allocation = regalloc::allocate(fn, t);
   out.numVgprs = out.allocation.numVgprs;
   out.numSgprs = out.allocation.numSgprs;

@@ -103,6 +103,10 @@ private:
 
   void decodeParams();
 
+  // .maxntid, .reqntid, .minnctapersm and .maxnreg into k_.bounds; a
+  // malformed one is a located error. (Other directives are the driver's.)
+  void decodeLaunchBounds();
+
   void typeReg(const std::string &name, unsigned width, ::ptx::ast::SourceLoc loc);
 
   bool regOperand(const ast::Operand &o, unsigned width, ptx::Operand &out, bool allowImm);

@@ -23,6 +23,7 @@ std::optional<Kernel> Decoder::run() {
   k_.loc = f_.name_loc.line ? f_.name_loc : f_.loc;
   const size_t before = diags_.size();
   decodeParams();
+  decodeLaunchBounds();
   for (const ast::Declaration &d : m_.globals)
     for (const ast::Declarator &dr : d.declarators)
       if (std::optional<Variable> v = variableOf(d, dr, diags_))
@@ -62,7 +63,7 @@ std::optional<Kernel> Decoder::run() {
       ++index;
   }
   reportUnreadableVariables();
-  if (diags_.size() != before && !partial_)
+  if (errorsSince(diags_, before) && !partial_)
     return std::nullopt;
   return std::move(k_);
 }
@@ -135,6 +136,66 @@ void Decoder::decodeParams() {
     }
   }
   k_.paramBytes = offset;
+}
+
+void Decoder::decodeLaunchBounds() {
+  for (const ast::Directive &d : f_.performance) {
+    const bool dims = d.name == "maxntid" || d.name == "reqntid";
+    if (!dims && d.name != "minnctapersm" && d.name != "maxnreg")
+      continue;
+    // "320, 1, 1" or "64": one to three positive integers (one for the others).
+    std::vector<unsigned> values;
+    std::string field;
+    bool ok = true;
+    for (size_t i = 0; i <= d.text.size() && ok; ++i) {
+      if (i == d.text.size() || d.text[i] == ',') {
+        const size_t b = field.find_first_not_of(" \t"), e = field.find_last_not_of(" \t");
+        const std::string v = b == std::string::npos ? "" : field.substr(b, e - b + 1);
+        ok = !v.empty() && v.size() <= 9 && std::all_of(v.begin(), v.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+             std::stoul(v) > 0;
+        if (ok)
+          values.push_back(static_cast<unsigned>(std::stoul(v)));
+        field.clear();
+      } else {
+        field += d.text[i];
+      }
+    }
+    if (!ok || values.size() > (dims ? 3u : 1u)) {
+      error(diags_, d.loc, "expected ." + d.name + (dims ? " X[, Y[, Z]]" : " N") + " with positive integers, got '" +
+                               d.text + "'");
+      continue;
+    }
+    LaunchBounds &b = k_.bounds;
+    if (dims) {
+      uint64_t n = 1;
+      for (unsigned v : values)
+        n *= v;
+      // PTX ISA 11.4.2/11.4.3: at most 1024 threads in a CTA.
+      if (n > 1024) {
+        error(diags_, d.loc, "." + d.name + " " + d.text + " asks for " + std::to_string(n) +
+                                 " threads per block; a block has at most 1024");
+        continue;
+      }
+      if (d.name == "maxntid") {
+        b.maxThreads = static_cast<unsigned>(n);
+        b.maxThreadsLoc = d.loc;
+      } else {
+        for (unsigned i = 0; i < 3; ++i)
+          b.required[i] = i < values.size() ? values[i] : 1;
+        b.requiredLoc = d.loc;
+      }
+    } else if (d.name == "minnctapersm") {
+      b.minBlocksPerSm = values[0];
+      b.minBlocksLoc = d.loc;
+    } else {
+      b.maxRegisters = values[0];
+      b.maxRegistersLoc = d.loc;
+    }
+  }
+  const LaunchBounds &b = k_.bounds;
+  if (b.required[0] && b.maxThreads && b.requiredThreads() > b.maxThreads)
+    error(diags_, b.requiredLoc, ".reqntid asks for " + std::to_string(b.requiredThreads()) +
+                                     " threads, more than .maxntid allows (" + std::to_string(b.maxThreads) + ")");
 }
 
 void Decoder::typeReg(const std::string &name, unsigned width, ::ptx::ast::SourceLoc loc) {

@@ -126,9 +126,25 @@ struct Stmt {
   std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
 };
 
+// Launch bounds a kernel declares (PTX ISA 11.4 "Performance-Tuning
+// Directives"): 0 where absent.
+struct LaunchBounds {
+  unsigned maxThreads = 0;          // .maxntid x, y, z: the product
+  unsigned required[3] = {0, 0, 0}; // .reqntid x, y, z (0: none)
+  unsigned minBlocksPerSm = 0;      // .minnctapersm
+  unsigned maxRegisters = 0;        // .maxnreg
+  ::ptx::ast::SourceLoc maxThreadsLoc, requiredLoc, minBlocksLoc, maxRegistersLoc;
+  unsigned requiredThreads() const { return required[0] * required[1] * required[2]; }
+  // The largest block a launch may use: .reqntid's, else .maxntid, else CUDA's 1024.
+  unsigned blockLimit() const {
+    return required[0] ? requiredThreads() : maxThreads ? maxThreads : 1024;
+  }
+};
+
 struct Kernel {
   std::string name;
   ::ptx::ast::SourceLoc loc;
+  LaunchBounds bounds;
   std::vector<Param> params;
   unsigned paramBytes = 0; // kernarg size
   std::vector<Variable> variables; // module globals/consts and kernel shared/local

@@ -22,7 +22,7 @@ bool Lowering::run() {
   dumpAfter("lower-statements");
   // On a lowering error what did lower is still assigned registers and
   // printed (the report shows it beside the error), but the caller gets false.
-  const bool lowered = diags_.size() == before;
+  const bool lowered = !errorsSince(diags_, before);
   readUniformsInPlace(); // uniform_operands.cpp: VALU readers take SGPR homes in place
   dumpAfter("uniform-operands");
   if (!assignRegisters()) // register_assignment.cpp: liveness, then physical registers
@@ -38,7 +38,7 @@ bool Lowering::run() {
   dumpAfter("alu-delays");
   assemble(); // abi.cpp: code, descriptor, metadata
   dumpAfter("emit");
-  return lowered && diags_.size() == before;
+  return lowered && !errorsSince(diags_, before);
 }
 
 const std::vector<std::string> &loweringSteps() {

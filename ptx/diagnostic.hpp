@@ -26,6 +26,15 @@ inline void error(Diagnostics &d, ::ptx::ast::SourceLoc loc, std::string msg) {
 }
 
 // Source order (line, then column); equal positions keep their order.
+// Whether an error (not a warning or note) was added at or after `from`:
+// warnings never fail a step.
+inline bool errorsSince(const Diagnostics &d, size_t from) {
+  for (size_t i = from; i < d.size(); ++i)
+    if (d[i].severity == Diagnostic::Severity::Error)
+      return true;
+  return false;
+}
+
 inline void sortBySource(Diagnostics &d) {
   std::stable_sort(d.begin(), d.end(), [](const Diagnostic &a, const Diagnostic &b) {
     return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;

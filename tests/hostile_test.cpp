@@ -441,16 +441,25 @@ TEST_CASE("hostile: kernel and parameter names that YAML reads as booleans, null
 TEST_CASE("hostile: an integer constant wider than its operand is truncated as ptxas does, with a warning") {
   const std::string f = tempFile(
       "imm.ptx", kHeader + ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b16 %h<2>;\n"
-                           "\tadd.s32 %r2, %r1, 0x100000000;\n\tmov.u16 %h1, 65536;\n\tadd.s32 %r2, %r1, -2147483648;\n"
+                           "\tmov.u32 %r1, %tid.x;\n\tadd.s32 %r2, %r1, 0x100000000;\n\tmov.u16 %h1, 65536;\n\tadd.s32 %r2, %r1, -2147483648;\n"
                            "\tand.b32 %r2, %r1, 0xFFFFFFFF;\n\tmov.u16 %h1, -32768;\n\tret;\n}\n");
   // ptxas 13 accepts all five without a word and uses the low bits.
   Run r = translate(f);
   CHECK(r.exited(0));
-  CHECK(contains(r.err, f + ":9:20: warning: integer constant 0x100000000 does not fit the 32-bit operand of "
+  CHECK(contains(r.err, f + ":10:20: warning: integer constant 0x100000000 does not fit the 32-bit operand of "
                             "'add.s32'; its low 32 bits are used, as ptxas does [-Wconstant-truncated]"));
-  CHECK(contains(r.err, f + ":10:15: warning: integer constant 65536 does not fit"));
+  CHECK(contains(r.err, f + ":11:15: warning: integer constant 65536 does not fit"));
   CHECK(std::count(r.err.begin(), r.err.end(), '^') == 2); // the extremes that fit are accepted
   CHECK(translate(f, {"-Werror"}).exited(1));
+  // A warning fails nothing: the kernel counts as translated, and check runs it.
+  Run stats = translate(f, {"--stats=text"});
+  CHECK(contains(stats.err, "1 of 1 kernels translated"));
+  Run c = run({"check", f, "--trials", "1"}, "", {}, kDeadline);
+  INFO(toString(c));
+  CHECK(c.exited(0));
+  Run e = run({"explain", "add.s32 %0, %1, 0x100000001;"}, "", {}, kDeadline);
+  CHECK(e.exited(0));
+  CHECK(contains(e.err, "warning: integer constant 0x100000001 does not fit"));
   Run quiet = translate(f, {"-w"});
   CHECK(quiet.exited(0));
   CHECK_FALSE(contains(quiet.err, "warning"));
