@@ -1,5 +1,6 @@
 #include "driver/module_translation.hpp"
 
+#include "driver/launch_bounds.hpp"
 #include "grammar/ast_blocks.hpp"
 #include "grammar/parser.hpp"
 #include "ptx/ptx_decoder.hpp"
@@ -17,12 +18,12 @@ namespace ast = ::ptx::ast;
 
 namespace {
 
-// Performance-tuning directives (PTX ISA 11.4) that constrain nvcc's and
-// ptxas's register allocation and launch bounds. Translated code does not
-// honour them yet, and a user relying on `.maxnreg` for occupancy should know.
-bool isPerformanceDirective(const std::string &name) {
-  return name == "maxnreg" || name == "maxntid" || name == "reqntid" || name == "minnctapersm" ||
-         name == "maxnctapersm" || name == "maxclusterrank" || name == "reqnctapercluster";
+// Performance-tuning directives (PTX ISA 11.4) the translation does not act
+// on: cluster shapes (no AMD equivalent) and the deprecated .maxnctapersm. A
+// user relying on them should know. (.maxntid, .reqntid, .minnctapersm and
+// .maxnreg are launch bounds: launch_bounds.cpp.)
+bool isIgnoredDirective(const std::string &name) {
+  return name == "maxnctapersm" || name == "maxclusterrank" || name == "reqnctapercluster";
 }
 
 } // namespace
@@ -64,10 +65,10 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
       continue;
     }
     for (const ast::Directive &d : f.performance)
-      if (isPerformanceDirective(d.name))
+      if (isIgnoredDirective(d.name))
         warning(warns, d.loc, "ignored-directive",
-                "'." + d.name + "' is not honoured: the translated code's register use and launch bounds are not "
-                "constrained by it");
+                "'." + d.name + "' is not honoured: AMD targets have no equivalent (no thread-block clusters; no "
+                "upper bound on resident blocks)");
     FunctionResult fr;
     fr.name = f.name;
     fr.isEntry = f.is_entry;
@@ -106,6 +107,8 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
         for (const mir::TranslatedInstruction &ti : kt.statements)
           fr.translation.instructions.push_back(ti);
         abiRow(kt.epilogue, "(end of the kernel)");
+        if (fr.ok)
+          checkLaunchBounds(*k, kt, t, warns);
         fr.translation.numVgprs = kt.numVgprs;
         fr.translation.numSgprs = kt.numSgprs;
         fr.kernel = std::move(kt);

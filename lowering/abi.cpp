@@ -229,9 +229,14 @@ std::string Lowering::metadataEntry(unsigned nv) const {
   m += "    .group_segment_fixed_size: " + std::to_string(groupBytes_) + "\n";
   m += "    .kernarg_segment_align: 8\n";
   m += "    .kernarg_segment_size: " + std::to_string(out_.kernargBytes) + "\n";
-  m += "    .max_flat_workgroup_size: 1024\n";
+  // .maxntid/.reqntid bound the block (launch_bounds.hpp); the runtime
+  // refuses a larger one, as CUDA's launch does.
+  m += "    .max_flat_workgroup_size: " + std::to_string(k_.bounds.blockLimit()) + "\n";
   m += "    .name: " + yamlString(k_.name) + "\n";
   m += "    .private_segment_fixed_size: " + std::to_string(privateBytes_) + "\n";
+  if (k_.bounds.required[0])
+    m += "    .reqd_workgroup_size:\n      - " + std::to_string(k_.bounds.required[0]) + "\n      - " +
+         std::to_string(k_.bounds.required[1]) + "\n      - " + std::to_string(k_.bounds.required[2]) + "\n";
   m += "    .sgpr_count: " + std::to_string(out_.numSgprs) + "\n";
   m += "    .symbol: " + yamlString(k_.name + ".kd") + "\n";
   m += "    .vgpr_count: " + std::to_string(nv) + "\n";

@@ -232,18 +232,19 @@ TEST_CASE("batch: usage errors") {
 
 TEST_CASE("warnings: -Wempty-file, -Wignored-directive, -Werror and -w") {
   const std::string empty = tempFile("empty.ptx", kHeader);
-  const std::string directive =
-      tempFile("maxnreg.ptx", kHeader + ".visible .entry k()\n.maxnreg 32\n{\n\t.reg .b32 %r<4>;\n\txor.b32 %r1, %r2, %r3;\n}\n");
+  const std::string directive = tempFile(
+      "cluster.ptx", kHeader + ".visible .entry k()\n.maxclusterrank 2\n{\n\t.reg .b32 %r<4>;\n\txor.b32 %r1, %r2, %r3;\n}\n");
   const std::string out = tempPath("w.s");
   Run plain = run({directive, "-o", out});
   CHECK(plain.exited(0));
-  CHECK(plain.err == directive + ":6:1: warning: '.maxnreg' is not honoured: the translated code's register use and "
-                                 "launch bounds are not constrained by it [-Wignored-directive]\n.maxnreg 32\n^\n");
+  CHECK(plain.err == directive + ":6:1: warning: '.maxclusterrank' is not honoured: AMD targets have no equivalent (no "
+                                 "thread-block clusters; no upper bound on resident blocks) [-Wignored-directive]\n"
+                                 ".maxclusterrank 2\n^\n");
   CHECK(fs::exists(out));
   fs::remove(out);
   Run werror = run({directive, "-o", out, "-Werror"});
   CHECK(werror.exited(1));
-  CHECK(contains(werror.err, ":6:1: error: '.maxnreg' is not honoured"));
+  CHECK(contains(werror.err, ":6:1: error: '.maxclusterrank' is not honoured"));
   CHECK_FALSE(fs::exists(out));
   Run quiet = run({directive, "-o", out, "-w"});
   CHECK(quiet.exited(0));
@@ -259,6 +260,44 @@ TEST_CASE("warnings: -Wempty-file, -Wignored-directive, -Werror and -w") {
   Run ee = run({empty, "-o", out, "-Werror"});
   CHECK(ee.exited(1));
   CHECK(ee.err == empty + ": error: no function with a body: nothing to translate [-Wempty-file]\n");
+}
+
+TEST_CASE("launch bounds: .maxntid/.reqntid in the metadata, .maxnreg/.minnctapersm checked, check's --block held to them") {
+  const std::string body = "{\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [p];\n"
+                           "\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd2, %rd1, %rd2;\n"
+                           "\tld.global.u32 %r2, [%rd2];\n\tmul.lo.u32 %r3, %r2, %r2;\n\tadd.u32 %r4, %r3, %r1;\n"
+                           "\tst.global.u32 [%rd2], %r4;\n\tret;\n}\n";
+  const std::string f = tempFile("bounds.ptx", kHeader + ".visible .entry k(.param .u64 p)\n.maxntid 256, 1, 1\n"
+                                                         ".minnctapersm 16\n.maxnreg 4\n" + body +
+                                                         ".visible .entry r(.param .u64 p)\n.reqntid 64, 2\n" + body);
+  const std::string out = tempPath("bounds.s");
+  Run r = run({f, "-o", out});
+  INFO(toString(r));
+  CHECK(r.exited(0));
+  // 16 blocks of 4 waves over a CU's 4 SIMDs need 16 waves per SIMD; gfx942 has 8 slots.
+  CHECK(contains(r.err, f + ":7:1: warning: .minnctapersm 16 is not honoured on gfx942: 16 blocks of 256 threads need "
+                            "16 waves per SIMD; kernel 'k' allows 8 (limited by wave slots) [-Wlaunch-bounds]"));
+  CHECK(contains(r.err, f + ":8:1: warning: .maxnreg 4 is not honoured: kernel 'k' uses "));
+  const std::string s = slurp(out);
+  CHECK(contains(s, "    .max_flat_workgroup_size: 256\n    .name: k\n"));
+  CHECK(contains(s, "    .max_flat_workgroup_size: 128\n    .name: r\n"));
+  CHECK(contains(s, "    .reqd_workgroup_size:\n      - 64\n      - 2\n      - 1\n"));
+  // LLVM MC checks the metadata's types.
+  CHECK(run({f, "-filetype=obj", "-o", tempPath("bounds.o")}).exited(0));
+  // A launch the bounds forbid is refused, at the directive.
+  Run big = run({"check", f, "--kernel", "k", "--block", "512"});
+  CHECK(big.exited(2));
+  CHECK(contains(big.err, f + ":6:1: error: --block (512,1,1) has 512 threads; .maxntid allows at most 256"));
+  Run wrong = run({"check", f, "--kernel", "r", "--block", "128"});
+  CHECK(wrong.exited(2));
+  CHECK(contains(wrong.err, "error: --block (128,1,1) is not the block .reqntid requires (64,2,1)"));
+  Run ok = run({"check", f, "--kernel", "r", "--block", "64,2", "--trials", "1"});
+  CHECK(ok.exited(0));
+  // More threads than a block can have is an error at the directive.
+  const std::string bad = tempFile("bad_bounds.ptx", kHeader + ".visible .entry b()\n.maxntid 2048\n{\n\tret;\n}\n");
+  Run e = run({bad, "-o", tempPath("bad.s")});
+  CHECK(e.exited(1));
+  CHECK(contains(e.err, bad + ":6:1: error: .maxntid 2048 asks for 2048 threads per block; a block has at most 1024"));
 }
 
 TEST_CASE("batch: directory arguments with trailing slashes, and a directory without PTX") {

@@ -654,6 +654,17 @@ TEST_CASE("check: exit status and report") {
   CHECK(contains(ok.out, "grid (2,1,1) block (96,1,1), 2 trial(s), seed 7"));
   CHECK(contains(ok.out, "buffers: in 6144 bytes (inferred), out 1536 bytes (inferred)"));
   CHECK(contains(ok.out, "result: every output buffer agrees in all 2 trial(s)"));
+  // A race in the PTX kernel (every thread stores its index to out[0] on
+  // the step its search ends) is exit 3, not a mismatch.
+  const std::string racy = tempFile(
+      "racy.ptx", ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry found(.param .u64 out)\n{\n"
+                  ".reg .pred %p<3>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [out];\n"
+                  "mov.u32 %r1, %tid.x;\nsub.u32 %r2, 63, %r1;\nLOOP:\nsetp.eq.u32 %p1, %r2, 0;\n"
+                  "@%p1 st.global.u32 [%rd1], %r1;\n@%p1 bra DONE;\nsub.u32 %r2, %r2, 1;\nbra LOOP;\nDONE:\nret;\n}\n");
+  Run race = run({"check", racy, "--trials", "1"});
+  INFO(toString(race));
+  CHECK(race.exited(3));
+  CHECK(contains(race.out, "  RACE: trial 0: buffer 'out' differs first at byte offset 0"));
   // Given buffer sizes are used as they are.
   Run sized = run({"check", fixture, "--kernel", "shf_r_clamp", "--buffer", "in=8192", "--buffer", "out=2048"});
   CHECK(sized.exited(0));

@@ -1733,3 +1733,34 @@ TEST_CASE("bar.warp.sync: lanes exchange through shared memory on every target; 
   CHECK_FALSE(contains(r.report, "%rd3"));
   CHECK(kernelDecodeError("bar.warp.sync %r1, %r2;") == "'bar.warp.sync' expects 1 operand (the membermask)");
 }
+
+TEST_CASE("check tells a race in the PTX kernel from a translation error") {
+  // Thread t searches 63 - t steps and stores its index to out[0] on the
+  // step it finds: in lockstep thread 0 stores last, in the interpreter
+  // thread 63 does. Either is allowed.
+  const std::string racy = ".version 8.5\n.target sm_80\n.address_size 64\n"
+                           ".visible .entry found(.param .u64 out)\n{\n"
+                           ".reg .pred %p<3>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n"
+                           "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nsub.u32 %r2, 63, %r1;\n"
+                           "LOOP:\nsetp.eq.u32 %p1, %r2, 0;\n@%p1 st.global.u32 [%rd1], %r1;\n@%p1 bra DONE;\n"
+                           "sub.u32 %r2, %r2, 1;\nbra LOOP;\nDONE:\nret;\n}\n";
+  check::Options o;
+  o.trials = 1;
+  check::Result r = check::run(racy, targets::defaultTarget(), o, p2a::testing::costModel());
+  INFO(r.report);
+  CHECK(r.status == check::Status::Race);
+  CHECK(contains(r.report, "  RACE: trial 0: buffer 'out' differs first at byte offset 0"));
+  CHECK(contains(r.report, "the PTX kernel races here: thread "));
+  CHECK(contains(r.report, "(line 14) leaves byte 0x"));
+  CHECK(contains(r.report, "between the same barriers of block 0"));
+  CHECK(r.blamedRule.empty());
+  // Each thread storing its own element is no race: the same kernel with
+  // out[tid] agrees.
+  std::string own = racy;
+  own.replace(own.find("ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"),
+              std::strlen("ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"),
+              "ld.param.u64 %rd2, [out];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd1, %r1, 4;\nadd.s64 %rd1, %rd2, %rd1;\n");
+  check::Result ok = check::run(own, targets::defaultTarget(), o, p2a::testing::costModel());
+  INFO(ok.report);
+  CHECK(ok.status == check::Status::Pass);
+}

@@ -629,7 +629,7 @@ bool parseAssignments(const cl::list<std::string> &list, const char *option, std
   return true;
 }
 
-// check: 0 all outputs agree, 1 a mismatch, 2 a usage or translation error.
+// check: 0 all outputs agree, 1 a mismatch, 2 a usage or translation error, 3 a race in the PTX kernel.
 int runCheck() {
   check::Options o;
   o.kernel = CheckKernel;
@@ -726,6 +726,8 @@ int runCheck() {
       return 2;
     if (r.status == check::Status::Mismatch)
       rc = 1;
+    if (r.status == check::Status::Race && rc == 0)
+      rc = 3;
   }
   return rc;
 }

@@ -152,6 +152,16 @@ private:
     k_ = kernel::decodeKernel(module_, *fn, r_.diagnostics);
     if (!k_)
       return fail(fn->loc, "kernel '" + fn->name + "' cannot be checked");
+    // A launch the kernel's bounds forbid fails on NVIDIA hardware (and the
+    // code object's metadata makes the AMD runtime refuse it too).
+    const kernel::LaunchBounds &b = k_->bounds;
+    if (b.required[0] && (o_.block.x != b.required[0] || o_.block.y != b.required[1] || o_.block.z != b.required[2]))
+      return fail(b.requiredLoc, "--block " + dim(o_.block) + " is not the block .reqntid requires (" +
+                                     std::to_string(b.required[0]) + "," + std::to_string(b.required[1]) + "," +
+                                     std::to_string(b.required[2]) + ")");
+    if (b.maxThreads && o_.block.count() > b.maxThreads)
+      return fail(b.maxThreadsLoc, "--block " + dim(o_.block) + " has " + std::to_string(o_.block.count()) +
+                                       " threads; .maxntid allows at most " + std::to_string(b.maxThreads));
     // Dynamic shared memory (per block, both sides): --shared-bytes, or what
     // the workgroup's LDS leaves beside the static variables.
     if (const kernel::SegmentLayout shared = kernel::layoutSegment(*k_, kernel::Space::Shared); shared.dynamic) {
@@ -426,9 +436,35 @@ private:
   }
 
   bool mismatch(const std::string &msg) {
-    r_.status = Status::Mismatch;
-    r_.report = header_ + "  MISMATCH: " + msg + "\n";
+    r_.status = race_ ? Status::Race : Status::Mismatch;
+    r_.report = header_ + (race_ ? "  RACE: " : "  MISMATCH: ") + msg + "\n";
     return false;
+  }
+
+  // Two plain stores to the watched byte by different threads, with
+  // different values and nothing ordering them (different blocks, or one
+  // block between the same barriers): which lands last is up to the
+  // hardware on NVIDIA and AMD alike. The description, or empty.
+  std::string raceAt(const std::vector<interp::WatchedStore> &stores) const {
+    for (size_t j = 1; j < stores.size(); ++j)
+      for (size_t i = 0; i < j; ++i) {
+        const interp::WatchedStore &a = stores[i], &b = stores[j];
+        if (a.thread == b.thread || a.value == b.value ||
+            (a.block == b.block && a.barrierEpoch != b.barrierEpoch))
+          continue;
+        auto who = [&](const interp::WatchedStore &w) {
+          char byte[8];
+          std::snprintf(byte, sizeof byte, "0x%02x", w.value);
+          return "thread " + std::to_string(w.thread) + " (line " + std::to_string(k_->body[w.stmt].loc.line) +
+                 ") leaves byte " + byte;
+        };
+        return "\n  the PTX kernel races here: " + who(a) + ", " + who(b) +
+               (a.block == b.block ? ", between the same barriers of block " + std::to_string(a.block)
+                                   : ", from blocks " + std::to_string(a.block) + " and " + std::to_string(b.block)) +
+               "; nothing orders the two stores, so either value may remain on NVIDIA hardware too: a race in the "
+               "kernel, not a translation error";
+      }
+    return "";
   }
 
   void blame(unsigned s, std::string &out) {
@@ -449,15 +485,21 @@ private:
   // names the first statement whose written value differs.
   std::string trace(const Inputs &in, uint64_t address) {
     uint64_t writer = ~0ull;
+    std::vector<interp::WatchedStore> stores;
     {
       GlobalMemory mem;
       interp::Options po;
       po.watchAddress = address;
       po.lastWriter = &writer;
+      po.watchedStores = &stores;
       runPtx(mem, in, po);
     }
     if (writer == ~0ull)
       return "\n  (no PTX thread stored to that element: the AMD code wrote where the PTX kernel did not)";
+    if (std::string race = raceAt(stores); !race.empty()) {
+      race_ = true;
+      return race;
+    }
     std::vector<interp::TraceEvent> ptxTrace;
     std::vector<emu::TraceRecord> amdTrace;
     {
@@ -602,6 +644,7 @@ private:
   const Options &o_;
   cost::CostModel &costs_;
   std::optional<unsigned> dynamicShared_; // set when the kernel has dynamic shared memory
+  bool race_ = false;                      // the first difference is a race in the PTX kernel
   Result r_;
   ast::Module module_;
   std::optional<kernel::Kernel> k_;

@@ -103,6 +103,7 @@ private:
           t.local.assign(localBytes_, 0);
         }
     blockLinear_ = (uint64_t(ctaid_[2]) * l_.grid.y + ctaid_[1]) * l_.grid.x + ctaid_[0];
+    barrierEpoch_ = 0;
     const uint64_t blockLinear = blockLinear_;
     for (;;) {
       bool anyLive = false, anyWarpSync = false;
@@ -129,6 +130,7 @@ private:
       // Every live thread waits at the barrier: release them all.
       for (Thread &t : threads)
         t.atBarrier = false;
+      ++barrierEpoch_;
     }
   }
 
@@ -546,6 +548,10 @@ private:
             if (!v)
               return f;
             storeLE(p, bytes, v->value());
+            if (o_.watchedStores)
+              if (const uint8_t *wp = mem_.find(o_.watchAddress, 1); wp && wp >= p && wp < p + bytes)
+                o_.watchedStores->push_back(
+                    {blockLinear_ * l_.block.count() + t.linear, blockLinear_, barrierEpoch_, index, *wp});
           }
         }
         break;
@@ -599,6 +605,7 @@ private:
   unsigned ctaid_[3] = {0, 0, 0};
   bool traced_ = false;
   uint64_t blockLinear_ = 0;
+  unsigned barrierEpoch_ = 0; // barriers the running block has passed
   bool oob_ = false;
   uint64_t oobAddress_ = 0, oobBytes_ = 0;
 };

@@ -44,6 +44,16 @@ struct TraceEvent {
   std::vector<uint64_t> values;
 };
 
+// A plain store to the watched byte (Options::watchedStores): who stored
+// what, and when relative to its block's barriers.
+struct WatchedStore {
+  uint64_t thread = 0;        // global linear thread id
+  uint64_t block = 0;         // linear block id
+  unsigned barrierEpoch = 0;  // barriers the block had passed
+  unsigned stmt = 0;
+  uint8_t value = 0;          // the byte it left at the watched address
+};
+
 struct Options {
   uint64_t traceThread = ~0ull; // global linear thread id to trace
   std::vector<TraceEvent> *trace = nullptr;
@@ -52,6 +62,9 @@ struct Options {
   // trace of a differing output element).
   uint64_t watchAddress = 0;
   uint64_t *lastWriter = nullptr; // global linear thread id, ~0 if none
+  // Every plain store to watchAddress, in execution order (check tells a
+  // race in the kernel from a translation error with them).
+  std::vector<WatchedStore> *watchedStores = nullptr;
   // Called after each block with the number of blocks done (progress of long runs).
   std::function<void(uint64_t)> afterBlock;
 };
