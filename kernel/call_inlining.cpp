@@ -168,8 +168,6 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
 
 void Decoder::decodeCallParam(const ast::Instruction &in, const std::string &full, Stmt &s, bool store, unsigned vec,
                               const ptx::ScalarType &ty, const ast::Operand &addr, const ast::Operand &val) {
-  if (ty.bits < 32)
-    return unsupportedForm(in, full, "call parameters narrower than 32 bits are not supported");
   std::vector<const ast::Operand *> members;
   if (val.kind == ast::Operand::Kind::Vector)
     for (const ast::Operand &e : val.elems)
@@ -180,28 +178,94 @@ void Decoder::decodeCallParam(const ast::Instruction &in, const std::string &ful
     error(diags_, val.loc, "'" + full + "' needs " + std::to_string(vec) + " value(s)");
     return;
   }
-  for (size_t e = 0; e < members.size(); ++e) {
-    // (Call sequences reuse names like param0 with other types: the
-    // width is part of the slot.)
-    const std::string slot = "%__param_" + addr.name + "_" + std::to_string(addr.offset + int64_t(e * ty.bits / 8)) +
-                             "_b" + std::to_string(ty.bits);
+  // A slot is named by offset and width (call sequences reuse names like
+  // param0 with other types). 8- and 16-bit values live in 16-bit slots.
+  auto slotName = [&](int64_t off, unsigned bits) {
+    return "%__param_" + addr.name + "_" + std::to_string(off) + "_b" + std::to_string(bits);
+  };
+  auto reg = [&](const std::string &name) {
+    ptx::Operand o;
+    o.kind = ptx::Operand::Kind::Register;
+    o.reg = name;
+    o.loc = addr.loc;
+    return o;
+  };
+  auto imm = [&](uint64_t v) {
+    ptx::Operand o;
+    o.kind = ptx::Operand::Kind::Immediate;
+    o.imm = v;
+    o.loc = addr.loc;
+    return o;
+  };
+  auto emit = [&](ptx::Form f, const ptx::Operand &d, std::vector<ptx::Operand> srcs) {
     Stmt m = s;
     m.kind = Stmt::Kind::Compute;
     m.inst = ptx::Instruction{};
-    m.inst.form = ptx::Form{ptx::Opcode::Mov, TypeClass::B, ty.bits};
+    m.inst.form = f;
     m.inst.loc = in.loc;
     m.inst.text = in.text;
-    ptx::Operand reg;
-    if (!regOperand(*members[e], ty.bits, reg, store))
-      return;
-    ptx::Operand slotOp;
-    slotOp.kind = ptx::Operand::Kind::Register;
-    slotOp.reg = slot;
-    slotOp.loc = addr.loc;
-    typeReg(slot, ty.bits, addr.loc);
-    m.inst.dsts = {store ? slotOp : reg};
-    m.inst.srcs = {store ? reg : slotOp};
+    m.inst.dsts = {d};
+    m.inst.srcs = std::move(srcs);
     k_.body.push_back(m);
+  };
+  auto cvt = [](TypeClass cls, unsigned to, unsigned from) {
+    ptx::Form f{ptx::Opcode::Cvt, to > from ? cls : TypeClass::U, to};
+    f.fromType = f.type;
+    f.fromWidth = from;
+    return f;
+  };
+  auto declaredWidth = [&](const ast::Operand &o, unsigned fallback) {
+    auto it = o.kind == ast::Operand::Kind::Register ? k_.registers.find(o.name) : k_.registers.end();
+    return it == k_.registers.end() ? fallback : it->second.width;
+  };
+  for (size_t e = 0; e < members.size(); ++e) {
+    const int64_t off = addr.offset + int64_t(e * ty.bits / 8);
+    const unsigned slotBits = std::max(ty.bits, 16u);
+    const std::string slot = slotName(off, ty.bits);
+    if (ty.bits >= 32 || store) {
+      // A store of 8 or 16 bits keeps the low 16 bits of its register (PTX
+      // ISA 5.4: a register wider than the type stores its low bits).
+      const unsigned regBits = ty.bits >= 32 ? ty.bits : std::min(declaredWidth(*members[e], 16), 32u);
+      ptx::Operand value;
+      if (!regOperand(*members[e], regBits, value, store))
+        return;
+      typeReg(slot, slotBits, addr.loc);
+      if (store && regBits == 32 && slotBits == 16)
+        emit(cvt(TypeClass::U, 16, 32), reg(slot), {value});
+      else
+        emit(ptx::Form{ptx::Opcode::Mov, TypeClass::B, slotBits}, store ? reg(slot) : value,
+             {store ? value : reg(slot)});
+      continue;
+    }
+    // An 8- or 16-bit load (nvcc passes a char as `.param .b32`, stored
+    // with st.param.b32 and read back with ld.param.u8): the low bits of
+    // the slot stored at this offset, extended by the load's type into the
+    // destination register (PTX ISA 5.4.x).
+    std::string from = slot;
+    for (unsigned w : {ty.bits, 32u, 64u, 16u, 8u})
+      if (k_.registers.count(slotName(off, w))) {
+        from = slotName(off, w);
+        break;
+      }
+    if (!k_.registers.count(from))
+      typeReg(from, slotBits, addr.loc);
+    const unsigned fromBits = k_.registers.at(from).width;
+    const std::string t = "%__param_narrow_" + std::to_string(k_.body.size());
+    typeReg(t, 32, addr.loc);
+    if (fromBits == 32)
+      emit(ptx::Form{ptx::Opcode::Mov, TypeClass::B, 32}, reg(t), {reg(from)});
+    else
+      emit(cvt(TypeClass::U, 32, fromBits), reg(t), {reg(from)});
+    const bool sgn = ty.cls == TypeClass::S;
+    emit(ptx::Form{ptx::Opcode::Bfe, sgn ? TypeClass::S : TypeClass::U, 32}, reg(t), {reg(t), imm(0), imm(ty.bits)});
+    const unsigned dstBits = declaredWidth(*members[e], 16);
+    ptx::Operand d;
+    if (!regOperand(*members[e], dstBits, d, false))
+      return;
+    if (dstBits == 32)
+      emit(ptx::Form{ptx::Opcode::Mov, TypeClass::B, 32}, d, {reg(t)});
+    else
+      emit(cvt(sgn ? TypeClass::S : TypeClass::U, dstBits, 32), d, {reg(t)});
   }
 }
 

@@ -1764,3 +1764,39 @@ TEST_CASE("check tells a race in the PTX kernel from a translation error") {
   INFO(ok.report);
   CHECK(ok.status == check::Status::Pass);
 }
+
+TEST_CASE("call parameters narrower than 32 bits (nvcc's char and short arguments and results) on every target") {
+  checkKernelFileOnEveryTarget("narrow_params.ptx", 2);
+  // Both sides run the same decoded statements, so the values are also held
+  // to a C++ model of the PTX: ld.param.u8/.s8/.u16 of a .b32 slot read its
+  // low bits and extend them; st.param.b8 then ld.param.b8 keeps a byte.
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/narrow_params.ptx");
+  check::Options o;
+  o.trials = 1;
+  std::vector<uint8_t> in;
+  std::vector<uint32_t> words;
+  for (uint32_t i = 0; i < 64; ++i) {
+    const uint32_t w = 0x9abc80f0u + i * 0x01030507u;
+    words.push_back(w);
+    for (unsigned b = 0; b < 4; ++b)
+      in.push_back(static_cast<uint8_t>(w >> (8 * b)));
+  }
+  o.contents["in"] = in;
+  o.dumpDir = p2a::testing::tempPath("narrow_dump");
+  check::Result r = check::run(src, targets::defaultTarget(), o, p2a::testing::costModel());
+  INFO(r.report);
+  REQUIRE(r.status == check::Status::Pass);
+  const std::string out = p2a::testing::slurp(o.dumpDir + "/out.trial0.ptx");
+  REQUIRE(out.size() >= 256);
+  for (uint32_t i = 0; i < 64; ++i) {
+    const uint32_t w = words[i];
+    const uint32_t sum = (w & 0xff) + uint32_t(int32_t(int8_t((w >> 8) & 0xff))) + (w & 0xffff);
+    const uint32_t byte = ((sum & 0xffff) ^ 165) & 0xff;
+    const uint32_t want = (sum & 0xffff00ffu) | (byte << 8);
+    uint32_t got = 0;
+    for (unsigned b = 0; b < 4; ++b)
+      got |= uint32_t(uint8_t(out[4 * i + b])) << (8 * b);
+    INFO("thread " << i);
+    CHECK(got == want);
+  }
+}
