@@ -422,7 +422,6 @@ void pinDeterminedImmediates(const Rule &rule, std::vector<BV> &srcs, z3::contex
 }
 
 ProofResult proveScenarios(const Rule &rule, bool high16Zeroed);
-std::optional<ptx::Instruction> makeSampleInstruction(const Rule &rule, bool literal, unsigned seed);
 
 } // namespace
 

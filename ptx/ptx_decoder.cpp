@@ -107,8 +107,9 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     if (!to || !from || to->cls == TypeClass::Pred || from->cls == TypeClass::Pred)
       return limit("only integer conversions are supported");
     f.opcode = Opcode::Cvt;
-    if (to->bits < 16 || from->bits < 16 || to->bits == from->bits)
-      return limit("only conversions between 16-, 32- and 64-bit integers of different widths are supported");
+    if (to->bits < 16 || (from->bits < 16 && from->bits != 8) || to->bits == from->bits)
+      return limit("only conversions between 16-, 32- and 64-bit integers of different widths, and widening from 8 bits, "
+                   "are supported");
     if (to->bits > from->bits) {
       // Widening extends by the source's signedness (PTX ISA 9.7.9.21).
       const bool sext = from->cls == TypeClass::S;

@@ -1,5 +1,7 @@
 #include "ptx/ptx_ir.hpp"
 
+#include <algorithm>
+
 namespace p2a::ptx {
 
 static const char *typePrefix(TypeClass t) {
@@ -144,7 +146,7 @@ unsigned Form::srcWidth(unsigned i) const {
   case Opcode::Shf: return 32;
   case Opcode::Shl:
   case Opcode::Shr: return i == 1 ? 32 : width; // PTX 9.7.8.7/8: the amount is .u32
-  case Opcode::Cvt: return fromWidth;
+  case Opcode::Cvt: return std::max(fromWidth, 16u); // an 8-bit value sits in a 16-bit register
   case Opcode::MovPack: return width / 2;
   case Opcode::MadWide: return i == 2 ? 2 * width : width; // c is as wide as d
   case Opcode::Add:
@@ -298,7 +300,12 @@ const std::vector<Form> &allForms() {
       f.fromWidth = fw;
       add(f);
     };
-    // Widening by the source's signedness, narrowing by truncation.
+    // Widening by the source's signedness, narrowing by truncation. An
+    // 8-bit source is the low byte of a 16-bit (or wider) register.
+    for (unsigned to : {16u, 32u, 64u}) {
+      cvt(TypeClass::U, to, TypeClass::U, 8);
+      cvt(TypeClass::S, to, TypeClass::S, 8);
+    }
     for (unsigned from : {16u, 32u, 64u})
       for (unsigned to : {16u, 32u, 64u}) {
         if (to > from) {

@@ -369,8 +369,9 @@ void addArithRules(std::vector<Rule> &out) {
     u32.restriction = "a 16-bit register's high half is don't-care: the low half is the register itself, the high one a shift";
     out.push_back(u32);
   }
-  // cvt between 16-, 32- and 64-bit integers. A 16-bit register's high half
-  // is don't-care, so widening from 16 bits extracts first.
+  // cvt between 16-, 32- and 64-bit integers, and widening from 8 bits. A
+  // 16-bit register's high half is don't-care (and an 8-bit value is the low
+  // byte of one), so widening from 8 or 16 bits extracts first.
   for (const Form &f : ptx::allForms()) {
     if (f.opcode == Opcode::Cvt) {
       const bool sgn = f.fromType == TypeClass::S;
@@ -379,14 +380,16 @@ void addArithRules(std::vector<Rule> &out) {
       if (f.width < f.fromWidth) {
         r.seq = {inst(Op::V_MOV_B32, D(), {S(0, f.fromWidth == 64 ? Part::Lo : Part::Whole)})};
         r.restriction = "none: the low bits are the value (a narrower register's high bits are don't-care)";
-      } else if (f.width == 32) { // from 16
-        r.seq = {inst(ext16, D(), {S(0), I(0), I(16)})};
-        r.restriction = "a 16-bit value's high half is don't-care in its VGPR: extract and extend it";
-      } else if (f.fromWidth == 16) { // 64 from 16
-        r.seq = {inst(ext16, D(0, Part::Lo), {S(0), I(0), I(16)}),
+      } else if (f.width <= 32) { // 32 from 16 or 8, 16 from 8
+        r.seq = {inst(ext16, D(), {S(0), I(0), I(f.fromWidth)})};
+        r.restriction = f.fromWidth == 16 ? "a 16-bit value's high half is don't-care in its VGPR: extract and extend it"
+                                          : "an 8-bit value is the low byte of its register: extract and extend it";
+      } else if (f.fromWidth < 32) { // 64 from 16 or 8
+        r.seq = {inst(ext16, D(0, Part::Lo), {S(0), I(0), I(f.fromWidth)}),
                  sgn ? inst(Op::V_ASHRREV_I32, D(0, Part::Hi), {I(31), D(0, Part::Lo)})
                      : inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
-        r.restriction = "extract and extend the 16-bit value into the low VGPR, then fill the high one";
+        r.restriction = "extract and extend the " + std::to_string(f.fromWidth) +
+                        "-bit value into the low VGPR, then fill the high one";
       } else { // 64 from 32
         r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {S(0)}),
                  sgn ? inst(Op::V_ASHRREV_I32, D(0, Part::Hi), {I(31), S(0)}) : inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};

@@ -205,10 +205,14 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
     const BV signQ = signN ^ signD;
     return {(qr.quotient ^ signQ) - signQ};
   }
-  case Opcode::Cvt: // 9.7.9.21: integer widening extends by the source type, narrowing truncates
+  case Opcode::Cvt: { // 9.7.9.21: integer widening extends by the source type, narrowing truncates
+    // An 8-bit source is the low byte of its 16-bit register (PTX ISA 6.4.1:
+    // a source register wider than the type is truncated to it).
+    const BV a = s[0].width() > f.fromWidth ? s[0].trunc(f.fromWidth) : s[0];
     if (f.width > f.fromWidth)
-      return {f.fromType == TypeClass::S ? s[0].sext(f.width) : s[0].zext(f.width)};
-    return {s[0].trunc(f.width)};
+      return {f.fromType == TypeClass::S ? a.sext(f.width) : a.zext(f.width)};
+    return {a.trunc(f.width)};
+  }
   }
   throw std::logic_error("evalPtx: unknown form");
 }

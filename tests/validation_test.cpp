@@ -1800,3 +1800,7 @@ TEST_CASE("call parameters narrower than 32 bits (nvcc's char and short argument
     CHECK(got == want);
   }
 }
+
+TEST_CASE("cvt widening from 8 bits (the low byte of a 16-bit register) agrees with the interpreter on every target") {
+  checkKernelFileOnEveryTarget("cvt8.ptx", 3);
+}
