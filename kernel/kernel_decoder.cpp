@@ -219,12 +219,8 @@ bool Decoder::regOperand(const ast::Operand &o, unsigned width, ptx::Operand &ou
     return true;
   }
   if (allowImm && o.kind == ast::Operand::Kind::Immediate && o.imm_kind == ast::Operand::ImmKind::Int) {
-    if (!ptx::immediateFits(o.imm_bits, width))
-      warning(diags_, o.loc, "constant-truncated",
-              "integer constant " + o.text + " does not fit a " + std::to_string(width) + "-bit operand; its low " +
-                  std::to_string(width) + " bits are used, as ptxas does");
     out.kind = ptx::Operand::Kind::Immediate;
-    out.imm = o.imm_bits & sem::maskOf(width);
+    out.imm = ptx::truncatedConstant(o, width, "a " + std::to_string(width) + "-bit operand", diags_);
     return true;
   }
   error(diags_, o.loc, "expected a " + std::string(allowImm ? "register or integer" : "register") + ", got '" +

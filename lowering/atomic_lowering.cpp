@@ -60,9 +60,7 @@ std::optional<Op> ldsAtomicOp(const Stmt &s) {
 // atomics): gfx942 sc1 at system scope; gfx12's scope field always.
 mir::CachePolicy atomicScope(targets::FenceScope s, const targets::TargetInfo &t) {
   if (t.generation >= targets::Generation::GFX12)
-    return s == targets::FenceScope::Cta   ? mir::CachePolicy::ScopeSe
-           : s == targets::FenceScope::Gpu ? mir::CachePolicy::ScopeDev
-                                           : mir::CachePolicy::ScopeSys;
+    return gfx12ScopePolicy(s);
   if (t.name == "gfx942" && s == targets::FenceScope::Sys)
     return mir::CachePolicy::Sc1;
   return mir::CachePolicy::None;

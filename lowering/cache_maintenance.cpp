@@ -15,20 +15,18 @@ MInst cacheOp(Op op, CachePolicy p = CachePolicy::None) { return MInst{op, mir::
 
 MInst waitFor(Counter c) { return MInst{Op::S_WAITCNT, mir::noOperand(), {mir::waitOperand(c, 0)}}; }
 
-// gfx12's cache scopes: LLVM serves a workgroup with SCOPE_SE (a workgroup
-// in WGP mode spans the CU pair), the agent with SCOPE_DEV.
-CachePolicy gfx12Scope(FenceScope s) {
-  return s == FenceScope::Cta ? CachePolicy::ScopeSe : s == FenceScope::Gpu ? CachePolicy::ScopeDev : CachePolicy::ScopeSys;
-}
-
 // gfx942's sc bits: sc1 for the agent, sc0 sc1 for the system.
 CachePolicy gfx942Scope(FenceScope s) { return s == FenceScope::Gpu ? CachePolicy::Sc1 : CachePolicy::Sc0Sc1; }
 
 } // namespace
 
+CachePolicy gfx12ScopePolicy(FenceScope s) {
+  return s == FenceScope::Cta ? CachePolicy::ScopeSe : s == FenceScope::Gpu ? CachePolicy::ScopeDev : CachePolicy::ScopeSys;
+}
+
 std::vector<MInst> releaseSequence(FenceScope s, const targets::TargetInfo &t) {
   if (t.generation >= Generation::GFX12) // write back, then wait for it
-    return {cacheOp(Op::GLOBAL_WB, gfx12Scope(s)), waitFor(Counter::VmStore)};
+    return {cacheOp(Op::GLOBAL_WB, gfx12ScopePolicy(s)), waitFor(Counter::VmStore)};
   if (t.name == "gfx942" && s != FenceScope::Cta) // MI300: L2 write-back
     return {cacheOp(Op::BUFFER_WBL2, gfx942Scope(s)), waitFor(Counter::VmLoad)};
   if (t.name == "gfx90a" && s == FenceScope::Sys) // MI200: L2 is not coherent with the host
@@ -38,7 +36,7 @@ std::vector<MInst> releaseSequence(FenceScope s, const targets::TargetInfo &t) {
 
 std::vector<MInst> acquireSequence(FenceScope s, const targets::TargetInfo &t) {
   if (t.generation >= Generation::GFX12)
-    return {cacheOp(Op::GLOBAL_INV, gfx12Scope(s)), waitFor(Counter::VmLoad)};
+    return {cacheOp(Op::GLOBAL_INV, gfx12ScopePolicy(s)), waitFor(Counter::VmLoad)};
   if (t.isGfx10Plus()) // a workgroup may span the two CUs of a WGP: their L0s differ
     return s == FenceScope::Cta ? std::vector<MInst>{cacheOp(Op::BUFFER_GL0_INV)}
                                 : std::vector<MInst>{cacheOp(Op::BUFFER_GL1_INV), cacheOp(Op::BUFFER_GL0_INV)};

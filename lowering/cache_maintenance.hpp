@@ -24,4 +24,9 @@ std::vector<mir::MInst> releaseSequence(targets::FenceScope s, const targets::Ta
 // Invalidate what this wave might read stale at the scope.
 std::vector<mir::MInst> acquireSequence(targets::FenceScope s, const targets::TargetInfo &t);
 
+// gfx12's scope field for a PTX scope: LLVM serves a workgroup with
+// SCOPE_SE (a workgroup in WGP mode spans the CU pair), the agent with
+// SCOPE_DEV. Cache operations, atomics and strong loads and stores share it.
+mir::CachePolicy gfx12ScopePolicy(targets::FenceScope s);
+
 } // namespace p2a::klower

@@ -1,6 +1,7 @@
 // ld / st in every state space: global (with saddr where the base is
 // uniform), FLAT for generic pointers of unknown space, LDS for .shared,
 // scratch for .local.
+#include "lowering/cache_maintenance.hpp"
 #include "lowering/lowering.hpp"
 
 namespace p2a::klower {
@@ -143,9 +144,7 @@ mir::CachePolicy strongAccessPolicy(targets::FenceScope scope, bool store, const
   using mir::CachePolicy;
   using targets::FenceScope;
   if (t.generation >= targets::Generation::GFX12)
-    return scope == FenceScope::Cta   ? CachePolicy::ScopeSe
-           : scope == FenceScope::Gpu ? CachePolicy::ScopeDev
-                                      : CachePolicy::ScopeSys;
+    return gfx12ScopePolicy(scope);
   if (t.name == "gfx942")
     return scope == FenceScope::Cta ? CachePolicy::Sc0 : scope == FenceScope::Gpu ? CachePolicy::Sc1 : CachePolicy::Sc0Sc1;
   if (store)

@@ -55,6 +55,14 @@ std::string joinAllowed(std::initializer_list<const char *> xs) {
 
 } // namespace
 
+uint64_t truncatedConstant(const ast::Operand &o, unsigned width, const std::string &operand, Diagnostics &diags) {
+  if (!immediateFits(o.imm_bits, width))
+    warning(diags, o.loc, "constant-truncated",
+            "integer constant " + o.text + " does not fit " + operand + "; its low " + std::to_string(width) +
+                " bits are used, as ptxas does");
+  return width >= 64 ? o.imm_bits : o.imm_bits & ((1ull << width) - 1);
+}
+
 std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnostics &diags) {
   const ast::SourceLoc at = in.opcode_loc.line ? in.opcode_loc : in.loc;
   std::string full = in.opcode;
@@ -523,13 +531,12 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
         return std::nullopt;
       }
       const bool immLut = f.opcode == Opcode::Lop3 && i == 3; // checked below, as an error
-      if (!isPredSrc && !immLut && o.imm_kind == ast::Operand::ImmKind::Int && !immediateFits(o.imm_bits, w))
-        warning(diags, o.loc, "constant-truncated",
-                "integer constant " + o.text + " does not fit the " + std::to_string(w) + "-bit operand of '" + full +
-                    "'; its low " + std::to_string(w) + " bits are used, as ptxas does");
       s.kind = Operand::Kind::Immediate;
       // mov.pred p, N: any nonzero constant is true (nvcc writes -1).
-      s.imm = isPredSrc ? (o.imm_bits != 0) : w >= 64 ? o.imm_bits : (o.imm_bits & ((1ull << w) - 1));
+      s.imm = isPredSrc ? (o.imm_bits != 0)
+              : immLut || o.imm_kind != ast::Operand::ImmKind::Int
+                  ? (w >= 64 ? o.imm_bits : o.imm_bits & ((1ull << w) - 1))
+                  : truncatedConstant(o, w, "the " + std::to_string(w) + "-bit operand of '" + full + "'", diags);
       if (f.opcode == Opcode::Lop3 && i == 3 && o.imm_bits > 255) {
         error(diags, o.loc, "immLut must be in 0..255, got " + o.text);
         return std::nullopt;

@@ -14,6 +14,13 @@ namespace p2a::ptx {
 // unsupported form.
 std::optional<Instruction> decodeInstruction(const ::ptx::ast::Instruction &in, Diagnostics &diags);
 
+// An integer constant operand's bits in a `width`-bit operand: truncated as
+// ptxas does, with -Wconstant-truncated when bits are lost (immediateFits).
+// `operand` names the operand in the warning ("the 32-bit operand of
+// 'add.s32'").
+uint64_t truncatedConstant(const ::ptx::ast::Operand &o, unsigned width, const std::string &operand,
+                           Diagnostics &diags);
+
 // Register types from `.reg` declarations (ranges expanded), for typing checks.
 using RegisterTypes = std::map<std::string, RegisterType>;
 // The most registers one function may declare, one range or all together.
