@@ -224,6 +224,9 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
       if (f.kernel) {
         k.ldsBytes = f.kernel->groupBytes;
         k.scratchBytes = f.kernel->privateBytes;
+        k.spilledVgprValues = f.kernel->spilledVgprValues;
+        k.spilledSgprValues = f.kernel->spilledSgprValues;
+        k.spillScratchBytes = f.kernel->spillScratchBytes;
         k.occupancy = targets::occupancy(*opts.target, k.vgprs, k.sgprs, k.ldsBytes);
       }
       out.kernelStats.push_back(std::move(k));
@@ -349,6 +352,9 @@ std::string formatSummaryText(const Summary &s, unsigned topOpcodes) {
         continue;
       os << "ptx2amdgpu: " << (k.isEntry ? "kernel " : "function ") << k.name << ": " << k.vgprs << " VGPRs, "
          << k.sgprs << " SGPRs, " << k.scratchBytes << " bytes scratch, " << k.ldsBytes << " bytes LDS, ";
+      if (k.spilledVgprValues || k.spilledSgprValues)
+        os << "spills: " << k.spilledVgprValues << " VGPR values to scratch (" << k.spillScratchBytes << " bytes), "
+           << k.spilledSgprValues << " SGPR values to VGPR lanes, ";
       if (k.occupancy.wavesPerSimd)
         os << "occupancy " << k.occupancy.wavesPerSimd << " waves/SIMD (" << k.occupancy.limitedBy << ")"
            << (k.occupancy.workgroupsPerCuByLds
@@ -392,6 +398,9 @@ std::string formatSummaryJson(const Summary &s, const targets::TargetInfo &t) {
                                 {"vgprs", k.vgprs},
                                 {"sgprs", k.sgprs},
                                 {"scratch_bytes", k.scratchBytes},
+                                {"spilled_vgpr_values", k.spilledVgprValues},
+                                {"spilled_sgpr_values", k.spilledSgprValues},
+                                {"spill_scratch_bytes", k.spillScratchBytes},
                                 {"lds_bytes", k.ldsBytes},
                                 {"occupancy_waves_per_simd", k.occupancy.wavesPerSimd},
                                 {"occupancy_limited_by", k.occupancy.limitedBy},

@@ -75,7 +75,10 @@ struct FileOutcome {
     bool isEntry = false;
     bool ok = false;
     unsigned vgprs = 0, sgprs = 0, amdInstructions = 0;
-    unsigned scratchBytes = 0; // private segment per thread (.local variables; no spilling yet)
+    unsigned scratchBytes = 0; // private segment per thread (.local variables and VGPR spills)
+    // Spills (lowering/spilling.cpp): values in scratch instead of VGPRs, in
+    // VGPR lanes instead of SGPRs, and the scratch bytes the first take.
+    unsigned spilledVgprValues = 0, spilledSgprValues = 0, spillScratchBytes = 0;
     unsigned ldsBytes = 0;     // group segment
     targets::Occupancy occupancy; // kernels only
     std::map<std::string, unsigned> rules; // rule name -> statements it lowered

@@ -11,19 +11,18 @@ void checkLaunchBounds(const kernel::Kernel &k, const klower::KernelTranslation 
                        Diagnostics &warnings) {
   const kernel::LaunchBounds &b = k.bounds;
   // .maxnreg N: registers per thread. A VGPR holds one 32-bit value per
-  // lane, as an NVIDIA register does per thread.
+  // lane, as an NVIDIA register does per thread. The register assignment
+  // spills to stay within it (lowering/spilling.cpp); this is what it could not reach.
   if (b.maxRegisters && kt.numVgprs > b.maxRegisters)
     warning(warnings, b.maxRegistersLoc, "launch-bounds",
             ".maxnreg " + std::to_string(b.maxRegisters) + " is not honoured: kernel '" + k.name + "' uses " +
-                std::to_string(kt.numVgprs) + " VGPRs on " + t.name + " (the translation cannot spill yet)");
+                std::to_string(kt.numVgprs) + " VGPRs on " + t.name + " (more than its live values and spill temporaries fit in)");
   // .minnctapersm K: K blocks of the largest size the kernel allows resident
-  // on one multiprocessor at once. A CU has 4 SIMDs on gfx9/CDNA; on RDNA a
-  // CU has 2 SIMD32s (a WGP 4). The blocks' waves are spread over them.
+  // on one multiprocessor at once (targets::wavesPerSimdNeeded). The register
+  // assignment spills to allow them where VGPRs are the limit.
   if (b.minBlocksPerSm) {
     const unsigned threads = b.blockLimit();
-    const unsigned wavesPerBlock = (threads + t.wave_size - 1) / t.wave_size;
-    const unsigned simds = t.isGfx10Plus() ? 2 : 4;
-    const unsigned needed = (b.minBlocksPerSm * wavesPerBlock + simds - 1) / simds;
+    const unsigned needed = targets::wavesPerSimdNeeded(t, b.minBlocksPerSm, threads);
     const targets::Occupancy o = targets::occupancy(t, kt.numVgprs, kt.numSgprs, kt.groupBytes);
     const unsigned byLds = o.workgroupsPerCuByLds ? o.workgroupsPerCuByLds : ~0u;
     if (o.wavesPerSimd < needed || byLds < b.minBlocksPerSm)

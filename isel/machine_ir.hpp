@@ -38,6 +38,7 @@ struct VReg {
   RegClass cls = RegClass::V32;
   std::string ptxName; // see VRegRole; empty for temporaries
   bool readInPlace = false; // a uniform value every reader takes from its SGPRs: no VGPR needed
+  bool spilled = false;     // kept in memory (scratch or VGPR lanes): each use goes through a temporary
   VRegRole role = VRegRole::Temporary;
 };
 
@@ -183,6 +184,9 @@ struct Allocation {
   std::vector<unsigned> phys; // per vreg: VGPR index (V32/V64 base) or SGPR index (Mask)
   unsigned numVgprs = 0;
   unsigned numSgprs = 0;
+  // Per body position (kernels): the registers in use there, reserved ones
+  // included -- what spilling measures the pressure by.
+  std::vector<unsigned> vgprsInUse, sgprsInUse;
 };
 
 } // namespace p2a::mir

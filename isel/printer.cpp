@@ -64,6 +64,8 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
   }
   const mir::VReg &v = fn.vregs[o.vreg];
   unsigned p = a.phys[o.vreg];
+  if (v.cls == mir::RegClass::Mask && t.wave_size == 64 && o.part != Part::Whole)
+    return "s" + std::to_string(o.part == Part::Hi ? p + 1 : p);
   if (v.cls == mir::RegClass::Mask)
     return t.wave_size == 64 ? "s[" + std::to_string(p) + ":" + std::to_string(p + 1) + "]" : "s" + std::to_string(p);
   if (v.cls == mir::RegClass::S64) {
@@ -150,7 +152,10 @@ mir::MOperand physical(const MOperand &o, const mir::Function &fn, const mir::Al
   const unsigned p = a.phys[o.vreg];
   const mir::RegFile file = mir::isSgprClass(v.cls) ? mir::RegFile::Sgpr : mir::RegFile::Vgpr;
   switch (v.cls) {
-  case mir::RegClass::Mask: return mir::physReg(file, p, t.wave_size == 64 ? 2 : 1);
+  case mir::RegClass::Mask: // a wave64 mask's halves one at a time: SGPR spills
+    if (t.wave_size == 64 && o.part != Part::Whole)
+      return mir::physReg(file, o.part == Part::Hi ? p + 1 : p);
+    return mir::physReg(file, p, t.wave_size == 64 ? 2 : 1);
   case mir::RegClass::V32:
   case mir::RegClass::S32: return mir::physReg(file, p);
   case mir::RegClass::V64:

@@ -15,6 +15,7 @@ namespace {
 struct Pool {
   std::vector<bool> used;
   std::vector<bool> released;
+  unsigned inUse = 0; // registers handed out and not given back
 
   // `count` consecutive fresh registers starting at a multiple of `align`.
   unsigned take(unsigned count, unsigned align) {
@@ -29,6 +30,7 @@ struct Pool {
       if (free) {
         for (unsigned k = 0; k < count; ++k)
           used[base + k] = true;
+        inUse += count;
         return base;
       }
     }
@@ -43,6 +45,7 @@ struct Pool {
       if (ok) {
         for (unsigned k = 0; k < count; ++k)
           released[base + k] = false;
+        inUse += count;
         return base;
       }
     }
@@ -52,6 +55,7 @@ struct Pool {
   void release(unsigned base, unsigned count) {
     for (unsigned k = 0; k < count; ++k)
       released[base + k] = true;
+    inUse -= count;
   }
 };
 
@@ -69,8 +73,10 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   // Reserved registers are simply marked used: never handed out, counted.
   vgprs.used.assign(firstVgpr, true);
   vgprs.released.assign(firstVgpr, false);
+  vgprs.inUse = firstVgpr;
   sgprs.used.assign(firstSgpr, true);
   sgprs.released.assign(firstSgpr, false);
+  sgprs.inUse = firstSgpr;
   const unsigned maskRegs = t.wave_size == 64 ? 2 : 1;
 
   std::vector<int> pairOf(n, -1);
@@ -79,6 +85,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     pairOf[fn.pairs[i].second] = static_cast<int>(i);
   }
   auto hasInterval = [&](unsigned v) { return live && v < live->start.size() && live->start[v] >= 0; };
+  auto spilled = [&](unsigned v) { return fn.vregs[v].spilled; };
   auto isTemp = [&](unsigned v) { return fn.vregs[v].role == mir::VRegRole::Temporary || hasInterval(v); };
   // A temporary may reuse registers only if nothing ties it to a PTX register.
   auto reusable = [&](unsigned v) {
@@ -98,6 +105,8 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     auto note = [&](const mir::MOperand &o) {
       if (o.kind != mir::MOperand::Kind::VReg && o.kind != mir::MOperand::Kind::Pair)
         return;
+      if (spilled(o.vreg) || (o.kind == mir::MOperand::Kind::Pair && spilled(o.vregHi)))
+        throw std::logic_error("regalloc: an instruction names a spilled register");
       refs[u].push_back(o.vreg);
       if (o.kind == mir::MOperand::Kind::Pair)
         refs[u].push_back(o.vregHi);
@@ -131,7 +140,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   }
   std::vector<std::vector<unsigned>> startsAt(fn.body.size());
   for (unsigned v = 0; v < n; ++v)
-    if (firstPos[v] >= 0 && static_cast<size_t>(firstPos[v]) < fn.body.size())
+    if (!spilled(v) && firstPos[v] >= 0 && static_cast<size_t>(firstPos[v]) < fn.body.size())
       startsAt[static_cast<size_t>(firstPos[v])].push_back(v);
   auto assign = [&](unsigned v) {
     const bool temp = reusable(v);
@@ -176,9 +185,11 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   std::vector<std::vector<unsigned>> endsAt(fn.body.size());
   if (live)
     for (unsigned v = 0; v < n; ++v)
-      if (hasInterval(v) && lastUse[v] >= 0 && static_cast<size_t>(lastUse[v]) < fn.body.size())
+      if (!spilled(v) && hasInterval(v) && lastUse[v] >= 0 && static_cast<size_t>(lastUse[v]) < fn.body.size())
         endsAt[static_cast<size_t>(lastUse[v])].push_back(v);
   std::vector<bool> released(n, false);
+  a.vgprsInUse.assign(fn.body.size(), 0);
+  a.sgprsInUse.assign(fn.body.size(), 0);
   auto releaseOne = [&](unsigned v) {
     if (a.phys[v] == unset)
       return;
@@ -200,6 +211,8 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     for (unsigned v : refs[u])
       if (a.phys[v] == unset)
         assign(v);
+    a.vgprsInUse[u] = vgprs.inUse;
+    a.sgprsInUse[u] = sgprs.inUse;
     for (unsigned v : refs[u])
       if (reusable(v) && lastUse[v] == static_cast<long>(u) && !hasInterval(v))
         poolOf(v).release(a.phys[v], width(v));
@@ -212,7 +225,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   // `readInPlace` holds nothing (the code reads its SGPRs instead), so any
   // released register serves and the count does not grow.
   for (unsigned v = 0; v < n; ++v)
-    if (a.phys[v] == unset) {
+    if (a.phys[v] == unset && !spilled(v)) {
       if (pairOf[v] >= 0 || !fn.vregs[v].readInPlace) {
         assign(v);
         continue;

@@ -30,6 +30,8 @@ namespace p2a::regalloc {
 // that span -- assigned at its start even if first referenced later (a value
 // carried around a loop) -- and frees it after its end for any later value.
 // Never within one position, so a rule's operands and temporaries stay distinct.
+// A vreg marked `spilled` (its value lives in memory; lowering/spilling.cpp)
+// gets no register, and no instruction may name it.
 struct LiveIntervals {
   std::vector<long> start, end;
 };

@@ -62,7 +62,7 @@ bool Lowering::layOutSegments() {
   sharedOffset_ = group.offset;
   groupBytes_ = group.bytes;
   localOffset_ = priv.offset;
-  privateBytes_ = priv.bytes;
+  privateBytes_ = declaredPrivateBytes_ = priv.bytes;
   out_.hiddenArgsOffset = alignUp(k_.paramBytes, 8);
   out_.groupBytes = groupBytes_;
   out_.privateBytes = privateBytes_;

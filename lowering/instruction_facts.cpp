@@ -100,6 +100,7 @@ IssueFacts issueFacts(const mir::MInst &mi, const targets::TargetInfo &t) {
     add(o, false);
   if (def.writesVcc())
     add(MOperand{MOperand::Kind::Vcc}, true);
+  f.readsVgprLane = mi.op == amd::Op::V_READLANE_B32;
   if (def.encoding == amd::Encoding::VMEM && mi.dst.kind == MOperand::Kind::None)
     f.storeDataBytes = def.srcs[1] == amd::Slot::V64 ? 8 : 4;
   return r;

@@ -50,7 +50,12 @@ struct KernelTranslation {
   unsigned kernargBytes = 0;     // explicit + hidden
   unsigned hiddenArgsOffset = 0; // where the hidden arguments start
   unsigned groupBytes = 0;       // LDS (.shared variables) per workgroup
-  unsigned privateBytes = 0;     // scratch (.local variables) per thread
+  unsigned privateBytes = 0;     // scratch (.local variables and VGPR spills) per thread
+  // Register spills (lowering/spilling.cpp): values kept in scratch instead
+  // of VGPRs, values kept in VGPR lanes instead of SGPRs (uniform values and
+  // predicates), the scratch bytes per thread the first take, and the VGPRs
+  // reserved for the second.
+  unsigned spilledVgprValues = 0, spilledSgprValues = 0, spillScratchBytes = 0, spillLaneVgprs = 0;
   mir::Function function;
   mir::Allocation allocation;
   // The module .const/.global variables the code addresses (PC-relative
@@ -79,6 +84,10 @@ struct Options {
   // them is translated again without: the lane masks (one or two SGPRs per
   // block) come first.
   unsigned scalarHomeSgprs = 24;
+  // Registers a kernel may use (--max-vgprs / --max-sgprs; 0: the
+  // target's): values beyond them are spilled (lowering/spilling.cpp). A
+  // budget that cannot be met is a -Wregister-budget warning.
+  unsigned maxVgprs = 0, maxSgprs = 0;
   // Steps after which the machine IR is written to KernelTranslation::irDump
   // (`--print-ir-after`; names from loweringSteps()).
   std::vector<std::string> printAfter;

@@ -279,6 +279,35 @@ private:
   // kernel::WaitingLanes): nothing else shares its SGPRs then.
   regalloc::LiveIntervals liveIntervals();
 
+  // ---- spilling (spilling.cpp) ----
+  //
+  // When the values live at some statement need more registers than the
+  // budget (the target's, or fewer for .maxnreg / .minnctapersm), some live
+  // in memory instead: a VGPR value in the lane's scratch, a uniform value
+  // or predicate (SGPRs) in lanes of VGPRs reserved for that. Every
+  // statement that names a spilled value gets a temporary for it instead:
+  // loaded before the first instruction that needs it, stored after the
+  // last one that writes it (under the EXEC of that write, so lanes that did
+  // not run keep theirs). Which values: see spillToFit.
+  struct RegisterBudget {
+    unsigned vgprs, sgprs;
+  };
+  RegisterBudget registerBudget() const;
+  // Chooses values to spill where the allocation `a` exceeds `budget` and
+  // rewrites every statement naming them; false if none can be chosen.
+  bool spillToFit(const mir::Allocation &a, const regalloc::LiveIntervals &live, RegisterBudget budget,
+                  unsigned round);
+  void rewriteSpilled(size_t pos, const std::vector<unsigned> &spilled);
+  // The instructions that load a spilled value into `temp`, or store it from there.
+  std::vector<MInst> spillLoad(unsigned vreg, unsigned temp);
+  std::vector<MInst> spillStore(unsigned vreg, unsigned temp, size_t pos);
+  // The zero VGPR as a scratch slot's address (set up if nothing used it yet).
+  unsigned spillAddressZero();
+  // Where a spilled value lives, for the register table ("scratch+16", "v4 lanes 2-3").
+  std::string spillLocation(unsigned vreg) const;
+  // Loop nesting depth of each statement (back edges in layout order).
+  std::vector<unsigned> loopDepths() const;
+
   // ---- control flow (see docs/architecture.md, "Control flow") ----
   //
   // Every basic block B > 0 owns a lane mask M_B: the lanes waiting to run
@@ -416,6 +445,13 @@ private:
   unsigned tmpA_ = 0;
   size_t current_ = 0;
   std::vector<std::vector<MInst>> before_, after_; // control flow around each statement
+  // Spilling: each spilled vreg's slot (a byte offset in the private
+  // segment, or the first 32-bit word of the SGPR lanes: word w is lane
+  // w % wave size of VGPR spillLaneBase_ + w / wave size), the temporaries
+  // that stand for spilled values (with their statement), and the counts.
+  std::map<unsigned, unsigned> spillSlot_;
+  std::vector<std::pair<unsigned, size_t>> spillTemps_;
+  unsigned declaredPrivateBytes_ = 0, spillScratchBytes_ = 0, spillLaneWords_ = 0, spillLaneBase_ = 0;
 };
 
 } // namespace p2a::klower

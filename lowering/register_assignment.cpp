@@ -2,34 +2,84 @@
 // registers from regalloc, and the table of where each PTX register lives.
 #include "lowering/lowering.hpp"
 
+#include <tuple>
+
 namespace p2a::klower {
 
 bool Lowering::assignRegisters() {
-  // Keep v0 (packed IDs) or v0..v2 free, and the ABI SGPRs below the masks.
-  const unsigned firstVgpr = t_.packed_work_item_ids ? 2 : 4;
+  // Keep v0 (packed IDs) or v0..v2 free, and the ABI SGPRs below the masks;
+  // the VGPRs holding spilled SGPR values come right after the ABI's.
+  const unsigned abiVgprs = t_.packed_work_item_ids ? 2 : 4;
   const unsigned firstSgpr = kParamSgprs + alignUp(paramDwords_, 2) + 2 * static_cast<unsigned>(globalSgpr_.size());
-  const regalloc::LiveIntervals live = liveIntervals();
-  out_.allocation = regalloc::allocate(fn_, t_, firstVgpr, firstSgpr, &live);
-  out_.numVgprs = out_.allocation.numVgprs;
-  out_.numSgprs = out_.allocation.numSgprs;
-  if (out_.numVgprs > targets::kMaxVgprs || out_.numSgprs > targets::kMaxSgprs) {
-    outOfSgprsWithHomes_ = out_.numSgprs > targets::kMaxSgprs && !uniform_.scalarStatements.empty();
+  spillLaneBase_ = abiVgprs;
+  // The budget: launch bounds may ask for fewer VGPRs than the target has;
+  // if even spilling cannot reach that, the target's (-Wlaunch-bounds says so).
+  RegisterBudget budget = registerBudget();
+  const RegisterBudget hardware{targets::kMaxVgprs, targets::kMaxSgprs};
+  constexpr unsigned kMaxRounds = 16;
+  for (unsigned round = 0;; ++round) {
+    const unsigned laneVgprs = alignUp((spillLaneWords_ + t_.wave_size - 1) / t_.wave_size, 2);
+    regalloc::LiveIntervals live = liveIntervals();
+    for (const auto &[temp, pos] : spillTemps_) // a spilled value's stand-in lives in its statement
+      live.start[temp] = live.end[temp] = static_cast<long>(pos);
+    out_.allocation = regalloc::allocate(fn_, t_, abiVgprs + laneVgprs, firstSgpr, &live);
+    out_.numVgprs = out_.allocation.numVgprs;
+    out_.numSgprs = out_.allocation.numSgprs;
+    out_.spillLaneVgprs = laneVgprs;
+    if (out_.numVgprs <= budget.vgprs && out_.numSgprs <= budget.sgprs)
+      break;
+    // Out of SGPRs with homes for uniform values: the caller translates
+    // again without them first (the lane masks come first).
+    outOfSgprsWithHomes_ = out_.numSgprs > targets::kMaxSgprs && !uniform_.scalarStatements.empty() &&
+                           opts_.scalarHomeSgprs > 0;
+    const bool spilled = !outOfSgprsWithHomes_ && round < kMaxRounds && spillToFit(out_.allocation, live, budget, round);
+    if (spilled)
+      continue;
+    const bool belowTarget = budget.vgprs < hardware.vgprs || budget.sgprs < hardware.sgprs;
+    if (!outOfSgprsWithHomes_ && belowTarget) {
+      // Launch bounds are checkLaunchBounds' to report; the command line's here.
+      for (const auto &[asked, used, what] : {std::tuple{opts_.maxVgprs, out_.numVgprs, "vgprs"},
+                                              std::tuple{opts_.maxSgprs, out_.numSgprs, "sgprs"}})
+        if (asked && used > asked)
+          warning(diags_, k_.loc, "register-budget",
+                  std::string("--max-") + what + "=" + std::to_string(asked) + " is not met: kernel '" + k_.name +
+                      "' uses " + std::to_string(used) + " on " + t_.name +
+                      " (what the ABI, the control flow and its instructions need at once, after spilling)");
+      if (out_.numVgprs <= hardware.vgprs && out_.numSgprs <= hardware.sgprs)
+        break; // within the target's registers
+      if (round < kMaxRounds) {
+        budget = hardware;
+        continue;
+      }
+    }
     error(diags_, k_.loc,
           "kernel '" + k_.name + "' needs " + std::to_string(out_.numVgprs) + " VGPRs and " +
               std::to_string(out_.numSgprs) + " SGPRs at its peak register pressure, more than " + t_.name +
-              " offers (" + std::to_string(targets::kMaxVgprs) + "/" + std::to_string(targets::kMaxSgprs) +
-              "); spilling to scratch is not implemented yet");
+              " offers (" + std::to_string(targets::kMaxVgprs) + "/" + std::to_string(targets::kMaxSgprs) + ")" +
+              (outOfSgprsWithHomes_ ? ""
+                                    : ", even with " + std::to_string(out_.spilledVgprValues + out_.spilledSgprValues) +
+                                          " values spilled: the rest are registers the ABI, the control flow or the "
+                                          "instructions themselves need at once"));
+    return false;
+  }
+  if (privateBytes_ > t_.maxScratchBytesPerLane()) {
+    error(diags_, k_.loc,
+          "kernel '" + k_.name + "' needs " + std::to_string(privateBytes_) + " bytes of scratch per thread with its "
+              "spills; a lane on " + t_.name + " has at most " + std::to_string(t_.maxScratchBytesPerLane()));
     return false;
   }
   for (unsigned v = 0; v < fn_.vregs.size(); ++v) {
     const std::string &name = fn_.vregs[v].ptxName;
     const mir::VRegRole role = fn_.vregs[v].role;
     if (role == mir::VRegRole::ScalarHome)
-      out_.scalarHomes.push_back({name, printer::physName(v, fn_, out_.allocation, t_)});
+      out_.scalarHomes.push_back(
+          {name, fn_.vregs[v].spilled ? spillLocation(v) : printer::physName(v, fn_, out_.allocation, t_)});
     if (role == mir::VRegRole::Temporary || role == mir::VRegRole::ScalarHome)
       continue;
     std::string where;
-    if (auto it = inPlace_.find(v); it != inPlace_.end())
+    if (fn_.vregs[v].spilled)
+      where = spillLocation(v);
+    else if (auto it = inPlace_.find(v); it != inPlace_.end())
       where = it->second.kind == MOperand::Kind::Phys ? sgprText(it->second)
                                                       : printer::physName(it->second.vreg, fn_, out_.allocation, t_);
     else

@@ -109,14 +109,18 @@ void renderFile(llvm::raw_ostream &os, const batch::FileOutcome &f, size_t index
   // Register use and size per function.
   if (!m.functions.empty()) {
     os << "<h3>Functions</h3>\n<table class=\"functions\"><tr><th>function</th><th>kind</th><th>status</th>"
-          "<th>VGPRs</th><th>SGPRs</th><th>PTX instructions</th><th>AMD instructions</th></tr>\n";
+          "<th>VGPRs</th><th>SGPRs</th><th>spills (VGPR / SGPR values)</th><th>scratch bytes</th>"
+          "<th>PTX instructions</th><th>AMD instructions</th></tr>\n";
     for (const module::FunctionResult &fn : m.functions) {
       const unsigned amd = translate::amdInstructionCount(fn.translation);
       os << "<tr data-function=\"" << escape(fn.name) << "\"><td>" << escape(fn.name) << "</td><td>"
          << (fn.isEntry ? ".entry" : ".func") << "</td><td class=\"status-" << (fn.ok ? "translated" : "failed")
          << "\">" << (fn.ok ? "translated" : "failed") << "</td><td class=\"num vgprs\">" << fn.translation.numVgprs
-         << "</td><td class=\"num sgprs\">" << fn.translation.numSgprs << "</td><td class=\"num\">"
-         << fn.translation.instructions.size() << "</td><td class=\"num\">" << amd << "</td></tr>\n";
+         << "</td><td class=\"num sgprs\">" << fn.translation.numSgprs << "</td><td class=\"num spills\">"
+         << (fn.kernel ? std::to_string(fn.kernel->spilledVgprValues) + " / " + std::to_string(fn.kernel->spilledSgprValues)
+                       : std::string("-"))
+         << "</td><td class=\"num scratch\">" << (fn.kernel ? std::to_string(fn.kernel->privateBytes) : std::string("-"))
+         << "</td><td class=\"num\">" << fn.translation.instructions.size() << "</td><td class=\"num\">" << amd << "</td></tr>\n";
     }
     os << "</table>\n";
   }

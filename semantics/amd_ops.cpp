@@ -745,6 +745,7 @@ OpDef defineOp(Op op) {
   case Op::DS_MIN_RTN_I32: case Op::DS_MAX_RTN_U32: case Op::DS_MAX_RTN_I32: case Op::DS_AND_RTN_B32:
   case Op::DS_OR_RTN_B32: case Op::DS_XOR_RTN_B32: case Op::DS_WRXCHG_RTN_B32: case Op::DS_CMPST_RTN_B32:
   case Op::DS_BPERMUTE_B32: case Op::V_MBCNT_LO_U32_B32: case Op::V_MBCNT_HI_U32_B32:
+  case Op::V_READLANE_B32: case Op::V_WRITELANE_B32:
   case Op::LABEL: case Op::WAIT_LOADS: case Op::WAIT_ALL:
     return defineControlOrAtomicOp(op); // amd_ops_control.cpp
   case Op::NumOps: break;

@@ -132,6 +132,11 @@ enum class Op {
   // crossbar, touching no LDS memory; v_mbcnt_{lo,hi}_u32_b32 count the set
   // bits of S0 below the lane's own position (its lane number for S0 = -1).
   DS_BPERMUTE_B32, V_MBCNT_LO_U32_B32, V_MBCNT_HI_U32_B32,
+  // SGPR spills (Vega ISA 12.12 VOP3 V_READLANE_B32 / V_WRITELANE_B32): one
+  // lane of a VGPR, whatever EXEC holds. v_writelane_b32 dst VGPR, srcs
+  // {SGPR, lane}; v_readlane_b32 dst SGPR, srcs {VGPR, lane}. The emulator
+  // models them (no per-lane semantics).
+  V_READLANE_B32, V_WRITELANE_B32,
   // Pseudo instructions the lowering's passes consume, never printed: a
   // label (srcs {Label}); wait for every outstanding load (a block
   // boundary); wait for every memory access, loads and stores (before a

@@ -116,6 +116,12 @@ OpDef defineControlOrAtomicOp(Op op) {
                    return sem::popcount(s[0] & sem::BV::constant(32, half)) + s[1];
                  }};
   }
+  // Vega ISA V_READLANE_B32: SGPR = S0 of lane S1; V_WRITELANE_B32: lane
+  // S1 of the VGPR = S0, for any EXEC (the kernel lowering's SGPR spills).
+  case Op::V_READLANE_B32:
+    return OpDef{op, "v_readlane_b32", E::VOP3, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA V_READLANE_B32", nullptr};
+  case Op::V_WRITELANE_B32:
+    return OpDef{op, "v_writelane_b32", E::VOP3, SL::V32, {SL::V32, SL::V32}, false, "Vega ISA V_WRITELANE_B32", nullptr};
   case Op::LABEL: return control(op, "(label)", E::Pseudo, {SL::Other});
   case Op::WAIT_LOADS: return control(op, "(wait for loads)", E::Pseudo, {});
   case Op::WAIT_ALL: return control(op, "(wait for memory)", E::Pseudo, {});

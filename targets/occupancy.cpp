@@ -48,4 +48,17 @@ Occupancy occupancy(const TargetInfo &t, unsigned vgprs, unsigned sgprs, unsigne
   return o;
 }
 
+unsigned wavesPerSimdNeeded(const TargetInfo &t, unsigned blocks, unsigned threads) {
+  const unsigned wavesPerBlock = (threads + t.wave_size - 1) / t.wave_size;
+  const unsigned simds = t.isGfx10Plus() ? 2 : 4;
+  return (blocks * wavesPerBlock + simds - 1) / simds;
+}
+
+unsigned vgprsForWaves(const TargetInfo &t, unsigned waves, unsigned sgprs) {
+  for (unsigned v = kMaxVgprs; v > 0; --v)
+    if (occupancy(t, v, sgprs, 0).wavesPerSimd >= waves)
+      return v;
+  return 0;
+}
+
 } // namespace p2a::targets

@@ -25,4 +25,13 @@ struct Occupancy {
 
 Occupancy occupancy(const TargetInfo &t, unsigned vgprs, unsigned sgprs, unsigned ldsBytes);
 
+// The waves per SIMD that `blocks` resident blocks of `threads` threads
+// need (.minnctapersm): a CU has 4 SIMDs on gfx9/CDNA, on RDNA 2 SIMD32s
+// (a WGP 4); the blocks' waves are spread over them.
+unsigned wavesPerSimdNeeded(const TargetInfo &t, unsigned blocks, unsigned threads);
+
+// The most VGPRs a wave may use for `waves` waves per SIMD (0 if even the
+// fewest do not allow that many).
+unsigned vgprsForWaves(const TargetInfo &t, unsigned waves, unsigned sgprs);
+
 } // namespace p2a::targets

@@ -74,6 +74,13 @@ const std::vector<HazardRule> &hazardRules() {
        [](const InstFacts &p, const InstFacts &c) {
          return p.cls == InstClass::Valu && intersects(p.sgprWrites, c.laneSelectSgprs);
        }},
+      {"valu-vgpr-write-readlane",
+       "MI300 (CDNA3) hazard table, as AMD's rocRoller encodes it (VALUWriteReadlane94x): VALU writes VGPR -> "
+       "v_readlane reads that VGPR: 1 wait state",
+       1, false, [](const TargetInfo &t) { return t.name == "gfx942"; },
+       [](const InstFacts &p, const InstFacts &c) {
+         return p.cls == InstClass::Valu && c.readsVgprLane && intersects(p.vgprWrites, c.vgprReads);
+       }},
       {"vmem-store-data-overwrite",
        "Vega ISA 4.5: VMEM store of more than 8 bytes -> VALU writes the VGPRs holding its data: 1 wait state", 1,
        false, gfx9,

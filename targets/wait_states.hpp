@@ -47,6 +47,7 @@ struct InstFacts {
   std::vector<unsigned> vgprReads, vgprWrites;
   unsigned storeDataBytes = 0; // VMEM stores
   std::vector<unsigned> laneSelectSgprs; // v_readlane/v_writelane lane-select operand
+  bool readsVgprLane = false;            // v_readlane_b32: reads one lane of its VGPR source
 };
 
 // A "manually inserted wait states" row: when `producer` is followed by

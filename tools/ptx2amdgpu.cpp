@@ -127,6 +127,14 @@ cl::opt<unsigned> MaxInputMiB("max-input-size",
                               cl::desc("Largest input file read, in MiB (default 256); a larger one is an error"),
                               cl::value_desc("MiB"), cl::init(p2a::input::kDefaultMaxBytes >> 20),
                               cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
+cl::opt<unsigned> MaxVgprs("max-vgprs",
+                           cl::desc("VGPRs a kernel may use (default: the target's 256); more live values are spilled "
+                                    "to scratch, as ptxas --maxrregcount does"),
+                           cl::value_desc("N"), cl::init(0), cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
+cl::opt<unsigned> MaxSgprs("max-sgprs",
+                           cl::desc("SGPRs a kernel may use (default: the target's 100); more live uniform values and "
+                                    "predicates are spilled to VGPR lanes"),
+                           cl::value_desc("N"), cl::init(0), cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
 enum class FileType { Asm, Obj, Hsaco };
 cl::opt<FileType> Filetype("filetype", cl::desc("Output kind"), cl::init(FileType::Asm),
                            cl::values(clEnumValN(FileType::Asm, "asm", "AMDGPU assembly"),
@@ -484,6 +492,8 @@ int runTranslateFiles() {
   opts.maxInputBytes = maxInputBytes();
   opts.colors = stderrColors();
   opts.keepResults = !ReportFile.empty();
+  opts.lowering.maxVgprs = MaxVgprs;
+  opts.lowering.maxSgprs = MaxSgprs;
   if (PrintIr)
     opts.lowering.printAfter = klower::loweringSteps();
   for (const std::string &step : PrintAfter) {
@@ -632,6 +642,8 @@ bool parseAssignments(const cl::list<std::string> &list, const char *option, std
 // check: 0 all outputs agree, 1 a mismatch, 2 a usage or translation error, 3 a race in the PTX kernel.
 int runCheck() {
   check::Options o;
+  o.maxVgprs = MaxVgprs;
+  o.maxSgprs = MaxSgprs;
   o.kernel = CheckKernel;
   static const unsigned gridMax[3] = {0x7fffffff, 65535, 65535}, blockMax[3] = {1024, 1024, 64};
   std::optional<Dim3> grid = parseDim3(CheckGrid, "grid", gridMax), block = parseDim3(CheckBlock, "block", blockMax);

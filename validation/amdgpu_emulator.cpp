@@ -247,6 +247,7 @@ targets::InstFacts Emulator::facts(const Parsed &p, const MemOp *mem) const {
   }
   if (store && mem)
     f.storeDataBytes = mem->bytes;
+  f.readsVgprLane = m.rfind("v_readlane", 0) == 0;
   if (m.rfind("v_readlane", 0) == 0 || m.rfind("v_writelane", 0) == 0)
     if (p.ops.size() >= 3 && p.ops[2].kind == Operand::Kind::S)
       f.laneSelectSgprs.push_back(p.ops[2].index);
@@ -464,6 +465,28 @@ std::optional<Fault> Emulator::execDual(Wave &w, long inst) {
   return std::nullopt;
 }
 
+std::optional<Fault> Emulator::execLaneAccess(Wave &w, const Parsed &p, long inst) {
+  // Vega ISA V_READLANE_B32: D (an SGPR) = S0 (a VGPR) of lane S1;
+  // V_WRITELANE_B32: lane S1 of D (a VGPR) = S0 (an SGPR or constant). The
+  // lane select is an SGPR or constant, taken modulo the wave size; EXEC
+  // plays no part.
+  const bool read = p.mnemonic == "v_readlane_b32";
+  if (p.ops.size() != 3 || p.ops[0].kind != (read ? Operand::Kind::S : Operand::Kind::V) ||
+      p.ops[1].kind != (read ? Operand::Kind::V : p.ops[1].kind) || p.ops[0].count != 1 ||
+      (p.ops[2].kind != Operand::Kind::S && p.ops[2].kind != Operand::Kind::Imm) ||
+      (!read && p.ops[1].kind != Operand::Kind::S && p.ops[1].kind != Operand::Kind::Imm))
+    return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
+  const unsigned lane =
+      static_cast<unsigned>((p.ops[2].kind == Operand::Kind::S ? w.s[p.ops[2].index] : p.ops[2].imm) % W_);
+  if (read) {
+    w.s[p.ops[0].index] = w.v[size_t(p.ops[1].index) * W_ + lane];
+  } else {
+    const uint32_t v = p.ops[1].kind == Operand::Kind::S ? w.s[p.ops[1].index] : static_cast<uint32_t>(p.ops[1].imm);
+    w.v[size_t(p.ops[0].index) * W_ + lane] = v;
+  }
+  return std::nullopt;
+}
+
 void Emulator::trace(const Wave &w, long inst) {
   if (!o_.trace)
     return;
@@ -602,6 +625,8 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
       fl = execScalarCompare(w, p, inst);
     } else if (m.rfind("v_dual_", 0) == 0) {
       fl = execDual(w, inst);
+    } else if (m == "v_readlane_b32" || m == "v_writelane_b32") {
+      fl = execLaneAccess(w, p, inst);
     } else {
       fl = execAlu(w, p, inst);
     }

@@ -174,6 +174,8 @@ private:
     cost::CostModel &costs = costs_;
     klower::Options lo;
     lo.forcedRule = o_.forcedRule;
+    lo.maxVgprs = o_.maxVgprs;
+    lo.maxSgprs = o_.maxSgprs;
     if (!klower::translateKernel(*k_, t_, costs, kt_, r_.diagnostics, lo))
       return fail(k_->loc, "kernel '" + k_->name + "' does not translate for " + t_.name);
     mc::Assembler &asmr = costs.assembler(t_);

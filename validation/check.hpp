@@ -46,6 +46,7 @@ struct Options {
   // trial, as DIR/NAME.trialT.ptx and DIR/NAME.trialT.amd (raw bytes).
   std::string dumpDir;
   const rules::Rule *forcedRule = nullptr;     // tests: lower with this rule where it applies
+  unsigned maxVgprs = 0, maxSgprs = 0;         // --max-vgprs / --max-sgprs (klower::Options)
   // Dynamic shared memory per block (`extern __shared__`, CUDA's launch
   // argument); unset: what the 64 KiB of LDS leave beside the static shared
   // variables, for a kernel that has dynamic shared memory.

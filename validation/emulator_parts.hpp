@@ -212,6 +212,9 @@ private:
 
   std::optional<Fault> execDual(Wave &w, long inst);
 
+  // v_readlane_b32 / v_writelane_b32: one lane of a VGPR from or into an SGPR.
+  std::optional<Fault> execLaneAccess(Wave &w, const Parsed &p, long inst);
+
   void trace(const Wave &w, long inst);
 
   std::optional<Fault> runWave(Wave &w);

@@ -13,15 +13,21 @@ With --large each kernel has 150-220 top-level statements: hundreds of
 blocks, past the exact waiting-lanes analysis (kernel::WaitingLanes), so the
 structural one decides where lanes wait and which lane masks share SGPRs.
 
-usage: check_random_programs.py PTX2AMDGPU FIRST_SEED LAST_SEED [--large]
+With --spill the kernels also have guarded writes (some lanes' values
+change under a predicate, without a branch), and the translation may use only 10 VGPRs and 30 SGPRs
+(--max-vgprs/--max-sgprs), so values live in scratch and VGPR lanes across
+the divergent ifs, loops and early exits; most kernels must spill.
+
+usage: check_random_programs.py PTX2AMDGPU FIRST_SEED LAST_SEED [--large] [--spill]
 """
+import json
 import os
 import random
 import subprocess
 import sys
 import tempfile
 
-def generate(seed, large=False):
+def generate(seed, large=False, guarded=False):
     """One kernel: out[tid] = a per-lane value mixed with uniform ones."""
     rng = random.Random(seed)
     lines = []
@@ -42,9 +48,15 @@ def generate(seed, large=False):
     uniform = ["%r20", "%r21", "%r22"]  # from the argument and constants
 
     def statement(depth):
-        kind = rng.randrange(8 if depth < 3 else 4)
+        kind = rng.randrange(8 if depth < 3 else 4) if not guarded else rng.randrange(10 if depth < 3 else 5)
+        if guarded and (kind == 9 or (depth >= 3 and kind == 4)):
+            kind = 8  # (keeps the nesting bound: 4 is a divergent if)
         u, u2 = rng.choice(uniform), rng.choice(uniform)
-        if kind == 0:  # a uniform value changes
+        if kind == 8:  # guarded writes: only some lanes' values change
+            p = fresh("%p")
+            lines.extend([f"setp.lt.u32 {p}, %r1, {rng.randrange(0, 70)};", f"@{p} add.s32 %r5, %r5, {u};",
+                          f"@!{p} mov.u32 %r6, %r5;", f"@{p} xor.b32 %r5, %r5, %r6;"])
+        elif kind == 0:  # a uniform value changes
             lines.append(f"add.s32 {u}, {u}, {rng.randrange(1, 9)};")
         elif kind == 1:  # ... and feeds a lane's value
             lines.extend([f"add.s32 %r5, %r5, {u};", "mul.lo.s32 %r5, %r5, 3;"])
@@ -79,6 +91,8 @@ def generate(seed, large=False):
     for _ in range(rng.randrange(150, 220) if large else rng.randrange(3, 8)):
         statement(0)
     body = "\n".join(lines)
+    r6_init = "\nmov.u32 %r6, 5;" if guarded else ""
+    r6_store = "\nst.global.u32 [%rd3+512], %r6;" if guarded else ""
     return f""".version 8.0
 .target sm_80
 .address_size 64
@@ -92,14 +106,14 @@ ld.param.u32 %r2, [n];
 mov.u32 %r1, %tid.x;
 mul.wide.u32 %rd2, %r1, 4;
 add.s64 %rd3, %rd1, %rd2;
-mov.u32 %r5, %r1;
+mov.u32 %r5, %r1;{r6_init}
 and.b32 %r20, %r2, 7;
 mov.u32 %r21, 1;
 add.s32 %r22, %r2, 3;
 {body}
 $Lend:
 st.global.u32 [%rd3], %r5;
-st.global.u32 [%rd3+256], %r20;
+st.global.u32 [%rd3+256], %r20;{r6_store}
 ret;
 }}
 """
@@ -108,14 +122,15 @@ ret;
 def main():
     binary, first, last = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     large = "--large" in sys.argv[4:]
-    failures, scalar = [], 0
+    budget = ["--max-vgprs=10", "--max-sgprs=30"] if "--spill" in sys.argv[4:] else []
+    failures, scalar, spilled = [], 0, 0
     with tempfile.TemporaryDirectory() as d:
         for seed in range(first, last + 1):
             path = os.path.join(d, f"k{seed}.ptx")
             with open(path, "w") as f:
-                f.write(generate(seed, large))
-            r = subprocess.run([binary, "check", path, "-mcpu=all", "--block", "64", "--grid", "2", "--trials", "2"],
-                               capture_output=True, text=True, timeout=300)
+                f.write(generate(seed, large, bool(budget)))
+            r = subprocess.run([binary, "check", path, "-mcpu=all", "--block", "64", "--grid", "2", "--trials", "2"]
+                               + budget, capture_output=True, text=True, timeout=300)
             out = r.stdout + r.stderr
             if "MISMATCH" in out:
                 failures.append((seed, out))
@@ -123,14 +138,22 @@ def main():
                 failures.append((seed, out))
             asm = subprocess.run([binary, path, "-mcpu=gfx1100", "-o", "-"], capture_output=True, text=True)
             scalar += "s_cmp_" in asm.stdout
+            if budget:
+                stats = subprocess.run([binary, path, "-mcpu=gfx900", "-o", os.path.join(d, "k.s"), "--stats=json"]
+                                       + budget, capture_output=True, text=True)
+                k = json.loads(stats.stdout)["per_file"][0]["functions"][0]
+                spilled += k["spilled_vgpr_values"] + k["spilled_sgpr_values"] > 0
     total = last - first + 1
     print(f"{total} random kernels on every target: {len(failures)} failed, "
-          f"{scalar} with scalar compares")
+          f"{scalar} with scalar compares" + (f", {spilled} spilling" if budget else ""))
     for seed, out in failures:
-        print(f"--- seed {seed}\n{generate(seed, large)}\n{out}")
+        print(f"--- seed {seed}\n{generate(seed, large, bool(budget))}\n{out}")
     # The kernels must exercise the analysis, not only pass.
     if scalar < total // 2:
         print("too few kernels took the scalar path: the generator no longer tests the analysis")
+        return 1
+    if budget and spilled < total // 2:
+        print("too few kernels spilled: the register budget no longer tests spilling")
         return 1
     return 1 if failures else 0
 

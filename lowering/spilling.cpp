@@ -1,0 +1,344 @@
+// Spilling (lowering.hpp, "spilling"): values kept in memory when the
+// registers run out.
+//
+// The allocator gives each live value a register for its live interval
+// (register_assignment.cpp). Where the values live at some statement need
+// more than the budget, spillToFit picks some of them to live in memory for
+// their whole interval ("spill everywhere", as in Chaitin's allocator and
+// Poletto and Sarkar's linear scan): every statement that names one gets a
+// temporary for it instead, which lives only during that statement. Then the
+// registers are assigned again; a few rounds settle it.
+//
+// Which values: a sweep over the statements in layout order keeps the
+// values live there in a queue ordered by spill weight -- the statements
+// that name the value, each counted 10^(loop depth) (at most 10^4), divided
+// by the length of its interval -- and, where the pressure exceeds the
+// budget, spills the lightest values that are live there but not named
+// there (spilling a value named there frees nothing there). Long-lived
+// values used rarely and outside loops go first: nvcc's kernel arguments
+// held for the whole kernel, a hash state read once per round.
+//
+// Where they go:
+//  - a VGPR value (V32, V64) to the lane's private segment (scratch), after
+//    the .local variables: scratch_store after the statement's last write
+//    (under that write's EXEC, so lanes that did not run keep their value in
+//    memory, as they would in a register), scratch_load before its first
+//    read;
+//  - a uniform value or predicate (S32, S64, lane masks) to lanes of VGPRs
+//    reserved for that: v_writelane / v_readlane, which ignore EXEC (an SGPR
+//    holds one value for the whole wave). LLVM spills SGPRs the same way
+//    (SIRegisterInfo::spillSGPR).
+// A value whose first mention in a statement is a whole write that does not
+// read it needs no load there.
+#include "lowering/lowering.hpp"
+#include "targets/occupancy.hpp"
+
+#include <cmath>
+#include <queue>
+
+namespace p2a::klower {
+
+namespace {
+
+// The scratch instructions' immediate offset holds 0..2047 on every target
+// (see lowerLocal); a slot beyond it is addressed through a VGPR.
+constexpr unsigned kScratchFieldMax = 2047;
+constexpr unsigned kMaxLoopDepthWeight = 4;
+
+} // namespace
+
+Lowering::RegisterBudget Lowering::registerBudget() const {
+  RegisterBudget b{targets::kMaxVgprs, targets::kMaxSgprs};
+  if (opts_.maxVgprs)
+    b.vgprs = std::min(b.vgprs, opts_.maxVgprs);
+  if (opts_.maxSgprs)
+    b.sgprs = std::min(b.sgprs, opts_.maxSgprs);
+  const kernel::LaunchBounds &lb = k_.bounds;
+  // .maxnreg: registers per thread (a VGPR holds one 32-bit value per lane).
+  if (lb.maxRegisters)
+    b.vgprs = std::min(b.vgprs, lb.maxRegisters);
+  // .minnctapersm: as many VGPRs as let that many blocks be resident.
+  if (lb.minBlocksPerSm) {
+    const unsigned waves = targets::wavesPerSimdNeeded(t_, lb.minBlocksPerSm, lb.blockLimit());
+    if (const unsigned v = targets::vgprsForWaves(t_, waves, targets::kMaxSgprs))
+      b.vgprs = std::min(b.vgprs, v);
+  }
+  return b;
+}
+
+std::vector<unsigned> Lowering::loopDepths() const {
+  const size_t n = k_.body.size();
+  std::vector<long> delta(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const Stmt &st = k_.body[i];
+    if (st.kind != Stmt::Kind::Branch || st.target >= n || blockOf_[st.target] > blockOf_[i])
+      continue;
+    ++delta[blockStart_[blockOf_[st.target]]]; // the loop: from its head block to the back edge
+    --delta[i + 1];
+  }
+  std::vector<unsigned> depth(n);
+  long d = 0;
+  for (size_t i = 0; i < n; ++i) {
+    d += delta[i];
+    depth[i] = static_cast<unsigned>(std::max(d, 0L));
+  }
+  return depth;
+}
+
+bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveIntervals &live, RegisterBudget budget,
+                          unsigned round) {
+  const size_t n = fn_.body.size();
+  const unsigned nv = static_cast<unsigned>(fn_.vregs.size());
+  const unsigned maskWords = t_.wave_size == 64 ? 2 : 1;
+  auto width = [&](unsigned v) {
+    const mir::RegClass c = fn_.vregs[v].cls;
+    return c == mir::RegClass::Mask ? maskWords : c == mir::RegClass::V64 || c == mir::RegClass::S64 ? 2u : 1u;
+  };
+  // The statements naming each vreg (before, in and after the statement's
+  // own instructions); vregs in register pairs stay (a rule ties them).
+  std::vector<std::vector<uint32_t>> refPos(nv);
+  std::vector<bool> pinned(nv, false);
+  for (const auto &[lo, hi] : fn_.pairs)
+    pinned[lo] = pinned[hi] = true;
+  for (size_t u = 0; u < n; ++u)
+    for (const std::vector<MInst> *part : {&before_[u], &fn_.body[u].insts, &after_[u]})
+      for (const MInst &mi : *part)
+        for (const MOperand *o : [&] {
+               std::vector<const MOperand *> ops{&mi.dst};
+               for (const MOperand &s : mi.srcs)
+                 ops.push_back(&s);
+               return ops;
+             }()) {
+          if (o->kind == MOperand::Kind::Pair) {
+            pinned[o->vreg] = pinned[o->vregHi] = true;
+          } else if (o->kind == MOperand::Kind::VReg) {
+            std::vector<uint32_t> &r = refPos[o->vreg];
+            if (r.empty() || r.back() != u)
+              r.push_back(static_cast<uint32_t>(u));
+          }
+        }
+  const std::vector<unsigned> depth = loopDepths();
+  std::vector<unsigned> chosen;
+  for (const bool sgprFile : {false, true}) {
+    const unsigned have = sgprFile ? a.numSgprs : a.numVgprs, limit = sgprFile ? budget.sgprs : budget.vgprs;
+    if (have <= limit)
+      continue;
+    const std::vector<unsigned> &inUse = sgprFile ? a.sgprsInUse : a.vgprsInUse;
+    const unsigned peak = inUse.empty() ? 0 : *std::max_element(inUse.begin(), inUse.end());
+    // Registers held outside the body's positions, and alignment gaps:
+    // what the count exceeds the peak by; each round asks one more.
+    const long extra = long(have) - long(peak) + long(round);
+    std::vector<unsigned> cands;
+    std::vector<double> weight(nv, 0);
+    for (unsigned v = 0; v < nv; ++v) {
+      const mir::VReg &r = fn_.vregs[v];
+      if (r.spilled || r.readInPlace || pinned[v] || mir::isSgprClass(r.cls) != sgprFile ||
+          (r.role != mir::VRegRole::PtxRegister && r.role != mir::VRegRole::ScalarHome) || v >= live.start.size() ||
+          live.start[v] < 0)
+        continue;
+      double uses = 0;
+      for (uint32_t p : refPos[v])
+        uses += std::pow(10.0, std::min(depth[p], kMaxLoopDepthWeight));
+      weight[v] = uses / double(live.end[v] - live.start[v] + 1);
+      cands.push_back(v);
+    }
+    std::sort(cands.begin(), cands.end(), [&](unsigned x, unsigned y) { return live.start[x] < live.start[y]; });
+    using Entry = std::pair<double, unsigned>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> lightest;
+    // Relief: the registers spilled values free at each position (all of
+    // their interval from where they were chosen, but where they are named).
+    std::vector<long> reliefEnds(n + 1, 0), namedAt(n, 0);
+    long relief = 0;
+    size_t next = 0;
+    for (size_t p = 0; p < n; ++p) {
+      relief += reliefEnds[p];
+      while (next < cands.size() && live.start[cands[next]] <= long(p)) {
+        lightest.push({weight[cands[next]], cands[next]});
+        ++next;
+      }
+      long over = long(inUse[p]) + extra - long(limit) - (relief - namedAt[p]);
+      std::vector<Entry> namedHere;
+      while (over > 0 && !lightest.empty()) {
+        const Entry e = lightest.top();
+        lightest.pop();
+        const unsigned v = e.second;
+        if (live.end[v] < long(p))
+          continue; // its interval is over
+        const std::vector<uint32_t> &r = refPos[v];
+        if (std::binary_search(r.begin(), r.end(), uint32_t(p))) {
+          namedHere.push_back(e);
+          continue;
+        }
+        const long w = width(v);
+        chosen.push_back(v);
+        fn_.vregs[v].spilled = true;
+        over -= w;
+        relief += w;
+        reliefEnds[size_t(live.end[v]) + 1] -= w;
+        for (auto it = std::upper_bound(r.begin(), r.end(), uint32_t(p)); it != r.end() && long(*it) <= live.end[v]; ++it)
+          namedAt[*it] += w;
+      }
+      for (const Entry &e : namedHere)
+        lightest.push(e);
+    }
+  }
+  if (chosen.empty())
+    return false;
+  // Slots, then every statement that names a chosen value.
+  for (unsigned v : chosen) {
+    const mir::RegClass c = fn_.vregs[v].cls;
+    if (mir::isSgprClass(c)) {
+      spillLaneWords_ = alignUp(spillLaneWords_, width(v)); // a pair's words in one VGPR
+      spillSlot_[v] = spillLaneWords_;
+      spillLaneWords_ += width(v);
+      ++out_.spilledSgprValues;
+    } else {
+      const unsigned bytes = 4 * width(v);
+      spillScratchBytes_ = alignUp(spillScratchBytes_, bytes);
+      spillSlot_[v] = alignUp(declaredPrivateBytes_, 8) + spillScratchBytes_;
+      spillScratchBytes_ += bytes;
+      ++out_.spilledVgprValues;
+    }
+  }
+  std::vector<std::vector<unsigned>> byPos(n);
+  for (unsigned v : chosen)
+    for (uint32_t p : refPos[v])
+      byPos[p].push_back(v);
+  for (size_t u = 0; u < n; ++u)
+    if (!byPos[u].empty())
+      rewriteSpilled(u, byPos[u]);
+  privateBytes_ = spillScratchBytes_ ? alignUp(declaredPrivateBytes_, 8) + spillScratchBytes_ : declaredPrivateBytes_;
+  out_.privateBytes = privateBytes_;
+  out_.spillScratchBytes = spillScratchBytes_;
+  return true;
+}
+
+std::vector<MInst> Lowering::spillLoad(unsigned vreg, unsigned temp) {
+  std::vector<MInst> out;
+  const mir::RegClass c = fn_.vregs[vreg].cls;
+  const unsigned slot = spillSlot_.at(vreg);
+  if (mir::isSgprClass(c)) {
+    const unsigned words = c == mir::RegClass::S32 || (c == mir::RegClass::Mask && t_.wave_size == 32) ? 1 : 2;
+    for (unsigned w = 0; w < words; ++w) {
+      const unsigned word = slot + w;
+      out.push_back({amd::Op::V_READLANE_B32, vregOperand(temp, words == 1 ? Part::Whole : w ? Part::Hi : Part::Lo),
+                     {mir::vgprs(spillLaneBase_ + word / t_.wave_size), mir::immOperand(word % t_.wave_size)}});
+    }
+    return out;
+  }
+  const amd::Op op = c == mir::RegClass::V64 ? amd::Op::SCRATCH_LOAD_B64 : amd::Op::SCRATCH_LOAD_B32;
+  if (slot <= kScratchFieldMax) {
+    out.push_back({op, vregOperand(temp), {vregOperand(spillAddressZero()), mir::immOperand(slot)}});
+  } else { // the slot's offset into the temporary's low half first
+    const MOperand addr = vregOperand(temp, c == mir::RegClass::V64 ? Part::Lo : Part::Whole);
+    out.push_back({amd::Op::V_MOV_B32, addr, {mir::immOperand(slot)}});
+    out.push_back({op, vregOperand(temp), {addr, mir::immOperand(0)}});
+  }
+  return out;
+}
+
+std::vector<MInst> Lowering::spillStore(unsigned vreg, unsigned temp, size_t pos) {
+  std::vector<MInst> out;
+  const mir::RegClass c = fn_.vregs[vreg].cls;
+  const unsigned slot = spillSlot_.at(vreg);
+  if (mir::isSgprClass(c)) {
+    const unsigned words = c == mir::RegClass::S32 || (c == mir::RegClass::Mask && t_.wave_size == 32) ? 1 : 2;
+    for (unsigned w = 0; w < words; ++w) {
+      const unsigned word = slot + w;
+      out.push_back({amd::Op::V_WRITELANE_B32, mir::vgprs(spillLaneBase_ + word / t_.wave_size),
+                     {vregOperand(temp, words == 1 ? Part::Whole : w ? Part::Hi : Part::Lo),
+                      mir::immOperand(word % t_.wave_size)}});
+    }
+    return out;
+  }
+  const amd::Op op = c == mir::RegClass::V64 ? amd::Op::SCRATCH_STORE_B64 : amd::Op::SCRATCH_STORE_B32;
+  if (slot <= kScratchFieldMax) {
+    out.push_back({op, noOperand(), {vregOperand(spillAddressZero()), vregOperand(temp), mir::immOperand(slot)}});
+  } else {
+    const unsigned addr = newTemp(mir::RegClass::V32);
+    spillTemps_.push_back({addr, pos});
+    out.push_back({amd::Op::V_MOV_B32, vregOperand(addr), {mir::immOperand(slot)}});
+    out.push_back({op, noOperand(), {vregOperand(addr), vregOperand(temp), mir::immOperand(0)}});
+  }
+  return out;
+}
+
+void Lowering::rewriteSpilled(size_t pos, const std::vector<unsigned> &spilled) {
+  std::vector<std::vector<MInst> *> parts{&before_[pos], &fn_.body[pos].insts, &after_[pos]};
+  struct Place {
+    size_t part = ~size_t(0), index = 0;
+  };
+  struct Use {
+    unsigned temp = 0;
+    Place first, lastWrite;
+    bool firstIsWholeWrite = false;
+  };
+  std::map<unsigned, Use> uses;
+  for (unsigned v : spilled) {
+    uses[v].temp = newTemp(fn_.vregs[v].cls);
+    spillTemps_.push_back({uses[v].temp, pos});
+  }
+  for (size_t p = 0; p < parts.size(); ++p)
+    for (size_t i = 0; i < parts[p]->size(); ++i) {
+      MInst &mi = (*parts[p])[i];
+      for (auto &[v, use] : uses) {
+        bool reads = false;
+        for (MOperand &s : mi.srcs)
+          if (s.kind == MOperand::Kind::VReg && s.vreg == v) {
+            s.vreg = use.temp;
+            reads = true;
+          }
+        const bool writes = mi.dst.kind == MOperand::Kind::VReg && mi.dst.vreg == v;
+        if (!reads && !writes)
+          continue;
+        if (use.first.part == ~size_t(0)) {
+          use.first = {p, i};
+          use.firstIsWholeWrite = writes && !reads && mi.dst.part == Part::Whole;
+        }
+        if (writes) {
+          mi.dst.vreg = use.temp;
+          use.lastWrite = {p, i};
+        }
+      }
+    }
+  for (size_t p = 0; p < parts.size(); ++p) {
+    std::vector<MInst> rebuilt;
+    rebuilt.reserve(parts[p]->size() + 2 * uses.size());
+    for (size_t i = 0; i < parts[p]->size(); ++i) {
+      for (const auto &[v, use] : uses)
+        if (use.first.part == p && use.first.index == i && !use.firstIsWholeWrite)
+          for (MInst &mi : spillLoad(v, use.temp))
+            rebuilt.push_back(std::move(mi));
+      rebuilt.push_back((*parts[p])[i]);
+      for (const auto &[v, use] : uses)
+        if (use.lastWrite.part == p && use.lastWrite.index == i)
+          for (MInst &mi : spillStore(v, use.temp, pos))
+            rebuilt.push_back(std::move(mi));
+    }
+    *parts[p] = std::move(rebuilt);
+  }
+}
+
+unsigned Lowering::spillAddressZero() {
+  // The kernel's zero VGPR (see zeroVgpr); lowerStatements set it in the
+  // first statement if the statements used it, else it is set here.
+  const bool fresh = !zeroVgpr_;
+  const unsigned z = zeroVgpr();
+  if (fresh && !k_.body.empty())
+    before_[0].insert(before_[0].begin(), MInst{amd::Op::V_MOV_B32, vregOperand(z), {mir::immOperand(0)}});
+  return z;
+}
+
+std::string Lowering::spillLocation(unsigned vreg) const {
+  const unsigned slot = spillSlot_.at(vreg);
+  const mir::RegClass c = fn_.vregs[vreg].cls;
+  if (!mir::isSgprClass(c))
+    return "scratch+" + std::to_string(slot);
+  const unsigned words = c == mir::RegClass::S32 || (c == mir::RegClass::Mask && t_.wave_size == 32) ? 1 : 2;
+  std::string s = "v" + std::to_string(spillLaneBase_ + slot / t_.wave_size) + " lane";
+  s += words == 1 ? " " + std::to_string(slot % t_.wave_size)
+                  : "s " + std::to_string(slot % t_.wave_size) + "-" + std::to_string((slot + 1) % t_.wave_size);
+  return s;
+}
+
+} // namespace p2a::klower
