@@ -229,9 +229,10 @@ std::string Lowering::metadataEntry(unsigned nv) const {
   m += "    .group_segment_fixed_size: " + std::to_string(groupBytes_) + "\n";
   m += "    .kernarg_segment_align: 8\n";
   m += "    .kernarg_segment_size: " + std::to_string(out_.kernargBytes) + "\n";
-  // .maxntid/.reqntid bound the block (launch_bounds.hpp); the runtime
-  // refuses a larger one, as CUDA's launch does.
-  m += "    .max_flat_workgroup_size: " + std::to_string(k_.bounds.blockLimit()) + "\n";
+  // .maxntid/.reqntid bound the block (launch_bounds.hpp), and so do the
+  // registers: a workgroup's waves must fit on one CU. The runtime refuses a
+  // larger block, as CUDA's launch does.
+  m += "    .max_flat_workgroup_size: " + std::to_string(out_.maxBlockThreads) + "\n";
   m += "    .name: " + yamlString(k_.name) + "\n";
   m += "    .private_segment_fixed_size: " + std::to_string(privateBytes_) + "\n";
   if (k_.bounds.required[0])

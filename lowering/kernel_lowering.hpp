@@ -48,6 +48,10 @@ struct KernelTranslation {
   std::vector<unsigned> codeAsmLine; // line of each code line in moduleHeader() + assembly
   unsigned numVgprs = 0, numSgprs = 0;
   unsigned kernargBytes = 0;     // explicit + hidden
+  // The largest block the code object allows (.max_flat_workgroup_size):
+  // the launch bounds' limit, or fewer threads if the registers allow fewer
+  // waves on one CU (targets::maxWorkgroupThreads).
+  unsigned maxBlockThreads = 1024;
   unsigned hiddenArgsOffset = 0; // where the hidden arguments start
   unsigned groupBytes = 0;       // LDS (.shared variables) per workgroup
   unsigned privateBytes = 0;     // scratch (.local variables and VGPR spills) per thread

@@ -1,6 +1,7 @@
 // Register assignment: live intervals of the virtual registers, physical
 // registers from regalloc, and the table of where each PTX register lives.
 #include "lowering/lowering.hpp"
+#include "targets/occupancy.hpp"
 
 #include <tuple>
 
@@ -62,6 +63,8 @@ bool Lowering::assignRegisters() {
                                           "instructions themselves need at once"));
     return false;
   }
+  out_.maxBlockThreads =
+      std::min(k_.bounds.blockLimit(), targets::maxWorkgroupThreads(t_, out_.numVgprs, out_.numSgprs));
   if (privateBytes_ > t_.maxScratchBytesPerLane()) {
     error(diags_, k_.loc,
           "kernel '" + k_.name + "' needs " + std::to_string(privateBytes_) + " bytes of scratch per thread with its "

@@ -57,9 +57,11 @@ Lowering::RegisterBudget Lowering::registerBudget() const {
   // .maxnreg: registers per thread (a VGPR holds one 32-bit value per lane).
   if (lb.maxRegisters)
     b.vgprs = std::min(b.vgprs, lb.maxRegisters);
-  // .minnctapersm: as many VGPRs as let that many blocks be resident.
-  if (lb.minBlocksPerSm) {
-    const unsigned waves = targets::wavesPerSimdNeeded(t_, lb.minBlocksPerSm, lb.blockLimit());
+  // .maxntid / .reqntid: as many VGPRs as let a block of that size be
+  // resident (else it cannot be launched at all); .minnctapersm: that many
+  // blocks (of at most 1024 threads without a bound), as ptxas does.
+  if (lb.maxThreads || lb.required[0] || lb.minBlocksPerSm) {
+    const unsigned waves = targets::wavesPerSimdNeeded(t_, std::max(1u, lb.minBlocksPerSm), lb.blockLimit());
     if (const unsigned v = targets::vgprsForWaves(t_, waves, targets::kMaxSgprs))
       b.vgprs = std::min(b.vgprs, v);
   }

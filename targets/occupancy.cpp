@@ -48,10 +48,18 @@ Occupancy occupancy(const TargetInfo &t, unsigned vgprs, unsigned sgprs, unsigne
   return o;
 }
 
+namespace {
+// SIMDs per CU: 4 on gfx9/CDNA, 2 SIMD32s on RDNA (in CU mode; a WGP has 4).
+unsigned simdsPerCu(const TargetInfo &t) { return t.isGfx10Plus() ? 2 : 4; }
+} // namespace
+
 unsigned wavesPerSimdNeeded(const TargetInfo &t, unsigned blocks, unsigned threads) {
   const unsigned wavesPerBlock = (threads + t.wave_size - 1) / t.wave_size;
-  const unsigned simds = t.isGfx10Plus() ? 2 : 4;
-  return (blocks * wavesPerBlock + simds - 1) / simds;
+  return (blocks * wavesPerBlock + simdsPerCu(t) - 1) / simdsPerCu(t);
+}
+
+unsigned maxWorkgroupThreads(const TargetInfo &t, unsigned vgprs, unsigned sgprs) {
+  return std::min(1024u, occupancy(t, vgprs, sgprs, 0).wavesPerSimd * simdsPerCu(t) * t.wave_size);
 }
 
 unsigned vgprsForWaves(const TargetInfo &t, unsigned waves, unsigned sgprs) {

@@ -34,4 +34,9 @@ unsigned wavesPerSimdNeeded(const TargetInfo &t, unsigned blocks, unsigned threa
 // fewest do not allow that many).
 unsigned vgprsForWaves(const TargetInfo &t, unsigned waves, unsigned sgprs);
 
+// The largest workgroup whose waves all fit on one CU at once with these
+// register counts (at most 1024 threads): a larger one cannot be launched,
+// as CUDA refuses a block that needs more registers than an SM has.
+unsigned maxWorkgroupThreads(const TargetInfo &t, unsigned vgprs, unsigned sgprs);
+
 } // namespace p2a::targets

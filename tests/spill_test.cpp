@@ -211,3 +211,33 @@ TEST_CASE("spilling: a budget nothing can meet is a warning, and the target's re
               p2a::testing::contains(d.message, "--max-vgprs=2 is not met: kernel 'live' uses ");
   CHECK(warned);
 }
+
+TEST_CASE("spilling: .maxntid holds the registers to a block of that size on one CU; registers bound the block") {
+  // A 1024-thread block is 16 wave64s, 4 per SIMD of gfx942: 128 VGPRs each (512 / 4), 64 on gfx900.
+  const std::string bounded = liveValues(200, 0, " .maxntid 1024, 1, 1");
+  for (const auto &[name, vgprs] : {std::pair{"gfx942", 128u}, std::pair{"gfx900", 64u}}) {
+    Translated k = translateKernel(bounded, *targets::findTarget(name));
+    INFO(name);
+    REQUIRE(k.ok);
+    CHECK(k.kernel.numVgprs <= vgprs);
+    CHECK(k.kernel.spilledVgprValues > 0);
+    CHECK(k.kernel.maxBlockThreads == 1024);
+    CHECK(p2a::testing::contains(k.kernel.metadata, ".max_flat_workgroup_size: 1024"));
+  }
+  // Without bounds the kernel keeps 200 values in VGPRs: 2 waves per SIMD
+  // on gfx942, so a block holds at most 512 threads, and check refuses more.
+  const std::string free = liveValues(200);
+  Translated k = translateKernel(free, targets::defaultTarget());
+  REQUIRE(k.ok);
+  CHECK(k.kernel.spilledVgprValues == 0);
+  CHECK(k.kernel.numVgprs > 128);
+  CHECK(k.kernel.maxBlockThreads == 512);
+  CHECK(p2a::testing::contains(k.kernel.metadata, ".max_flat_workgroup_size: 512"));
+  check::Options o;
+  o.block = {1024, 1, 1};
+  o.trials = 1;
+  check::Result r = check::run(free, targets::defaultTarget(), o, p2a::testing::costModel());
+  CHECK(r.status == check::Status::Error);
+  REQUIRE_FALSE(r.diagnostics.empty());
+  CHECK(p2a::testing::contains(r.diagnostics.back().message, "a workgroup of kernel 'live' holds at most 512 on gfx942"));
+}

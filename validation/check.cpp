@@ -178,6 +178,13 @@ private:
     lo.maxSgprs = o_.maxSgprs;
     if (!klower::translateKernel(*k_, t_, costs, kt_, r_.diagnostics, lo))
       return fail(k_->loc, "kernel '" + k_->name + "' does not translate for " + t_.name);
+    // A block the translation's registers cannot hold on one CU cannot be
+    // launched (the metadata's .max_flat_workgroup_size says so).
+    if (o_.block.count() > kt_.maxBlockThreads)
+      return fail(k_->loc, "--block " + dim(o_.block) + " has " + std::to_string(o_.block.count()) + " threads; with " +
+                               std::to_string(kt_.numVgprs) + " VGPRs a workgroup of kernel '" + k_->name +
+                               "' holds at most " + std::to_string(kt_.maxBlockThreads) + " on " + t_.name +
+                               " (CUDA refuses such a launch too: too many resources requested)");
     mc::Assembler &asmr = costs.assembler(t_);
     mc::AssembleResult obj = asmr.assemble(
         klower::moduleHeader(t_) + kt_.assembly + klower::variablesAssembly(kt_.variables), mc::OutputKind::Object);
