@@ -749,6 +749,44 @@ TEST_CASE("check: exit status and report") {
   CHECK(contains(untranslatable.err, bad + ":9:3: error: unsupported PTX instruction 'match.any.sync.b32'"));
 }
 
+TEST_CASE("check: pointers stored in memory (--buffer PARENT+OFFSET), a by-value struct from --input") {
+  // tests/kernels/pointer_params.ptx: cfg = {u64 salt; u32 len; u32 rounds}
+  // by value, tables+8 the S-box's address.
+  const std::string k = std::string(P2A_SOURCE_DIR) + "/tests/kernels/pointer_params.ptx";
+  const std::string cfg = tempFile("cfg.bin", std::string("\0\0\0\0\0\0\0\0\x10\0\0\0\x04\0\0\0", 16));
+  Run ok = run({"check", k, "--input", "cfg=" + cfg, "--buffer", "cfg+0=16", "--buffer", "tables+8=1024", "-mcpu=all",
+                "--trials", "2"});
+  CHECK(ok.exited(0));
+  CHECK(contains(ok.out, "buffers: tables 256 bytes (inferred), out 256 bytes (inferred), cfg+0 16 bytes, tables+8 "
+                         "1024 bytes"));
+  // Without the S-box's buffer the kernel reads through random bytes: the
+  // error names where the pointer came from and the option that fixes it.
+  Run noTable = run({"check", k, "--input", "cfg=" + cfg, "--buffer", "cfg+0=16"});
+  CHECK(noTable.exited(2));
+  CHECK(contains(noTable.err, "pointer_params.ptx:48:2: error: the PTX kernel faults in the reference interpreter"));
+  CHECK(contains(noTable.err, "bytes past the pointer stored at tables+8 (8 bytes of 'tables' that check gave no "
+                              "buffer): give it one with --buffer tables+8=BYTES"));
+  Run noSalt = run({"check", k, "--input", "cfg=" + cfg, "--buffer", "tables+8=1024"});
+  CHECK(noSalt.exited(2));
+  CHECK(contains(noSalt.err, "give it one with --buffer cfg+0=BYTES"));
+  // A chain: the pointer inside the pointed-to buffer.
+  Run chained = run({"check", k, "--input", "cfg=" + cfg, "--buffer", "cfg+0=16", "--buffer", "tables+8=1024",
+                     "--buffer", "tables+8+16=64", "--trials", "1"});
+  CHECK(chained.exited(0));
+  Run misplaced = run({"check", k, "--buffer", "cfg+12=16"});
+  CHECK(misplaced.exited(2));
+  CHECK(contains(misplaced.err, "--buffer cfg+12: the pointer's 8 bytes at offset 12 do not fit parameter 'cfg' (16 bytes)"));
+  Run noParent = run({"check", k, "--buffer", "nothing+0=16"});
+  CHECK(noParent.exited(2));
+  CHECK(contains(noParent.err, "--buffer nothing+0: kernel 'crack' has no buffer or by-value parameter 'nothing'"));
+  Run badOffset = run({"check", k, "--buffer", "cfg+x=16"});
+  CHECK(badOffset.exited(2));
+  CHECK(contains(badOffset.err, "--buffer cfg+x: expected PARENT+OFFSET=BYTES"));
+  Run tooBig = run({"check", k, "--input", "cfg=" + tempFile("big.bin", std::string(24, 'x'))});
+  CHECK(tooBig.exited(2));
+  CHECK(contains(tooBig.err, "--input cfg: 24 bytes do not fit the 16-byte parameter"));
+}
+
 } // TEST_SUITE
 
 TEST_CASE("-fsyntax-only reports the form errors a translation reports, and a module without .version/.target") {

@@ -104,9 +104,10 @@ cl::opt<int> CheckSharedBytes("shared-bytes",
                                cl::init(-1), cl::sub(CheckCmd), cl::cat(Category));
 cl::opt<uint64_t> CheckSeed("seed", cl::desc("Seed of the random inputs (default 1)"), cl::init(1), cl::sub(CheckCmd),
                             cl::cat(Category));
-cl::list<std::string> CheckBuffers("buffer", cl::desc("Size of a pointer parameter's buffer: NAME=BYTES (default: inferred from the launch)"),
+cl::list<std::string> CheckBuffers("buffer", cl::desc("Size of a pointer parameter's buffer: NAME=BYTES (default: inferred from the launch); "
+                                                    "PARENT+OFFSET=BYTES: a buffer whose address is stored at byte OFFSET of buffer or by-value parameter PARENT"),
                                    cl::sub(CheckCmd), cl::cat(Category));
-cl::list<std::string> CheckInputs("input", cl::desc("A buffer's leading bytes in every trial: NAME=FILE (its buffer is at least that long)"),
+cl::list<std::string> CheckInputs("input", cl::desc("A buffer's or by-value parameter's leading bytes in every trial: NAME=FILE (its buffer is at least that long)"),
                                   cl::sub(CheckCmd), cl::cat(Category));
 cl::list<std::string> CheckFills("fill", cl::desc("How a buffer starts: NAME=zero|ones|seq32|random (default random)"),
                                  cl::sub(CheckCmd), cl::cat(Category));

@@ -15,6 +15,7 @@
 #include <cctype>
 #include <filesystem>
 #include <cstdio>
+#include <cstring>
 #include <set>
 
 namespace p2a::check {
@@ -115,10 +116,15 @@ private:
                                       : ", from " + std::to_string(given->second.size()) + " given bytes, then " + how;
   }
 
+  // A pointer parameter's buffer, or (`parent` set: --buffer PARENT+OFFSET=BYTES)
+  // a buffer whose address is stored at byte `parentOffset` of another
+  // buffer or of a by-value parameter (a struct of pointers).
   struct Buffer {
     std::string name;
     uint64_t size = 0;
     bool inferred = false;
+    std::string parent;
+    uint64_t parentOffset = 0;
   };
 
   bool fail(ast::SourceLoc loc, const std::string &msg) {
@@ -229,14 +235,20 @@ private:
                                " bytes in all, more than check's limit of 1 GiB (each is held by both the "
                                "interpreter and the emulator)");
     for (const auto &[name, v] : o_.bufferBytes)
-      if (!k_->param(name))
+      if (name.find('+') == std::string::npos && !k_->param(name))
         return fail(k_->loc, "--buffer " + name + ": kernel '" + k_->name + "' has no such parameter");
-    auto isBuffer = [&](const std::string &name) {
-      return std::any_of(buffers_.begin(), buffers_.end(), [&](const Buffer &b) { return b.name == name; });
-    };
-    for (const auto &[name, v] : o_.contents)
-      if (!isBuffer(name))
-        return fail(k_->loc, "--input " + name + ": kernel '" + k_->name + "' has no pointer parameter of that name");
+    if (!addPointedBuffers())
+      return false;
+    auto isBuffer = [&](const std::string &name) { return bufferIndex(name) >= 0; };
+    for (const auto &[name, v] : o_.contents) {
+      const kernel::Param *p = k_->param(name);
+      if (!isBuffer(name) && (!p || o_.params.count(name)))
+        return fail(k_->loc, "--input " + name + ": kernel '" + k_->name +
+                                 "' has no pointer parameter, by-value parameter or --buffer of that name");
+      if (!isBuffer(name) && v.size() > p->size)
+        return fail(k_->loc, "--input " + name + ": " + std::to_string(v.size()) + " bytes do not fit the " +
+                                 std::to_string(p->size) + "-byte parameter");
+    }
     for (const auto &[name, v] : o_.fills)
       if (!isBuffer(name))
         return fail(k_->loc, "--fill " + name + ": kernel '" + k_->name + "' has no pointer parameter of that name");
@@ -244,6 +256,104 @@ private:
       if (!k_->param(name))
         return fail(k_->loc, "--param " + name + ": kernel '" + k_->name + "' has no such parameter");
     return true;
+  }
+
+  long bufferIndex(const std::string &name) const {
+    for (size_t i = 0; i < buffers_.size(); ++i)
+      if (buffers_[i].name == name)
+        return static_cast<long>(i);
+    return -1;
+  }
+
+  // --buffer PARENT+OFFSET=BYTES: a buffer whose address the kernel reads
+  // from byte OFFSET of a buffer or by-value parameter (chains allowed:
+  // cfg+8+16), placed after its parent.
+  bool addPointedBuffers() {
+    std::vector<std::string> keys;
+    for (const auto &[name, v] : o_.bufferBytes)
+      if (name.find('+') != std::string::npos)
+        keys.push_back(name);
+    std::stable_sort(keys.begin(), keys.end(), [](const std::string &a, const std::string &b) {
+      return std::count(a.begin(), a.end(), '+') < std::count(b.begin(), b.end(), '+');
+    });
+    for (const std::string &key : keys) {
+      const size_t plus = key.rfind('+');
+      const std::string parent = key.substr(0, plus), offText = key.substr(plus + 1);
+      uint64_t off = 0;
+      char *end = nullptr;
+      if (!offText.empty())
+        off = std::strtoull(offText.c_str(), &end, 0);
+      if (offText.empty() || !std::isdigit(static_cast<unsigned char>(offText[0])) || *end)
+        return fail(k_->loc, "--buffer " + key + ": expected PARENT+OFFSET=BYTES (a pointer at byte OFFSET of a "
+                                 "buffer or by-value parameter)");
+      const long pi = bufferIndex(parent);
+      const kernel::Param *param = k_->param(parent);
+      if (pi >= 0) {
+        Buffer &pb = buffers_[size_t(pi)];
+        if (off + 8 > pb.size) {
+          if (!pb.inferred)
+            return fail(k_->loc, "--buffer " + key + ": the pointer's 8 bytes at offset " + std::to_string(off) +
+                                     " do not fit buffer '" + parent + "' (" + std::to_string(pb.size) + " bytes)");
+          pb.size = (off + 8 + 15) & ~uint64_t(15);
+        }
+      } else if (param && !o_.params.count(parent)) {
+        if (off + 8 > param->size)
+          return fail(k_->loc, "--buffer " + key + ": the pointer's 8 bytes at offset " + std::to_string(off) +
+                                   " do not fit parameter '" + parent + "' (" + std::to_string(param->size) + " bytes)");
+      } else {
+        return fail(k_->loc, "--buffer " + key + ": kernel '" + k_->name + "' has no buffer or by-value parameter '" +
+                                 parent + "'");
+      }
+      Buffer b;
+      b.name = key;
+      b.size = o_.bufferBytes.at(key);
+      b.parent = parent;
+      b.parentOffset = off;
+      if (auto given = o_.contents.find(key); given != o_.contents.end() && given->second.size() > b.size)
+        return fail(k_->loc, "--input " + key + ": " + std::to_string(given->second.size()) +
+                                 " bytes do not fit its buffer of " + std::to_string(b.size) + " bytes");
+      buffers_.push_back(b);
+    }
+    return true;
+  }
+
+  // Where a faulting address may come from: a pointer the kernel read out
+  // of a buffer or a by-value parameter that check gave no buffer (random
+  // bytes), found as the stored 8-byte value the address lies just past.
+  std::string pointerSource(const GlobalMemory &mem, const std::vector<uint8_t> &params, uint64_t addr) const {
+    constexpr uint64_t kReach = uint64_t(1) << 24;
+    uint64_t bestDistance = kReach;
+    std::string where, hint;
+    auto consider = [&](const uint8_t *bytes, size_t size, const std::string &name, size_t base) {
+      for (size_t o = 0; o + 8 <= size; o += 8) {
+        uint64_t v = 0;
+        std::memcpy(&v, bytes + o, 8);
+        if (v <= addr && addr - v < bestDistance) {
+          bestDistance = addr - v;
+          where = name;
+          hint = name + "+" + std::to_string(o - base);
+        }
+      }
+    };
+    for (const GlobalMemory::Buffer &b : mem.buffers())
+      if (bufferIndex(b.name) >= 0)
+        consider(b.bytes.data(), b.bytes.size(), b.name, 0);
+    for (const kernel::Param &p : k_->params)
+      if (bufferIndex(p.name) < 0 && p.offset + p.size <= params.size() && p.size >= 8)
+        consider(params.data() + p.offset, p.size, p.name, 0);
+    if (where.empty())
+      return "";
+    return "\n  the address is " + std::to_string(bestDistance) + " bytes past the pointer stored at " + hint +
+           " (8 bytes of '" + where + "' that check gave no buffer): give it one with --buffer " + hint + "=BYTES";
+  }
+
+  std::vector<uint64_t> basesIn(const GlobalMemory &mem) const {
+    std::vector<uint64_t> bases;
+    for (const Buffer &b : buffers_) {
+      const GlobalMemory::Buffer *m = mem.byName(b.name);
+      bases.push_back(m ? m->base : 0);
+    }
+    return bases;
   }
 
   // Inputs for one trial: buffer contents and scalar parameter values.
@@ -295,7 +405,13 @@ private:
         v = it->second;
       for (unsigned b = 0; b < p.size && b < 8; ++b)
         block[p.offset + b] = static_cast<uint8_t>(v >> (8 * b));
+      if (auto given = o_.contents.find(p.name); given != o_.contents.end() && bufferIndex(p.name) < 0)
+        std::copy_n(given->second.begin(), std::min<size_t>(given->second.size(), p.size), block.begin() + p.offset);
     }
+    for (size_t i = 0; i < buffers_.size(); ++i) // pointers stored in by-value parameters
+      if (const kernel::Param *p = buffers_[i].parent.empty() ? nullptr : k_->param(buffers_[i].parent);
+          p && bufferIndex(p->name) < 0)
+        storeLE(&block[p->offset + buffers_[i].parentOffset], 8, bases[i]);
     return block;
   }
 
@@ -303,6 +419,11 @@ private:
     std::vector<uint64_t> bases;
     for (size_t i = 0; i < buffers_.size(); ++i)
       bases.push_back(mem.add(buffers_[i].name, in.contents[i]));
+    for (size_t i = 0; i < buffers_.size(); ++i) // pointers stored in buffers
+      if (const long pi = buffers_[i].parent.empty() ? -1 : bufferIndex(buffers_[i].parent); pi >= 0)
+        for (GlobalMemory::Buffer &b : mem.buffers())
+          if (b.name == buffers_[size_t(pi)].name)
+            storeLE(&b.bytes[buffers_[i].parentOffset], 8, bases[i]);
     return bases;
   }
 
@@ -368,7 +489,9 @@ private:
           grown = true;
         }
       if (!grown)
-        return fail(f->loc, "the PTX kernel faults in the reference interpreter: " + f->message);
+        return fail(f->loc, "the PTX kernel faults in the reference interpreter: " + f->message +
+                                (f->outOfBounds ? pointerSource(mem, paramBlock(makeInputs(trial), basesIn(mem)), f->address)
+                                                : std::string()));
     }
     return trial >= o_.trials || fail(k_->loc, "could not infer the buffer sizes; give them with --buffer NAME=BYTES");
   }
@@ -391,7 +514,9 @@ private:
     amdOpts.afterBlock = progressOf(trial, "AMDGPU emulator");
     if (std::optional<interp::Fault> f = runPtx(ptxMem, in, ptxOpts))
       return fail(f->loc, "the PTX kernel faults in the reference interpreter (trial " + std::to_string(trial) +
-                              "): " + f->message);
+                              "): " + f->message +
+                              (f->outOfBounds ? pointerSource(ptxMem, paramBlock(in, basesIn(ptxMem)), f->address)
+                                              : std::string()));
     if (std::optional<emu::Fault> f = runAmd(amdMem, in, amdOpts)) {
       std::string where;
       if (f->instruction >= 0) {
