@@ -301,6 +301,9 @@ private:
   // The instructions that load a spilled value into `temp`, or store it from there.
   std::vector<MInst> spillLoad(unsigned vreg, unsigned temp);
   std::vector<MInst> spillStore(unsigned vreg, unsigned temp, size_t pos);
+  // An SGPR value's words to (toLanes) or from its lanes of the reserved VGPRs.
+  std::vector<MInst> laneCopies(unsigned vreg, unsigned temp, bool toLanes) const;
+  unsigned laneWords(mir::RegClass c) const; // 32-bit words of a spilled SGPR value
   // The zero VGPR as a scratch slot's address (set up if nothing used it yet).
   unsigned spillAddressZero();
   // Where a spilled value lives, for the register table ("scratch+16", "v4 lanes 2-3").

@@ -215,19 +215,29 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
   return true;
 }
 
-std::vector<MInst> Lowering::spillLoad(unsigned vreg, unsigned temp) {
+std::vector<MInst> Lowering::laneCopies(unsigned vreg, unsigned temp, bool toLanes) const {
   std::vector<MInst> out;
-  const mir::RegClass c = fn_.vregs[vreg].cls;
-  const unsigned slot = spillSlot_.at(vreg);
-  if (mir::isSgprClass(c)) {
-    const unsigned words = c == mir::RegClass::S32 || (c == mir::RegClass::Mask && t_.wave_size == 32) ? 1 : 2;
-    for (unsigned w = 0; w < words; ++w) {
-      const unsigned word = slot + w;
-      out.push_back({amd::Op::V_READLANE_B32, vregOperand(temp, words == 1 ? Part::Whole : w ? Part::Hi : Part::Lo),
-                     {mir::vgprs(spillLaneBase_ + word / t_.wave_size), mir::immOperand(word % t_.wave_size)}});
-    }
-    return out;
+  const unsigned slot = spillSlot_.at(vreg), words = laneWords(fn_.vregs[vreg].cls);
+  for (unsigned w = 0; w < words; ++w) {
+    const MOperand value = vregOperand(temp, words == 1 ? Part::Whole : w ? Part::Hi : Part::Lo);
+    const MOperand vgpr = mir::vgprs(spillLaneBase_ + (slot + w) / t_.wave_size);
+    const MOperand lane = mir::immOperand((slot + w) % t_.wave_size);
+    out.push_back(toLanes ? MInst{amd::Op::V_WRITELANE_B32, vgpr, {value, lane}}
+                          : MInst{amd::Op::V_READLANE_B32, value, {vgpr, lane}});
   }
+  return out;
+}
+
+unsigned Lowering::laneWords(mir::RegClass c) const {
+  return c == mir::RegClass::S32 || (c == mir::RegClass::Mask && t_.wave_size == 32) ? 1 : 2;
+}
+
+std::vector<MInst> Lowering::spillLoad(unsigned vreg, unsigned temp) {
+  const mir::RegClass c = fn_.vregs[vreg].cls;
+  if (mir::isSgprClass(c))
+    return laneCopies(vreg, temp, false);
+  std::vector<MInst> out;
+  const unsigned slot = spillSlot_.at(vreg);
   const amd::Op op = c == mir::RegClass::V64 ? amd::Op::SCRATCH_LOAD_B64 : amd::Op::SCRATCH_LOAD_B32;
   if (slot <= kScratchFieldMax) {
     out.push_back({op, vregOperand(temp), {vregOperand(spillAddressZero()), mir::immOperand(slot)}});
@@ -240,19 +250,11 @@ std::vector<MInst> Lowering::spillLoad(unsigned vreg, unsigned temp) {
 }
 
 std::vector<MInst> Lowering::spillStore(unsigned vreg, unsigned temp, size_t pos) {
-  std::vector<MInst> out;
   const mir::RegClass c = fn_.vregs[vreg].cls;
+  if (mir::isSgprClass(c))
+    return laneCopies(vreg, temp, true);
+  std::vector<MInst> out;
   const unsigned slot = spillSlot_.at(vreg);
-  if (mir::isSgprClass(c)) {
-    const unsigned words = c == mir::RegClass::S32 || (c == mir::RegClass::Mask && t_.wave_size == 32) ? 1 : 2;
-    for (unsigned w = 0; w < words; ++w) {
-      const unsigned word = slot + w;
-      out.push_back({amd::Op::V_WRITELANE_B32, mir::vgprs(spillLaneBase_ + word / t_.wave_size),
-                     {vregOperand(temp, words == 1 ? Part::Whole : w ? Part::Hi : Part::Lo),
-                      mir::immOperand(word % t_.wave_size)}});
-    }
-    return out;
-  }
   const amd::Op op = c == mir::RegClass::V64 ? amd::Op::SCRATCH_STORE_B64 : amd::Op::SCRATCH_STORE_B32;
   if (slot <= kScratchFieldMax) {
     out.push_back({op, noOperand(), {vregOperand(spillAddressZero()), vregOperand(temp), mir::immOperand(slot)}});
@@ -336,7 +338,7 @@ std::string Lowering::spillLocation(unsigned vreg) const {
   const mir::RegClass c = fn_.vregs[vreg].cls;
   if (!mir::isSgprClass(c))
     return "scratch+" + std::to_string(slot);
-  const unsigned words = c == mir::RegClass::S32 || (c == mir::RegClass::Mask && t_.wave_size == 32) ? 1 : 2;
+  const unsigned words = laneWords(c);
   std::string s = "v" + std::to_string(spillLaneBase_ + slot / t_.wave_size) + " lane";
   s += words == 1 ? " " + std::to_string(slot % t_.wave_size)
                   : "s " + std::to_string(slot % t_.wave_size) + "-" + std::to_string((slot + 1) % t_.wave_size);
