@@ -40,6 +40,23 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
   for (const ast::Function &g : m_.functions)
     if (g.name == callee.name && !g.is_entry && g.body)
       f = &g;
+  if (!f && callee.name == "__assertfail" && args.size() == 5 && results.empty()) {
+    // CUDA's assert(): __assertfail(message, file, line, function, charSize)
+    // in the CUDA runtime, which prints and aborts the kernel (a trap). The
+    // arguments' slots go along for the interpreter's report.
+    Stmt t = s;
+    t.kind = Stmt::Kind::Trap;
+    const unsigned bits[4] = {64, 64, 32, 64};
+    for (size_t i = 0; i < 4; ++i) {
+      ptx::Operand o;
+      o.kind = ptx::Operand::Kind::Register;
+      o.reg = callParamSlot(args[i], 0, bits[i]);
+      o.loc = callee.loc;
+      t.srcs.push_back(o);
+    }
+    k_.body.push_back(t);
+    return;
+  }
   if (!f) {
     error(diags_, callee.loc, "call to '" + callee.name + "', which has no body in this module (extern functions cannot be inlined)");
     return;
@@ -166,6 +183,10 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
   k_.labels[end] = static_cast<unsigned>(k_.body.size());
 }
 
+std::string callParamSlot(const std::string &param, int64_t offset, unsigned bits) {
+  return "%__param_" + param + "_" + std::to_string(offset) + "_b" + std::to_string(bits);
+}
+
 void Decoder::decodeCallParam(const ast::Instruction &in, const std::string &full, Stmt &s, bool store, unsigned vec,
                               const ptx::ScalarType &ty, const ast::Operand &addr, const ast::Operand &val) {
   std::vector<const ast::Operand *> members;
@@ -180,9 +201,7 @@ void Decoder::decodeCallParam(const ast::Instruction &in, const std::string &ful
   }
   // A slot is named by offset and width (call sequences reuse names like
   // param0 with other types). 8- and 16-bit values live in 16-bit slots.
-  auto slotName = [&](int64_t off, unsigned bits) {
-    return "%__param_" + addr.name + "_" + std::to_string(off) + "_b" + std::to_string(bits);
-  };
+  auto slotName = [&](int64_t off, unsigned bits) { return callParamSlot(addr.name, off, bits); };
   auto reg = [&](const std::string &name) {
     ptx::Operand o;
     o.kind = ptx::Operand::Kind::Register;

@@ -143,4 +143,8 @@ private:
   bool inliningStopped_ = false;        // the inlined size passed its cap
 };
 
+// The register standing for `bits` bits at byte `offset` of a call's .param
+// variable (call sequences reuse names like param0 with other types).
+std::string callParamSlot(const std::string &param, int64_t offset, unsigned bits);
+
 } // namespace p2a::kernel::detail

@@ -429,6 +429,14 @@ void Decoder::decode(const ast::Instruction &in) {
     k_.body.push_back(s);
     return;
   }
+  // trap (PTX ISA 9.7.19.2): abort the kernel; the host sees an error.
+  if (in.opcode == "trap") {
+    if (!count(0))
+      return;
+    s.kind = Stmt::Kind::Trap;
+    k_.body.push_back(s);
+    return;
+  }
   if (in.opcode == "ret" || in.opcode == "exit") {
     if (!count(0))
       return;

@@ -125,6 +125,7 @@ std::vector<std::string> readRegisters(const Stmt &s) {
   case Stmt::Kind::WarpShuffle:
   case Stmt::Kind::WarpVote:
   case Stmt::Kind::WarpSync:
+  case Stmt::Kind::Trap:
     for (const ptx::Operand &o : s.srcs)
       add(o);
     break;

@@ -78,6 +78,8 @@ struct Stmt {
     WarpShuffle, // dst (and predDst) <- srcs[0] of the lane that srcs[1..2] pick in the warp (shfl.sync)
     WarpVote,    // dst <- srcs[0] (negated by srcNegated) combined over the warp (vote.sync)
     WarpSync,    // the lanes of membermask srcs[0] meet, no data (bar.warp.sync)
+    Trap,        // trap, or a call to CUDA's __assertfail: the kernel aborts (srcs: the assertion's
+                 // message, file, line and function arguments, for the interpreter's report)
     Nop,         // nothing left to do (a mov folded into its readers; see constant_operands)
   };
   // atom/red operations (PTX ISA 9.7.13.5): Min/Max by elemType (U or S).
@@ -112,7 +114,7 @@ struct Stmt {
   // ld/st .relaxed.scope or .volatile (PTX ISA 8.5 "Memory Consistency
   // Model": volatile is relaxed at .sys): a strong access, coherent at `scope`.
   bool strong = false;
-  std::vector<ptx::Operand> srcs;  // Cvta: src; WarpShuffle: a, b, c, membermask; WarpVote: a, membermask; WarpSync: membermask
+  std::vector<ptx::Operand> srcs;  // Cvta: src; WarpShuffle: a, b, c, membermask; WarpVote: a, membermask; WarpSync: membermask; Trap
   std::string label;               // Branch
   unsigned target = 0;             // Branch: statement index of the label
   unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64)

@@ -81,6 +81,17 @@ void Lowering::lower(const Stmt &s) {
   case Stmt::Kind::WarpVote: return lowerWarpVote(s);
   case Stmt::Kind::Cvta: return lowerCvta(s);
   case Stmt::Kind::Return: begin(s); return; // control flow: see controlFlow()
+  case Stmt::Kind::Trap: {
+    // s_trap is scalar: it would run with no lane active (a guard none
+    // passes, or a block entered with an empty mask because it has a barrier).
+    mir::LoweredInst &li = begin(s);
+    const std::string skip = ".L" + k_.name + "_trap" + std::to_string(current_);
+    li.insts.push_back(branch(amd::Op::S_CBRANCH_EXECZ, skip));
+    li.insts.push_back({amd::Op::S_TRAP, noOperand(), {mir::immOperand(2)}});
+    li.insts.push_back(labelInst(skip));
+    loweringNote_[current_] = "s_trap 2 (LLVM's llvm.trap on AMDHSA): the queue aborts, as CUDA's launch fails";
+    return;
+  }
   case Stmt::Kind::Nop: begin(s); return;
   case Stmt::Kind::AddressOf: {
     if (uniform_.scalarStatements.count(current_))

@@ -731,7 +731,7 @@ OpDef defineOp(Op op) {
           return compareResult(~slt(a, b), c);
         }};
   case Op::S_BRANCH: case Op::S_CBRANCH_SCC0: case Op::S_CBRANCH_SCC1: case Op::S_CBRANCH_EXECZ: case Op::S_ENDPGM:
-  case Op::S_BARRIER: case Op::S_BARRIER_SIGNAL: case Op::S_BARRIER_WAIT: case Op::S_NOP: case Op::S_WAITCNT:
+  case Op::S_BARRIER: case Op::S_BARRIER_SIGNAL: case Op::S_BARRIER_WAIT: case Op::S_NOP: case Op::S_TRAP: case Op::S_WAITCNT:
   case Op::S_DELAY_ALU: case Op::V_NOP: case Op::S_GETPC_B64: case Op::S_SETREG_B32: case Op::S_MOV_B64:
   case Op::S_PC_REL_ADDRESS: case Op::BUFFER_WBINVL1_VOL: case Op::BUFFER_WBL2: case Op::BUFFER_INV:
   case Op::BUFFER_INVL2: case Op::BUFFER_GL0_INV: case Op::BUFFER_GL1_INV: case Op::GLOBAL_WB: case Op::GLOBAL_INV:

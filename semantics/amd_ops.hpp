@@ -100,6 +100,9 @@ enum class Op {
   // gfx10 vscnt and gfx12 split forms): srcs {Wait}; v_nop: none.
   S_BRANCH, S_CBRANCH_SCC0, S_CBRANCH_SCC1, S_CBRANCH_EXECZ, S_ENDPGM, S_BARRIER, S_BARRIER_SIGNAL,
   S_BARRIER_WAIT, S_NOP, S_WAITCNT, S_DELAY_ALU, V_NOP,
+  // s_trap N (Vega ISA 12.5 SOPP; N = 2 is LLVM's llvm.trap on AMDHSA): the
+  // wave enters the trap handler, which aborts the queue. srcs {Imm}.
+  S_TRAP,
   // Prologue setup (Vega ISA 12.3 SOP1, 12.6 SOPK): the PC of the next
   // instruction into an SGPR pair; an SGPR into a hardware register
   // (dst HwReg); a 64-bit scalar move (from an aperture register).

@@ -46,6 +46,7 @@ OpDef defineControlOrAtomicOp(Op op) {
   case Op::S_BARRIER_SIGNAL: return control(op, "s_barrier_signal", E::SOPP, {SL::V32});
   case Op::S_BARRIER_WAIT: return control(op, "s_barrier_wait", E::SOPP, {SL::V32});
   case Op::S_NOP: return control(op, "s_nop", E::SOPP, {SL::V32});
+  case Op::S_TRAP: return control(op, "s_trap", E::SOPP, {SL::V32});
   case Op::S_WAITCNT: return control(op, "s_waitcnt", E::SOPP, {SL::Other});
   case Op::S_DELAY_ALU: return control(op, "s_delay_alu", E::SOPP, {SL::V32});
   case Op::V_NOP: return control(op, "v_nop", E::VOP1, {});

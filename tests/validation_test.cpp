@@ -1804,3 +1804,40 @@ TEST_CASE("call parameters narrower than 32 bits (nvcc's char and short argument
 TEST_CASE("cvt widening from 8 bits (the low byte of a 16-bit register) agrees with the interpreter on every target") {
   checkKernelFileOnEveryTarget("cvt8.ptx", 3);
 }
+
+TEST_CASE("assert and trap: CUDA's __assertfail and PTX trap abort the kernel on both sides") {
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/assert.ptx");
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    check::Options o;
+    o.trials = 1;
+    o.fills["in"] = check::Fill::Zero; // every input passes the assertion
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
+    INFO(t.name << ": " << r.report);
+    CHECK(r.status == check::Status::Pass);
+  }
+  check::Options failing;
+  failing.trials = 1;
+  failing.fills["in"] = check::Fill::Ones;
+  check::Result a = check::run(src, targets::defaultTarget(), failing, p2a::testing::costModel());
+  CHECK(a.status == check::Status::Error);
+  REQUIRE_FALSE(a.diagnostics.empty());
+  CHECK(a.diagnostics.back().loc.line == 54);
+  CHECK(p2a::testing::contains(a.diagnostics.back().message,
+                               "assertion failed (thread 0 of block 0): check.cu:42: bounded: Assertion `x <= 100000' "
+                               "failed"));
+  check::Options seven = failing;
+  seven.fills["in"] = check::Fill::Zero;
+  seven.contents["in"] = {7, 0, 0, 0};
+  check::Result b = check::run(src, targets::defaultTarget(), seven, p2a::testing::costModel());
+  REQUIRE_FALSE(b.diagnostics.empty());
+  CHECK(b.diagnostics.back().loc.line == 66);
+  CHECK(p2a::testing::contains(b.diagnostics.back().message, "the kernel executes trap (thread 0 of block 0)"));
+  // The translation traps only where a lane is active, and the emulator stops there.
+  module::ModuleResult m = module::translateModule(src, targets::defaultTarget(), p2a::testing::costModel());
+  REQUIRE(m.ok);
+  CHECK(p2a::testing::contains(m.functions.back().kernel->assembly, "s_cbranch_execz .Lbounded_trap"));
+  CHECK(p2a::testing::contains(m.functions.back().kernel->assembly, "\ts_trap 2\n"));
+  HandRun trapped = runHand("gfx942", "\ts_trap 2");
+  REQUIRE(trapped.fault);
+  CHECK(p2a::testing::contains(trapped.fault->message, "s_trap 2: the wave traps and the queue aborts"));
+}

@@ -225,7 +225,7 @@ targets::InstFacts Emulator::facts(const Parsed &p, const MemOp *mem) const {
     f.cls = InstClass::Valu;
   else if (m.rfind("s_cbranch", 0) == 0 || m == "s_branch")
     f.cls = InstClass::Branch;
-  else if (m.rfind("s_wait", 0) == 0 || m == "s_nop" || m == "s_endpgm" || m.rfind("s_barrier", 0) == 0 ||
+  else if (m.rfind("s_wait", 0) == 0 || m == "s_nop" || m == "s_endpgm" || m == "s_trap" || m.rfind("s_barrier", 0) == 0 ||
            m == "s_delay_alu")
     f.cls = InstClass::Other;
   else if (m.rfind("s_", 0) == 0)
@@ -539,6 +539,10 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
       // level, so they change nothing here (tests check they are emitted)
     } else if (m.rfind("s_wait", 0) == 0) {
       fl = execWait(w, p, inst);
+    } else if (m == "s_trap") {
+      // The trap handler aborts the queue (a PTX trap or a failed assertion).
+      return fault(inst, "s_trap " + std::to_string(p.ops.empty() ? 0 : p.ops[0].imm) +
+                             ": the wave traps and the queue aborts (a PTX trap or a failed assertion)");
     } else if (m == "s_barrier" || m == "s_barrier_wait") {
       w.atBarrier = true;
     } else if (m == "s_barrier_signal") {

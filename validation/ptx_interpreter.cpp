@@ -136,6 +136,35 @@ private:
 
   Fault fault(const Stmt &s, std::string msg) { return Fault{std::move(msg), s.loc}; }
 
+  // A trap's report; for CUDA's assert (__assertfail's arguments in srcs)
+  // its message, file, line and function as the CUDA runtime prints them,
+  // where the thread's registers and memory hold them.
+  std::string trapMessage(Thread &t, const Stmt &s) {
+    const std::string who = "thread " + std::to_string(t.linear) + " of block " + std::to_string(blockLinear_);
+    if (s.srcs.size() != 4)
+      return "the kernel executes trap (" + who + "): it aborts, and the launch fails";
+    auto value = [&](const ptx::Operand &o) -> std::optional<uint64_t> {
+      const unsigned i = slot(o.reg);
+      if (i >= t.defined.size() || !t.defined[i])
+        return std::nullopt;
+      return t.regs[i];
+    };
+    auto text = [&](const ptx::Operand &o) {
+      std::string r;
+      if (std::optional<uint64_t> a = value(o))
+        for (uint64_t p = *a; r.size() < 200; ++p) {
+          const uint8_t *c = mem_.find(p, 1);
+          if (!c || !*c)
+            break;
+          r += static_cast<char>(*c);
+        }
+      return r.empty() ? std::string("?") : r;
+    };
+    const std::optional<uint64_t> line = value(s.srcs[2]);
+    return "assertion failed (" + who + "): " + text(s.srcs[1]) + ":" + (line ? std::to_string(uint32_t(*line)) : "?") +
+           ": " + text(s.srcs[3]) + ": Assertion `" + text(s.srcs[0]) + "' failed; the kernel aborts, and the launch fails";
+  }
+
   // ---- warp-synchronous statements (shfl.sync, vote.sync, bar.warp.sync) ----
   //
   // A thread reaching one waits there (atWarpSync). When no thread can run,
@@ -587,6 +616,7 @@ private:
       case Stmt::Kind::Fence: break; // threads run one at a time over one memory: always ordered
       case Stmt::Kind::Nop: break;
       case Stmt::Kind::Return: t.done = true; break;
+      case Stmt::Kind::Trap: return fault(s, trapMessage(t, s));
       }
       traceWrite(t, index, s);
     }
