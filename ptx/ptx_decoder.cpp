@@ -320,8 +320,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     f.opcode = in.opcode == "div" ? Opcode::Div : Opcode::Rem;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
-    if (!typeOneOf({"u32", "s32", "u64", "s64"}))
-      return limit("integer " + in.opcode + " is supported for .u32, .s32, .u64 and .s64");
+    if (!typeOneOf({"u16", "s16", "u32", "s32", "u64", "s64"}))
+      return limit("integer " + in.opcode + " is supported for .u16, .s16, .u32, .s32, .u64 and .s64");
   } else if (in.opcode == "selp") {
     f.opcode = Opcode::Selp;
     if (!mods.empty())

@@ -335,7 +335,7 @@ const std::vector<Form> &allForms() {
         add(Form{Opcode::Min, t, w});
         add(Form{Opcode::Max, t, w});
       }
-    for (unsigned w : {32u, 64u})
+    for (unsigned w : {16u, 32u, 64u})
       for (TypeClass t : {TypeClass::U, TypeClass::S}) {
         add(Form{Opcode::Div, t, w});
         add(Form{Opcode::Rem, t, w});

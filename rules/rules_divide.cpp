@@ -1,5 +1,5 @@
-// Rules for integer div and rem (PTX ISA 9.7.1.6, 9.7.1.7), .u32 and .s32
-// (signed: the magnitudes divide, then the signs are applied).
+// Rules for integer div and rem (PTX ISA 9.7.1.6, 9.7.1.7), .u16 .s16 .u32
+// .s32 .u64 .s64 (signed: the magnitudes divide, then the signs are applied).
 //
 // AMD GPUs have no integer divide. LLVM expands one through the float
 // reciprocal (v_rcp_iflag_f32, ~1 ulp) and integer corrections; that is
@@ -155,9 +155,64 @@ Rule restoringDivision64(ptx::Opcode opcode, ptx::TypeClass type) {
   return r;
 }
 
+// The 16-bit forms: the operands extended to 32 bits (v_bfe_u32 / v_bfe_i32
+// of their low halves: a 16-bit register's high half is arbitrary), then 16
+// of the 32-bit steps on the dividend shifted to the top: its 16 bits shift
+// out as the quotient's shift in, and the remainder stays below the divisor
+// (< 2^16), so no large-divisor case. Signed: the magnitudes (at most 2^15)
+// and the signs as for 32 bits.
+Rule restoringDivision16(ptx::Opcode opcode, ptx::TypeClass type) {
+  const bool rem = opcode == ptx::Opcode::Rem, sgn = type == ptx::TypeClass::S;
+  Rule r = makeRule(ptx::Form{opcode, type, 16}, "restoring", {OperandReq::Any, OperandReq::Any});
+  r.activeLaneProof = true;
+  // t0 remainder, t1 quotient (the dividend shifting out), t2 difference,
+  // t3 n, t4 d (extended; signed: their magnitudes), t5 n's sign mask, t6 d's
+  for (int i = 0; i < (sgn ? 7 : 5); ++i)
+    r.temps.push_back(TempKind::V32);
+  const Op extend = sgn ? Op::V_BFE_I32 : Op::V_BFE_U32;
+  r.seq.push_back(inst(extend, T(3), {S(0), I(0), I(16)}));
+  r.seq.push_back(inst(extend, T(4), {S(1), I(0), I(16)}));
+  if (sgn) { // |x| = (x ^ m) - m with m = x >> 31 (arithmetic)
+    r.seq.push_back(inst(Op::V_ASHRREV_I32, T(5), {I(31), T(3)}));
+    r.seq.push_back(inst(Op::V_ASHRREV_I32, T(6), {I(31), T(4)}));
+    r.seq.push_back(inst(Op::V_XOR_B32, T(3), {T(3), T(5)}));
+    r.seq.push_back(inst(Op::V_SUB_U32, T(3), {T(3), T(5)}));
+    r.seq.push_back(inst(Op::V_XOR_B32, T(4), {T(4), T(6)}));
+    r.seq.push_back(inst(Op::V_SUB_U32, T(4), {T(4), T(6)}));
+  }
+  r.seq.push_back(inst(Op::V_MOV_B32, T(0), {I(0)}));
+  r.seq.push_back(inst(Op::V_LSHLREV_B32, T(1), {I(16), T(3)}));
+  for (int step = 0; step < 16; ++step) {
+    r.seq.push_back(inst(Op::V_ALIGNBIT_B32, T(0), {T(0), T(1), I(31)}));
+    r.seq.push_back(inst(Op::V_LSHLREV_B32, T(1), {I(1), T(1)}));
+    r.seq.push_back(inst(Op::V_SUB_CO_U32, T(2), {T(0), T(4)}));
+    r.seq.push_back(inst(Op::V_CNDMASK_B32, T(0), {T(2), T(0), VCC()}));
+    r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(1), {T(1), I(0xffffffffu), VCC()}));
+  }
+  const Ref result = rem ? T(0) : T(1);
+  if (sgn) { // the remainder takes n's sign, the quotient the signs' difference
+    if (!rem)
+      r.seq.push_back(inst(Op::V_XOR_B32, T(5), {T(5), T(6)}));
+    r.seq.push_back(inst(Op::V_XOR_B32, result, {result, T(5)}));
+    r.seq.push_back(inst(Op::V_SUB_U32, D(), {result, T(5)}));
+  } else {
+    r.seq.push_back(inst(Op::V_MOV_B32, D(), {result}));
+  }
+  r.restriction = std::string("no integer divide on AMD GPUs: the operands extended to 32 bits") +
+                  (sgn ? ", their magnitudes" : "") +
+                  ", then 16 restoring-division steps of v_alignbit_b32 + v_lshlrev_b32 + v_sub_co_u32 + "
+                  "v_cndmask_b32 + v_subb_co_u32 (exact and proved)" + (sgn ? ", then the sign" : "") + "; " +
+                  std::to_string(r.seq.size()) + " instructions";
+  return r;
+}
+
 } // namespace
 
 void addDivideRules(std::vector<Rule> &out) {
+  for (ptx::TypeClass t : {ptx::TypeClass::U, ptx::TypeClass::S}) {
+    out.push_back(restoringDivision16(ptx::Opcode::Div, t));
+    out.push_back(restoringDivision16(ptx::Opcode::Rem, t));
+  }
   for (ptx::TypeClass t : {ptx::TypeClass::U, ptx::TypeClass::S}) {
     out.push_back(restoringDivision(ptx::Opcode::Div, t));
     out.push_back(restoringDivision(ptx::Opcode::Rem, t));

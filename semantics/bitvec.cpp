@@ -254,10 +254,28 @@ std::array<BV, 3> magnitudeHalves(const BV &lo, const BV &hi) {
   return {magnitude.lo, magnitude.hi, m};
 }
 
+UnsignedDivision divideUnsigned16In32(const BV &n, const BV &d) {
+  const BV zero = BV::constant(32, 0), one = BV::constant(32, 1), topBit = BV::constant(64, 31);
+  BV r = zero, q = n.shl(BV::constant(32, 16));
+  for (unsigned i = 0; i < 16; ++i) {
+    r = BV::concat(r, q).lshr(topBit).extract(31, 0); // v_alignbit_b32 r, r, q, 31
+    q = q.shl(one);
+    const BV diff = r.zext(33) - d.zext(33);
+    const BV borrow = diff.extract(32, 32);
+    r = BV::ite(borrow, r, diff.extract(31, 0));
+    q = (q.zext(33) - BV::constant(33, 0xffffffffu) - borrow.zext(33)).extract(31, 0);
+  }
+  return {q, r};
+}
+
 UnsignedDivision divideUnsigned(const BV &n, const BV &d) {
   const unsigned w = n.width();
   if (w == 64)
     return divideUnsignedHalves(n.extract(31, 0), n.extract(63, 32), d.extract(31, 0), d.extract(63, 32));
+  if (w == 16) {
+    const UnsignedDivision qr = divideUnsigned16In32(n.zext(32), d.zext(32));
+    return {qr.quotient.extract(15, 0), qr.remainder.extract(15, 0)};
+  }
   const BV zero = n.lit(0), one = n.lit(1);
   const BV topBit = BV::constant(2 * w, w - 1);
   BV r = zero, q = n;

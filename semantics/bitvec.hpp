@@ -98,6 +98,11 @@ struct UnsignedDivision {
   BV quotient, remainder;
 };
 UnsignedDivision divideUnsigned(const BV &n, const BV &d);
+// n / d for n, d < 2^16 + 1 held in 32 bits (zero-extended values, or the
+// magnitudes of sign-extended 16-bit ones): n shifted to the top of a 32-bit
+// register, 16 of the 32-bit steps; the remainder stays below d. 32-bit results.
+UnsignedDivision divideUnsigned16In32(const BV &n, const BV &d);
+// 16-bit values are divided as the 16-bit rules do it: divideUnsigned16In32.
 // The 64-bit case, on 32-bit halves as the 64-bit rules compute it: per
 // step the remainder:quotient pair shifts left by v_alignbit_b32 (three
 // halves) and v_lshlrev_b32, d is subtracted by v_sub_co_u32 and

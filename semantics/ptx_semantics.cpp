@@ -198,6 +198,13 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
         return {(qr.remainder ^ signN) - signN};
       return {(qr.quotient ^ signQ) - signQ};
     }
+    if (f.width == 16) { // in 32-bit registers, as the rules compute it: sign-extended, magnitudes, 16 steps
+      const BV n = s[0].sext(32), d = s[1].sext(32);
+      const BV signN = n.ashr(n.lit(31)), signD = d.ashr(d.lit(31));
+      const sem::UnsignedDivision qr = sem::divideUnsigned16In32((n ^ signN) - signN, (d ^ signD) - signD);
+      const BV sign = f.opcode == Opcode::Rem ? signN : signN ^ signD;
+      return {(((f.opcode == Opcode::Rem ? qr.remainder : qr.quotient) ^ sign) - sign).extract(15, 0)};
+    }
     const BV signN = s[0].ashr(s[0].lit(31)), signD = s[1].ashr(s[1].lit(31));
     const sem::UnsignedDivision qr = sem::divideUnsigned((s[0] ^ signN) - signN, (s[1] ^ signD) - signD);
     if (f.opcode == Opcode::Rem)

@@ -243,6 +243,31 @@ TEST_CASE("div and rem: restoring division is the machine's own division") {
     CHECK(sem::evalPtx(sdiv, ops)[0].value() == uint32_t(q));
     CHECK(sem::evalPtx(srem, ops)[0].value() == uint32_t(r));
   }
+  // 16 bits: the definition in 32-bit registers (as the 16-bit rules divide)
+  // against the machine's division, unsigned and signed (-32768 / -1 wraps).
+  {
+    std::vector<std::pair<uint16_t, uint16_t>> pairs16;
+    for (uint32_t n : {0u, 1u, 2u, 0x7ffeu, 0x7fffu, 0x8000u, 0x8001u, 0xfffeu, 0xffffu, 12345u})
+      for (uint32_t d : {1u, 2u, 3u, 0x7fffu, 0x8000u, 0x8001u, 0xfffeu, 0xffffu, 255u, 256u})
+        pairs16.push_back({uint16_t(n), uint16_t(d)});
+    std::mt19937 rng16(5);
+    for (int i = 0; i < 20000; ++i)
+      pairs16.push_back({uint16_t(rng16()), uint16_t(uint16_t(rng16()) >> (rng16() % 16))});
+    const p2a::ptx::Form sdiv16{p2a::ptx::Opcode::Div, p2a::ptx::TypeClass::S, 16};
+    const p2a::ptx::Form srem16{p2a::ptx::Opcode::Rem, p2a::ptx::TypeClass::S, 16};
+    for (auto [n, d] : pairs16) {
+      if (d == 0)
+        continue;
+      INFO(n << " / " << d << " (16-bit)");
+      const sem::UnsignedDivision qr = sem::divideUnsigned(BV::constant(16, n), BV::constant(16, d));
+      CHECK(qr.quotient.value() == n / d);
+      CHECK(qr.remainder.value() == n % d);
+      const int32_t sn = int16_t(n), sd = int16_t(d);
+      const std::vector<BV> ops{BV::constant(16, n), BV::constant(16, d)};
+      CHECK(sem::evalPtx(sdiv16, ops)[0].value() == uint16_t(sn / sd));
+      CHECK(sem::evalPtx(srem16, ops)[0].value() == uint16_t(sn % sd));
+    }
+  }
   // 64 bits: the definition on halves against the machine's division, on
   // edge values around 0, 2^31, 2^32, 2^63 and 2^64 and divisors of every size.
   std::vector<uint64_t> edges64;

@@ -1597,6 +1597,10 @@ TEST_CASE("64-bit div and rem: restoring division on halves agrees with the PTX 
   CHECK(m.functions[0].kernel->numVgprs < 64);
 }
 
+TEST_CASE("16-bit div and rem: 16 restoring steps in 32-bit registers agree with the PTX interpreter on every target") {
+  checkKernelFileOnEveryTarget("divide16.ptx", 3);
+}
+
 TEST_CASE("64-bit carry chains (add/sub .cc, madc.hi .u64/.s64) agree with the PTX interpreter on every target") {
   checkKernelFileOnEveryTarget("carry64.ptx", 3);
 }
