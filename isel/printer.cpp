@@ -96,7 +96,7 @@ const char *atomicReturnBit(const targets::TargetInfo &t) {
   return t.name == "gfx942" ? "sc0" : "glc";
 }
 
-// global_atomic_OP [vdst,] vaddr, vdata, off [offset:N] [return bit] [scope]
+// global_atomic_OP [vdst,] vaddr, vdata, off [offset:N] [return bit] [scope] (flat_atomic_OP without ", off")
 // ds_OP[_rtn] [vdst,] vaddr, vdata [, vdata1] [offset:N] (and ds_bpermute_b32 vdst, vaddr, vdata)
 std::string atomicText(const mir::MInst &mi, std::string mn, const mir::Function &fn, const mir::Allocation &a,
                        const targets::TargetInfo &t) {
@@ -125,7 +125,8 @@ std::string atomicText(const mir::MInst &mi, std::string mn, const mir::Function
   s = mn + " ";
   if (returns)
     s += operandText(mi.dst, def.dst, fn, a, t) + ", ";
-  s += operandText(mi.srcs[0], def.srcs[0], fn, a, t) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t) + ", off";
+  s += operandText(mi.srcs[0], def.srcs[0], fn, a, t) + ", " + operandText(mi.srcs[1], def.srcs[1], fn, a, t) +
+       (amd::isFlat(mi.op) ? "" : ", off"); // FLAT has no SGPR-base field
   if (off)
     s += " offset:" + std::to_string(off);
   if (returns)

@@ -74,12 +74,15 @@ void Lowering::lowerAtomic(const Stmt &s) {
   if (space == Space::Generic && !s.baseIsSymbol)
     if (auto it = pointerSpaces_.find(s.base); it != pointerSpaces_.end())
       space = it->second;
-  if (space == Space::Generic && genericReachesSegments_)
-    return unsupported(s, "an atomic through a generic pointer that may point into shared memory");
+  // A generic pointer that may point into shared memory: a FLAT atomic,
+  // which the apertures route to LDS or global memory.
+  const bool flat = space == Space::Generic && genericReachesSegments_;
   if (space == Space::Local)
     return unsupported(s, "an atomic on local memory");
   const bool lds = space == Space::Shared;
-  const std::optional<Op> op = lds ? ldsAtomicOp(s) : globalAtomicOp(s);
+  std::optional<Op> op = lds ? ldsAtomicOp(s) : globalAtomicOp(s);
+  if (op && flat)
+    op = amd::flatAtomicOf(*op);
   if (!op)
     return unsupported(s, std::string("a ") + std::to_string(s.elemBits) + "-bit " + (lds ? "shared-memory " : "") +
                               (s.atomicOp == AtomicOp::Cas ? "compare-and-swap" : "atomic of this kind"));
@@ -112,7 +115,7 @@ void Lowering::lowerAtomic(const Stmt &s) {
     } else {
       data = value(s.values[0]);
     }
-    const auto [addr, field] = vectorAddress(li, addressPair(s, li), s.offset, false);
+    const auto [addr, field] = vectorAddress(li, addressPair(s, li), s.offset, flat);
     li.insts.push_back({*op, dst,
                         {addr, data, mir::immOperand(static_cast<uint64_t>(field) & 0xffffffffu),
                          mir::cachePolicy(atomicScope(s.scope, t_))}});

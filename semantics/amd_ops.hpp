@@ -128,6 +128,13 @@ enum class Op {
   GLOBAL_ATOMIC_SWAP, GLOBAL_ATOMIC_CMPSWAP,
   GLOBAL_ATOMIC_ADD_X2, GLOBAL_ATOMIC_UMIN_X2, GLOBAL_ATOMIC_SMIN_X2, GLOBAL_ATOMIC_UMAX_X2,
   GLOBAL_ATOMIC_SMAX_X2, GLOBAL_ATOMIC_AND_X2, GLOBAL_ATOMIC_OR_X2, GLOBAL_ATOMIC_XOR_X2, GLOBAL_ATOMIC_SWAP_X2,
+  // FLAT atomics (Vega ISA 9 "Flat"): the global ones, in the same order,
+  // on a generic address the apertures route (LDS, scratch or global); no
+  // SGPR-base field, srcs as the global forms (flatAtomicOf).
+  FLAT_ATOMIC_ADD, FLAT_ATOMIC_INC, FLAT_ATOMIC_DEC, FLAT_ATOMIC_UMIN, FLAT_ATOMIC_SMIN, FLAT_ATOMIC_UMAX,
+  FLAT_ATOMIC_SMAX, FLAT_ATOMIC_AND, FLAT_ATOMIC_OR, FLAT_ATOMIC_XOR, FLAT_ATOMIC_SWAP, FLAT_ATOMIC_CMPSWAP,
+  FLAT_ATOMIC_ADD_X2, FLAT_ATOMIC_UMIN_X2, FLAT_ATOMIC_SMIN_X2, FLAT_ATOMIC_UMAX_X2, FLAT_ATOMIC_SMAX_X2,
+  FLAT_ATOMIC_AND_X2, FLAT_ATOMIC_OR_X2, FLAT_ATOMIC_XOR_X2, FLAT_ATOMIC_SWAP_X2,
   DS_ADD_RTN_U32, DS_INC_RTN_U32, DS_DEC_RTN_U32, DS_MIN_RTN_U32, DS_MIN_RTN_I32, DS_MAX_RTN_U32,
   DS_MAX_RTN_I32, DS_AND_RTN_B32, DS_OR_RTN_B32, DS_XOR_RTN_B32, DS_WRXCHG_RTN_B32, DS_CMPST_RTN_B32,
   // Cross-lane (shfl.sync, vote.sync): ds_bpermute_b32 dst, {address, data,
@@ -232,8 +239,11 @@ bool isFlat(Op op);
 // Is `op` a branch (s_branch, s_cbranch_*)?
 bool isBranch(Op op);
 
-// Is `op` an atomic read-modify-write (global or LDS)?
+// Is `op` an atomic read-modify-write (global, FLAT or LDS)?
 bool isAtomic(Op op);
+
+// The FLAT form of a global atomic.
+Op flatAtomicOf(Op globalAtomic);
 
 // A scalar ALU op on values (not a lane-mask op, not s_cselect): its operands are SGPRs.
 bool isScalarValueOp(Op op);

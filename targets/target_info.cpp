@@ -248,6 +248,11 @@ std::string TargetInfo::mnemonic(std::string_view gfx9Name) const {
   for (const MnemonicRename &r : renames)
     if (r.from == gfx9Name)
       return r.to;
+  // FLAT atomics are renamed as the global ones (flat_atomic_add_u32 on gfx11+).
+  if (gfx9Name.substr(0, 12) == "flat_atomic_") {
+    const std::string global = mnemonic("global_atomic_" + std::string(gfx9Name.substr(12)));
+    return global.rfind("global_", 0) == 0 ? "flat_" + global.substr(7) : std::string(gfx9Name);
+  }
   if (isGfx10Plus()) {
     if (gfx9Name == "v_add_u32") return valu_add;
     if (gfx9Name == "v_sub_u32") return valu_sub;

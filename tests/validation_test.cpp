@@ -1597,6 +1597,19 @@ TEST_CASE("64-bit div and rem: restoring division on halves agrees with the PTX 
   CHECK(m.functions[0].kernel->numVgprs < 64);
 }
 
+TEST_CASE("atomics through generic pointers that may point into shared memory are FLAT atomics, on every target") {
+  const std::string src = checkKernelFileOnEveryTarget("generic_atomics.ptx", 2);
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    const std::string &a = m.functions[0].kernel->assembly;
+    INFO(t.name);
+    CHECK(p2a::testing::contains(a, t.mnemonic("flat_atomic_cmpswap") + " "));
+    CHECK(p2a::testing::contains(a, t.mnemonic("flat_atomic_inc") + " "));
+    CHECK(p2a::testing::contains(a, t.mnemonic("global_atomic_add_x2") + " ")); // a pointer known to be global
+  }
+}
+
 TEST_CASE("16-bit div and rem: 16 restoring steps in 32-bit registers agree with the PTX interpreter on every target") {
   checkKernelFileOnEveryTarget("divide16.ptx", 3);
 }

@@ -238,7 +238,7 @@ std::optional<Fault> Emulator::execMemory(Wave &w, const Parsed &p, const MemOp 
     w.pending.push_back(std::move(pl));
     return std::nullopt;
   }
-  if (mo.kind == MemOp::GlobalAtomic || mo.kind == MemOp::LdsAtomic)
+  if (mo.kind == MemOp::GlobalAtomic || mo.kind == MemOp::LdsAtomic || mo.kind == MemOp::FlatAtomic)
     return execAtomic(w, p, mo, inst, offset, std::move(pl));
   if (mo.kind == MemOp::ScratchLoad || mo.kind == MemOp::ScratchStore)
     return execScratch(w, p, mo, inst, offset, std::move(pl));
@@ -277,10 +277,10 @@ std::optional<Fault> Emulator::execMemory(Wave &w, const Parsed &p, const MemOp 
 
 std::optional<Fault> Emulator::execAtomic(Wave &w, const Parsed &p, const MemOp &mo, long inst, int64_t offset,
                                           PendingLoad pl) {
-  const bool returns = atomicReturns(p, mo), lds = mo.kind == MemOp::LdsAtomic;
+  const bool returns = atomicReturns(p, mo), lds = mo.kind == MemOp::LdsAtomic, flat = mo.kind == MemOp::FlatAtomic;
   const bool cmpswap = mo.atomic == AmdAtomic::Cmpswap;
   const size_t first = returns ? 1 : 0;
-  const size_t want = first + (lds ? (cmpswap ? 3 : 2) : 3);
+  const size_t want = first + (lds ? (cmpswap ? 3 : 2) : flat ? 2 : 3); // (global: ", off")
   if (p.ops.size() != want)
     return fault(inst, "unexpected operands in '" + pl.text + "'");
   const Operand &vaddr = p.ops[first];
@@ -290,6 +290,7 @@ std::optional<Fault> Emulator::execAtomic(Wave &w, const Parsed &p, const MemOp 
   const unsigned dwords = mo.bytes / 4;
   pl.counter = lds ? Counter::Scalar : returns ? Counter::VmLoad : Counter::VmStore;
   pl.lds = lds;
+  pl.flat = flat;
   const uint64_t ex = exec(w);
   auto vreg = [&](unsigned index, unsigned n, unsigned lane) {
     uint64_t v = 0;
@@ -302,17 +303,25 @@ std::optional<Fault> Emulator::execAtomic(Wave &w, const Parsed &p, const MemOp 
       continue;
     uint8_t *ptr;
     uint64_t addr;
+    std::string where;
     if (lds) {
       addr = uint64_t(w.v[size_t(vaddr.index) * W_ + lane]) + uint64_t(offset);
       ptr = addr + mo.bytes <= lds_.size() ? &lds_[addr] : nullptr;
+      where = "LDS offset " + std::to_string(addr) + ", out of bounds";
+    } else if (flat) {
+      addr = vreg(vaddr.index, 2, lane) + uint64_t(offset);
+      std::optional<Fault> f;
+      ptr = flatPointer(w, lane, addr, mo.bytes, inst, pl.text, where, f);
+      if (f)
+        return f;
     } else {
       addr = vreg(vaddr.index, 2, lane) + uint64_t(offset);
       ptr = mem_.find(addr, mo.bytes);
+      where = hex(addr) + ", out of bounds";
     }
     if (!ptr)
       return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses " + std::to_string(mo.bytes) +
-                             " bytes at " + (lds ? "LDS offset " + std::to_string(addr) : hex(addr)) +
-                             ", out of bounds");
+                             " bytes at " + where);
     uint64_t value = vreg(data.index, dwords, lane), cmp = 0;
     if (cmpswap) {
       if (lds) {
@@ -364,6 +373,27 @@ std::optional<Fault> Emulator::scratchReady(const Wave &w, long inst, const std:
   return std::nullopt;
 }
 
+uint8_t *Emulator::flatPointer(Wave &w, unsigned lane, uint64_t addr, unsigned bytes, long inst, const std::string &text,
+                               std::string &where, std::optional<Fault> &f) {
+  // The apertures route a generic address (memory.hpp): LDS, the lane's
+  // scratch, else global memory.
+  const uint64_t hi = addr >> 32, lo = addr & 0xffffffffu;
+  if (hi == kSharedAperture >> 32) {
+    where = "LDS offset " + std::to_string(lo) + ", outside the " + std::to_string(lds_.size()) + "-byte allocation";
+    return lo + bytes <= lds_.size() ? &lds_[lo] : nullptr;
+  }
+  if (hi == kPrivateAperture >> 32) {
+    if ((f = scratchReady(w, inst, text)))
+      return nullptr;
+    std::vector<uint8_t> &mem = w.scratch[lane];
+    where = "private offset " + std::to_string(lo) + ", outside the " + std::to_string(mem.size()) +
+            "-byte private segment";
+    return lo + bytes <= mem.size() ? &mem[lo] : nullptr;
+  }
+  where = hex(addr) + ", out of bounds (" + mem_.describe(addr) + ")";
+  return mem_.find(addr, bytes);
+}
+
 std::optional<Fault> Emulator::execFlat(Wave &w, const Parsed &p, const MemOp &mo, long inst, int64_t offset,
                                         PendingLoad pl) {
   const bool store = mo.kind == MemOp::FlatStore;
@@ -380,23 +410,11 @@ std::optional<Fault> Emulator::execFlat(Wave &w, const Parsed &p, const MemOp &m
     const uint64_t addr =
         ((uint64_t(w.v[size_t(vaddr.index + 1) * W_ + lane]) << 32) | w.v[size_t(vaddr.index) * W_ + lane]) +
         uint64_t(offset);
-    const uint64_t hi = addr >> 32, lo = addr & 0xffffffffu;
-    uint8_t *ptr = nullptr;
     std::string where;
-    if (hi == kSharedAperture >> 32) {
-      ptr = lo + mo.bytes <= lds_.size() ? &lds_[lo] : nullptr;
-      where = "LDS offset " + std::to_string(lo) + ", outside the " + std::to_string(lds_.size()) + "-byte allocation";
-    } else if (hi == kPrivateAperture >> 32) {
-      if (std::optional<Fault> f = scratchReady(w, inst, pl.text))
-        return f;
-      std::vector<uint8_t> &mem = w.scratch[lane];
-      ptr = lo + mo.bytes <= mem.size() ? &mem[lo] : nullptr;
-      where = "private offset " + std::to_string(lo) + ", outside the " + std::to_string(mem.size()) +
-              "-byte private segment";
-    } else {
-      ptr = mem_.find(addr, mo.bytes);
-      where = hex(addr) + ", out of bounds (" + mem_.describe(addr) + ")";
-    }
+    std::optional<Fault> f;
+    uint8_t *ptr = flatPointer(w, lane, addr, mo.bytes, inst, pl.text, where, f);
+    if (f)
+      return f;
     if (!ptr)
       return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses " + std::to_string(mo.bytes) +
                              " bytes at " + where);

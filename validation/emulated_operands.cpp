@@ -264,6 +264,23 @@ const MemOp kMemOps[] = {
 
 } // namespace
 
-std::span<const MemOp> memOps() { return kMemOps; }
+std::span<const MemOp> memOps() {
+  // The FLAT atomics: the global ones under their flat_ names.
+  static const std::vector<MemOp> all = [] {
+    static std::vector<std::string> names;
+    names.reserve(std::size(kMemOps));
+    std::vector<MemOp> v(std::begin(kMemOps), std::end(kMemOps));
+    for (const MemOp &m : kMemOps)
+      if (m.kind == MemOp::GlobalAtomic) {
+        names.push_back("flat_" + std::string(m.gfx9Name + 7)); // (reserved: the pointers stay valid)
+        MemOp f = m;
+        f.gfx9Name = names.back().c_str();
+        f.kind = MemOp::FlatAtomic;
+        v.push_back(f);
+      }
+    return v;
+  }();
+  return all;
+}
 
 } // namespace p2a::emu::detail

@@ -60,7 +60,7 @@ struct MemOp {
   const char *gfx9Name;
   enum Kind {
     GlobalLoad, GlobalStore, ScalarLoad, LdsLoad, LdsStore, ScratchLoad, ScratchStore, FlatLoad, FlatStore,
-    GlobalAtomic, LdsAtomic, LdsPermute
+    GlobalAtomic, LdsAtomic, LdsPermute, FlatAtomic
   } kind;
   unsigned bytes;
   bool sign;
@@ -191,6 +191,10 @@ private:
   // "Flat"): per lane, an address whose high half is the shared aperture's
   // reaches LDS at its low half, the private aperture's the lane's scratch,
   // anything else global memory. The access counts in both counters.
+  // A generic address's bytes, routed by aperture (nullptr, with `where`
+  // saying why, when out of bounds; `f` set when scratch is not set up).
+  uint8_t *flatPointer(Wave &w, unsigned lane, uint64_t addr, unsigned bytes, long inst, const std::string &text,
+                       std::string &where, std::optional<Fault> &f);
   std::optional<Fault> execFlat(Wave &w, const Parsed &p, const MemOp &mo, long inst, int64_t offset,
                                 PendingLoad pl);
 
