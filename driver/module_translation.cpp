@@ -81,9 +81,15 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
       // stats and the report see one shape for kernels and functions.
       const size_t errorsBefore = res.diagnostics.size();
       std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, res.diagnostics, /*partial=*/true);
+      const bool decoded = !errorsSince(res.diagnostics, errorsBefore);
+      // A failed kernel's partial lowering only fills the report's rows: not
+      // for one inlined past any readable size (VanitySearch's reach 400k
+      // statements each: minutes and gigabytes for rows no one reads).
+      constexpr size_t kMaxPartialStatements = 50000;
+      if (k && !decoded && k->body.size() > kMaxPartialStatements)
+        k.reset();
       if (k) {
         klower::KernelTranslation kt;
-        const bool decoded = !errorsSince(res.diagnostics, errorsBefore);
         // A kernel with decode errors is still lowered (for the report's
         // rows), its own lowering messages set aside: the first error stands.
         Diagnostics partialDiags;

@@ -222,11 +222,14 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   }
   // Registers no instruction references: control-flow masks (used by code
   // the lowering adds around the body) get their own; a register marked
-  // `readInPlace` holds nothing (the code reads its SGPRs instead), so any
+  // `readInPlace` holds nothing (the code reads its SGPRs instead), nor does
+  // a temporary left unreferenced (a copy a later step dropped), so any
   // released register serves and the count does not grow.
   for (unsigned v = 0; v < n; ++v)
     if (a.phys[v] == unset && !spilled(v)) {
-      if (pairOf[v] >= 0 || !fn.vregs[v].readInPlace) {
+      const bool holdsNothing =
+          fn.vregs[v].readInPlace || (fn.vregs[v].role == mir::VRegRole::Temporary && !hasInterval(v));
+      if (pairOf[v] >= 0 || !holdsNothing) {
         assign(v);
         continue;
       }

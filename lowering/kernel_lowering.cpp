@@ -25,7 +25,7 @@ bool Lowering::run() {
   const bool lowered = !errorsSince(diags_, before);
   readUniformsInPlace(); // uniform_operands.cpp: VALU readers take SGPR homes in place
   dumpAfter("uniform-operands");
-  if (!assignRegisters()) // register_assignment.cpp: liveness, then physical registers
+  if (!assignRegisters(lowered)) // register_assignment.cpp: liveness, then physical registers (and spills)
     return false;
   dumpAfter("register-assignment");
   layOutCode(); // code_layout.cpp: prologue, statements and control flow as one list

@@ -86,7 +86,10 @@ private:
   bool layOutSegments();   // kernel arguments, LDS and scratch (abi.cpp)
   void findUniformValues(); // uniform_values.hpp, with the scalar rules that apply
   void lowerStatements();   // every statement, then its control flow
-  bool assignRegisters();   // liveness + regalloc; false past the register budget
+  // liveness + regalloc, spilling to meet the budget; false if even that
+  // cannot. A kernel that already failed (`lowered` false) is assigned
+  // registers once, for the report, without spilling or a budget.
+  bool assignRegisters(bool lowered);
   void layOutCode();        // prologue, statements, control flow -> fn_.code (code_layout.cpp)
   void emitPrologue();      // (abi.cpp)
   void assemble();          // fn_.code as text, the descriptor and metadata (abi.cpp)
@@ -299,8 +302,9 @@ private:
                   unsigned round);
   void rewriteSpilled(size_t pos, const std::vector<unsigned> &spilled);
   // The instructions that load a spilled value into `temp`, or store it from there.
-  std::vector<MInst> spillLoad(unsigned vreg, unsigned temp);
-  std::vector<MInst> spillStore(unsigned vreg, unsigned temp, size_t pos);
+  // `value` is the temporary (a VReg operand, or a Pair for a spilled pair).
+  std::vector<MInst> spillLoad(unsigned vreg, const MOperand &value);
+  std::vector<MInst> spillStore(unsigned vreg, const MOperand &value, size_t pos);
   // An SGPR value's words to (toLanes) or from its lanes of the reserved VGPRs.
   std::vector<MInst> laneCopies(unsigned vreg, unsigned temp, bool toLanes) const;
   unsigned laneWords(mir::RegClass c) const; // 32-bit words of a spilled SGPR value
@@ -453,6 +457,7 @@ private:
   // w % wave size of VGPR spillLaneBase_ + w / wave size), the temporaries
   // that stand for spilled values (with their statement), and the counts.
   std::map<unsigned, unsigned> spillSlot_;
+  std::map<unsigned, unsigned> spillPartner_; // a spilled pair's low half -> its high half (one 8-byte slot)
   std::vector<std::pair<unsigned, size_t>> spillTemps_;
   unsigned declaredPrivateBytes_ = 0, spillScratchBytes_ = 0, spillLaneWords_ = 0, spillLaneBase_ = 0;
 };

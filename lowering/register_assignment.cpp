@@ -7,7 +7,7 @@
 
 namespace p2a::klower {
 
-bool Lowering::assignRegisters() {
+bool Lowering::assignRegisters(bool lowered) {
   // Keep v0 (packed IDs) or v0..v2 free, and the ABI SGPRs below the masks;
   // the VGPRs holding spilled SGPR values come right after the ABI's.
   const unsigned abiVgprs = t_.packed_work_item_ids ? 2 : 4;
@@ -27,7 +27,7 @@ bool Lowering::assignRegisters() {
     out_.numVgprs = out_.allocation.numVgprs;
     out_.numSgprs = out_.allocation.numSgprs;
     out_.spillLaneVgprs = laneVgprs;
-    if (out_.numVgprs <= budget.vgprs && out_.numSgprs <= budget.sgprs)
+    if ((out_.numVgprs <= budget.vgprs && out_.numSgprs <= budget.sgprs) || !lowered)
       break;
     // Out of SGPRs with homes for uniform values: the caller translates
     // again without them first (the lane masks come first).

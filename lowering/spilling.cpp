@@ -97,11 +97,25 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
     return c == mir::RegClass::Mask ? maskWords : c == mir::RegClass::V64 || c == mir::RegClass::S64 ? 2u : 1u;
   };
   // The statements naming each vreg (before, in and after the statement's
-  // own instructions); vregs in register pairs stay (a rule ties them).
+  // own instructions). Two 32-bit registers a rule ties into a pair (hi =
+  // lo + 1) spill together, as one 64-bit value (`partner`); a pair operand
+  // of anything else pins its registers.
   std::vector<std::vector<uint32_t>> refPos(nv);
   std::vector<bool> pinned(nv, false);
-  for (const auto &[lo, hi] : fn_.pairs)
-    pinned[lo] = pinned[hi] = true;
+  std::vector<long> partner(nv, -1);
+  std::vector<bool> pairLow(nv, false);
+  for (const auto &[lo, hi] : fn_.pairs) {
+    if (partner[lo] >= 0 || partner[hi] >= 0)
+      pinned[lo] = pinned[hi] = true; // (in two pairs)
+    partner[lo] = hi;
+    partner[hi] = lo;
+    pairLow[lo] = true;
+  }
+  auto note = [&](unsigned v, size_t u) {
+    std::vector<uint32_t> &r = refPos[v];
+    if (r.empty() || r.back() != u)
+      r.push_back(static_cast<uint32_t>(u));
+  };
   for (size_t u = 0; u < n; ++u)
     for (const std::vector<MInst> *part : {&before_[u], &fn_.body[u].insts, &after_[u]})
       for (const MInst &mi : *part)
@@ -112,11 +126,12 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
                return ops;
              }()) {
           if (o->kind == MOperand::Kind::Pair) {
-            pinned[o->vreg] = pinned[o->vregHi] = true;
+            if (partner[o->vreg] != long(o->vregHi))
+              pinned[o->vreg] = pinned[o->vregHi] = true;
+            note(o->vreg, u);
+            note(o->vregHi, u);
           } else if (o->kind == MOperand::Kind::VReg) {
-            std::vector<uint32_t> &r = refPos[o->vreg];
-            if (r.empty() || r.back() != u)
-              r.push_back(static_cast<uint32_t>(u));
+            note(o->vreg, u);
           }
         }
   const std::vector<unsigned> depth = loopDepths();
@@ -132,19 +147,36 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
     const long extra = long(have) - long(peak) + long(round);
     std::vector<unsigned> cands;
     std::vector<double> weight(nv, 0);
-    for (unsigned v = 0; v < nv; ++v) {
+    auto eligible = [&](unsigned v) {
       const mir::VReg &r = fn_.vregs[v];
-      if (r.spilled || r.readInPlace || pinned[v] || mir::isSgprClass(r.cls) != sgprFile ||
-          (r.role != mir::VRegRole::PtxRegister && r.role != mir::VRegRole::ScalarHome) || v >= live.start.size() ||
-          live.start[v] < 0)
+      return !r.spilled && !r.readInPlace && !pinned[v] && mir::isSgprClass(r.cls) == sgprFile &&
+             (r.role == mir::VRegRole::PtxRegister || r.role == mir::VRegRole::ScalarHome) && v < live.start.size() &&
+             live.start[v] >= 0;
+    };
+    // A candidate is a vreg or a pair (by its low half): interval and
+    // statements the union of its halves'.
+    std::vector<long> start(live.start), end(live.end);
+    for (unsigned v = 0; v < nv; ++v) {
+      if (!eligible(v))
         continue;
+      if (partner[v] >= 0) {
+        const unsigned hi = static_cast<unsigned>(partner[v]);
+        if (!pairLow[v] || !eligible(hi))
+          continue;
+        start[v] = std::min(live.start[v], live.start[hi]);
+        end[v] = std::max(live.end[v], live.end[hi]);
+        std::vector<uint32_t> merged;
+        std::merge(refPos[v].begin(), refPos[v].end(), refPos[hi].begin(), refPos[hi].end(), std::back_inserter(merged));
+        merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+        refPos[v] = std::move(merged); // (the high half's own list stays for the rewrite)
+      }
       double uses = 0;
       for (uint32_t p : refPos[v])
         uses += std::pow(10.0, std::min(depth[p], kMaxLoopDepthWeight));
-      weight[v] = uses / double(live.end[v] - live.start[v] + 1);
+      weight[v] = uses / double(end[v] - start[v] + 1);
       cands.push_back(v);
     }
-    std::sort(cands.begin(), cands.end(), [&](unsigned x, unsigned y) { return live.start[x] < live.start[y]; });
+    std::sort(cands.begin(), cands.end(), [&](unsigned x, unsigned y) { return start[x] < start[y]; });
     using Entry = std::pair<double, unsigned>;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> lightest;
     // Relief: the registers spilled values free at each position (all of
@@ -154,7 +186,7 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
     size_t next = 0;
     for (size_t p = 0; p < n; ++p) {
       relief += reliefEnds[p];
-      while (next < cands.size() && live.start[cands[next]] <= long(p)) {
+      while (next < cands.size() && start[cands[next]] <= long(p)) {
         lightest.push({weight[cands[next]], cands[next]});
         ++next;
       }
@@ -164,20 +196,24 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
         const Entry e = lightest.top();
         lightest.pop();
         const unsigned v = e.second;
-        if (live.end[v] < long(p))
+        if (end[v] < long(p))
           continue; // its interval is over
         const std::vector<uint32_t> &r = refPos[v];
         if (std::binary_search(r.begin(), r.end(), uint32_t(p))) {
           namedHere.push_back(e);
           continue;
         }
-        const long w = width(v);
+        const long w = partner[v] >= 0 ? 2 : long(width(v));
         chosen.push_back(v);
         fn_.vregs[v].spilled = true;
+        if (partner[v] >= 0) {
+          fn_.vregs[size_t(partner[v])].spilled = true;
+          spillPartner_[v] = static_cast<unsigned>(partner[v]);
+        }
         over -= w;
         relief += w;
-        reliefEnds[size_t(live.end[v]) + 1] -= w;
-        for (auto it = std::upper_bound(r.begin(), r.end(), uint32_t(p)); it != r.end() && long(*it) <= live.end[v]; ++it)
+        reliefEnds[size_t(end[v]) + 1] -= w;
+        for (auto it = std::upper_bound(r.begin(), r.end(), uint32_t(p)); it != r.end() && long(*it) <= end[v]; ++it)
           namedAt[*it] += w;
       }
       for (const Entry &e : namedHere)
@@ -195,11 +231,16 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
       spillLaneWords_ += width(v);
       ++out_.spilledSgprValues;
     } else {
-      const unsigned bytes = 4 * width(v);
+      const auto pairHi = spillPartner_.find(v);
+      const unsigned bytes = pairHi != spillPartner_.end() ? 8 : 4 * width(v);
       spillScratchBytes_ = alignUp(spillScratchBytes_, bytes);
       spillSlot_[v] = alignUp(declaredPrivateBytes_, 8) + spillScratchBytes_;
       spillScratchBytes_ += bytes;
       ++out_.spilledVgprValues;
+      if (pairHi != spillPartner_.end()) { // the high half: the slot's second word
+        spillSlot_[pairHi->second] = spillSlot_[v] + 4;
+        ++out_.spilledVgprValues;
+      }
     }
   }
   std::vector<std::vector<unsigned>> byPos(n);
@@ -232,37 +273,39 @@ unsigned Lowering::laneWords(mir::RegClass c) const {
   return c == mir::RegClass::S32 || (c == mir::RegClass::Mask && t_.wave_size == 32) ? 1 : 2;
 }
 
-std::vector<MInst> Lowering::spillLoad(unsigned vreg, unsigned temp) {
+std::vector<MInst> Lowering::spillLoad(unsigned vreg, const MOperand &value) {
   const mir::RegClass c = fn_.vregs[vreg].cls;
   if (mir::isSgprClass(c))
-    return laneCopies(vreg, temp, false);
+    return laneCopies(vreg, value.vreg, false);
   std::vector<MInst> out;
   const unsigned slot = spillSlot_.at(vreg);
-  const amd::Op op = c == mir::RegClass::V64 ? amd::Op::SCRATCH_LOAD_B64 : amd::Op::SCRATCH_LOAD_B32;
+  const bool wide = c == mir::RegClass::V64 || value.kind == MOperand::Kind::Pair;
+  const amd::Op op = wide ? amd::Op::SCRATCH_LOAD_B64 : amd::Op::SCRATCH_LOAD_B32;
   if (slot <= kScratchFieldMax) {
-    out.push_back({op, vregOperand(temp), {vregOperand(spillAddressZero()), mir::immOperand(slot)}});
+    out.push_back({op, value, {vregOperand(spillAddressZero()), mir::immOperand(slot)}});
   } else { // the slot's offset into the temporary's low half first
-    const MOperand addr = vregOperand(temp, c == mir::RegClass::V64 ? Part::Lo : Part::Whole);
+    const MOperand addr = vregOperand(value.vreg, c == mir::RegClass::V64 ? Part::Lo : Part::Whole);
     out.push_back({amd::Op::V_MOV_B32, addr, {mir::immOperand(slot)}});
-    out.push_back({op, vregOperand(temp), {addr, mir::immOperand(0)}});
+    out.push_back({op, value, {addr, mir::immOperand(0)}});
   }
   return out;
 }
 
-std::vector<MInst> Lowering::spillStore(unsigned vreg, unsigned temp, size_t pos) {
+std::vector<MInst> Lowering::spillStore(unsigned vreg, const MOperand &value, size_t pos) {
   const mir::RegClass c = fn_.vregs[vreg].cls;
   if (mir::isSgprClass(c))
-    return laneCopies(vreg, temp, true);
+    return laneCopies(vreg, value.vreg, true);
   std::vector<MInst> out;
   const unsigned slot = spillSlot_.at(vreg);
-  const amd::Op op = c == mir::RegClass::V64 ? amd::Op::SCRATCH_STORE_B64 : amd::Op::SCRATCH_STORE_B32;
+  const bool wide = c == mir::RegClass::V64 || value.kind == MOperand::Kind::Pair;
+  const amd::Op op = wide ? amd::Op::SCRATCH_STORE_B64 : amd::Op::SCRATCH_STORE_B32;
   if (slot <= kScratchFieldMax) {
-    out.push_back({op, noOperand(), {vregOperand(spillAddressZero()), vregOperand(temp), mir::immOperand(slot)}});
+    out.push_back({op, noOperand(), {vregOperand(spillAddressZero()), value, mir::immOperand(slot)}});
   } else {
     const unsigned addr = newTemp(mir::RegClass::V32);
     spillTemps_.push_back({addr, pos});
     out.push_back({amd::Op::V_MOV_B32, vregOperand(addr), {mir::immOperand(slot)}});
-    out.push_back({op, noOperand(), {vregOperand(addr), vregOperand(temp), mir::immOperand(0)}});
+    out.push_back({op, noOperand(), {vregOperand(addr), value, mir::immOperand(0)}});
   }
   return out;
 }
@@ -272,51 +315,80 @@ void Lowering::rewriteSpilled(size_t pos, const std::vector<unsigned> &spilled) 
   struct Place {
     size_t part = ~size_t(0), index = 0;
   };
+  // One per spilled value: a vreg, or a pair (lo, hi) with a pair of
+  // temporaries, which the allocator keeps consecutive as it did the pair.
   struct Use {
-    unsigned temp = 0;
+    unsigned hi = 0, temp = 0, tempHi = 0;
+    bool pair = false;
     Place first, lastWrite;
     bool firstIsWholeWrite = false;
   };
   std::map<unsigned, Use> uses;
   for (unsigned v : spilled) {
-    uses[v].temp = newTemp(fn_.vregs[v].cls);
-    spillTemps_.push_back({uses[v].temp, pos});
+    Use &u = uses[v];
+    u.temp = newTemp(fn_.vregs[v].cls);
+    spillTemps_.push_back({u.temp, pos});
+    if (auto it = spillPartner_.find(v); it != spillPartner_.end()) {
+      u.pair = true;
+      u.hi = it->second;
+      u.tempHi = newTemp(fn_.vregs[u.hi].cls);
+      spillTemps_.push_back({u.tempHi, pos});
+      fn_.pairs.push_back({u.temp, u.tempHi});
+    }
   }
   for (size_t p = 0; p < parts.size(); ++p)
     for (size_t i = 0; i < parts[p]->size(); ++i) {
       MInst &mi = (*parts[p])[i];
       for (auto &[v, use] : uses) {
+        // Renames `o` if it names the value; says whether it did.
+        auto rename = [&](MOperand &o) {
+          bool hit = false;
+          if (o.kind == MOperand::Kind::VReg || o.kind == MOperand::Kind::Pair) {
+            if (o.vreg == v)
+              o.vreg = use.temp, hit = true;
+            else if (use.pair && o.vreg == use.hi)
+              o.vreg = use.tempHi, hit = true;
+          }
+          if (o.kind == MOperand::Kind::Pair && use.pair && o.vregHi == use.hi)
+            o.vregHi = use.tempHi, hit = true;
+          return hit;
+        };
         bool reads = false;
         for (MOperand &s : mi.srcs)
-          if (s.kind == MOperand::Kind::VReg && s.vreg == v) {
-            s.vreg = use.temp;
-            reads = true;
-          }
-        const bool writes = mi.dst.kind == MOperand::Kind::VReg && mi.dst.vreg == v;
+          reads |= rename(s);
+        const bool writes = rename(mi.dst);
         if (!reads && !writes)
           continue;
         if (use.first.part == ~size_t(0)) {
           use.first = {p, i};
-          use.firstIsWholeWrite = writes && !reads && mi.dst.part == Part::Whole;
+          // (a pair's halves may be written one at a time: always loaded)
+          use.firstIsWholeWrite = writes && !reads && mi.dst.part == Part::Whole && !use.pair;
         }
-        if (writes) {
-          mi.dst.vreg = use.temp;
+        if (writes)
           use.lastWrite = {p, i};
-        }
       }
     }
+  auto valueOf = [](const Use &use) {
+    if (!use.pair)
+      return vregOperand(use.temp);
+    MOperand o;
+    o.kind = MOperand::Kind::Pair;
+    o.vreg = use.temp;
+    o.vregHi = use.tempHi;
+    return o;
+  };
   for (size_t p = 0; p < parts.size(); ++p) {
     std::vector<MInst> rebuilt;
     rebuilt.reserve(parts[p]->size() + 2 * uses.size());
     for (size_t i = 0; i < parts[p]->size(); ++i) {
       for (const auto &[v, use] : uses)
         if (use.first.part == p && use.first.index == i && !use.firstIsWholeWrite)
-          for (MInst &mi : spillLoad(v, use.temp))
+          for (MInst &mi : spillLoad(v, valueOf(use)))
             rebuilt.push_back(std::move(mi));
       rebuilt.push_back((*parts[p])[i]);
       for (const auto &[v, use] : uses)
         if (use.lastWrite.part == p && use.lastWrite.index == i)
-          for (MInst &mi : spillStore(v, use.temp, pos))
+          for (MInst &mi : spillStore(v, valueOf(use), pos))
             rebuilt.push_back(std::move(mi));
     }
     *parts[p] = std::move(rebuilt);

@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <string>
 
 using namespace p2a;
@@ -240,4 +241,37 @@ TEST_CASE("spilling: .maxntid holds the registers to a block of that size on one
   CHECK(r.status == check::Status::Error);
   REQUIRE_FALSE(r.diagnostics.empty());
   CHECK(p2a::testing::contains(r.diagnostics.back().message, "a workgroup of kernel 'live' holds at most 512 on gfx942"));
+}
+
+TEST_CASE("spilling: registers a rule ties into a pair spill together, as one 64-bit slot") {
+  // shf.l.clamp with a variable amount and a != b is /pair64: {a, b} in an
+  // aligned VGPR pair. 300 such values live at once.
+  const unsigned live = 300;
+  std::string s = std::string(kHeader) + ".visible .entry pairs(.param .u64 in, .param .u64 out)\n{\n";
+  s += ".reg .b32 %r<" + std::to_string(live + 8) + ">;\n.reg .b64 %rd<8>;\n";
+  s += "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\nmul.wide.u32 %rd3, %r0, 4;\n"
+       "add.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n";
+  for (unsigned i = 1; i <= live; ++i)
+    s += "ld.global.u32 %r" + std::to_string(i) + ", [%rd4+" + std::to_string(256 * ((i - 1) % 8)) + "];\n";
+  const std::string acc = "%r" + std::to_string(live + 1), c = "%r" + std::to_string(live + 2),
+                    t = "%r" + std::to_string(live + 3);
+  s += "and.b32 " + c + ", %r0, 7;\nadd.u32 " + c + ", " + c + ", 28;\nmov.u32 " + acc + ", 0;\n";
+  for (int i = int(live) - 1; i >= 1; i -= 2)
+    s += "shf.l.clamp.b32 " + t + ", %r" + std::to_string(i) + ", %r" + std::to_string(i + 1) + ", " + c + ";\nadd.u32 " +
+         acc + ", " + acc + ", " + t + ";\n";
+  s += "st.global.u32 [%rd5], " + acc + ";\nret;\n}\n";
+  Translated k = translateKernel(s, targets::defaultTarget());
+  REQUIRE(k.ok);
+  CHECK(p2a::testing::contains(k.kernel.assembly, "v_lshlrev_b64")); // the pair rule
+  std::map<std::string, std::string> where(k.kernel.registers.begin(), k.kernel.registers.end());
+  unsigned spilledPairs = 0;
+  for (unsigned i = 1; i < live; i += 2) {
+    const std::string &lo = where["%r" + std::to_string(i)], &hi = where["%r" + std::to_string(i + 1)];
+    if (lo.rfind("scratch+", 0) == 0) {
+      CHECK(hi == "scratch+" + std::to_string(std::stoul(lo.substr(8)) + 4));
+      ++spilledPairs;
+    }
+  }
+  CHECK(spilledPairs > 0);
+  checkEverywhere(s);
 }
