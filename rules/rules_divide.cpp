@@ -25,6 +25,29 @@ using namespace dsl;
 
 namespace {
 
+// `steps` restoring-division steps: t0 the remainder, t1 the quotient (the
+// dividend shifting out of its top), t2 the difference, `d` the divisor.
+void appendRestoringSteps(Rule &r, int steps, Ref d) {
+  for (int step = 0; step < steps; ++step) {
+    r.seq.push_back(inst(Op::V_ALIGNBIT_B32, T(0), {T(0), T(1), I(31)}));
+    r.seq.push_back(inst(Op::V_LSHLREV_B32, T(1), {I(1), T(1)}));
+    r.seq.push_back(inst(Op::V_SUB_CO_U32, T(2), {T(0), d}));
+    r.seq.push_back(inst(Op::V_CNDMASK_B32, T(0), {T(2), T(0), VCC()}));
+    r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(1), {T(1), I(0xffffffffu), VCC()}));
+  }
+}
+
+// |n| into t3 and |d| into t4, their sign masks into t5 and t6: |x| = (x ^ m)
+// - m with m = x >> 31 (arithmetic), as the PTX semantics state it.
+void appendMagnitudes(Rule &r, Ref n, Ref d) {
+  r.seq.push_back(inst(Op::V_ASHRREV_I32, T(5), {I(31), n}));
+  r.seq.push_back(inst(Op::V_ASHRREV_I32, T(6), {I(31), d}));
+  r.seq.push_back(inst(Op::V_XOR_B32, T(3), {n, T(5)}));
+  r.seq.push_back(inst(Op::V_SUB_U32, T(3), {T(3), T(5)}));
+  r.seq.push_back(inst(Op::V_XOR_B32, T(4), {d, T(6)}));
+  r.seq.push_back(inst(Op::V_SUB_U32, T(4), {T(4), T(6)}));
+}
+
 Rule restoringDivision(ptx::Opcode opcode, ptx::TypeClass type) {
   const bool rem = opcode == ptx::Opcode::Rem, sgn = type == ptx::TypeClass::S;
   Rule r = makeRule(ptx::Form{opcode, type, 32}, "restoring", {OperandReq::Any, OperandReq::Any});
@@ -34,25 +57,14 @@ Rule restoringDivision(ptx::Opcode opcode, ptx::TypeClass type) {
   for (int i = 0; i < (sgn ? 7 : 3); ++i)
     r.temps.push_back(TempKind::V32);
   Ref n = S(0), d = S(1);
-  if (sgn) { // |x| = (x ^ m) - m with m = x >> 31 (arithmetic), as the PTX semantics states it
-    r.seq.push_back(inst(Op::V_ASHRREV_I32, T(5), {I(31), n}));
-    r.seq.push_back(inst(Op::V_ASHRREV_I32, T(6), {I(31), d}));
-    r.seq.push_back(inst(Op::V_XOR_B32, T(3), {n, T(5)}));
-    r.seq.push_back(inst(Op::V_SUB_U32, T(3), {T(3), T(5)}));
-    r.seq.push_back(inst(Op::V_XOR_B32, T(4), {d, T(6)}));
-    r.seq.push_back(inst(Op::V_SUB_U32, T(4), {T(4), T(6)}));
+  if (sgn) {
+    appendMagnitudes(r, n, d);
     n = T(3);
     d = T(4);
   }
   r.seq.push_back(inst(Op::V_MOV_B32, T(0), {I(0)}));
   r.seq.push_back(inst(Op::V_MOV_B32, T(1), {n}));
-  for (int step = 0; step < 32; ++step) {
-    r.seq.push_back(inst(Op::V_ALIGNBIT_B32, T(0), {T(0), T(1), I(31)}));
-    r.seq.push_back(inst(Op::V_LSHLREV_B32, T(1), {I(1), T(1)}));
-    r.seq.push_back(inst(Op::V_SUB_CO_U32, T(2), {T(0), d}));
-    r.seq.push_back(inst(Op::V_CNDMASK_B32, T(0), {T(2), T(0), VCC()}));
-    r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(1), {T(1), I(0xffffffffu), VCC()}));
-  }
+  appendRestoringSteps(r, 32, d);
   // d >= 2^31: the quotient is n >= d, the remainder n - d or n.
   r.seq.push_back(inst(Op::V_CMP_GE_U32, VCC(), {n, d}));
   if (rem) {
@@ -172,23 +184,11 @@ Rule restoringDivision16(ptx::Opcode opcode, ptx::TypeClass type) {
   const Op extend = sgn ? Op::V_BFE_I32 : Op::V_BFE_U32;
   r.seq.push_back(inst(extend, T(3), {S(0), I(0), I(16)}));
   r.seq.push_back(inst(extend, T(4), {S(1), I(0), I(16)}));
-  if (sgn) { // |x| = (x ^ m) - m with m = x >> 31 (arithmetic)
-    r.seq.push_back(inst(Op::V_ASHRREV_I32, T(5), {I(31), T(3)}));
-    r.seq.push_back(inst(Op::V_ASHRREV_I32, T(6), {I(31), T(4)}));
-    r.seq.push_back(inst(Op::V_XOR_B32, T(3), {T(3), T(5)}));
-    r.seq.push_back(inst(Op::V_SUB_U32, T(3), {T(3), T(5)}));
-    r.seq.push_back(inst(Op::V_XOR_B32, T(4), {T(4), T(6)}));
-    r.seq.push_back(inst(Op::V_SUB_U32, T(4), {T(4), T(6)}));
-  }
+  if (sgn)
+    appendMagnitudes(r, T(3), T(4));
   r.seq.push_back(inst(Op::V_MOV_B32, T(0), {I(0)}));
   r.seq.push_back(inst(Op::V_LSHLREV_B32, T(1), {I(16), T(3)}));
-  for (int step = 0; step < 16; ++step) {
-    r.seq.push_back(inst(Op::V_ALIGNBIT_B32, T(0), {T(0), T(1), I(31)}));
-    r.seq.push_back(inst(Op::V_LSHLREV_B32, T(1), {I(1), T(1)}));
-    r.seq.push_back(inst(Op::V_SUB_CO_U32, T(2), {T(0), T(4)}));
-    r.seq.push_back(inst(Op::V_CNDMASK_B32, T(0), {T(2), T(0), VCC()}));
-    r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(1), {T(1), I(0xffffffffu), VCC()}));
-  }
+  appendRestoringSteps(r, 16, T(4));
   const Ref result = rem ? T(0) : T(1);
   if (sgn) { // the remainder takes n's sign, the quotient the signs' difference
     if (!rem)
