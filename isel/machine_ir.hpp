@@ -20,6 +20,10 @@ namespace p2a::mir {
 // (S64 an aligned pair), computed by the scalar ALU.
 enum class RegClass { V32, V64, Mask, S32, S64 };
 inline bool isSgprClass(RegClass c) { return c == RegClass::Mask || c == RegClass::S32 || c == RegClass::S64; }
+// The 32-bit registers a value of class `c` takes (a lane mask: 2 SGPRs in wave64).
+inline unsigned registerCount(RegClass c, unsigned waveSize) {
+  return c == RegClass::Mask ? (waveSize == 64 ? 2u : 1u) : c == RegClass::V64 || c == RegClass::S64 ? 2u : 1u;
+}
 inline amd::Slot slotOf(RegClass c) {
   return c == RegClass::Mask ? amd::Slot::Mask : c == RegClass::V64 || c == RegClass::S64 ? amd::Slot::V64 : amd::Slot::V32;
 }

@@ -171,10 +171,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
       return;
     }
   };
-  auto width = [&](unsigned v) {
-    const mir::RegClass c = fn.vregs[v].cls;
-    return c == mir::RegClass::Mask ? maskRegs : c == mir::RegClass::V64 || c == mir::RegClass::S64 ? 2u : 1u;
-  };
+  auto width = [&](unsigned v) { return mir::registerCount(fn.vregs[v].cls, t.wave_size); };
   auto poolOf = [&](unsigned v) -> Pool & { return mir::isSgprClass(fn.vregs[v].cls) ? sgprs : vgprs; };
 
   // In program order: a PTX instruction's registers are assigned before it,

@@ -301,13 +301,11 @@ private:
   bool spillToFit(const mir::Allocation &a, const regalloc::LiveIntervals &live, RegisterBudget budget,
                   unsigned round);
   void rewriteSpilled(size_t pos, const std::vector<unsigned> &spilled);
-  // The instructions that load a spilled value into `temp`, or store it from there.
-  // `value` is the temporary (a VReg operand, or a Pair for a spilled pair).
-  std::vector<MInst> spillLoad(unsigned vreg, const MOperand &value);
-  std::vector<MInst> spillStore(unsigned vreg, const MOperand &value, size_t pos);
+  // The instructions that load a spilled value into `value`, its temporary
+  // (a VReg operand, or a Pair for a spilled pair), or store it from there.
+  std::vector<MInst> spillCopy(unsigned vreg, const MOperand &value, bool store, size_t pos);
   // An SGPR value's words to (toLanes) or from its lanes of the reserved VGPRs.
   std::vector<MInst> laneCopies(unsigned vreg, unsigned temp, bool toLanes) const;
-  unsigned laneWords(mir::RegClass c) const; // 32-bit words of a spilled SGPR value
   // The zero VGPR as a scratch slot's address (set up if nothing used it yet).
   unsigned spillAddressZero();
   // Where a spilled value lives, for the register table ("scratch+16", "v4 lanes 2-3").

@@ -91,11 +91,7 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
                           unsigned round) {
   const size_t n = fn_.body.size();
   const unsigned nv = static_cast<unsigned>(fn_.vregs.size());
-  const unsigned maskWords = t_.wave_size == 64 ? 2 : 1;
-  auto width = [&](unsigned v) {
-    const mir::RegClass c = fn_.vregs[v].cls;
-    return c == mir::RegClass::Mask ? maskWords : c == mir::RegClass::V64 || c == mir::RegClass::S64 ? 2u : 1u;
-  };
+  auto width = [&](unsigned v) { return mir::registerCount(fn_.vregs[v].cls, t_.wave_size); };
   // The statements naming each vreg (before, in and after the statement's
   // own instructions). Two 32-bit registers a rule ties into a pair (hi =
   // lo + 1) spill together, as one 64-bit value (`partner`); a pair operand
@@ -258,7 +254,7 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
 
 std::vector<MInst> Lowering::laneCopies(unsigned vreg, unsigned temp, bool toLanes) const {
   std::vector<MInst> out;
-  const unsigned slot = spillSlot_.at(vreg), words = laneWords(fn_.vregs[vreg].cls);
+  const unsigned slot = spillSlot_.at(vreg), words = mir::registerCount(fn_.vregs[vreg].cls, t_.wave_size);
   for (unsigned w = 0; w < words; ++w) {
     const MOperand value = vregOperand(temp, words == 1 ? Part::Whole : w ? Part::Hi : Part::Lo);
     const MOperand vgpr = mir::vgprs(spillLaneBase_ + (slot + w) / t_.wave_size);
@@ -269,44 +265,35 @@ std::vector<MInst> Lowering::laneCopies(unsigned vreg, unsigned temp, bool toLan
   return out;
 }
 
-unsigned Lowering::laneWords(mir::RegClass c) const {
-  return c == mir::RegClass::S32 || (c == mir::RegClass::Mask && t_.wave_size == 32) ? 1 : 2;
-}
-
-std::vector<MInst> Lowering::spillLoad(unsigned vreg, const MOperand &value) {
+std::vector<MInst> Lowering::spillCopy(unsigned vreg, const MOperand &value, bool store, size_t pos) {
   const mir::RegClass c = fn_.vregs[vreg].cls;
   if (mir::isSgprClass(c))
-    return laneCopies(vreg, value.vreg, false);
+    return laneCopies(vreg, value.vreg, store);
   std::vector<MInst> out;
   const unsigned slot = spillSlot_.at(vreg);
   const bool wide = c == mir::RegClass::V64 || value.kind == MOperand::Kind::Pair;
-  const amd::Op op = wide ? amd::Op::SCRATCH_LOAD_B64 : amd::Op::SCRATCH_LOAD_B32;
-  if (slot <= kScratchFieldMax) {
-    out.push_back({op, value, {vregOperand(spillAddressZero()), mir::immOperand(slot)}});
-  } else { // the slot's offset into the temporary's low half first
-    const MOperand addr = vregOperand(value.vreg, c == mir::RegClass::V64 ? Part::Lo : Part::Whole);
+  const amd::Op op = store ? (wide ? amd::Op::SCRATCH_STORE_B64 : amd::Op::SCRATCH_STORE_B32)
+                           : (wide ? amd::Op::SCRATCH_LOAD_B64 : amd::Op::SCRATCH_LOAD_B32);
+  // The address: the zero VGPR with the slot in the offset field, else the
+  // slot's offset moved into a VGPR first (a load's own temporary, whose low
+  // half it overwrites; a store needs one more).
+  MOperand addr = vregOperand(spillAddressZero());
+  uint64_t field = slot;
+  if (slot > kScratchFieldMax) {
+    if (store) {
+      const unsigned a = newTemp(mir::RegClass::V32);
+      spillTemps_.push_back({a, pos});
+      addr = vregOperand(a);
+    } else {
+      addr = vregOperand(value.vreg, c == mir::RegClass::V64 ? Part::Lo : Part::Whole);
+    }
     out.push_back({amd::Op::V_MOV_B32, addr, {mir::immOperand(slot)}});
-    out.push_back({op, value, {addr, mir::immOperand(0)}});
+    field = 0;
   }
-  return out;
-}
-
-std::vector<MInst> Lowering::spillStore(unsigned vreg, const MOperand &value, size_t pos) {
-  const mir::RegClass c = fn_.vregs[vreg].cls;
-  if (mir::isSgprClass(c))
-    return laneCopies(vreg, value.vreg, true);
-  std::vector<MInst> out;
-  const unsigned slot = spillSlot_.at(vreg);
-  const bool wide = c == mir::RegClass::V64 || value.kind == MOperand::Kind::Pair;
-  const amd::Op op = wide ? amd::Op::SCRATCH_STORE_B64 : amd::Op::SCRATCH_STORE_B32;
-  if (slot <= kScratchFieldMax) {
-    out.push_back({op, noOperand(), {vregOperand(spillAddressZero()), value, mir::immOperand(slot)}});
-  } else {
-    const unsigned addr = newTemp(mir::RegClass::V32);
-    spillTemps_.push_back({addr, pos});
-    out.push_back({amd::Op::V_MOV_B32, vregOperand(addr), {mir::immOperand(slot)}});
-    out.push_back({op, noOperand(), {vregOperand(addr), value, mir::immOperand(0)}});
-  }
+  if (store)
+    out.push_back({op, noOperand(), {addr, value, mir::immOperand(field)}});
+  else
+    out.push_back({op, value, {addr, mir::immOperand(field)}});
   return out;
 }
 
@@ -383,12 +370,12 @@ void Lowering::rewriteSpilled(size_t pos, const std::vector<unsigned> &spilled) 
     for (size_t i = 0; i < parts[p]->size(); ++i) {
       for (const auto &[v, use] : uses)
         if (use.first.part == p && use.first.index == i && !use.firstIsWholeWrite)
-          for (MInst &mi : spillLoad(v, valueOf(use)))
+          for (MInst &mi : spillCopy(v, valueOf(use), false, pos))
             rebuilt.push_back(std::move(mi));
       rebuilt.push_back((*parts[p])[i]);
       for (const auto &[v, use] : uses)
         if (use.lastWrite.part == p && use.lastWrite.index == i)
-          for (MInst &mi : spillStore(v, valueOf(use), pos))
+          for (MInst &mi : spillCopy(v, valueOf(use), true, pos))
             rebuilt.push_back(std::move(mi));
     }
     *parts[p] = std::move(rebuilt);
@@ -410,7 +397,7 @@ std::string Lowering::spillLocation(unsigned vreg) const {
   const mir::RegClass c = fn_.vregs[vreg].cls;
   if (!mir::isSgprClass(c))
     return "scratch+" + std::to_string(slot);
-  const unsigned words = laneWords(c);
+  const unsigned words = mir::registerCount(c, t_.wave_size);
   std::string s = "v" + std::to_string(spillLaneBase_ + slot / t_.wave_size) + " lane";
   s += words == 1 ? " " + std::to_string(slot % t_.wave_size)
                   : "s " + std::to_string(slot % t_.wave_size) + "-" + std::to_string((slot + 1) % t_.wave_size);

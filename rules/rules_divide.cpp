@@ -48,6 +48,15 @@ void appendMagnitudes(Rule &r, Ref n, Ref d) {
   r.seq.push_back(inst(Op::V_SUB_U32, T(4), {T(4), T(6)}));
 }
 
+// d = the signed result from the magnitudes' `result`: the remainder takes
+// n's sign (t5), the quotient the signs' difference (t5 ^ t6).
+void appendSigns(Rule &r, bool rem, Ref result) {
+  if (!rem)
+    r.seq.push_back(inst(Op::V_XOR_B32, T(5), {T(5), T(6)}));
+  r.seq.push_back(inst(Op::V_XOR_B32, result, {result, T(5)}));
+  r.seq.push_back(inst(Op::V_SUB_U32, D(), {result, T(5)}));
+}
+
 Rule restoringDivision(ptx::Opcode opcode, ptx::TypeClass type) {
   const bool rem = opcode == ptx::Opcode::Rem, sgn = type == ptx::TypeClass::S;
   Rule r = makeRule(ptx::Form{opcode, type, 32}, "restoring", {OperandReq::Any, OperandReq::Any});
@@ -76,12 +85,8 @@ Rule restoringDivision(ptx::Opcode opcode, ptx::TypeClass type) {
   r.seq.push_back(inst(Op::V_CMP_GT_I32, VCC(), {I(0), d}));
   const Ref result = sgn ? (rem ? T(0) : T(1)) : D();
   r.seq.push_back(inst(Op::V_CNDMASK_B32, result, {rem ? T(0) : T(1), T(2), VCC()}));
-  if (sgn) { // the remainder takes n's sign, the quotient the signs' difference
-    if (!rem)
-      r.seq.push_back(inst(Op::V_XOR_B32, T(5), {T(5), T(6)}));
-    r.seq.push_back(inst(Op::V_XOR_B32, result, {result, T(5)}));
-    r.seq.push_back(inst(Op::V_SUB_U32, D(), {result, T(5)}));
-  }
+  if (sgn)
+    appendSigns(r, rem, result);
   r.restriction = std::string("no integer divide on AMD GPUs: ") + (sgn ? "the magnitudes' " : "") +
                   "restoring division, 32 steps of v_alignbit_b32 + v_lshlrev_b32 + v_sub_co_u32 + v_cndmask_b32 + "
                   "v_subb_co_u32 (exact and proved, unlike a float-reciprocal estimate), then the divisor >= 2^31 "
@@ -190,14 +195,10 @@ Rule restoringDivision16(ptx::Opcode opcode, ptx::TypeClass type) {
   r.seq.push_back(inst(Op::V_LSHLREV_B32, T(1), {I(16), T(3)}));
   appendRestoringSteps(r, 16, T(4));
   const Ref result = rem ? T(0) : T(1);
-  if (sgn) { // the remainder takes n's sign, the quotient the signs' difference
-    if (!rem)
-      r.seq.push_back(inst(Op::V_XOR_B32, T(5), {T(5), T(6)}));
-    r.seq.push_back(inst(Op::V_XOR_B32, result, {result, T(5)}));
-    r.seq.push_back(inst(Op::V_SUB_U32, D(), {result, T(5)}));
-  } else {
+  if (sgn)
+    appendSigns(r, rem, result);
+  else
     r.seq.push_back(inst(Op::V_MOV_B32, D(), {result}));
-  }
   r.restriction = std::string("no integer divide on AMD GPUs: the operands extended to 32 bits") +
                   (sgn ? ", their magnitudes" : "") +
                   ", then 16 restoring-division steps of v_alignbit_b32 + v_lshlrev_b32 + v_sub_co_u32 + "

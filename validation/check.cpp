@@ -324,23 +324,23 @@ private:
     constexpr uint64_t kReach = uint64_t(1) << 24;
     uint64_t bestDistance = kReach;
     std::string where, hint;
-    auto consider = [&](const uint8_t *bytes, size_t size, const std::string &name, size_t base) {
+    auto consider = [&](const uint8_t *bytes, size_t size, const std::string &name) {
       for (size_t o = 0; o + 8 <= size; o += 8) {
         uint64_t v = 0;
         std::memcpy(&v, bytes + o, 8);
         if (v <= addr && addr - v < bestDistance) {
           bestDistance = addr - v;
           where = name;
-          hint = name + "+" + std::to_string(o - base);
+          hint = name + "+" + std::to_string(o);
         }
       }
     };
     for (const GlobalMemory::Buffer &b : mem.buffers())
       if (bufferIndex(b.name) >= 0)
-        consider(b.bytes.data(), b.bytes.size(), b.name, 0);
+        consider(b.bytes.data(), b.bytes.size(), b.name);
     for (const kernel::Param &p : k_->params)
       if (bufferIndex(p.name) < 0 && p.offset + p.size <= params.size() && p.size >= 8)
-        consider(params.data() + p.offset, p.size, p.name, 0);
+        consider(params.data() + p.offset, p.size, p.name);
     if (where.empty())
       return "";
     return "\n  the address is " + std::to_string(bestDistance) + " bytes past the pointer stored at " + hint +
@@ -419,11 +419,9 @@ private:
     std::vector<uint64_t> bases;
     for (size_t i = 0; i < buffers_.size(); ++i)
       bases.push_back(mem.add(buffers_[i].name, in.contents[i]));
-    for (size_t i = 0; i < buffers_.size(); ++i) // pointers stored in buffers
+    for (size_t i = 0; i < buffers_.size(); ++i) // pointers stored in buffers (inside them: addPointedBuffers)
       if (const long pi = buffers_[i].parent.empty() ? -1 : bufferIndex(buffers_[i].parent); pi >= 0)
-        for (GlobalMemory::Buffer &b : mem.buffers())
-          if (b.name == buffers_[size_t(pi)].name)
-            storeLE(&b.bytes[buffers_[i].parentOffset], 8, bases[i]);
+        storeLE(mem.find(bases[size_t(pi)] + buffers_[i].parentOffset, 8), 8, bases[i]);
     return bases;
   }
 
