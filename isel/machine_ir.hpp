@@ -135,11 +135,15 @@ struct LoweredInst {
 };
 
 // A symbol's address half as a relocated 32-bit constant
-// ("name@rel32@lo+4"): the PC-relative address of a module variable.
+// ("name@rel32@lo+4"): the PC-relative address of a module variable. With
+// `from`, a half of the distance between two labels of the kernel, which
+// MC resolves itself ("(name-from)&4294967295", "(name-from)>>32", as
+// LLVM prints a long branch's offset).
 struct SymbolRef {
   std::string name;
   bool high = false;
   int64_t addend = 0;
+  std::string from;
 };
 
 // One instruction of the laid-out kernel, and the PTX statement it belongs

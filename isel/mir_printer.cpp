@@ -59,6 +59,8 @@ std::string namedOperandText(const MOperand &o, const Function &fn) {
   case MOperand::Kind::Label: return fn.labels.at(o.imm);
   case MOperand::Kind::Symbol: {
     const SymbolRef &r = fn.symbols.at(o.imm);
+    if (!r.from.empty())
+      return "(" + r.name + "-" + r.from + (r.high ? ")>>32" : ")&4294967295");
     return r.name + (r.high ? "@rel32@hi" : "@rel32@lo") + (r.addend >= 0 ? "+" : "") + std::to_string(r.addend);
   }
   case MOperand::Kind::Special:

@@ -177,13 +177,16 @@ mir::MInst physical(const mir::MInst &mi, const mir::Function &fn, const mir::Al
   return r;
 }
 
-std::vector<mir::MInst> expandBundle(const mir::MInst &mi) {
+std::vector<mir::MInst> expandBundle(const mir::MInst &mi, const targets::TargetInfo &t) {
   if (mi.op != amd::Op::S_PC_REL_ADDRESS)
     return {mi};
   const unsigned lo = mi.dst.physIndex;
-  return {mir::MInst{amd::Op::S_GETPC_B64, mi.dst, {}},
-          mir::MInst{amd::Op::S_ADD_U32, mir::sgprs(lo), {mir::sgprs(lo), mi.srcs.at(0)}},
-          mir::MInst{amd::Op::S_ADDC_U32, mir::sgprs(lo + 1), {mir::sgprs(lo + 1), mi.srcs.at(1)}}};
+  std::vector<mir::MInst> r{mir::MInst{amd::Op::S_GETPC_B64, mi.dst, {}}};
+  if (t.getpc_zero_extends) // (the addends count its 4 bytes: Lowering::emitPrologue)
+    r.push_back(mir::MInst{amd::Op::S_SEXT_I32_I16, mir::sgprs(lo + 1), {mir::sgprs(lo + 1)}});
+  r.push_back(mir::MInst{amd::Op::S_ADD_U32, mir::sgprs(lo), {mir::sgprs(lo), mi.srcs.at(0)}});
+  r.push_back(mir::MInst{amd::Op::S_ADDC_U32, mir::sgprs(lo + 1), {mir::sgprs(lo + 1), mi.srcs.at(1)}});
+  return r;
 }
 
 std::string physName(unsigned vreg, const mir::Function &fn, const mir::Allocation &a, const targets::TargetInfo &t) {

@@ -127,14 +127,16 @@ void Lowering::emitPrologue() {
   }
   // Module variables: their addresses, PC-relative as LLVM's code model
   // for AMDHSA does it (s_getpc_b64 gives the next instruction's address;
-  // the +4/+12 addends account for where each literal sits after it).
+  // the +4/+12 addends account for where each literal sits after it, 4
+  // bytes more where s_sext_i32_i16 follows it: printer::expandBundle).
   for (const auto &[name, sg] : globalSgpr_) {
     if (name.front() == ' ') { // an aperture (see apertureAddress)
       put(Op::S_MOV_B64, sgprs(sg, 2),
           {mir::special(name == " src_shared_base" ? mir::SpecialReg::SrcSharedBase : mir::SpecialReg::SrcPrivateBase)});
       continue;
     }
-    put(Op::S_PC_REL_ADDRESS, sgprs(sg, 2), {fn_.symbol({name, false, 4}), fn_.symbol({name, true, 12})});
+    const int64_t sext = t_.getpc_zero_extends ? 4 : 0;
+    put(Op::S_PC_REL_ADDRESS, sgprs(sg, 2), {fn_.symbol({name, false, 4 + sext}), fn_.symbol({name, true, 12 + sext})});
   }
 }
 
@@ -160,7 +162,7 @@ void Lowering::assemble() {
       ++lines;
       continue;
     }
-    for (const MInst &mi : printer::expandBundle(ci.mi)) {
+    for (const MInst &mi : printer::expandBundle(ci.mi, t_)) {
     const std::string text = printer::printInst(mi, fn_, out_.allocation, t_);
     std::vector<std::string> &owner = ci.stmt >= 0 ? out_.statements[static_cast<size_t>(ci.stmt)].gcn
                                       : ci.stmt == mir::kPrologue ? out_.prologue

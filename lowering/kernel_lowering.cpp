@@ -2,6 +2,7 @@
 // pre-lowering rewrites, the retry without SGPR homes, and the MC check.
 #include "lowering/lowering.hpp"
 #include "lowering/passes.hpp"
+#include "targets/occupancy.hpp"
 
 namespace p2a::klower {
 
@@ -34,6 +35,8 @@ bool Lowering::run() {
   dumpAfter("wait-insertion");
   hazard_recognition::run(fn_, t_); // s_nop, v_nop
   dumpAfter("hazard-recognition");
+  relaxBranches(); // long jumps for branches beyond s_cbranch's reach
+  dumpAfter("branch-relaxation");
   alu_delays::run(fn_, t_); // s_delay_alu (gfx11+)
   dumpAfter("alu-delays");
   assemble(); // abi.cpp: code, descriptor, metadata
@@ -41,11 +44,25 @@ bool Lowering::run() {
   return lowered && !errorsSince(diags_, before);
 }
 
+void Lowering::relaxBranches() {
+  const branch_relaxation::Result r =
+      branch_relaxation::run(fn_, t_, ".L" + k_.name, out_.numSgprs);
+  if (r.relaxed) // (two more SGPRs: the workgroup bound may shrink)
+    out_.maxBlockThreads =
+        std::min(k_.bounds.blockLimit(), targets::maxWorkgroupThreads(t_, out_.numVgprs, out_.numSgprs));
+  if (r.noSgprPairAt) {
+    const int stmt = *r.noSgprPairAt;
+    error(diags_, stmt >= 0 ? k_.body[static_cast<size_t>(stmt)].loc : k_.loc,
+          "a branch of kernel '" + k_.name + "' spans more than s_cbranch's 128 KiB, and no SGPR pair is left for a "
+          "long jump (" + std::to_string(out_.numSgprs) + " SGPRs in use)");
+  }
+}
+
 const std::vector<std::string> &loweringSteps() {
   static const std::vector<std::string> steps{
       "segments",            "blocks", "uniform-values", "lower-statements",   "uniform-operands",
-      "register-assignment", "layout", "wait-insertion", "hazard-recognition", "alu-delays",
-      "emit"};
+      "register-assignment", "layout", "wait-insertion", "hazard-recognition", "branch-relaxation",
+      "alu-delays",          "emit"};
   return steps;
 }
 
@@ -75,7 +92,9 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
   if (!lowered)
     return false;
   // LLVM MC is the authority: the kernel must assemble for the target.
-  mc::AssembleResult r = costs.assembler(t).assemble(moduleHeader(t) + out.assembly, mc::OutputKind::Asm);
+  // As an object: some limits (branch ranges, fixups) are checked only when
+  // MC encodes and lays out the code.
+  mc::AssembleResult r = costs.assembler(t).assemble(moduleHeader(t) + out.assembly, mc::OutputKind::Object);
   if (!r.ok) {
     std::vector<long> statementOfLine;
     for (size_t i = 0; i < out.codeAsmLine.size(); ++i) {

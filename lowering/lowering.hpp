@@ -92,6 +92,7 @@ private:
   bool assignRegisters(bool lowered);
   void layOutCode();        // prologue, statements, control flow -> fn_.code (code_layout.cpp)
   void emitPrologue();      // (abi.cpp)
+  void relaxBranches();     // long jumps for far branches (branch_relaxation.cpp)
   void assemble();          // fn_.code as text, the descriptor and metadata (abi.cpp)
   // The IR after `step` into out_.irDump, if Options::printAfter names it (ir_dump.cpp).
   void dumpAfter(const char *step);

@@ -8,6 +8,9 @@
 #include "isel/machine_ir.hpp"
 #include "targets/target_info.hpp"
 
+#include <optional>
+#include <string>
+
 namespace p2a::klower {
 
 // s_waitcnt (gfx12: s_wait_*) before every instruction that touches a
@@ -22,6 +25,18 @@ void run(mir::Function &fn, const targets::TargetInfo &t);
 namespace hazard_recognition {
 void run(mir::Function &fn, const targets::TargetInfo &t);
 }
+
+// Branches beyond s_cbranch's 16-bit reach become long jumps through an
+// SGPR pair above the kernel's registers (branch_relaxation.cpp); numSgprs
+// grows by that pair when one is needed. noSgprPairAt: the statement of a
+// far branch when no pair is left under the SGPR limit.
+namespace branch_relaxation {
+struct Result {
+  unsigned relaxed = 0;
+  std::optional<int> noSgprPairAt;
+};
+Result run(mir::Function &fn, const targets::TargetInfo &t, const std::string &labelPrefix, unsigned &numSgprs);
+} // namespace branch_relaxation
 
 // gfx11+: s_delay_alu hints for ALU dependencies (alu_delays.cpp); nothing
 // on earlier targets.

@@ -115,6 +115,8 @@ bool clobbersScc(Op op) {
   case Op::S_MUL_HI_I32:
   case Op::S_CSELECT_MASK:
   case Op::S_GETPC_B64:
+  case Op::S_SETPC_B64:
+  case Op::S_SEXT_I32_I16:
   case Op::S_MOV_B64: return false;
   case Op::S_PC_REL_ADDRESS: return true; // (the adds write their carry)
   default: return true;
@@ -122,7 +124,8 @@ bool clobbersScc(Op op) {
 }
 
 bool isBranch(Op op) {
-  return op == Op::S_BRANCH || op == Op::S_CBRANCH_SCC0 || op == Op::S_CBRANCH_SCC1 || op == Op::S_CBRANCH_EXECZ;
+  return op == Op::S_BRANCH || op == Op::S_CBRANCH_SCC0 || op == Op::S_CBRANCH_SCC1 || op == Op::S_CBRANCH_EXECZ ||
+         op == Op::S_CBRANCH_EXECNZ;
 }
 
 bool isAtomic(Op op) { return op >= Op::GLOBAL_ATOMIC_ADD && op <= Op::DS_CMPST_RTN_B32; }

@@ -594,6 +594,9 @@ OpDef defineOp(Op op) {
   case Op::S_NOT_B32:
     return OpDef{Op::S_NOT_B32, "s_not_b32", E::SOP1, SL::V32, {SL::V32}, false, vega,
         [](const S &s, const Ctx &) { return ~s[0]; }};
+  case Op::S_SEXT_I32_I16:
+    return OpDef{Op::S_SEXT_I32_I16, "s_sext_i32_i16", E::SOP1, SL::V32, {SL::V32}, false, vega,
+        [](const S &s, const Ctx &) { return s[0].trunc(16).sext(32); }};
   case Op::S_LSHL_B32:
     return OpDef{Op::S_LSHL_B32, "s_lshl_b32", E::SOP2, SL::V32, {SL::V32, SL::V32}, false, vega,
         [](const S &s, const Ctx &) { return s[0].shl(amount(s[1], 5, 32)); }};
@@ -730,7 +733,8 @@ OpDef defineOp(Op op) {
           const BV a = s[0].trunc(16), b = s[1].trunc(16);
           return compareResult(~slt(a, b), c);
         }};
-  case Op::S_BRANCH: case Op::S_CBRANCH_SCC0: case Op::S_CBRANCH_SCC1: case Op::S_CBRANCH_EXECZ: case Op::S_ENDPGM:
+  case Op::S_BRANCH: case Op::S_CBRANCH_SCC0: case Op::S_CBRANCH_SCC1: case Op::S_CBRANCH_EXECZ:
+  case Op::S_CBRANCH_EXECNZ: case Op::S_SETPC_B64: case Op::S_ENDPGM:
   case Op::S_BARRIER: case Op::S_BARRIER_SIGNAL: case Op::S_BARRIER_WAIT: case Op::S_NOP: case Op::S_TRAP: case Op::S_WAITCNT:
   case Op::S_DELAY_ALU: case Op::V_NOP: case Op::S_GETPC_B64: case Op::S_SETREG_B32: case Op::S_MOV_B64:
   case Op::S_PC_REL_ADDRESS: case Op::BUFFER_WBINVL1_VOL: case Op::BUFFER_WBL2: case Op::BUFFER_INV:

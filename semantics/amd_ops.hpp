@@ -98,7 +98,7 @@ enum class Op {
   // semantics. Branches: srcs {Label} (the SCC branches read SCC, execz
   // EXEC, implicitly); s_nop, s_delay_alu: srcs {Imm}; s_waitcnt (with its
   // gfx10 vscnt and gfx12 split forms): srcs {Wait}; v_nop: none.
-  S_BRANCH, S_CBRANCH_SCC0, S_CBRANCH_SCC1, S_CBRANCH_EXECZ, S_ENDPGM, S_BARRIER, S_BARRIER_SIGNAL,
+  S_BRANCH, S_CBRANCH_SCC0, S_CBRANCH_SCC1, S_CBRANCH_EXECZ, S_CBRANCH_EXECNZ, S_ENDPGM, S_BARRIER, S_BARRIER_SIGNAL,
   S_BARRIER_WAIT, S_NOP, S_WAITCNT, S_DELAY_ALU, V_NOP,
   // s_trap N (Vega ISA 12.5 SOPP; N = 2 is LLVM's llvm.trap on AMDHSA): the
   // wave enters the trap handler, which aborts the queue. srcs {Imm}.
@@ -107,6 +107,11 @@ enum class Op {
   // instruction into an SGPR pair; an SGPR into a hardware register
   // (dst HwReg); a 64-bit scalar move (from an aperture register).
   S_GETPC_B64, S_SETREG_B32, S_MOV_B64,
+  // A long branch (lowering/branch_relaxation.cpp): jump to the address in
+  // an SGPR pair (Vega ISA 12.3 SOP1, srcs {Sgprs}); gfx12's fix-up of
+  // s_getpc_b64's zero-extended high word (RDNA4 ISA: the PC is 48 bits,
+  // sign-extended by s_sext_i32_i16 as LLVM does; dst/src the high SGPR).
+  S_SETPC_B64, S_SEXT_I32_I16,
   // A symbol's address into an SGPR pair, PC-relative as LLVM's
   // SI_PC_ADD_REL_OFFSET: s_getpc_b64, then s_add_u32 / s_addc_u32 of the
   // symbol's rel32 halves (srcs {Symbol lo, Symbol hi}). One instruction

@@ -41,6 +41,7 @@ OpDef defineControlOrAtomicOp(Op op) {
   case Op::S_CBRANCH_SCC0: return control(op, "s_cbranch_scc0", E::SOPP, {SL::Other});
   case Op::S_CBRANCH_SCC1: return control(op, "s_cbranch_scc1", E::SOPP, {SL::Other});
   case Op::S_CBRANCH_EXECZ: return control(op, "s_cbranch_execz", E::SOPP, {SL::Other});
+  case Op::S_CBRANCH_EXECNZ: return control(op, "s_cbranch_execnz", E::SOPP, {SL::Other});
   case Op::S_ENDPGM: return control(op, "s_endpgm", E::SOPP, {});
   case Op::S_BARRIER: return control(op, "s_barrier", E::SOPP, {});
   case Op::S_BARRIER_SIGNAL: return control(op, "s_barrier_signal", E::SOPP, {SL::V32});
@@ -52,6 +53,8 @@ OpDef defineControlOrAtomicOp(Op op) {
   case Op::V_NOP: return control(op, "v_nop", E::VOP1, {});
   case Op::S_GETPC_B64:
     return OpDef{op, "s_getpc_b64", E::SOP1, SL::Sgprs, {}, false, "Vega ISA 12.3", nullptr};
+  case Op::S_SETPC_B64:
+    return OpDef{op, "s_setpc_b64", E::SOP1, SL::None, {SL::Sgprs}, false, "Vega ISA 12.3", nullptr};
   case Op::S_SETREG_B32:
     return OpDef{op, "s_setreg_b32", E::SOPK, SL::Other, {SL::V32}, false, "Vega ISA 12.6", nullptr};
   case Op::S_MOV_B64:

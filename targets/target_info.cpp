@@ -234,6 +234,7 @@ TargetInfo rdna(std::string name, std::string product, Generation gen) {
   // gfx1103 are not affected); llc-19 -mcpu=gfx1100 emits user_sgpr_count 13.
   t.min_user_sgpr_count = t.name == "gfx1100" ? 13 : 0;
   t.architected_workgroup_ids = gen >= Generation::GFX12;
+  t.getpc_zero_extends = gen >= Generation::GFX12;
   t.architected_flat_scratch = gen >= Generation::GFX11;
   if (gen == Generation::GFX11)
     t.renames = gfx11Renames();

@@ -88,6 +88,11 @@ struct TargetInfo {
   // TTMP7 (y in bits 15:0, z in 31:16), as llc-19 reads them, not in the
   // system SGPRs after the user SGPRs.
   bool architected_workgroup_ids = false;
+  // s_getpc_b64 zero-extends the 48-bit PC instead of sign-extending it:
+  // gfx12 (LLVM GCNSubtarget::hasGetPCZeroExtension); code that adds an
+  // offset to it first sign-extends the high word (s_sext_i32_i16), as
+  // LLVM's SI_PC_ADD_REL_OFFSET and long branches do.
+  bool getpc_zero_extends = false;
   // Scratch (private memory): gfx942 and gfx11+ set up FLAT_SCRATCH
   // themselves (LLVM FeatureArchitectedFlatScratch; the descriptor says
   // .amdhsa_enable_private_segment); gfx900/gfx90a/gfx1030 get the base in

@@ -4,6 +4,8 @@
 
 #include "targets/fence_scope.hpp"
 
+#include <llvm/ADT/StringExtras.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -579,12 +581,24 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
       // The address of the next instruction (Vega ISA 12.3 SOP1).
       if (p.ops.size() != 1 || p.ops[0].kind != Operand::Kind::S || p.ops[0].count != 2)
         return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
-      if (!k_.linked)
-        return fault(inst, "s_getpc_b64 in an unlinked object: PC-relative addresses are only meaningful in a "
-                           "linked code object (.hsaco)");
+      // (In an unlinked object only differences of such addresses mean
+      // anything: a long branch's; a variable's relocation is unresolved
+      // there, and check runs the linked code object when a kernel has
+      // variables.)
       const uint64_t pc = l_.imageAddress + k_.codeAddress + k_.code[w.pc].offset + k_.code[w.pc].size;
       w.s[p.ops[0].index] = static_cast<uint32_t>(pc);
-      w.s[p.ops[0].index + 1] = static_cast<uint32_t>(pc >> 32);
+      // gfx12 zero-extends the 48-bit PC (LLVM hasGetPCZeroExtension)
+      w.s[p.ops[0].index + 1] = static_cast<uint32_t>(pc >> 32) & (t_.getpc_zero_extends ? 0xffffu : 0xffffffffu);
+    } else if (m == "s_setpc_b64") {
+      // SOP1 (Vega ISA 12.3): PC = S0, a long branch within the kernel.
+      if (p.ops.size() != 1 || p.ops[0].kind != Operand::Kind::S || p.ops[0].count != 2)
+        return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
+      const uint64_t to = w.s[p.ops[0].index] | (uint64_t(w.s[p.ops[0].index + 1]) << 32);
+      const uint64_t base = l_.imageAddress + k_.codeAddress;
+      auto it = to >= base ? offsetIndex_.find(to - base) : offsetIndex_.end();
+      if (it == offsetIndex_.end())
+        return fault(inst, "s_setpc_b64 to 0x" + llvm::utohexstr(to) + ", which is no instruction of the kernel");
+      next = it->second;
     } else if (m == "s_add_u32" || m == "s_addc_u32" || m == "s_add_co_u32" || m == "s_add_co_ci_u32") {
       // (gfx12 spells them s_add_co_u32 / s_add_co_ci_u32)
       // SOP2: D = S0 + S1 (+ SCC), SCC = the carry out.
