@@ -293,7 +293,7 @@ void Decoder::decode(const ast::Instruction &in) {
     decodeAtomic(in, full, s);
     return;
   }
-  if (in.opcode == "shfl" || in.opcode == "vote") {
+  if (in.opcode == "shfl" || in.opcode == "vote" || in.opcode == "activemask") {
     decodeWarp(in, full, s);
     return;
   }
@@ -537,8 +537,9 @@ void Decoder::decodeWarp(const ast::Instruction &in, const std::string &full, St
   if (!decodeWarpForm(in, full, s, sync, diags_))
     return;
   const bool vote = s.kind == Stmt::Kind::WarpVote;
+  const bool active = vote && s.voteMode == Stmt::VoteMode::Active;
   const std::vector<ast::Operand> &ops = in.operands;
-  const size_t expected = (vote ? 2 : 4) + (sync ? 1 : 0);
+  const size_t expected = active ? 1 : (vote ? 2 : 4) + (sync ? 1 : 0);
   if (ops.size() != expected) {
     error(diags_, in.loc, "'" + full + "' expects " + std::to_string(expected) + " operands");
     return;
@@ -549,12 +550,14 @@ void Decoder::decodeWarp(const ast::Instruction &in, const std::string &full, St
     s.predDst = ops[0].name2;
     typeReg(s.dst, 32, ops[0].loc);
     typeReg(s.predDst, 1, ops[0].loc);
-  } else if (regOperand(ops[0], vote && s.voteMode != Stmt::VoteMode::Ballot ? 1 : 32, o, false)) {
+  } else if (regOperand(ops[0], vote && s.voteMode != Stmt::VoteMode::Ballot && !active ? 1 : 32, o, false)) {
     s.dst = o.reg;
   } else {
     return;
   }
-  if (vote) {
+  if (active) {
+    // (no source: the membermask below names every lane)
+  } else if (vote) {
     ast::Operand a = ops[1];
     s.srcNegated = a.negated;
     a.negated = false;

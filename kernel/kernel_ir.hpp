@@ -76,7 +76,7 @@ struct Stmt {
     Fence,       // membar.{cta,gl,sys} / fence.{sc,acq_rel}.scope
     Return,      // ret / exit
     WarpShuffle, // dst (and predDst) <- srcs[0] of the lane that srcs[1..2] pick in the warp (shfl.sync)
-    WarpVote,    // dst <- srcs[0] (negated by srcNegated) combined over the warp (vote.sync)
+    WarpVote,    // dst <- srcs[0] (negated by srcNegated) combined over the warp (vote.sync); activemask
     WarpSync,    // the lanes of membermask srcs[0] meet, no data (bar.warp.sync)
     Trap,        // trap, or a call to CUDA's __assertfail: the kernel aborts (srcs: the assertion's
                  // message, file, line and function arguments, for the interpreter's report)
@@ -86,7 +86,9 @@ struct Stmt {
   enum class AtomicOp { Add, Inc, Dec, Min, Max, And, Or, Xor, Exch, Cas };
   // shfl.sync modes (PTX ISA 9.7.9.6) and vote.sync modes (PTX ISA 9.7.13.9).
   enum class ShuffleMode { Up, Down, Bfly, Idx };
-  enum class VoteMode { All, Any, Uni, Ballot };
+  // Active: activemask.b32 (PTX ISA 9.7.13.10), the warp's lanes that execute it
+  // together; srcs holds only the membermask (all lanes: it waits for nobody).
+  enum class VoteMode { All, Any, Uni, Ballot, Active };
 
   Kind kind = Kind::Compute;
   ::ptx::ast::SourceLoc loc;

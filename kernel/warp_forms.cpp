@@ -29,6 +29,13 @@ bool decodeWarpForm(const ::ptx::ast::Instruction &in, const std::string &full, 
     else return unsupported("unknown mode '." + m[0] + "'");
     return true;
   }
+  if (in.opcode == "activemask") { // activemask.b32 d
+    if (sync || m.size() != 1 || m[0] != "b32")
+      return unsupported("expected activemask.b32");
+    s.kind = Stmt::Kind::WarpVote;
+    s.voteMode = Stmt::VoteMode::Active;
+    return true;
+  }
   // vote.sync.{all,any,uni}.pred d, {!}a, membermask; vote.sync.ballot.b32 d, {!}a, membermask
   if (m.size() != 2)
     return unsupported("expected vote.sync.{all,any,uni}.pred or vote.sync.ballot.b32");

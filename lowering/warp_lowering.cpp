@@ -181,8 +181,9 @@ void Lowering::lowerWarpVote(const Stmt &s) {
   if (!t_.wave32())
     half = m.andOf(LaneMath::konst(32), Val{std::nullopt, laneInWave(li)}).op;
   // The lane's warp's 32 bits of a wave mask, ANDed with its membermask.
-  const Val member = s.srcs[1].isImm() ? LaneMath::konst(static_cast<uint32_t>(s.srcs[1].imm))
-                                       : Val{std::nullopt, vregOperand(reg(s.srcs[1].reg, 32))};
+  const ptx::Operand &memberOperand = s.srcs.back();
+  const Val member = memberOperand.isImm() ? LaneMath::konst(static_cast<uint32_t>(memberOperand.imm))
+                                       : Val{std::nullopt, vregOperand(reg(memberOperand.reg, 32))};
   auto warpBits = [&](const MOperand &wave) {
     Val bits;
     if (half) {
@@ -194,9 +195,10 @@ void Lowering::lowerWarpVote(const Stmt &s) {
     }
     return member.k && *member.k == 0xffffffffu ? bits : m.andOf(member, bits);
   };
-  const Val counted = warpBits(laneMask(countFalse));
+  const Val counted = s.voteMode == Stmt::VoteMode::Active ? warpBits(execOperand()) : warpBits(laneMask(countFalse));
   switch (s.voteMode) {
   case Stmt::VoteMode::Ballot:
+  case Stmt::VoteMode::Active:
     li.insts.push_back({Op::V_MOV_B32, vregOperand(reg(s.dst, 32)), {counted.op}});
     break;
   case Stmt::VoteMode::Any: // some member true

@@ -1728,6 +1728,21 @@ TEST_CASE("strong loads and stores (ld/st .relaxed.scope, .volatile) agree with 
   }
 }
 
+TEST_CASE("activemask: a warp-aggregated increment agrees with the PTX interpreter on every target") {
+  const std::string src = checkKernelFileOnEveryTarget("activemask.ptx", 2);
+  // Two warps per block, the second partial: on wave64 both warps share a
+  // wave, and each lane must see only its own warp's 32 bits of EXEC.
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    check::Options o;
+    o.trials = 2;
+    o.block = {48, 1, 1};
+    o.grid = {3, 1, 1};
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
+    INFO(t.name << ": " << r.report);
+    CHECK(r.status == check::Status::Pass);
+  }
+}
+
 TEST_CASE("bar.warp.sync: lanes exchange through shared memory on every target; the interpreter honours the membermask") {
   const std::string src = checkKernelFileOnEveryTarget("warp_sync.ptx", 2);
   // Without the first warp barrier the PTX interpreter runs each thread up

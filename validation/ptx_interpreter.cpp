@@ -195,9 +195,15 @@ private:
         const Stmt &s = k_.body[t.pc];
         std::vector<uint32_t> masks(lanes, 0);
         std::optional<Fault> waiting;
+        // activemask: the lanes here together, waiting for nobody.
+        const bool active = s.kind == Stmt::Kind::WarpVote && s.voteMode == Stmt::VoteMode::Active;
         for (unsigned j = 0; j < lanes && !waiting; ++j) {
           if (!((group >> j) & 1))
             continue;
+          if (active) {
+            masks[j] = group;
+            continue;
+          }
           std::optional<Fault> f;
           std::optional<BV> m = read(threads[w0 + j], s.srcs.back(), 32, s, f);
           if (!m)
@@ -276,7 +282,10 @@ private:
     } else if (s.kind == Stmt::Kind::WarpVote) {
       uint32_t ballot = 0;
       for (unsigned j = 0; j < lanes; ++j)
-        if ((group >> j) & 1) {
+        if (s.voteMode == Stmt::VoteMode::Active) {
+          ballot = group;
+          break;
+        } else if ((group >> j) & 1) {
           std::optional<BV> v = read(threads[w0 + j], s.srcs[0], 1, s, f);
           if (!v)
             return f;
@@ -291,7 +300,8 @@ private:
         case Stmt::VoteMode::All: value[j] = yes == members; break;
         case Stmt::VoteMode::Any: value[j] = yes != 0; break;
         case Stmt::VoteMode::Uni: value[j] = yes == members || yes == 0; break;
-        case Stmt::VoteMode::Ballot: value[j] = yes; break;
+        case Stmt::VoteMode::Ballot:
+        case Stmt::VoteMode::Active: value[j] = yes; break;
         }
       }
     }
