@@ -10,7 +10,49 @@ namespace p2a::kernel::detail {
 namespace ast = ::ptx::ast;
 using ptx::TypeClass;
 
-bool parseInitializer(const std::string &text, unsigned elemBytes, std::vector<uint8_t> &out) {
+namespace {
+
+// `generic(name)`, `name`, either with `+N` or `-N`: a variable's address.
+std::optional<Variable::Address> addressElement(const std::string &item) {
+  std::string rest = item;
+  // A .global or .const variable's generic address is its address.
+  if (rest.rfind("generic(", 0) == 0) {
+    const size_t close = rest.find(')');
+    if (close == std::string::npos)
+      return std::nullopt;
+    rest = rest.substr(8, close - 8) + rest.substr(close + 1);
+  }
+  auto identChar = [](char c, bool first) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || (!first && std::isdigit(static_cast<unsigned char>(c)));
+  };
+  size_t n = 0;
+  while (n < rest.size() && identChar(rest[n], n == 0))
+    ++n;
+  if (n == 0)
+    return std::nullopt;
+  Variable::Address a;
+  a.symbol = rest.substr(0, n);
+  const std::string tail = rest.substr(n);
+  if (!tail.empty()) {
+    if (tail[0] != '+' && tail[0] != '-')
+      return std::nullopt;
+    try {
+      size_t used = 0;
+      const uint64_t v = std::stoull(tail.substr(1), &used, 0);
+      if (used != tail.size() - 1)
+        return std::nullopt;
+      a.addend = tail[0] == '-' ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
+  return a;
+}
+
+} // namespace
+
+bool parseInitializer(const std::string &text, unsigned elemBytes, std::vector<uint8_t> &out,
+                      std::vector<Variable::Address> *addresses) {
   std::string s;
   for (char c : text)
     if (c != '{' && c != '}' && !std::isspace(static_cast<unsigned char>(c)))
@@ -23,6 +65,16 @@ bool parseInitializer(const std::string &text, unsigned elemBytes, std::vector<u
     std::string item = s.substr(i, j - i);
     if (item.empty())
       return false;
+    if (addresses && elemBytes == 8 && !std::isdigit(static_cast<unsigned char>(item[0])) && item[0] != '-') {
+      std::optional<Variable::Address> a = addressElement(item);
+      if (!a)
+        return false;
+      a->offset = static_cast<unsigned>(out.size());
+      addresses->push_back(*a);
+      out.insert(out.end(), 8, 0);
+      i = j + 1;
+      continue;
+    }
     bool neg = item[0] == '-';
     if (neg)
       item = item.substr(1);
@@ -87,9 +139,10 @@ std::optional<Variable> variableOf(const ast::Declaration &d, const ast::Declara
   v.size = static_cast<unsigned>(count * elem);
   v.align = d.align ? *d.align : elem;
   if (!dr.initializer.empty()) {
-    if (!parseInitializer(dr.initializer, st->bits / 8, v.init) || v.init.size() > v.size) {
+    if (!parseInitializer(dr.initializer, st->bits / 8, v.init, &v.addresses) || v.init.size() > v.size) {
       v.init.clear();
-      v.initError = "cannot read the initializer of '" + dr.name + "' (integers only)";
+      v.addresses.clear();
+      v.initError = "cannot read the initializer of '" + dr.name + "' (integers, and variables' addresses in 64-bit elements)";
       return v;
     }
     v.init.resize(v.size, 0);

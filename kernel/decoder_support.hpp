@@ -14,7 +14,10 @@
 namespace p2a::kernel::detail {
 
 // `{1, 2, 3}` or `5`: integers (decimal, hex, octal), element by element.
-bool parseInitializer(const std::string &text, unsigned elemBytes, std::vector<uint8_t> &out);
+// `addresses`: where 8-byte elements name a variable (generic(v)+N or v+N),
+// left zero in `out`; without it, or for narrower elements, a name fails.
+bool parseInitializer(const std::string &text, unsigned elemBytes, std::vector<uint8_t> &out,
+                      std::vector<Variable::Address> *addresses = nullptr);
 
 // A .global/.const/.shared/.local variable declaration: size, alignment,
 // initial bytes (nullopt, with an error, for what is not supported).

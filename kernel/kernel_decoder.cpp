@@ -84,6 +84,19 @@ void Decoder::declare(const std::vector<const ast::Statement *> &stmts) {
 }
 
 void Decoder::reportUnreadableVariables() {
+  // An address in an initializer must name a .global or .const variable
+  // (a function's address would need indirect calls).
+  for (Variable &v : k_.variables)
+    for (const Variable::Address &a : v.addresses) {
+      const Variable *target = k_.variable(a.symbol);
+      if (!target || (target->space != Space::Global && target->space != Space::Const)) {
+        v.initError = "the initializer of '" + v.name + "' holds the address of '" + a.symbol +
+                      "', which is no .global or .const variable (function addresses are not supported)";
+        v.init.clear();
+        v.addresses.clear();
+        break;
+      }
+    }
   for (const Variable &v : k_.variables) {
     if (v.initError.empty())
       continue;

@@ -50,6 +50,16 @@ struct Variable {
   unsigned size = 0;
   unsigned align = 1;
   std::vector<uint8_t> init; // initial bytes (const/global); empty = zero
+  // 64-bit elements of the initializer that hold another variable's
+  // address (`generic(name)+4`, or `name`: PTX ISA 5.4.4, "Initializers"):
+  // zero in `init`, filled in by the loader (a relocation) or the
+  // interpreter. Only .global and .const variables may be named.
+  struct Address {
+    unsigned offset = 0;
+    std::string symbol;
+    int64_t addend = 0;
+  };
+  std::vector<Address> addresses;
   ::ptx::ast::SourceLoc loc;
   // An unsized `.extern .shared` array (CUDA's `extern __shared__`): dynamic
   // shared memory, sized by the launch; every such array starts at the same

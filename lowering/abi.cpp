@@ -259,10 +259,15 @@ std::string variablesAssembly(const std::vector<kernel::Variable> &variables) {
     // .const data is read-only; .global data is writable, and without
     // initial bytes it takes no room in the file (.bss, as clang places a
     // zero-initialised __device__ array).
-    const bool zero = std::all_of(v->init.begin(), v->init.end(), [](uint8_t b) { return b == 0; });
-    a += v->space == kernel::Space::Const ? "\t.section .rodata." + n + ",\"a\",@progbits\n"
-         : zero                           ? "\t.section .bss." + n + ",\"aw\",@nobits\n"
-                                          : "\t.section .data." + n + ",\"aw\",@progbits\n";
+    // Addresses in an initializer are relocations the loader applies
+    // (R_AMDGPU_RELATIVE64 once linked): .const data that holds them goes to
+    // .data.rel.ro, as clang places a table of pointers.
+    const bool zero =
+        v->addresses.empty() && std::all_of(v->init.begin(), v->init.end(), [](uint8_t b) { return b == 0; });
+    a += v->space == kernel::Space::Const && !v->addresses.empty() ? "\t.section .data.rel.ro." + n + ",\"aw\",@progbits\n"
+         : v->space == kernel::Space::Const                        ? "\t.section .rodata." + n + ",\"a\",@progbits\n"
+         : zero                                                    ? "\t.section .bss." + n + ",\"aw\",@nobits\n"
+                                                                   : "\t.section .data." + n + ",\"aw\",@progbits\n";
     unsigned log2 = 0;
     while ((1u << log2) < std::max(v->align, 1u))
       ++log2;
@@ -273,14 +278,26 @@ std::string variablesAssembly(const std::vector<kernel::Variable> &variables) {
     bytes.resize(std::min<uint64_t>(bytes.size(), v->size));
     while (!bytes.empty() && bytes.back() == 0)
       bytes.pop_back();
-    for (size_t i = 0; i < bytes.size(); i += 16) {
-      a += "\t.byte ";
-      for (size_t j = i; j < std::min(bytes.size(), i + 16); ++j)
-        a += (j > i ? "," : "") + std::to_string(bytes[j]);
-      a += "\n";
+    size_t done = 0; // bytes written so far
+    auto putBytes = [&](size_t end) {
+      for (size_t i = done; i < end; i += 16) {
+        a += "\t.byte ";
+        for (size_t j = i; j < std::min(end, i + 16); ++j)
+          a += (j > i ? "," : "") + std::to_string(bytes[j]);
+        a += "\n";
+      }
+      done = std::max(done, end);
+    };
+    for (const kernel::Variable::Address &ad : v->addresses) { // (in offset order)
+      putBytes(std::min<size_t>(ad.offset, bytes.size()));
+      if (ad.offset > done)
+        a += "\t.zero " + std::to_string(ad.offset - done) + "\n";
+      a += "\t.quad " + ad.symbol + (ad.addend ? (ad.addend > 0 ? "+" : "") + std::to_string(ad.addend) : "") + "\n";
+      done = ad.offset + 8;
     }
-    if (v->size > bytes.size())
-      a += "\t.zero " + std::to_string(v->size - bytes.size()) + "\n";
+    putBytes(bytes.size());
+    if (v->size > done)
+      a += "\t.zero " + std::to_string(v->size - done) + "\n";
     a += "\t.size " + n + ", " + std::to_string(v->size) + "\n";
   }
   return a;

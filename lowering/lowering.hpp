@@ -92,7 +92,10 @@ private:
   bool assignRegisters(bool lowered);
   void layOutCode();        // prologue, statements, control flow -> fn_.code (code_layout.cpp)
   void emitPrologue();      // (abi.cpp)
-  void relaxBranches();     // long jumps for far branches (branch_relaxation.cpp)
+  void relaxBranches();
+  // A module variable into out_.variables, once, with the variables its
+  // initializer holds addresses of (statement_lowering.cpp).
+  void emitVariable(const std::string &name);     // long jumps for far branches (branch_relaxation.cpp)
   void assemble();          // fn_.code as text, the descriptor and metadata (abi.cpp)
   // The IR after `step` into out_.irDump, if Options::printAfter names it (ir_dump.cpp).
   void dumpAfter(const char *step);

@@ -319,8 +319,18 @@ unsigned Lowering::apertureAddress(Space space) {
 unsigned Lowering::variableAddress(const std::string &name) {
   auto [it, fresh] = globalSgpr_.try_emplace(name, globalBase_ + 2 * static_cast<unsigned>(globalSgpr_.size()));
   if (fresh)
-    out_.variables.push_back(*k_.variable(name));
+    emitVariable(name);
   return it->second;
+}
+
+void Lowering::emitVariable(const std::string &name) {
+  for (const kernel::Variable &v : out_.variables)
+    if (v.name == name)
+      return;
+  const kernel::Variable &v = *k_.variable(name);
+  out_.variables.push_back(v);
+  for (const kernel::Variable::Address &a : v.addresses) // what its initializer points to comes along
+    emitVariable(a.symbol);
 }
 
 unsigned Lowering::zeroVgpr() {

@@ -452,8 +452,11 @@ private:
     l.block = o_.block;
     l.kernargAddress = mem.add("kernarg segment", kernarg);
     l.dispatchAddress = mem.add("dispatch packet", emu::dispatchPacket(o_.grid, o_.block, l.kernargAddress));
-    if (loaded_.linked)
-      l.imageAddress = mem.add("code object", loaded_.image());
+    if (loaded_.linked) {
+      const std::vector<uint8_t> image = loaded_.image();
+      l.imageAddress = mem.add("code object", image);
+      loaded_.relocate(mem.find(l.imageAddress, image.size()), l.imageAddress);
+    }
     l.dynamicLdsBytes = dynamicShared_.value_or(0);
     return emu::run(loaded_, t_, l, mem, opts);
   }

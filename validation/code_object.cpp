@@ -88,6 +88,21 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
       }
       k.sections.push_back({sec.getAddress(), contents->str()});
     }
+  if (k.linked)
+    for (const llvm::object::SectionRef &sec : (*obj)->sections()) {
+      if (llvm::object::ELFSectionRef(sec).getType() != llvm::ELF::SHT_RELA)
+        continue;
+      for (const llvm::object::RelocationRef &r : sec.relocations()) {
+        if (r.getType() != llvm::ELF::R_AMDGPU_RELATIVE64)
+          continue;
+        llvm::Expected<int64_t> addend = llvm::object::ELFRelocationRef(r).getAddend();
+        if (!addend) {
+          llvm::consumeError(addend.takeError());
+          continue;
+        }
+        k.relative64.push_back({r.getOffset(), *addend});
+      }
+    }
   const uint8_t *d = kd->data();
   k.descriptor.groupSegmentFixedSize = le32(d + 0);
   k.descriptor.privateSegmentFixedSize = le32(d + 4);
@@ -101,6 +116,14 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
     return std::nullopt;
   k.code = std::move(*insts);
   return k;
+}
+
+void LoadedKernel::relocate(uint8_t *mapped, uint64_t base) const {
+  for (const auto &[offset, addend] : relative64) {
+    const uint64_t v = base + static_cast<uint64_t>(addend);
+    for (unsigned b = 0; b < 8; ++b)
+      mapped[offset + b] = static_cast<uint8_t>(v >> (8 * b));
+  }
 }
 
 std::vector<uint8_t> LoadedKernel::image() const {

@@ -52,8 +52,14 @@ struct LoadedKernel {
   uint64_t codeAddress = 0;
   std::vector<std::pair<uint64_t, std::string>> sections; // (address, bytes)
   uint64_t imageEnd = 0; // end of the highest allocated section, .bss (zero-filled, no bytes in the file) included
+  // Its dynamic relocations R_AMDGPU_RELATIVE64 (offset, addend): a module
+  // variable whose initializer holds another's address; the loader writes
+  // base + addend at base + offset (AMDGPUUsage "Relocation Records").
+  std::vector<std::pair<uint64_t, int64_t>> relative64;
   // The image to map: bytes from address 0 to the end of the last section.
   std::vector<uint8_t> image() const;
+  // The image once mapped at `base`: its relative relocations applied.
+  void relocate(uint8_t *mapped, uint64_t base) const;
 };
 
 // Finds kernel `name` (its code symbol and `name.kd`) in an ELF object or

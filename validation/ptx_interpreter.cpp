@@ -57,6 +57,18 @@ public:
         globalAddr_[v.name] = mem.add(v.name, std::move(init));
       }
     }
+    // Addresses in initializers, once every variable has one.
+    for (const kernel::Variable &v : k.variables)
+      for (const kernel::Variable::Address &a : v.addresses) {
+        auto to = globalAddr_.find(a.symbol), at = globalAddr_.find(v.name);
+        if (to == globalAddr_.end() || at == globalAddr_.end())
+          continue;
+        if (uint8_t *p = mem.find(at->second + a.offset, 8)) {
+          const uint64_t value = to->second + static_cast<uint64_t>(a.addend);
+          for (unsigned b = 0; b < 8; ++b)
+            p[b] = static_cast<uint8_t>(value >> (8 * b));
+        }
+      }
     sharedBytes_ = shared.bytes;
     localBytes_ = local.bytes;
   }
