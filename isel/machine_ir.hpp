@@ -158,7 +158,9 @@ struct Function {
   std::vector<VReg> vregs;
   std::map<std::string, unsigned> ptxRegs;        // PTX register (or the lowering's named value) -> vreg
   std::map<std::string, unsigned> scalarHomes;    // uniform PTX register -> its ScalarHome vreg
-  std::vector<std::pair<unsigned, unsigned>> pairs; // (lo, hi): hi must follow lo, lo even
+  // (lo, hi): hi must follow lo, lo even; for two V64 vregs, hi at lo + 2
+  // (a 128-bit operand: global_atomic_cmpswap_x2's {new, compare}).
+  std::vector<std::pair<unsigned, unsigned>> pairs;
   std::vector<LoweredInst> body;
   std::vector<std::string> labels; // Label operands' names
   std::vector<SymbolRef> symbols;  // Symbol operands

@@ -37,6 +37,11 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
   case MOperand::Kind::Exec: return t.wave_size == 32 ? "exec_lo" : "exec";
   case MOperand::Kind::Pair: {
     unsigned lo = a.phys[o.vreg], hi = a.phys[o.vregHi];
+    if (fn.vregs[o.vreg].cls == mir::RegClass::V64) { // two 64-bit values: a 128-bit operand
+      if (hi != lo + 2 || half >= 0)
+        throw std::logic_error("printer: register quad not consecutive");
+      return vrange(lo, hi + 1);
+    }
     if (hi != lo + 1)
       throw std::logic_error("printer: register pair not consecutive");
     if (half >= 0)
@@ -107,6 +112,8 @@ std::string atomicText(const mir::MInst &mi, std::string mn, const mir::Function
   if (def.encoding == amd::Encoding::DS) {
     if (mi.op == amd::Op::DS_CMPST_RTN_B32 && t.generation >= targets::Generation::GFX11)
       mn = "ds_cmpstore_rtn_b32";
+    if (mi.op == amd::Op::DS_CMPST_RTN_B64 && t.generation >= targets::Generation::GFX11)
+      mn = "ds_cmpstore_rtn_b64";
     if (!returns)
       if (size_t at = mn.find("_rtn"); at != std::string::npos)
         mn.erase(at, 4);
@@ -143,9 +150,10 @@ mir::MOperand physical(const MOperand &o, const mir::Function &fn, const mir::Al
                        const targets::TargetInfo &t) {
   if (o.kind == MOperand::Kind::Pair) {
     const unsigned lo = a.phys[o.vreg], hi = a.phys[o.vregHi];
-    if (hi != lo + 1)
+    const bool quad = fn.vregs[o.vreg].cls == mir::RegClass::V64;
+    if (hi != lo + (quad ? 2 : 1))
       throw std::logic_error("register pair not consecutive");
-    return mir::vgprs(lo, 2);
+    return mir::vgprs(lo, quad ? 4 : 2);
   }
   if (o.kind != MOperand::Kind::VReg)
     return o;

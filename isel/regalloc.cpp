@@ -155,6 +155,15 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
       a.phys[v] = temp ? sgprs.takeForTemp(2, 2) : sgprs.take(2, 2);
       return;
     case mir::RegClass::V64:
+      if (pairOf[v] >= 0) { // two 64-bit values in four consecutive VGPRs (a 128-bit operand)
+        const auto &p = fn.pairs[static_cast<size_t>(pairOf[v])];
+        if (a.phys[p.first] != unset || a.phys[p.second] != unset)
+          throw std::logic_error("regalloc: half of a register quad assigned alone");
+        const unsigned base = temp ? vgprs.takeForTemp(4, 2) : vgprs.take(4, 2);
+        a.phys[p.first] = base;
+        a.phys[p.second] = base + 2;
+        return;
+      }
       a.phys[v] = temp ? vgprs.takeForTemp(2, 2) : vgprs.take(2, 2);
       return;
     case mir::RegClass::V32:
@@ -193,7 +202,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     if (pairOf[v] >= 0) { // a pair goes back whole, once, through its low half
       const unsigned lo = fn.pairs[static_cast<size_t>(pairOf[v])].first;
       if (!released[lo])
-        vgprs.release(a.phys[lo], 2);
+        vgprs.release(a.phys[lo], 2 * width(lo));
       released[lo] = true;
       return;
     }

@@ -67,8 +67,8 @@ bool decodeAtomicForm(const ::ptx::ast::Instruction &in, const std::string &full
     error(diags, at, "invalid form '" + full + "': no such type for this operation");
     return false;
   }
-  if (*op == Stmt::AtomicOp::Cas && bits != 32)
-    return unsupported("only 32-bit compare-and-swap is supported");
+  if (*op == Stmt::AtomicOp::Cas && bits == 16)
+    return unsupported("16-bit compare-and-swap is not supported");
   if (red && (*op == Stmt::AtomicOp::Exch || *op == Stmt::AtomicOp::Cas)) {
     error(diags, at, "invalid form '" + full + "': red has no ." + (*op == Stmt::AtomicOp::Exch ? "exch" : "cas"));
     return false;

@@ -620,6 +620,10 @@ void Decoder::decodeMemory(const ast::Instruction &in, const std::string &full, 
       s.scope = targets::FenceScope::Sys;
     } else if (m == "relaxed")
       s.strong = true;
+    else if ((m == "acquire" && !store) || (m == "release" && store)) {
+      s.strong = true; // PTX ISA 9.7.9.8/9: a strong access with the fence half its order names
+      s.ordered = true;
+    }
     else if (m == "cta") s.scope = targets::FenceScope::Cta;
     else if (m == "gpu" || m == "cluster") s.scope = targets::FenceScope::Gpu;
     else if (m == "sys") s.scope = targets::FenceScope::Sys;
@@ -634,9 +638,11 @@ void Decoder::decodeMemory(const ast::Instruction &in, const std::string &full, 
   const bool scoped = std::any_of(in.modifiers.begin(), in.modifiers.end(), [](const std::string &m) {
     return m == "cta" || m == "gpu" || m == "cluster" || m == "sys";
   });
-  const bool relaxed = std::find(in.modifiers.begin(), in.modifiers.end(), "relaxed") != in.modifiers.end();
+  const bool relaxed = std::find(in.modifiers.begin(), in.modifiers.end(), "relaxed") != in.modifiers.end() || s.ordered;
+  const std::string order = s.ordered ? (store ? ".release" : ".acquire") : ".relaxed";
   if (scoped != relaxed)
-    return unsupportedForm(in, full, relaxed ? ".relaxed needs a scope (.cta, .gpu or .sys)" : "a scope needs .relaxed");
+    return unsupportedForm(in, full,
+                           relaxed ? order + " needs a scope (.cta, .gpu or .sys)" : "a scope needs .relaxed, .acquire or .release");
   s.elemBits = ty->bits;
   s.elemType = ty->cls;
   if (in.operands.size() != 2) {

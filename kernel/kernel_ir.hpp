@@ -132,7 +132,8 @@ struct Stmt {
   unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64)
   targets::FenceScope scope = targets::FenceScope::Gpu; // Fence, Atomic, a strong Load/Store
   AtomicOp atomicOp = AtomicOp::Add; // Atomic: values are b (and c for Cas)
-  bool ordered = false;              // Atomic: .acquire/.release/.acq_rel (a fence on each side), not .relaxed
+  bool ordered = false;              // Atomic: .acquire/.release/.acq_rel (a fence on each side), not .relaxed;
+                                     // Load: ld.acquire; Store: st.release (strong, with the fence's half)
   ShuffleMode shuffleMode = ShuffleMode::Idx; // WarpShuffle
   std::string predDst;                        // WarpShuffle: the `|p` destination (empty when absent)
   VoteMode voteMode = VoteMode::Any;          // WarpVote: dst is a predicate, or .b32 for Ballot

@@ -32,15 +32,30 @@ std::optional<Op> globalAtomicOp(const Stmt &s) {
   case AtomicOp::Or: return wide ? Op::GLOBAL_ATOMIC_OR_X2 : Op::GLOBAL_ATOMIC_OR;
   case AtomicOp::Xor: return wide ? Op::GLOBAL_ATOMIC_XOR_X2 : Op::GLOBAL_ATOMIC_XOR;
   case AtomicOp::Exch: return wide ? Op::GLOBAL_ATOMIC_SWAP_X2 : Op::GLOBAL_ATOMIC_SWAP;
-  case AtomicOp::Cas: return wide ? std::nullopt : std::optional<Op>(Op::GLOBAL_ATOMIC_CMPSWAP);
+  case AtomicOp::Cas: return wide ? Op::GLOBAL_ATOMIC_CMPSWAP_X2 : Op::GLOBAL_ATOMIC_CMPSWAP;
   }
   return std::nullopt;
 }
 
 std::optional<Op> ldsAtomicOp(const Stmt &s) {
+  const bool sgn = s.elemType == ptx::TypeClass::S;
+  if (s.elemBits == 64) {
+    switch (s.atomicOp) {
+    case AtomicOp::Add: return Op::DS_ADD_RTN_U64;
+    case AtomicOp::Min: return sgn ? Op::DS_MIN_RTN_I64 : Op::DS_MIN_RTN_U64;
+    case AtomicOp::Max: return sgn ? Op::DS_MAX_RTN_I64 : Op::DS_MAX_RTN_U64;
+    case AtomicOp::And: return Op::DS_AND_RTN_B64;
+    case AtomicOp::Or: return Op::DS_OR_RTN_B64;
+    case AtomicOp::Xor: return Op::DS_XOR_RTN_B64;
+    case AtomicOp::Exch: return Op::DS_WRXCHG_RTN_B64;
+    case AtomicOp::Cas: return Op::DS_CMPST_RTN_B64;
+    case AtomicOp::Inc:
+    case AtomicOp::Dec: return std::nullopt; // (PTX has them for .u32 only)
+    }
+    return std::nullopt;
+  }
   if (s.elemBits != 32)
     return std::nullopt;
-  const bool sgn = s.elemType == ptx::TypeClass::S;
   switch (s.atomicOp) {
   case AtomicOp::Add: return Op::DS_ADD_RTN_U32;
   case AtomicOp::Inc: return Op::DS_INC_RTN_U32;
@@ -107,7 +122,20 @@ void Lowering::lowerAtomic(const Stmt &s) {
     li.insts.push_back({*op, dst, srcs});
   } else {
     MOperand data;
-    if (s.atomicOp == AtomicOp::Cas) { // the pair {new, compare}
+    if (s.atomicOp == AtomicOp::Cas && wide) { // the quad {new, compare}: two pairs, one after the other
+      const unsigned fresh = newTemp(mir::RegClass::V64), compare = newTemp(mir::RegClass::V64);
+      for (const auto &[to, from] : {std::pair{fresh, &s.values[1]}, std::pair{compare, &s.values[0]}})
+        for (const Part half : {Part::Lo, Part::Hi})
+          li.insts.push_back({Op::V_MOV_B32, vregOperand(to, half),
+                              {from->isImm() ? mir::immOperand(half == Part::Lo ? from->imm & 0xffffffffu : from->imm >> 32)
+                                             : vregOperand(reg(from->reg, 64), half)}});
+      fn_.pairs.push_back({fresh, compare});
+      MOperand quad;
+      quad.kind = MOperand::Kind::Pair;
+      quad.vreg = fresh;
+      quad.vregHi = compare;
+      data = quad;
+    } else if (s.atomicOp == AtomicOp::Cas) { // the pair {new, compare}
       const unsigned pair = newTemp(mir::RegClass::V64);
       li.insts.push_back({Op::V_MOV_B32, vregOperand(pair, Part::Lo), {value(s.values[1])}});
       li.insts.push_back({Op::V_MOV_B32, vregOperand(pair, Part::Hi), {value(s.values[0])}});

@@ -1,6 +1,7 @@
 // Statements -> machine instructions over virtual registers: rule forms
 // through the rule table (vector or scalar rules), special registers, cvta,
 // module-variable and aperture addresses.
+#include "lowering/cache_maintenance.hpp"
 #include "lowering/lowering.hpp"
 
 namespace p2a::klower {
@@ -74,8 +75,24 @@ void Lowering::lower(const Stmt &s) {
   case Stmt::Kind::Load:
     if (uniform_.scalarStatements.count(current_))
       return lowerScalarLoad(s);
-    return lowerMemory(s);
-  case Stmt::Kind::Store: return lowerMemory(s);
+    lowerMemory(s);
+    if (s.ordered) { // ld.acquire: the load completes, then the acquire half of a fence (as LLVM's load atomic acquire)
+      mir::LoweredInst &li = fn_.body.back();
+      li.insts.push_back({amd::Op::WAIT_ALL, noOperand(), {}});
+      for (const MInst &mi : acquireSequence(s.scope, t_))
+        li.insts.push_back(mi);
+    }
+    return;
+  case Stmt::Kind::Store:
+    lowerMemory(s);
+    if (s.ordered) { // st.release: everything before completes and is written back, then the store
+      std::vector<MInst> &insts = fn_.body.back().insts;
+      std::vector<MInst> release{{amd::Op::WAIT_ALL, noOperand(), {}}};
+      for (const MInst &mi : releaseSequence(s.scope, t_))
+        release.push_back(mi);
+      insts.insert(insts.begin(), release.begin(), release.end());
+    }
+    return;
   case Stmt::Kind::Atomic: return lowerAtomic(s);
   case Stmt::Kind::WarpShuffle: return lowerWarpShuffle(s);
   case Stmt::Kind::WarpVote: return lowerWarpVote(s);

@@ -128,14 +128,14 @@ bool isBranch(Op op) {
          op == Op::S_CBRANCH_EXECNZ;
 }
 
-bool isAtomic(Op op) { return op >= Op::GLOBAL_ATOMIC_ADD && op <= Op::DS_CMPST_RTN_B32; }
+bool isAtomic(Op op) { return op >= Op::GLOBAL_ATOMIC_ADD && op <= Op::DS_CMPST_RTN_B64; }
 
 bool isFlat(Op op) {
-  return (op >= Op::FLAT_LOAD_U8 && op <= Op::FLAT_STORE_B64) || (op >= Op::FLAT_ATOMIC_ADD && op <= Op::FLAT_ATOMIC_SWAP_X2);
+  return (op >= Op::FLAT_LOAD_U8 && op <= Op::FLAT_STORE_B64) || (op >= Op::FLAT_ATOMIC_ADD && op <= Op::FLAT_ATOMIC_CMPSWAP_X2);
 }
 
 Op flatAtomicOf(Op g) {
-  if (g < Op::GLOBAL_ATOMIC_ADD || g > Op::GLOBAL_ATOMIC_SWAP_X2)
+  if (g < Op::GLOBAL_ATOMIC_ADD || g > Op::GLOBAL_ATOMIC_CMPSWAP_X2)
     throw std::logic_error("flatAtomicOf: not a global atomic");
   return static_cast<Op>(static_cast<int>(Op::FLAT_ATOMIC_ADD) + (static_cast<int>(g) - static_cast<int>(Op::GLOBAL_ATOMIC_ADD)));
 }

@@ -750,10 +750,13 @@ OpDef defineOp(Op op) {
   case Op::FLAT_ATOMIC_OR: case Op::FLAT_ATOMIC_XOR: case Op::FLAT_ATOMIC_SWAP: case Op::FLAT_ATOMIC_CMPSWAP:
   case Op::FLAT_ATOMIC_ADD_X2: case Op::FLAT_ATOMIC_UMIN_X2: case Op::FLAT_ATOMIC_SMIN_X2: case Op::FLAT_ATOMIC_UMAX_X2:
   case Op::FLAT_ATOMIC_SMAX_X2: case Op::FLAT_ATOMIC_AND_X2: case Op::FLAT_ATOMIC_OR_X2: case Op::FLAT_ATOMIC_XOR_X2:
-  case Op::FLAT_ATOMIC_SWAP_X2:
+  case Op::FLAT_ATOMIC_SWAP_X2: case Op::GLOBAL_ATOMIC_CMPSWAP_X2: case Op::FLAT_ATOMIC_CMPSWAP_X2:
   case Op::DS_ADD_RTN_U32: case Op::DS_INC_RTN_U32: case Op::DS_DEC_RTN_U32: case Op::DS_MIN_RTN_U32:
   case Op::DS_MIN_RTN_I32: case Op::DS_MAX_RTN_U32: case Op::DS_MAX_RTN_I32: case Op::DS_AND_RTN_B32:
   case Op::DS_OR_RTN_B32: case Op::DS_XOR_RTN_B32: case Op::DS_WRXCHG_RTN_B32: case Op::DS_CMPST_RTN_B32:
+  case Op::DS_ADD_RTN_U64: case Op::DS_MIN_RTN_U64: case Op::DS_MIN_RTN_I64: case Op::DS_MAX_RTN_U64:
+  case Op::DS_MAX_RTN_I64: case Op::DS_AND_RTN_B64: case Op::DS_OR_RTN_B64: case Op::DS_XOR_RTN_B64:
+  case Op::DS_WRXCHG_RTN_B64: case Op::DS_CMPST_RTN_B64:
   case Op::DS_BPERMUTE_B32: case Op::V_MBCNT_LO_U32_B32: case Op::V_MBCNT_HI_U32_B32:
   case Op::V_READLANE_B32: case Op::V_WRITELANE_B32:
   case Op::LABEL: case Op::WAIT_LOADS: case Op::WAIT_ALL:

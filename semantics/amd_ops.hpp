@@ -133,6 +133,7 @@ enum class Op {
   GLOBAL_ATOMIC_SWAP, GLOBAL_ATOMIC_CMPSWAP,
   GLOBAL_ATOMIC_ADD_X2, GLOBAL_ATOMIC_UMIN_X2, GLOBAL_ATOMIC_SMIN_X2, GLOBAL_ATOMIC_UMAX_X2,
   GLOBAL_ATOMIC_SMAX_X2, GLOBAL_ATOMIC_AND_X2, GLOBAL_ATOMIC_OR_X2, GLOBAL_ATOMIC_XOR_X2, GLOBAL_ATOMIC_SWAP_X2,
+  GLOBAL_ATOMIC_CMPSWAP_X2, // data: {new, compare} as a 128-bit quad (two V64 vregs, Function::pairs)
   // FLAT atomics (Vega ISA 9 "Flat"): the global ones, in the same order,
   // on a generic address the apertures route (LDS, scratch or global); no
   // SGPR-base field, srcs as the global forms (flatAtomicOf).
@@ -140,8 +141,13 @@ enum class Op {
   FLAT_ATOMIC_SMAX, FLAT_ATOMIC_AND, FLAT_ATOMIC_OR, FLAT_ATOMIC_XOR, FLAT_ATOMIC_SWAP, FLAT_ATOMIC_CMPSWAP,
   FLAT_ATOMIC_ADD_X2, FLAT_ATOMIC_UMIN_X2, FLAT_ATOMIC_SMIN_X2, FLAT_ATOMIC_UMAX_X2, FLAT_ATOMIC_SMAX_X2,
   FLAT_ATOMIC_AND_X2, FLAT_ATOMIC_OR_X2, FLAT_ATOMIC_XOR_X2, FLAT_ATOMIC_SWAP_X2,
+  FLAT_ATOMIC_CMPSWAP_X2,
   DS_ADD_RTN_U32, DS_INC_RTN_U32, DS_DEC_RTN_U32, DS_MIN_RTN_U32, DS_MIN_RTN_I32, DS_MAX_RTN_U32,
   DS_MAX_RTN_I32, DS_AND_RTN_B32, DS_OR_RTN_B32, DS_XOR_RTN_B32, DS_WRXCHG_RTN_B32, DS_CMPST_RTN_B32,
+  // 64-bit LDS atomics (Vega ISA 11 "DS_*_RTN_U64/B64"): data and the old
+  // value in VGPR pairs; cmpst as the 32-bit one.
+  DS_ADD_RTN_U64, DS_MIN_RTN_U64, DS_MIN_RTN_I64, DS_MAX_RTN_U64, DS_MAX_RTN_I64, DS_AND_RTN_B64, DS_OR_RTN_B64,
+  DS_XOR_RTN_B64, DS_WRXCHG_RTN_B64, DS_CMPST_RTN_B64,
   // Cross-lane (shfl.sync, vote.sync): ds_bpermute_b32 dst, {address, data,
   // offset} reads `data` of lane (address + offset) / 4 through the LDS
   // crossbar, touching no LDS memory; v_mbcnt_{lo,hi}_u32_b32 count the set

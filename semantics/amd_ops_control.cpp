@@ -27,8 +27,8 @@ OpDef globalAtomic(Op op, const char *name, Slot width, std::optional<Slot> data
 }
 
 // An LDS atomic: dst the old value, srcs {address, data, offset}.
-OpDef ldsAtomic(Op op, const char *name) {
-  return OpDef{op, name, Encoding::DS, Slot::V32, {Slot::V32, Slot::V32, Slot::V32}, false, "Vega ISA 11 LDS", nullptr};
+OpDef ldsAtomic(Op op, const char *name, Slot width = Slot::V32) {
+  return OpDef{op, name, Encoding::DS, width, {Slot::V32, width, Slot::V32}, false, "Vega ISA 11 LDS", nullptr};
 }
 
 } // namespace
@@ -112,6 +112,8 @@ OpDef defineControlOrAtomicOp(Op op) {
   case Op::FLAT_ATOMIC_OR_X2: return globalAtomic(op, "flat_atomic_or_x2", SL::V64);
   case Op::FLAT_ATOMIC_XOR_X2: return globalAtomic(op, "flat_atomic_xor_x2", SL::V64);
   case Op::FLAT_ATOMIC_SWAP_X2: return globalAtomic(op, "flat_atomic_swap_x2", SL::V64);
+  case Op::GLOBAL_ATOMIC_CMPSWAP_X2: return globalAtomic(op, "global_atomic_cmpswap_x2", SL::V64, SL::Other);
+  case Op::FLAT_ATOMIC_CMPSWAP_X2: return globalAtomic(op, "flat_atomic_cmpswap_x2", SL::V64, SL::Other);
   case Op::DS_ADD_RTN_U32: return ldsAtomic(op, "ds_add_rtn_u32");
   case Op::DS_INC_RTN_U32: return ldsAtomic(op, "ds_inc_rtn_u32");
   case Op::DS_DEC_RTN_U32: return ldsAtomic(op, "ds_dec_rtn_u32");
@@ -125,6 +127,18 @@ OpDef defineControlOrAtomicOp(Op op) {
   case Op::DS_WRXCHG_RTN_B32: return ldsAtomic(op, "ds_wrxchg_rtn_b32");
   case Op::DS_CMPST_RTN_B32:
     return OpDef{op, "ds_cmpst_rtn_b32", Encoding::DS, Slot::V32, {Slot::V32, Slot::V32, Slot::V32, Slot::V32}, false,
+                 "Vega ISA 11 LDS", nullptr};
+  case Op::DS_ADD_RTN_U64: return ldsAtomic(op, "ds_add_rtn_u64", SL::V64);
+  case Op::DS_MIN_RTN_U64: return ldsAtomic(op, "ds_min_rtn_u64", SL::V64);
+  case Op::DS_MIN_RTN_I64: return ldsAtomic(op, "ds_min_rtn_i64", SL::V64);
+  case Op::DS_MAX_RTN_U64: return ldsAtomic(op, "ds_max_rtn_u64", SL::V64);
+  case Op::DS_MAX_RTN_I64: return ldsAtomic(op, "ds_max_rtn_i64", SL::V64);
+  case Op::DS_AND_RTN_B64: return ldsAtomic(op, "ds_and_rtn_b64", SL::V64);
+  case Op::DS_OR_RTN_B64: return ldsAtomic(op, "ds_or_rtn_b64", SL::V64);
+  case Op::DS_XOR_RTN_B64: return ldsAtomic(op, "ds_xor_rtn_b64", SL::V64);
+  case Op::DS_WRXCHG_RTN_B64: return ldsAtomic(op, "ds_wrxchg_rtn_b64", SL::V64);
+  case Op::DS_CMPST_RTN_B64:
+    return OpDef{op, "ds_cmpst_rtn_b64", Encoding::DS, Slot::V64, {Slot::V32, Slot::V64, Slot::V64, Slot::V32}, false,
                  "Vega ISA 11 LDS", nullptr};
   // Vega ISA, DS_BPERMUTE_B32: dst = data of lane ((address + offset) / 4)
   // mod the wave size; the emulator models it (no per-lane semantics).

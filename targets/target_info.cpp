@@ -126,9 +126,11 @@ std::vector<MnemonicRename> gfx11Renames() {
       {"global_atomic_or_x2", "global_atomic_or_b64"},
       {"global_atomic_xor_x2", "global_atomic_xor_b64"},
       {"global_atomic_swap_x2", "global_atomic_swap_b64"},
+      {"global_atomic_cmpswap_x2", "global_atomic_cmpswap_b64"},
       // LDS exchange (gfx11's ds_cmpstore is no alias of ds_cmpst: its data
       // operands come in the other order; the printer spells it)
       {"ds_wrxchg_rtn_b32", "ds_storexchg_rtn_b32"},
+      {"ds_wrxchg_rtn_b64", "ds_storexchg_rtn_b64"},
       // flat (generic addresses)
       {"flat_load_dword", "flat_load_b32"},
       {"flat_load_dwordx2", "flat_load_b64"},

@@ -1462,8 +1462,8 @@ TEST_CASE("atomics: forms that are invalid or not supported are located errors")
         "invalid form 'atom.global.inc.u64': no such type for this operation");
   CHECK(kernelDecodeError("atom.global.add.f32 %f1, [%rd1], %f1;") ==
         "unsupported form 'atom.global.add.f32': floating-point atomics are not supported");
-  CHECK(kernelDecodeError("atom.global.cas.b64 %rd2, [%rd1], %rd2, %rd3;") ==
-        "unsupported form 'atom.global.cas.b64': only 32-bit compare-and-swap is supported");
+  CHECK(kernelDecodeError("atom.global.cas.b16 %rs2, [%rd1], %rs2, %rs3;") ==
+        "unsupported form 'atom.global.cas.b16': 16-bit compare-and-swap is not supported");
   CHECK(kernelDecodeError("atom.global.add.u32 %r1, [%rd1];") == "'atom.global.add.u32' expects 3 operands");
   CHECK(kernelDecodeError("atom.const.add.u32 %r1, [%rd1], 1;") ==
         "unsupported form 'atom.const.add.u32': unexpected modifier '.const'");
@@ -1738,6 +1738,40 @@ TEST_CASE("strong loads and stores (ld/st .relaxed.scope, .volatile) agree with 
     const std::vector<std::string> want{e.storeGpu, e.storeGpu, e.loadGpu,  e.loadGpu,  e.loadCta,
                                         e.loadSys,  e.loadSys,  e.storeSys, e.storeSys, e.storeCta};
     CHECK(bits == want);
+  }
+}
+
+TEST_CASE("ld.acquire / st.release: strong accesses with their fence halves, on every target") {
+  const std::string src = checkKernelFileOnEveryTarget("acquire_release.ptx", 2);
+  // The acquire half follows the load, the release half precedes the store,
+  // with the cache operations llc-19 emits for the same orderings.
+  const std::map<std::string, std::vector<std::string>> expected{
+      {"gfx900", {"buffer_wbinvl1_vol"}},
+      {"gfx942", {"buffer_inv sc1", "buffer_inv sc0 sc1", "buffer_wbl2 sc1", "buffer_wbl2 sc0 sc1"}},
+      {"gfx1100", {"buffer_gl1_inv", "buffer_gl0_inv"}}};
+  for (const auto &[name, ops] : expected) {
+    module::ModuleResult m = module::translateModule(src, *targets::findTarget(name), p2a::testing::costModel());
+    REQUIRE(m.ok);
+    for (const std::string &op : ops) {
+      INFO(name << ": " << op);
+      CHECK(p2a::testing::contains(m.assembly, "\t" + op + "\n"));
+    }
+  }
+}
+
+TEST_CASE("64-bit atomics: shared-memory ds_*_u64/b64 and global compare-and-swap on a VGPR quad, on every target") {
+  const std::string shared = checkKernelFileOnEveryTarget("shared_atomics64.ptx", 2);
+  const std::string cas = checkKernelFileOnEveryTarget("cas64.ptx", 2);
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    INFO(t.name);
+    module::ModuleResult a = module::translateModule(shared, t, p2a::testing::costModel());
+    module::ModuleResult b = module::translateModule(cas, t, p2a::testing::costModel());
+    REQUIRE(a.ok);
+    REQUIRE(b.ok);
+    const bool gfx11 = t.generation >= targets::Generation::GFX11;
+    CHECK(p2a::testing::contains(a.assembly, gfx11 ? "ds_cmpstore_rtn_b64 " : "ds_cmpst_rtn_b64 "));
+    CHECK(p2a::testing::contains(a.assembly, "ds_max_rtn_i64 "));
+    CHECK(p2a::testing::contains(b.assembly, t.mnemonic("global_atomic_cmpswap_x2") + " "));
   }
 }
 

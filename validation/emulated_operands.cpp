@@ -237,6 +237,7 @@ const MemOp kMemOps[] = {
     {"global_atomic_or_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Or},
     {"global_atomic_xor_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Xor},
     {"global_atomic_swap_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Swap},
+    {"global_atomic_cmpswap_x2", MemOp::GlobalAtomic, 8, false, AmdAtomic::Cmpswap},
     {"ds_add_rtn_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Add},
     {"ds_add_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Add},
     {"ds_inc_rtn_u32", MemOp::LdsAtomic, 4, false, AmdAtomic::Inc},
@@ -260,6 +261,25 @@ const MemOp kMemOps[] = {
     {"ds_wrxchg_rtn_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::Swap},
     {"ds_cmpst_rtn_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::Cmpswap},
     {"ds_cmpstore_rtn_b32", MemOp::LdsAtomic, 4, false, AmdAtomic::Cmpswap}, // gfx11+: {new, cmp}
+    {"ds_add_rtn_u64", MemOp::LdsAtomic, 8, false, AmdAtomic::Add},
+    {"ds_add_u64", MemOp::LdsAtomic, 8, false, AmdAtomic::Add},
+    {"ds_min_rtn_u64", MemOp::LdsAtomic, 8, false, AmdAtomic::Umin},
+    {"ds_min_u64", MemOp::LdsAtomic, 8, false, AmdAtomic::Umin},
+    {"ds_min_rtn_i64", MemOp::LdsAtomic, 8, false, AmdAtomic::Smin},
+    {"ds_min_i64", MemOp::LdsAtomic, 8, false, AmdAtomic::Smin},
+    {"ds_max_rtn_u64", MemOp::LdsAtomic, 8, false, AmdAtomic::Umax},
+    {"ds_max_u64", MemOp::LdsAtomic, 8, false, AmdAtomic::Umax},
+    {"ds_max_rtn_i64", MemOp::LdsAtomic, 8, false, AmdAtomic::Smax},
+    {"ds_max_i64", MemOp::LdsAtomic, 8, false, AmdAtomic::Smax},
+    {"ds_and_rtn_b64", MemOp::LdsAtomic, 8, false, AmdAtomic::And},
+    {"ds_and_b64", MemOp::LdsAtomic, 8, false, AmdAtomic::And},
+    {"ds_or_rtn_b64", MemOp::LdsAtomic, 8, false, AmdAtomic::Or},
+    {"ds_or_b64", MemOp::LdsAtomic, 8, false, AmdAtomic::Or},
+    {"ds_xor_rtn_b64", MemOp::LdsAtomic, 8, false, AmdAtomic::Xor},
+    {"ds_xor_b64", MemOp::LdsAtomic, 8, false, AmdAtomic::Xor},
+    {"ds_wrxchg_rtn_b64", MemOp::LdsAtomic, 8, false, AmdAtomic::Swap},
+    {"ds_cmpst_rtn_b64", MemOp::LdsAtomic, 8, false, AmdAtomic::Cmpswap},
+    {"ds_cmpstore_rtn_b64", MemOp::LdsAtomic, 8, false, AmdAtomic::Cmpswap}, // gfx11+: {new, cmp}
 };
 
 } // namespace
