@@ -127,6 +127,7 @@ private:
 
   // shfl / vote (warp_forms.cpp reads the form): d[|p], a, b, c or d, {!}a,
   // then the membermask (every lane for the forms without .sync).
+  void decodeWarpCombine(const ::ptx::ast::Instruction &in, const std::string &full, Stmt &s);
   void decodeWarp(const ast::Instruction &in, const std::string &full, Stmt &s);
 
   void decodeMemory(const ast::Instruction &in, const std::string &full, Stmt &s);

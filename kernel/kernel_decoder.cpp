@@ -306,7 +306,8 @@ void Decoder::decode(const ast::Instruction &in) {
     decodeAtomic(in, full, s);
     return;
   }
-  if (in.opcode == "shfl" || in.opcode == "vote" || in.opcode == "activemask") {
+  if (in.opcode == "shfl" || in.opcode == "vote" || in.opcode == "activemask" || in.opcode == "redux" ||
+      in.opcode == "match") {
     decodeWarp(in, full, s);
     return;
   }
@@ -552,6 +553,8 @@ void Decoder::decodeWarp(const ast::Instruction &in, const std::string &full, St
   const bool vote = s.kind == Stmt::Kind::WarpVote;
   const bool active = vote && s.voteMode == Stmt::VoteMode::Active;
   const std::vector<ast::Operand> &ops = in.operands;
+  if (s.kind == Stmt::Kind::WarpCombine) // d[|p], a, membermask
+    return decodeWarpCombine(in, full, s);
   const size_t expected = active ? 1 : (vote ? 2 : 4) + (sync ? 1 : 0);
   if (ops.size() != expected) {
     error(diags_, in.loc, "'" + full + "' expects " + std::to_string(expected) + " operands");
@@ -593,6 +596,36 @@ void Decoder::decodeWarp(const ast::Instruction &in, const std::string &full, St
     o.imm = 0xffffffffu;
     o.loc = in.loc;
   }
+  s.srcs.push_back(o);
+  k_.body.push_back(s);
+}
+
+void Decoder::decodeWarpCombine(const ast::Instruction &in, const std::string &full, Stmt &s) {
+  const std::vector<ast::Operand> &ops = in.operands;
+  if (ops.size() != 3) {
+    error(diags_, in.loc, "'" + full + "' expects 3 operands");
+    return;
+  }
+  ptx::Operand o;
+  if (ops[0].kind == ast::Operand::Kind::Pair) {
+    if (s.combineMode != Stmt::CombineMode::MatchAll) {
+      error(diags_, ops[0].loc, "invalid form '" + full + "': only match.all has a predicate destination");
+      return;
+    }
+    s.dst = ops[0].name;
+    s.predDst = ops[0].name2;
+    typeReg(s.dst, 32, ops[0].loc);
+    typeReg(s.predDst, 1, ops[0].loc);
+  } else if (regOperand(ops[0], 32, o, false)) {
+    s.dst = o.reg;
+  } else {
+    return;
+  }
+  if (!regOperand(ops[1], s.elemBits, o, true))
+    return;
+  s.srcs.push_back(o);
+  if (!regOperand(ops[2], 32, o, true))
+    return;
   s.srcs.push_back(o);
   k_.body.push_back(s);
 }

@@ -86,6 +86,7 @@ std::vector<std::string> writtenRegisters(const Stmt &s) {
   case Stmt::Kind::Cvta:
   case Stmt::Kind::WarpVote: out.push_back(s.dst); break;
   case Stmt::Kind::WarpShuffle:
+  case Stmt::Kind::WarpCombine:
     out.push_back(s.dst);
     if (!s.predDst.empty())
       out.push_back(s.predDst);
@@ -125,6 +126,7 @@ std::vector<std::string> readRegisters(const Stmt &s) {
   case Stmt::Kind::WarpShuffle:
   case Stmt::Kind::WarpVote:
   case Stmt::Kind::WarpSync:
+  case Stmt::Kind::WarpCombine:
   case Stmt::Kind::Trap:
     for (const ptx::Operand &o : s.srcs)
       add(o);

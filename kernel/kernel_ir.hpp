@@ -88,6 +88,8 @@ struct Stmt {
     WarpShuffle, // dst (and predDst) <- srcs[0] of the lane that srcs[1..2] pick in the warp (shfl.sync)
     WarpVote,    // dst <- srcs[0] (negated by srcNegated) combined over the warp (vote.sync); activemask
     WarpSync,    // the lanes of membermask srcs[0] meet, no data (bar.warp.sync)
+    WarpCombine, // dst (and predDst) <- srcs[0] of every lane of membermask srcs[1] combined (redux.sync,
+                 // match.sync; combineMode)
     Trap,        // trap, or a call to CUDA's __assertfail: the kernel aborts (srcs: the assertion's
                  // message, file, line and function arguments, for the interpreter's report)
     Nop,         // nothing left to do (a mov folded into its readers; see constant_operands)
@@ -99,6 +101,9 @@ struct Stmt {
   // Active: activemask.b32 (PTX ISA 9.7.13.10), the warp's lanes that execute it
   // together; srcs holds only the membermask (all lanes: it waits for nobody).
   enum class VoteMode { All, Any, Uni, Ballot, Active };
+  // redux.sync (PTX ISA 9.7.13.11: atomicOp Add/Min/Max/And/Or/Xor over
+  // elemType .u32/.s32/.b32) and match.{any,all}.sync (9.7.13.8: .b32/.b64).
+  enum class CombineMode { Redux, MatchAny, MatchAll };
 
   Kind kind = Kind::Compute;
   ::ptx::ast::SourceLoc loc;
@@ -138,6 +143,7 @@ struct Stmt {
   std::string predDst;                        // WarpShuffle: the `|p` destination (empty when absent)
   VoteMode voteMode = VoteMode::Any;          // WarpVote: dst is a predicate, or .b32 for Ballot
   bool srcNegated = false;                    // WarpVote: `!a`
+  CombineMode combineMode = CombineMode::Redux; // WarpCombine (Redux: atomicOp, elemType; match: elemBits)
   std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
 };
 

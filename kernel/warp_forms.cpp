@@ -14,9 +14,42 @@ bool decodeWarpForm(const ::ptx::ast::Instruction &in, const std::string &full, 
     return false;
   };
   std::vector<std::string> m = in.modifiers;
+  if (in.opcode == "match") { // match.{any,all}.sync.{b32,b64} d[|p], a, membermask
+    if (m.size() != 3 || m[1] != "sync" || (m[0] != "any" && m[0] != "all") || (m[2] != "b32" && m[2] != "b64"))
+      return unsupported("expected match.{any,all}.sync.{b32,b64}");
+    sync = true;
+    s.kind = Stmt::Kind::WarpCombine;
+    s.combineMode = m[0] == "any" ? Stmt::CombineMode::MatchAny : Stmt::CombineMode::MatchAll;
+    s.elemBits = m[2] == "b64" ? 64 : 32;
+    s.elemType = ptx::TypeClass::B;
+    return true;
+  }
   sync = !m.empty() && m.front() == "sync";
   if (sync)
     m.erase(m.begin());
+  if (in.opcode == "redux") { // redux.sync.op.type d, a, membermask
+    if (!sync || m.size() != 2)
+      return unsupported("expected redux.sync.{add,min,max}.{u32,s32} or redux.sync.{and,or,xor}.b32");
+    static const std::pair<const char *, Stmt::AtomicOp> ops[] = {
+        {"add", Stmt::AtomicOp::Add}, {"min", Stmt::AtomicOp::Min}, {"max", Stmt::AtomicOp::Max},
+        {"and", Stmt::AtomicOp::And}, {"or", Stmt::AtomicOp::Or},   {"xor", Stmt::AtomicOp::Xor}};
+    std::optional<Stmt::AtomicOp> op;
+    for (const auto &[name, o] : ops)
+      if (m[0] == name)
+        op = o;
+    if (!op)
+      return unsupported("unknown operation '." + m[0] + "'");
+    const bool bitwise = *op == Stmt::AtomicOp::And || *op == Stmt::AtomicOp::Or || *op == Stmt::AtomicOp::Xor;
+    if (bitwise ? m[1] != "b32" : (m[1] != "u32" && m[1] != "s32"))
+      return unsupported("redux." + m[0] + " takes " + (bitwise ? ".b32" : ".u32 or .s32") +
+                         " (floating-point and 64-bit reductions are not supported)");
+    s.kind = Stmt::Kind::WarpCombine;
+    s.combineMode = Stmt::CombineMode::Redux;
+    s.atomicOp = *op;
+    s.elemBits = 32;
+    s.elemType = m[1] == "s32" ? ptx::TypeClass::S : m[1] == "u32" ? ptx::TypeClass::U : ptx::TypeClass::B;
+    return true;
+  }
   if (in.opcode == "shfl") {
     // shfl.sync.mode.b32 d[|p], a, b, c, membermask
     if (m.size() != 2 || m[1] != "b32")

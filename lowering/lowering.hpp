@@ -221,6 +221,7 @@ private:
   // shfl.sync / vote.sync: cross-lane code (warp_lowering.cpp).
   void lowerWarpShuffle(const Stmt &s);
   void lowerWarpVote(const Stmt &s);
+  void lowerWarpCombine(const Stmt &s); // redux.sync, match.sync (warp_lowering.cpp)
   // The lane's position in its wave (v_mbcnt), in a fresh VGPR.
   MOperand laneInWave(mir::LoweredInst &li);
 

@@ -96,6 +96,7 @@ void Lowering::lower(const Stmt &s) {
   case Stmt::Kind::Atomic: return lowerAtomic(s);
   case Stmt::Kind::WarpShuffle: return lowerWarpShuffle(s);
   case Stmt::Kind::WarpVote: return lowerWarpVote(s);
+  case Stmt::Kind::WarpCombine: return lowerWarpCombine(s);
   case Stmt::Kind::Cvta: return lowerCvta(s);
   case Stmt::Kind::Return: begin(s); return; // control flow: see controlFlow()
   case Stmt::Kind::Trap: {

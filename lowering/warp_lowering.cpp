@@ -10,6 +10,9 @@
 //   vote: the predicate's active lanes as a wave mask, the warp's 32 bits of
 //   it for each lane (shifted down by the warp's base lane on wave64), ANDed
 //   with the lane's membermask, then compared.
+//   redux / match: a loop over the wave's active lanes (s_ff1 of what is
+//   left of EXEC): each lane's value is read once with v_readlane, and every
+//   lane whose membermask names it, in its own warp, folds it in.
 // Every lane named in membermask executes the statement together (PTX's
 // rule), so the source lanes are active and the mask's lanes are the warp's
 // participants.
@@ -216,6 +219,119 @@ void Lowering::lowerWarpVote(const Stmt &s) {
     li.insts.push_back({Op::S_OR_MASK, vregOperand(reg(s.dst, 1)), {noneTrue, noneFalse}});
     break;
   }
+  }
+  mergePredicates(s);
+}
+
+// redux.sync (PTX ISA 9.7.13.11) and match.{any,all}.sync (9.7.13.8). Only
+// active lanes are read (a shuffle tree would read lanes that do not take
+// part), once each, in a loop over EXEC's set bits, as LLVM's "iterative"
+// atomic optimizer walks a wave: per lane j, v_readlane of its value, and
+// each lane l for which j is in l's warp and l's membermask folds it in
+// (a lane's participating lanes, as wave bits: its membermask shifted to
+// its warp's half). That costs about ten instructions per active lane; the
+// code is the same for every membermask.
+void Lowering::lowerWarpCombine(const Stmt &s) {
+  mir::LoweredInst &li = begin(s);
+  using Mode = Stmt::CombineMode;
+  const bool w64 = !t_.wave32(), wide = s.elemBits == 64;
+  const MOperand x = s.srcs[0].isImm() ? materialise(li, s.srcs[0].imm, wide) : vregOperand(reg(s.srcs[0].reg, wide ? 64 : 32));
+  auto xPart = [&](Part p) {
+    MOperand o = x;
+    o.part = p;
+    return o;
+  };
+  const MOperand member =
+      s.srcs[1].isImm() ? materialise(li, s.srcs[1].imm & 0xffffffffu, false) : vregOperand(reg(s.srcs[1].reg, 32));
+  // The lanes this lane combines, as wave bits.
+  MOperand lanes = member;
+  if (w64) {
+    const unsigned half = newTemp(mir::RegClass::V32), p = newTemp(mir::RegClass::V64);
+    li.insts.push_back({Op::V_AND_B32, vregOperand(half), {mir::immOperand(32), laneInWave(li)}});
+    li.insts.push_back({Op::V_MOV_B32, vregOperand(p, Part::Lo), {member}});
+    li.insts.push_back({Op::V_MOV_B32, vregOperand(p, Part::Hi), {mir::immOperand(0)}});
+    li.insts.push_back({Op::V_LSHLREV_B64, vregOperand(p), {vregOperand(half), vregOperand(p)}});
+    lanes = vregOperand(p);
+  }
+  // The accumulator: the reduction's identity, or no matching lane yet.
+  uint32_t identity = 0;
+  Op fold = Op::V_OR_B32;
+  if (s.combineMode == Mode::Redux) {
+    const bool sgn = s.elemType == ptx::TypeClass::S;
+    switch (s.atomicOp) {
+    case Stmt::AtomicOp::Add: fold = Op::V_ADD_U32; break;
+    case Stmt::AtomicOp::And: fold = Op::V_AND_B32; identity = ~0u; break;
+    case Stmt::AtomicOp::Or: fold = Op::V_OR_B32; break;
+    case Stmt::AtomicOp::Xor: fold = Op::V_XOR_B32; break;
+    case Stmt::AtomicOp::Min: fold = sgn ? Op::V_MIN_I32 : Op::V_MIN_U32; identity = sgn ? 0x7fffffffu : ~0u; break;
+    case Stmt::AtomicOp::Max: fold = sgn ? Op::V_MAX_I32 : Op::V_MAX_U32; identity = sgn ? 0x80000000u : 0u; break;
+    default: return unsupported(s, "this reduction");
+    }
+  }
+  const unsigned acc = newTemp(mir::RegClass::V32);
+  li.insts.push_back({Op::V_MOV_B32, vregOperand(acc), {mir::immOperand(identity)}});
+  std::optional<unsigned> seen; // match.all: the participating lanes, as warp bits
+  if (s.combineMode == Mode::MatchAll) {
+    seen = newTemp(mir::RegClass::V32);
+    li.insts.push_back({Op::V_MOV_B32, vregOperand(*seen), {mir::immOperand(0)}});
+  }
+  const MOperand left = vregOperand(newTemp(mir::RegClass::Mask));
+  li.insts.push_back({Op::S_MOV_MASK, left, {execOperand()}});
+  const std::string loop = ".L" + k_.name + "_s" + std::to_string(current_) + "_lanes";
+  li.insts.push_back(labelInst(loop));
+  MOperand scc;
+  scc.kind = MOperand::Kind::Scc;
+  li.insts.push_back({w64 ? Op::S_CMP_LG_U64 : Op::S_CMP_LG_U32, scc, {left, mir::immOperand(0)}});
+  li.insts.push_back(branch(Op::S_CBRANCH_SCC0, loop + "_done"));
+  const MOperand j = vregOperand(newTemp(mir::RegClass::S32));
+  li.insts.push_back({w64 ? Op::S_FF1_I32_B64 : Op::S_FF1_I32_B32, j, {left}});
+  const MOperand xj = vregOperand(newTemp(mir::RegClass::S32));
+  li.insts.push_back({Op::V_READLANE_B32, xj, {wide ? xPart(Part::Lo) : x, j}});
+  // Whether this lane folds lane j in: bit j of its lanes.
+  const unsigned shifted = newTemp(w64 ? mir::RegClass::V64 : mir::RegClass::V32), bit = newTemp(mir::RegClass::V32);
+  li.insts.push_back({w64 ? Op::V_LSHRREV_B64 : Op::V_LSHRREV_B32, vregOperand(shifted), {j, lanes}});
+  li.insts.push_back({Op::V_AND_B32, vregOperand(bit), {mir::immOperand(1), vregOperand(shifted, w64 ? Part::Lo : Part::Whole)}});
+  const MOperand takes = vregOperand(newTemp(mir::RegClass::Mask));
+  li.insts.push_back({Op::V_CMP_NE_U32, takes, {mir::immOperand(0), vregOperand(bit)}});
+  const unsigned folded = newTemp(mir::RegClass::V32);
+  if (s.combineMode == Mode::Redux) {
+    li.insts.push_back({fold, vregOperand(folded), {xj, vregOperand(acc)}});
+    li.insts.push_back({Op::V_CNDMASK_B32, vregOperand(acc), {vregOperand(acc), vregOperand(folded), takes}});
+  } else {
+    // Lane j's bit in its warp where its value equals this lane's.
+    const MOperand equal = vregOperand(newTemp(mir::RegClass::Mask));
+    li.insts.push_back({Op::V_CMP_EQ_U32, equal, {xj, wide ? xPart(Part::Lo) : x}});
+    if (wide) {
+      const MOperand xjHi = vregOperand(newTemp(mir::RegClass::S32));
+      const MOperand equalHi = vregOperand(newTemp(mir::RegClass::Mask));
+      li.insts.push_back({Op::V_READLANE_B32, xjHi, {xPart(Part::Hi), j}});
+      li.insts.push_back({Op::V_CMP_EQ_U32, equalHi, {xjHi, xPart(Part::Hi)}});
+      li.insts.push_back({Op::S_AND_MASK, equal, {equal, equalHi}});
+    }
+    li.insts.push_back({Op::S_AND_MASK, equal, {equal, takes}});
+    const MOperand warpLane = vregOperand(newTemp(mir::RegClass::S32)), laneBit = vregOperand(newTemp(mir::RegClass::S32));
+    li.insts.push_back({Op::S_AND_B32, warpLane, {j, mir::immOperand(31)}});
+    li.insts.push_back({Op::S_LSHL_B32, laneBit, {mir::immOperand(1), warpLane}});
+    li.insts.push_back({Op::V_OR_B32, vregOperand(folded), {laneBit, vregOperand(acc)}});
+    li.insts.push_back({Op::V_CNDMASK_B32, vregOperand(acc), {vregOperand(acc), vregOperand(folded), equal}});
+    if (seen) {
+      const unsigned withJ = newTemp(mir::RegClass::V32);
+      li.insts.push_back({Op::V_OR_B32, vregOperand(withJ), {laneBit, vregOperand(*seen)}});
+      li.insts.push_back({Op::V_CNDMASK_B32, vregOperand(*seen), {vregOperand(*seen), vregOperand(withJ), takes}});
+    }
+  }
+  // Lane j is done.
+  const MOperand jBit = vregOperand(newTemp(w64 ? mir::RegClass::S64 : mir::RegClass::S32));
+  li.insts.push_back({w64 ? Op::S_LSHL_B64 : Op::S_LSHL_B32, jBit, {mir::immOperand(1), j}});
+  li.insts.push_back({Op::S_XOR_MASK, left, {left, jBit}});
+  li.insts.push_back(branch(Op::S_BRANCH, loop));
+  li.insts.push_back(labelInst(loop + "_done"));
+  if (s.combineMode != Mode::MatchAll) {
+    li.insts.push_back({Op::V_MOV_B32, vregOperand(reg(s.dst, 32)), {vregOperand(acc)}});
+  } else { // every participating lane's value equals this lane's: d = the lanes, p = true
+    const MOperand all = s.predDst.empty() ? vregOperand(newTemp(mir::RegClass::Mask)) : vregOperand(reg(s.predDst, 1));
+    li.insts.push_back({Op::V_CMP_EQ_U32, all, {vregOperand(acc), vregOperand(*seen)}});
+    li.insts.push_back({Op::V_CNDMASK_B32, vregOperand(reg(s.dst, 32)), {mir::immOperand(0), vregOperand(*seen), all}});
   }
   mergePredicates(s);
 }

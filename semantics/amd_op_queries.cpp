@@ -117,6 +117,8 @@ bool clobbersScc(Op op) {
   case Op::S_GETPC_B64:
   case Op::S_SETPC_B64:
   case Op::S_SEXT_I32_I16:
+  case Op::S_FF1_I32_B64:
+  case Op::S_FF1_I32_B32:
   case Op::S_MOV_B64: return false;
   case Op::S_PC_REL_ADDRESS: return true; // (the adds write their carry)
   default: return true;

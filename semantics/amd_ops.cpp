@@ -621,6 +621,17 @@ OpDef defineOp(Op op) {
   case Op::S_MOV_B32:
     return OpDef{Op::S_MOV_B32, "s_mov_b32", E::SOP1, SL::V32, {SL::V32}, false, vega,
         [](const S &s, const Ctx &) { return s[0]; }};
+  case Op::S_FF1_I32_B64:
+  case Op::S_FF1_I32_B32: {
+    const bool wide = op == Op::S_FF1_I32_B64;
+    return OpDef{op, wide ? "s_ff1_i32_b64" : "s_ff1_i32_b32", E::SOP1, SL::V32, {wide ? SL::V64 : SL::V32}, false, vega,
+        [](const S &s, const Ctx &) {
+          BV r = BV::constant(32, 0xffffffffu);
+          for (unsigned i = s[0].width(); i-- > 0;)
+            r = BV::ite(s[0].extract(i, i), BV::constant(32, i), r);
+          return r;
+        }};
+  }
   case Op::S_LSHL_B64:
     return OpDef{Op::S_LSHL_B64, "s_lshl_b64", E::SOP2, SL::V64, {SL::V64, SL::V32}, false, vega,
         [](const S &s, const Ctx &) { return s[0].shl(amount(s[1], 6, 64)); }};

@@ -82,6 +82,9 @@ enum class Op {
   S_AND_B32, S_OR_B32, S_XOR_B32, S_NOT_B32, S_LSHL_B32, S_LSHR_B32, S_ASHR_I32,
   S_MIN_U32, S_MIN_I32, S_MAX_U32, S_MAX_I32, S_MOV_B32,
   S_LSHL_B64, S_LSHR_B64, S_ASHR_I64,
+  // The lowest set bit's index, -1 for none (Vega ISA 12.3 S_FF1_I32_B64/B32;
+  // gfx11+ s_ctz_i32_*): a loop over a wave mask's lanes (redux, match).
+  S_FF1_I32_B64, S_FF1_I32_B32,
   // Scalar compares (Vega ISA 12.4 SOPC): SCC = S0 op S1, no other result.
   S_CMP_EQ_U32, S_CMP_LG_U32, S_CMP_GT_U32, S_CMP_GE_U32, S_CMP_LT_U32, S_CMP_LE_U32,
   S_CMP_GT_I32, S_CMP_GE_I32, S_CMP_LT_I32, S_CMP_LE_I32, S_CMP_EQ_U64, S_CMP_LG_U64,

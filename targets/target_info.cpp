@@ -131,6 +131,8 @@ std::vector<MnemonicRename> gfx11Renames() {
       // operands come in the other order; the printer spells it)
       {"ds_wrxchg_rtn_b32", "ds_storexchg_rtn_b32"},
       {"ds_wrxchg_rtn_b64", "ds_storexchg_rtn_b64"},
+      {"s_ff1_i32_b64", "s_ctz_i32_b64"},
+      {"s_ff1_i32_b32", "s_ctz_i32_b32"},
       // flat (generic addresses)
       {"flat_load_dword", "flat_load_b32"},
       {"flat_load_dwordx2", "flat_load_b64"},

@@ -1775,6 +1775,30 @@ TEST_CASE("64-bit atomics: shared-memory ds_*_u64/b64 and global compare-and-swa
   }
 }
 
+TEST_CASE("redux.sync and match.sync: whole warps, half-warp masks and divergent lanes agree on every target") {
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/warp_combine.ptx");
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    check::Options o;
+    o.trials = 2;
+    o.block = {80, 1, 1}; // a partial second (or third) warp
+    o.grid = {2, 1, 1};
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
+    INFO(t.name << ": " << r.report);
+    CHECK(r.status == check::Status::Pass);
+  }
+}
+
+TEST_CASE("redux and match: forms that are not supported are located errors") {
+  CHECK(kernelDecodeError("redux.sync.add.f32 %r1, %r2, -1;") ==
+        "unsupported form 'redux.sync.add.f32': redux.add takes .u32 or .s32 (floating-point and 64-bit reductions "
+        "are not supported)");
+  CHECK(kernelDecodeError("redux.sync.and.u32 %r1, %r2, -1;") ==
+        "unsupported form 'redux.sync.and.u32': redux.and takes .b32 (floating-point and 64-bit reductions are not "
+        "supported)");
+  CHECK(kernelDecodeError("match.any.sync.b32 %r1|%p1, %r2, -1;") ==
+        "invalid form 'match.any.sync.b32': only match.all has a predicate destination");
+}
+
 TEST_CASE("activemask: a warp-aggregated increment agrees with the PTX interpreter on every target") {
   const std::string src = checkKernelFileOnEveryTarget("activemask.ptx", 2);
   // Two warps per block, the second partial: on wave64 both warps share a

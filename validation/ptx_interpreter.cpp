@@ -291,6 +291,63 @@ private:
         value[j] = a[unsigned(src)];
         pred[j] = pval;
       }
+    } else if (s.kind == Stmt::Kind::WarpCombine) {
+      // PTX ISA 9.7.13.11 redux.sync, 9.7.13.8 match.sync: over the lanes of
+      // the lane's membermask that execute the statement.
+      const unsigned bits = s.elemBits;
+      std::vector<uint64_t> a(lanes, 0);
+      for (unsigned j = 0; j < lanes; ++j)
+        if ((group >> j) & 1) {
+          std::optional<BV> v = read(threads[w0 + j], s.srcs[0], bits, s, f);
+          if (!v)
+            return f;
+          a[j] = v->value();
+        }
+      for (unsigned j = 0; j < lanes; ++j) {
+        if (!((group >> j) & 1))
+          continue;
+        const uint32_t members = masks[j] & group;
+        if (s.combineMode == Stmt::CombineMode::Redux) {
+          const bool sgn = s.elemType == ptx::TypeClass::S;
+          uint32_t acc = 0;
+          bool first = true;
+          for (unsigned k = 0; k < lanes; ++k) {
+            if (!((members >> k) & 1))
+              continue;
+            const uint32_t x = static_cast<uint32_t>(a[k]);
+            if (first) {
+              acc = x;
+              first = false;
+              continue;
+            }
+            switch (s.atomicOp) {
+            case Stmt::AtomicOp::Add: acc += x; break;
+            case Stmt::AtomicOp::And: acc &= x; break;
+            case Stmt::AtomicOp::Or: acc |= x; break;
+            case Stmt::AtomicOp::Xor: acc ^= x; break;
+            case Stmt::AtomicOp::Min:
+              acc = sgn ? uint32_t(std::min(int32_t(acc), int32_t(x))) : std::min(acc, x);
+              break;
+            case Stmt::AtomicOp::Max:
+              acc = sgn ? uint32_t(std::max(int32_t(acc), int32_t(x))) : std::max(acc, x);
+              break;
+            default: return fault(s, "internal error: a reduction the interpreter does not know");
+            }
+          }
+          value[j] = acc;
+        } else {
+          uint32_t same = 0;
+          for (unsigned k = 0; k < lanes; ++k)
+            if (((members >> k) & 1) && a[k] == a[j])
+              same |= 1u << k;
+          if (s.combineMode == Stmt::CombineMode::MatchAny) {
+            value[j] = same;
+          } else {
+            pred[j] = same == members;
+            value[j] = same == members ? members : 0;
+          }
+        }
+      }
     } else if (s.kind == Stmt::Kind::WarpVote) {
       uint32_t ballot = 0;
       for (unsigned j = 0; j < lanes; ++j)
@@ -628,6 +685,7 @@ private:
         break;
       }
       case Stmt::Kind::WarpShuffle:
+      case Stmt::Kind::WarpCombine:
       case Stmt::Kind::WarpVote: // the warp executes it together (resolveWarpSyncs)
       case Stmt::Kind::WarpSync:
         t.atWarpSync = true;

@@ -24,7 +24,8 @@ Kernel substituteConstantOperands(const Kernel &k, const targets::TargetInfo &t,
     return out;
 
   for (Stmt &s : out.body) {
-    if (s.kind == Stmt::Kind::WarpShuffle || s.kind == Stmt::Kind::WarpVote || s.kind == Stmt::Kind::WarpSync) {
+    if (s.kind == Stmt::Kind::WarpShuffle || s.kind == Stmt::Kind::WarpVote || s.kind == Stmt::Kind::WarpSync ||
+        s.kind == Stmt::Kind::WarpCombine) {
       // Every 32-bit source (not vote's predicate): constant lane offsets,
       // clamps and membermasks let the lowering fold its lane arithmetic.
       for (size_t i = s.kind == Stmt::Kind::WarpVote ? 1 : 0; i < s.srcs.size(); ++i) {
