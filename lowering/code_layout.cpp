@@ -33,9 +33,30 @@ void Lowering::fence(targets::FenceScope scope, int stmt) {
     place(mi, stmt);
 }
 
+void Lowering::clearLaneMasks() {
+  // No lanes wait anywhere yet. (Here, after register assignment, rather
+  // than in the first statement: a mask the spiller moved to VGPR lanes is
+  // cleared there with v_writelane of 0 and needs no SGPR at that point.)
+  std::set<unsigned> cleared;
+  for (unsigned m : maskVreg_) {
+    if (!cleared.insert(m).second)
+      continue;
+    if (!fn_.vregs[m].spilled) {
+      placePhysical(MInst{amd::Op::S_MOV_MASK, vregOperand(m), {mir::immOperand(0)}}, mir::kPrologue);
+      continue;
+    }
+    const unsigned slot = spillSlot_.at(m), words = mir::registerCount(mir::RegClass::Mask, t_.wave_size);
+    for (unsigned w = 0; w < words; ++w)
+      place(MInst{amd::Op::V_WRITELANE_B32, mir::vgprs(spillLaneBase_ + (slot + w) / t_.wave_size),
+                  {mir::immOperand(0), mir::immOperand((slot + w) % t_.wave_size)}},
+            mir::kPrologue);
+  }
+}
+
 void Lowering::layOutCode() {
   fn_.code.clear();
   emitPrologue(); // abi.cpp
+  clearLaneMasks();
   for (size_t i = 0; i < k_.body.size(); ++i) {
     const Stmt &s = k_.body[i];
     const int stmt = static_cast<int>(i);

@@ -120,12 +120,6 @@ void Lowering::controlFlow(size_t i) {
   }
   if (numBlocks_ == 1)
     return;
-  if (i == 0) { // no lanes wait anywhere yet
-    std::set<unsigned> cleared;
-    for (unsigned blk = 1; blk < numBlocks_; ++blk)
-      if (cleared.insert(mask(blk)).second)
-        before_[0].push_back(MInst{amd::Op::S_MOV_MASK, vregOperand(mask(blk)), {mir::immOperand(0)}});
-  }
   const amd::Op anyLanes = t_.wave_size == 64 ? amd::Op::S_CMP_LG_U64 : amd::Op::S_CMP_LG_U32; // SCC: mask != 0
   if (blockStart_[b] == i && b > 0) {
     std::vector<MInst> head;

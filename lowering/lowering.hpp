@@ -92,6 +92,7 @@ private:
   bool assignRegisters(bool lowered);
   void layOutCode();        // prologue, statements, control flow -> fn_.code (code_layout.cpp)
   void emitPrologue();      // (abi.cpp)
+  void clearLaneMasks();    // every block lane mask 0, in SGPRs or spilled (code_layout.cpp)
   void relaxBranches();
   // A module variable into out_.variables, once, with the variables its
   // initializer holds addresses of (statement_lowering.cpp).

@@ -193,6 +193,15 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
         mark(v, cfg_.blockEnd(last) - 1);
       }
   }
+  // Block lane masks (shareLaneMasks) are cleared before the first
+  // statement and read and written around block boundaries to the end: held
+  // throughout, which makes them values the spiller may move to VGPR lanes
+  // when SGPRs run out (a kernel with a hundred blocks in one loop).
+  if (n)
+    for (unsigned v : maskVreg_) {
+      iv.start[v] = 0;
+      iv.end[v] = static_cast<long>(n) - 1;
+    }
   return iv;
 }
 

@@ -143,11 +143,14 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
     const long extra = long(have) - long(peak) + long(round);
     std::vector<unsigned> cands;
     std::vector<double> weight(nv, 0);
+    std::vector<bool> blockMask(nv, false);
+    for (unsigned m : maskVreg_)
+      blockMask[m] = true;
     auto eligible = [&](unsigned v) {
       const mir::VReg &r = fn_.vregs[v];
       return !r.spilled && !r.readInPlace && !pinned[v] && mir::isSgprClass(r.cls) == sgprFile &&
-             (r.role == mir::VRegRole::PtxRegister || r.role == mir::VRegRole::ScalarHome) && v < live.start.size() &&
-             live.start[v] >= 0;
+             (r.role == mir::VRegRole::PtxRegister || r.role == mir::VRegRole::ScalarHome || blockMask[v]) &&
+             v < live.start.size() && live.start[v] >= 0;
     };
     // A candidate is a vreg or a pair (by its low half): interval and
     // statements the union of its halves'.
@@ -309,7 +312,16 @@ void Lowering::rewriteSpilled(size_t pos, const std::vector<unsigned> &spilled) 
     bool pair = false;
     Place first, lastWrite;
     bool firstIsWholeWrite = false;
+    std::set<std::pair<size_t, size_t>> loadBefore, storeAfter; // (part, index): with labels in the code
   };
+  // Code with a label in it (block heads and ends, loops inside a
+  // statement) may be entered past the first reference or left before the
+  // last write: there every reading instruction gets its own load and every
+  // writing one its own store.
+  bool labelled = false;
+  for (const std::vector<MInst> *part : parts)
+    for (const MInst &mi : *part)
+      labelled |= mi.op == amd::Op::LABEL;
   std::map<unsigned, Use> uses;
   for (unsigned v : spilled) {
     Use &u = uses[v];
@@ -346,6 +358,13 @@ void Lowering::rewriteSpilled(size_t pos, const std::vector<unsigned> &spilled) 
         const bool writes = rename(mi.dst);
         if (!reads && !writes)
           continue;
+        if (labelled) {
+          if (reads || mi.dst.part != Part::Whole || use.pair) // (a partial write keeps the rest)
+            use.loadBefore.insert({p, i});
+          if (writes)
+            use.storeAfter.insert({p, i});
+          continue;
+        }
         if (use.first.part == ~size_t(0)) {
           use.first = {p, i};
           // (a pair's halves may be written one at a time: always loaded)
@@ -369,12 +388,12 @@ void Lowering::rewriteSpilled(size_t pos, const std::vector<unsigned> &spilled) 
     rebuilt.reserve(parts[p]->size() + 2 * uses.size());
     for (size_t i = 0; i < parts[p]->size(); ++i) {
       for (const auto &[v, use] : uses)
-        if (use.first.part == p && use.first.index == i && !use.firstIsWholeWrite)
+        if ((use.first.part == p && use.first.index == i && !use.firstIsWholeWrite) || use.loadBefore.count({p, i}))
           for (MInst &mi : spillCopy(v, valueOf(use), false, pos))
             rebuilt.push_back(std::move(mi));
       rebuilt.push_back((*parts[p])[i]);
       for (const auto &[v, use] : uses)
-        if (use.lastWrite.part == p && use.lastWrite.index == i)
+        if ((use.lastWrite.part == p && use.lastWrite.index == i) || use.storeAfter.count({p, i}))
           for (MInst &mi : spillCopy(v, valueOf(use), true, pos))
             rebuilt.push_back(std::move(mi));
     }

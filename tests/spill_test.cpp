@@ -89,6 +89,27 @@ std::string live64(unsigned live) {
   return s;
 }
 
+// A loop around `depth` nested divergent ifs: the lanes that skip an inner
+// if wait at its end while the ifs inside it run, so every level's lane
+// mask is live at once (the shape of generated password-cracker kernels
+// with hundreds of blocks in one loop).
+std::string nestedIfs(unsigned depth) {
+  std::string s = std::string(kHeader) + ".visible .entry nested(.param .u64 in, .param .u64 out, .param .u32 n)\n{\n";
+  s += ".reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n";
+  s += "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nld.param.u32 %r9, [n];\nand.b32 %r9, %r9, 3;\n"
+       "mov.u32 %r0, %tid.x;\nmul.wide.u32 %rd3, %r0, 4;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+       "ld.global.u32 %r1, [%rd4];\nmov.u32 %r2, 0;\nmov.u32 %r3, 0;\n$L_loop:\n";
+  for (unsigned b = 0; b < depth; ++b)
+    s += "shr.u32 %r4, %r1, " + std::to_string(b % 32) + ";\nand.b32 %r4, %r4, 1;\nsetp.eq.u32 %p1, %r4, " +
+         std::to_string(b / 32 % 2) + ";\n@%p1 bra $L_end" + std::to_string(b) + ";\nshf.l.wrap.b32 %r2, %r2, %r2, " +
+         std::to_string(1 + b % 31) + ";\nadd.u32 %r2, %r2, " + std::to_string(b * 2654435761u) + ";\n";
+  for (unsigned b = depth; b-- > 0;)
+    s += "$L_end" + std::to_string(b) + ":\nxor.b32 %r2, %r2, " + std::to_string(b + 1) + ";\n";
+  s += "add.u32 %r1, %r1, %r2;\nadd.u32 %r3, %r3, 1;\nsetp.le.u32 %p2, %r3, %r9;\n@%p2 bra $L_loop;\n"
+       "st.global.u32 [%rd5], %r2;\nret;\n}\n";
+  return s;
+}
+
 struct Translated {
   klower::KernelTranslation kernel;
   bool ok = false;
@@ -274,4 +295,26 @@ TEST_CASE("spilling: registers a rule ties into a pair spill together, as one 64
   }
   CHECK(spilledPairs > 0);
   checkEverywhere(s);
+}
+
+TEST_CASE("spilling: block lane masks move to VGPR lanes when SGPRs run out") {
+  const std::string src = nestedIfs(60);
+  klower::Options lo;
+  lo.maxSgprs = 48;
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    Translated k = translateKernel(src, t, lo);
+    INFO(t.name);
+    REQUIRE(k.ok);
+    CHECK(k.kernel.numSgprs <= 48);
+    // Unbounded, the masks alone take more than that on wave64.
+    Translated free = translateKernel(src, t);
+    REQUIRE(free.ok);
+    if (t.wave_size == 64) {
+      CHECK(free.kernel.numSgprs > 48);
+      CHECK(k.kernel.spilledSgprValues > 0);
+    }
+  }
+  check::Options o;
+  o.maxSgprs = 48;
+  checkEverywhere(src, o);
 }
