@@ -34,7 +34,7 @@ std::string familyKernel(const std::string &name, unsigned n) {
 std::string kernelWithLoads(const std::string &name, unsigned unsupported) {
   std::string s = ".visible .entry " + name + "(.param .u64 p)\n{\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<2>;\n";
   for (unsigned i = 0; i < unsupported; ++i)
-    s += "\tmatch.any.sync.b32 %r1, %r2, -1;\n\txor.b32 %r1, %r2, %r3;\n";
+    s += "\tsuld.b.1d.b32.trap {%r1}, [surf, {%r2}];\n\txor.b32 %r1, %r2, %r3;\n";
   return s + "}\n";
 }
 
@@ -89,11 +89,11 @@ TEST_CASE("batch: layout mirrored, failed and skipped files write nothing, summa
   // Diagnostics in input order (sorted paths), then the summary.
   const std::string c = t.root + "/sub/deep/c.ptx";
   CHECK(contains(r.err, t.root + "/empty.ptx: warning: no function with a body: nothing to translate [-Wempty-file]\n"));
-  CHECK(contains(r.err, c + ":9:2: error: unsupported PTX instruction 'match.any.sync.b32'\n        match.any.sync.b32 %r1, %r2, -1;\n"));
+  CHECK(contains(r.err, c + ":9:2: error: unsupported PTX instruction 'suld.b.1d.b32.trap'\n        suld.b.1d.b32.trap {%r1}, [surf, {%r2}];\n"));
   CHECK(r.err.find("empty.ptx: warning") < r.err.find("c.ptx:9:2"));
   CHECK(contains(r.err, "ptx2amdgpu: 4 files: 2 translated, 1 failed, 1 skipped; 3 of 4 kernels translated; "
                         "23 PTX instructions in "));
-  CHECK(contains(r.err, "\nptx2amdgpu: unsupported opcodes: match (3)\n"));
+  CHECK(contains(r.err, "\nptx2amdgpu: unsupported opcodes: suld (3)\n"));
 }
 
 TEST_CASE("batch: --stats=json agrees with the inputs and the outputs") {
@@ -112,7 +112,7 @@ TEST_CASE("batch: --stats=json agrees with the inputs and the outputs") {
   CHECK(*root.getInteger("jobs") == 2);
   const llvm::json::Array &unsup = *root.getArray("unsupported");
   REQUIRE(unsup.size() == 1);
-  CHECK(*unsup[0].getAsObject()->getString("opcode") == "match");
+  CHECK(*unsup[0].getAsObject()->getString("opcode") == "suld");
   CHECK(*unsup[0].getAsObject()->getInteger("count") == 3);
   unsigned seen = 0;
   for (const llvm::json::Value &f : *root.getArray("per_file")) {
@@ -325,12 +325,12 @@ TEST_CASE("diagnostics: CRLF lines, and a report line with both code and an erro
   const std::string f = tempFile("crlf.ptx", ".version 8.5\r\n.target sm_90\r\n.address_size 64\r\n"
                                              ".visible .entry k(.param .u64 p)\r\n{\r\n\t.reg .b32 %r<4>;\r\n"
                                              "\t.reg .b64 %rd<2>;\r\n"
-                                             "\txor.b32 %r1, %r2, %r3; match.any.sync.b32 %r1, %r2, -1;\r\n}\r\n");
+                                             "\txor.b32 %r1, %r2, %r3; suld.b.1d.b32.trap {%r1}, [surf, {%r2}];\r\n}\r\n");
   const std::string report = tempPath("r.html");
   Run r = run({f, "-o", tempPath("x.s"), "--report=" + report});
   CHECK(r.exited(1));
-  CHECK(r.err == f + ":8:25: error: unsupported PTX instruction 'match.any.sync.b32'\n"
-                     "        xor.b32 %r1, %r2, %r3; match.any.sync.b32 %r1, %r2, -1;\n"
+  CHECK(r.err == f + ":8:25: error: unsupported PTX instruction 'suld.b.1d.b32.trap'\n"
+                     "        xor.b32 %r1, %r2, %r3; suld.b.1d.b32.trap {%r1}, [surf, {%r2}];\n"
                      "                               ^\n");
   const std::string html = slurp(report);
   // The code row, then the message in a row of its own.
@@ -340,7 +340,7 @@ TEST_CASE("diagnostics: CRLF lines, and a report line with both code and an erro
   REQUIRE(note != std::string::npos);
   CHECK(code < note);
   CHECK(html.find("v_xor_b32", code) < note);
-  CHECK(html.find("error: unsupported PTX instruction &#39;match.any.sync.b32&#39;", note) != std::string::npos);
+  CHECK(html.find("error: unsupported PTX instruction &#39;suld.b.1d.b32.trap&#39;", note) != std::string::npos);
 }
 
 TEST_CASE("-ferror-limit") {

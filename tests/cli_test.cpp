@@ -203,13 +203,13 @@ TEST_CASE("a failed translation writes no output file") {
   SUBCASE("file translation, object output") {
     const std::string in = tempFile("bad.ptx", ".version 9.0\n.target sm_90\n.address_size 64\n"
                                                ".visible .entry k()\n{\n  .reg .b32 %r<4>;\n"
-                                               "  and.b32 %r1, %r2, %r3;\n  match.any.sync.b32 %r1, %r2, -1;\n}\n");
+                                               "  and.b32 %r1, %r2, %r3;\n  suld.b.1d.b32.trap {%r1}, [surf, {%r2}];\n}\n");
     const std::string obj = tempPath("bad.o");
     Run r = run({in, "-filetype=obj", "-o", obj});
     INFO(toString(r));
     CHECK(r.exited(1));
-    CHECK(contains(r.err, in + ":8:3: error: unsupported PTX instruction 'match.any.sync.b32'\n"
-                                  "  match.any.sync.b32 %r1, %r2, -1;\n  ^\n"));
+    CHECK(contains(r.err, in + ":8:3: error: unsupported PTX instruction 'suld.b.1d.b32.trap'\n"
+                                  "  suld.b.1d.b32.trap {%r1}, [surf, {%r2}];\n  ^\n"));
     CHECK_FALSE(fs::exists(obj));
   }
   SUBCASE("an output path that cannot be opened is an error") {
@@ -743,10 +743,10 @@ TEST_CASE("check: exit status and report") {
                                                          ".visible .entry k(.param .u64 p)\n{\n"
                                                          "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
                                                          "  ld.param.u64 %rd1, [p];\n"
-                                                         "  match.any.sync.b32 %r1, %r2, -1;\n  ret;\n}\n");
+                                                         "  suld.b.1d.b32.trap {%r1}, [surf, {%r2}];\n  ret;\n}\n");
   Run untranslatable = run({"check", bad});
   CHECK(untranslatable.exited(2));
-  CHECK(contains(untranslatable.err, bad + ":9:3: error: unsupported PTX instruction 'match.any.sync.b32'"));
+  CHECK(contains(untranslatable.err, bad + ":9:3: error: unsupported PTX instruction 'suld.b.1d.b32.trap'"));
 }
 
 TEST_CASE("check: pointers stored in memory (--buffer PARENT+OFFSET), a by-value struct from --input") {

@@ -407,7 +407,7 @@ TEST_CASE("error: unsupported instructions") {
               "unsupported PTX instruction 'ld.global.nc.v4.u32' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist");
   // Family names are case sensitive, and near-misses are other instructions.
   expectError("AND.b32 %r1, %r2, %r3;", 1, 1, "unsupported PTX instruction 'AND.b32'");
-  expectError("match.any.sync.b32 %r1, %r2, -1;", 1, 1, "unsupported PTX instruction 'match.any.sync.b32'");
+  expectError("suld.b.1d.b32.trap {%r1}, [surf, {%r2}];", 1, 1, "unsupported PTX instruction 'suld.b.1d.b32.trap'");
   // A guarded unsupported instruction names the opcode, at the opcode.
   expectError("@%p1 bra done;", 1, 6, "unsupported PTX instruction 'bra' outside a kernel: it is translated inside an .entry, where memory, lanes and control flow exist");
   // Several statements: each error is reported at its own line.
