@@ -215,6 +215,7 @@ auto const set_element = [](auto& ctx) {
   }
   _val(ctx).element = c;
 };
+auto const set_selector = [](auto& ctx) { _val(ctx).selector = rangeText(_attr(ctx)); };
 auto const set_pair_second = [](auto& ctx) {
   _val(ctx).name2 = std::move(_attr(ctx));
   _val(ctx).kind = ast::Operand::Kind::Pair;
@@ -512,11 +513,14 @@ auto const string_literal_def = lexeme[lit('"') >> *((lit('\\') >> char_) | (cha
 // (§4.4: special registers, inline-asm %0); other identifiers are Symbols, which
 // the decoder resolves against `.reg` / variable declarations. `d|p` is the
 // dual destination of setp, shfl.sync, lop3, ... (§9.7 instruction syntax);
-// `.x`..`.w` / `.r`..`.a` select a vector element (§6.4.3).
+// `.x`..`.w` / `.r`..`.a` select a vector element (§6.4.3); `.b0`..`.b3`,
+// `.h0`, `.h1` a video instruction's byte or half-word (§9.7.18.1).
 auto const name_operand_def =
     lexeme[(lit('_') >> !follow_sym)[action::make_sink] |
            (raw[name_token][action::set_operand_name] >>
-            -((lit('.') >> char_("xyzwrgba") >> !follow_sym)[action::set_element]))] >>
+            -((lit('.') >> char_("xyzwrgba") >> !follow_sym)[action::set_element] |
+              (lit('.') >> raw[(char_("b") >> char_("0-3")) | (char_("h") >> char_("01"))] >> !follow_sym)
+                  [action::set_selector]))] >>
     -(lit('|') > register_name[action::set_pair_second]);
 
 // `!%p1`: negated predicate source operand (PTX ISA 9.x §9.3).

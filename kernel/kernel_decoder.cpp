@@ -225,7 +225,7 @@ void Decoder::typeReg(const std::string &name, unsigned width, ::ptx::ast::Sourc
 
 bool Decoder::regOperand(const ast::Operand &o, unsigned width, ptx::Operand &out, bool allowImm) {
   out.loc = o.loc;
-  if (o.kind == ast::Operand::Kind::Register && !o.element && !o.negated) {
+  if (o.kind == ast::Operand::Kind::Register && !o.element && !o.negated && o.selector.empty()) {
     out.kind = ptx::Operand::Kind::Register;
     out.reg = o.name;
     typeReg(o.name, width, o.loc);

@@ -15,7 +15,8 @@ const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "
                                        "shr",  "prmt", "bfe", "bfi",  "brev",  "popc", "clz", "bfind",
                                        "fns",  "bmsk", "szext", "mov", "add", "sub", "mul",
                                        "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg", "div", "rem",
-                                       "mul24", "mad24", "addc", "subc", "madc", "vshl", "vshr"};
+                                       "mul24", "mad24", "addc", "subc", "madc", "vshl", "vshr", "vadd", "vsub",
+                                       "vabsdiff", "vmin", "vmax"};
 
 // Statements the kernel translation decodes (kernel/kernel_decoder.cpp) but
 // a lone instruction cannot: it has no memory, lanes or control flow around it.
@@ -129,6 +130,39 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     f.width = to->bits;
     f.fromWidth = from->bits;
     mods.clear();
+  } else if (in.opcode == "vadd" || in.opcode == "vsub" || in.opcode == "vabsdiff" || in.opcode == "vmin" ||
+             in.opcode == "vmax") {
+    // vop.dtype.atype.btype{.sat}{.add|.min|.max} (PTX ISA 9.7.18.1.1).
+    f.opcode = in.opcode == "vadd"     ? Opcode::Vadd
+               : in.opcode == "vsub"   ? Opcode::Vsub
+               : in.opcode == "vabsdiff" ? Opcode::Vabsdiff
+               : in.opcode == "vmin"   ? Opcode::Vmin
+                                       : Opcode::Vmax;
+    if (mods.size() < 3)
+      return bad("expected " + in.opcode + ".dtype.atype.btype{.sat}{.add|.min|.max}");
+    for (int i = 0; i < 3; ++i)
+      if (mods[i] != "u32" && mods[i] != "s32")
+        return bad(std::string(i == 0 ? "the destination" : i == 1 ? "a's" : "b's") + " type must be .u32 or .s32");
+    f.type = mods[0] == "s32" ? TypeClass::S : TypeClass::U;
+    f.fromType = mods[1] == "s32" ? TypeClass::S : TypeClass::U;
+    f.videoBType = mods[2] == "s32" ? TypeClass::S : TypeClass::U;
+    size_t m = 3;
+    if (m < mods.size() && mods[m] == "sat") {
+      f.saturate = true;
+      ++m;
+    }
+    if (m < mods.size()) {
+      if (mods[m] == "add") f.videoOp2 = Form::VideoOp2::Add;
+      else if (mods[m] == "min") f.videoOp2 = Form::VideoOp2::Min;
+      else if (mods[m] == "max") f.videoOp2 = Form::VideoOp2::Max;
+      else return bad("the secondary operation must be .add, .min or .max");
+      ++m;
+    }
+    if (m < mods.size())
+      return bad("unexpected modifier '." + mods[m] + "'");
+    f.width = 32;
+    f = canonicalVideoForm(f);
+    mods.clear();
   } else if (in.opcode == "vshl" || in.opcode == "vshr") {
     // vop.dtype.atype.u32{.sat}.mode{.op2} (PTX ISA, Scalar Video
     // Instructions: vshl, vshr). Without .sat the destination type does not
@@ -155,7 +189,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
         return limit("the secondary ." + mods[m] + " (which compares the 34-bit intermediate) is not translated yet");
       if (mods[m] != "add")
         return bad("the secondary operation must be .add, .min or .max");
-      f.videoAdd = true;
+      f.videoOp2 = Form::VideoOp2::Add;
       ++m;
     }
     if (m < mods.size())
@@ -266,7 +300,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     if (!typeOneOf({"u32", "s32", "u64", "s64"}))
       return bad("bfind takes .u32, .s32, .u64 or .s64");
-  } else if (in.opcode == "cvt" || in.opcode == "vshl" || in.opcode == "vshr") {
+  } else if (in.opcode == "cvt" || in.opcode == "vshl" || in.opcode == "vshr" || f.isVideoArith()) {
     // decoded above
   } else if (in.opcode == "setp") {
     // setp.CmpOp{.BoolOp}.type (PTX ISA 9.7.3.1), integer types.
@@ -465,6 +499,15 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
         ops.push_back(&e);
     else
       ops.push_back(&o);
+  // Byte and half-word selectors (and a selector on d, the data merge)
+  // belong to the video instructions (PTX ISA 9.7.18.1).
+  for (const ast::Operand *o : ops)
+    if (!o->selector.empty()) {
+      if (f.isVideoArith() || f.opcode == Opcode::Vshl || f.opcode == Opcode::Vshr)
+        return limit("operand selectors (." + o->selector +
+                     ") and the data merge into a part of d are not translated yet (whole 32-bit operands are)");
+      return bad("the selector '." + o->selector + "' is only valid on video instructions");
+    }
   const unsigned implicitDst = f.carryOut ? 1 : 0, implicitSrc = f.carryIn ? 1 : 0;
   const unsigned written = (f.opcode == Opcode::Lop3 && f.boolop != BoolOp::None) ? 1 + ns
                                                                                   : nd + ns - implicitDst - implicitSrc;

@@ -79,7 +79,17 @@ std::string Form::name() const {
   case Opcode::Vshl:
   case Opcode::Vshr:
     return std::string(opcode == Opcode::Vshl ? "vshl." : "vshr.") + ty + "." + typePrefix(fromType) + "32.u32." +
-           (mode == ShfMode::Clamp ? "clamp" : "wrap") + (videoAdd ? ".add" : "");
+           (mode == ShfMode::Clamp ? "clamp" : "wrap") + (videoAdd() ? ".add" : "");
+  case Opcode::Vadd:
+  case Opcode::Vsub:
+  case Opcode::Vabsdiff:
+  case Opcode::Vmin:
+  case Opcode::Vmax: {
+    static const char *names[] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax"};
+    static const char *op2s[] = {"", ".add", ".min", ".max"};
+    return std::string(names[int(opcode) - int(Opcode::Vadd)]) + "." + ty + "." + typePrefix(fromType) + "32." +
+           typePrefix(videoBType) + "32" + (saturate ? ".sat" : "") + op2s[int(videoOp2)];
+  }
   }
   return "?";
 }
@@ -127,7 +137,12 @@ unsigned Form::numSrcs() const {
   case Opcode::Lop3: return boolop == BoolOp::None ? 4 : 5; // a b c immLut [q]
   case Opcode::Shf: return 3;
   case Opcode::Vshl:
-  case Opcode::Vshr: return videoAdd ? 3 : 2;
+  case Opcode::Vshr: return videoAdd() ? 3 : 2;
+  case Opcode::Vadd:
+  case Opcode::Vsub:
+  case Opcode::Vabsdiff:
+  case Opcode::Vmin:
+  case Opcode::Vmax: return videoOp2 == VideoOp2::None ? 2 : 3;
   default: return 2;
   }
 }
@@ -139,7 +154,12 @@ unsigned Form::srcWidth(unsigned i) const {
   case Opcode::Bmsk:
   case Opcode::Szext:
   case Opcode::Vshl:
-  case Opcode::Vshr: return 32;
+  case Opcode::Vshr:
+  case Opcode::Vadd:
+  case Opcode::Vsub:
+  case Opcode::Vabsdiff:
+  case Opcode::Vmin:
+  case Opcode::Vmax: return 32;
   case Opcode::Bfe: return i == 0 ? width : 32;  // pos and len are .u32
   case Opcode::Bfi: return i < 2 ? width : 32;   // a, b have the type; pos, len are .u32
   case Opcode::Lop3: return i < 3 ? 32 : i == 3 ? 8 : 1;
@@ -354,12 +374,43 @@ const std::vector<Form> &allForms() {
             Form f{op, TypeClass::U, 32};
             f.fromType = a;
             f.mode = m;
-            f.videoAdd = plus;
+            f.videoOp2 = plus ? Form::VideoOp2::Add : Form::VideoOp2::None;
             add(f);
           }
+    // Video arithmetic, canonical forms only (canonicalVideoForm).
+    for (Opcode op : {Opcode::Vadd, Opcode::Vsub, Opcode::Vabsdiff, Opcode::Vmin, Opcode::Vmax})
+      for (TypeClass d : {TypeClass::U, TypeClass::S})
+        for (TypeClass a : {TypeClass::U, TypeClass::S})
+          for (TypeClass b : {TypeClass::U, TypeClass::S})
+            for (bool sat : {false, true})
+              for (Form::VideoOp2 op2 :
+                   {Form::VideoOp2::None, Form::VideoOp2::Add, Form::VideoOp2::Min, Form::VideoOp2::Max}) {
+                Form f{op, d, 32};
+                f.fromType = a;
+                f.videoBType = b;
+                f.saturate = sat;
+                f.videoOp2 = op2;
+                if (canonicalVideoForm(f) == f)
+                  add(f);
+              }
     return v;
   }();
   return forms;
+}
+
+bool Form::isVideoArith() const {
+  return opcode == Opcode::Vadd || opcode == Opcode::Vsub || opcode == Opcode::Vabsdiff || opcode == Opcode::Vmin ||
+         opcode == Opcode::Vmax;
+}
+
+Form canonicalVideoForm(Form f) {
+  const bool comparesWithC = f.videoOp2 == Form::VideoOp2::Min || f.videoOp2 == Form::VideoOp2::Max;
+  if (!f.saturate && !comparesWithC) {
+    f.type = TypeClass::U;
+    if (f.opcode == Opcode::Vadd || f.opcode == Opcode::Vsub)
+      f.fromType = f.videoBType = TypeClass::U;
+  }
+  return f;
 }
 
 std::optional<Form> formByName(const std::string &name) {

@@ -41,9 +41,11 @@ enum class Opcode {
   // rule can map them to one AMD instruction: add3 = (a + b) + c,
   // xad = (a ^ b) + c.
   Add3, Xad,
-  // PTX ISA "Scalar Video Instructions": vshl / vshr .dtype.atype.u32.mode
-  // with an optional secondary .add (no .sat, no byte/half selectors).
-  Vshl, Vshr,
+  // PTX ISA 9.7.18.1 "Scalar Video Instructions": vshl / vshr
+  // .dtype.atype.u32.mode with an optional secondary .add (no .sat); vadd,
+  // vsub, vabsdiff, vmin, vmax .dtype.atype.btype{.sat}{.add|.min|.max}.
+  // No byte/half selectors or data merge.
+  Vshl, Vshr, Vadd, Vsub, Vabsdiff, Vmin, Vmax,
 };
 
 // prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.
@@ -86,9 +88,16 @@ struct Form {
   // CC.CF is an implicit 1-bit operand: a destination after d with
   // carryOut, a source after b with carryIn.
   bool carryIn = false, carryOut = false;
-  // vshl/vshr only: the secondary operation .add (d = shifted + c). `type`
-  // is the destination type, `fromType` a's type, `mode` the shift mode.
-  bool videoAdd = false;
+  // Video instructions (9.7.18.1): `type` is the destination type,
+  // `fromType` a's, `videoBType` b's; `saturate` clamps the 34-bit
+  // intermediate to the destination type; the secondary operation with c
+  // (.add, .min, .max; vshl/vshr: .add only) follows. vshl/vshr: `mode`.
+  enum class VideoOp2 { None, Add, Min, Max };
+  TypeClass videoBType = TypeClass::U;
+  bool saturate = false;
+  VideoOp2 videoOp2 = VideoOp2::None;
+  bool videoAdd() const { return videoOp2 == VideoOp2::Add; }
+  bool isVideoArith() const;
 
   // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
   std::string name() const;
@@ -103,6 +112,11 @@ struct Form {
   unsigned dstWidth(unsigned i) const;
   bool operator==(const Form &o) const { return name() == o.name(); }
 };
+
+// A video arithmetic form with the types that change no bit set to .u32:
+// without .sat or a secondary .min/.max, the destination type; for vadd and
+// vsub then a's and b's too (d is the low 32 bits of the sum either way).
+Form canonicalVideoForm(Form f);
 
 // Every form of the family, in a stable order (for tables and tests).
 const std::vector<Form> &allForms();

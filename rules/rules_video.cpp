@@ -1,5 +1,5 @@
-// Rules for the video shifts vshl / vshr (PTX ISA, Scalar Video
-// Instructions) without .sat or byte/half selectors: d = (a shifted by b,
+// Rules for the scalar video instructions (PTX ISA 9.7.18.1) without
+// byte/half selectors or data merge. The shifts vshl / vshr, without .sat: d = (a shifted by b,
 // .clamp: min(b, 32), .wrap: b & 31) [+ c with the secondary .add]. JH-512
 // kernels spell their rotations-with-add as vshl.u32.u32.u32.clamp.add.
 //
@@ -35,7 +35,7 @@ TInst shift(Opcode op, bool arithmetic, Ref d, Ref amount, Ref value) {
 // `shifted` into d, or shifted + c with the secondary .add (a left shift and
 // the add are one v_lshl_add_u32).
 void finish(Rule &r, const Form &f, bool arithmetic, Ref amount, Ref value) {
-  if (!f.videoAdd) {
+  if (!f.videoAdd()) {
     r.seq.push_back(shift(f.opcode, arithmetic, D(), amount, value));
   } else if (f.opcode == Opcode::Vshl) {
     r.seq.push_back(inst(Op::V_LSHL_ADD_U32, D(), {value, amount, S(2)}));
@@ -50,10 +50,10 @@ void finish(Rule &r, const Form &f, bool arithmetic, Ref amount, Ref value) {
 void addVideoShift(const Form &f, std::vector<Rule> &out) {
   const bool clamp = f.mode == ShfMode::Clamp;
   const bool arithmetic = f.opcode == Opcode::Vshr && f.fromType == TypeClass::S;
-  const std::vector<OperandReq> any = f.videoAdd ? std::vector{A, A, A} : std::vector{A, A};
+  const std::vector<OperandReq> any = f.videoAdd() ? std::vector{A, A, A} : std::vector{A, A};
   std::vector<OperandReq> immB = any;
   immB[1] = Im;
-  const std::string plus = f.videoAdd ? ", then + c" : "";
+  const std::string plus = f.videoAdd() ? ", then + c" : "";
   {
     Rule r = makeRule(f, clamp ? "select" : "shift", any);
     if (!clamp) {
@@ -86,26 +86,186 @@ void addVideoShift(const Form &f, std::vector<Rule> &out) {
     finish(r, f, arithmetic, F(0), S(0));
     r.priority = 1;
     r.restriction = "a constant amount below 32: one " +
-                    std::string(f.opcode == Opcode::Vshl && f.videoAdd ? "v_lshl_add_u32" : "shift") +
-                    (f.videoAdd && f.opcode != Opcode::Vshl ? " and an add" : "");
+                    std::string(f.opcode == Opcode::Vshl && f.videoAdd() ? "v_lshl_add_u32" : "shift") +
+                    (f.videoAdd() && f.opcode != Opcode::Vshl ? " and an add" : "");
     out.push_back(r);
   }
   if (clamp && !arithmetic) {
     Rule r = makeRule(f, "imm-all", immB);
     r.constraints = {when(b >= 32)};
-    r.seq = {inst(Op::V_MOV_B32, D(), {f.videoAdd ? S(2) : I(0)})};
+    r.seq = {inst(Op::V_MOV_B32, D(), {f.videoAdd() ? S(2) : I(0)})};
     r.priority = 1;
-    r.restriction = std::string("a constant amount of 32 or more: the shift leaves 0") + (f.videoAdd ? ", d = c" : "");
+    r.restriction = std::string("a constant amount of 32 or more: the shift leaves 0") + (f.videoAdd() ? ", d = c" : "");
     out.push_back(r);
   }
+}
+
+// ---- vadd, vsub, vabsdiff, vmin, vmax (PTX ISA 9.7.18.1.1) ----
+//
+// PTX computes in an .s34 intermediate from .s33 inputs and clamps that to
+// the destination type (.sat) before the secondary operation, whose .min and
+// .max compare the wide value with c. The general rule does exactly that on
+// 64-bit VGPR pairs: each input extended by its type, the operation with
+// the carry through VCC, 64-bit compares and a select per half. Where the
+// types change no bit, one or two 32-bit instructions serve.
+
+using VideoOp2 = Form::VideoOp2;
+
+// dst (a V64 temporary) = src extended to 64 bits by its type.
+void extend(Rule &r, unsigned temp, Ref src, TypeClass type) {
+  r.seq.push_back(inst(Op::V_MOV_B32, T(temp, Part::Lo), {src}));
+  r.seq.push_back(type == TypeClass::S ? inst(Op::V_ASHRREV_I32, T(temp, Part::Hi), {I(31), src})
+                                       : inst(Op::V_MOV_B32, T(temp, Part::Hi), {I(0)}));
+}
+
+// dst = cond ? whenSet : whenClear, per half of V64 temporaries.
+void select64(Rule &r, unsigned dst, unsigned whenClear, unsigned whenSet) {
+  for (Part p : {Part::Lo, Part::Hi})
+    r.seq.push_back(inst(Op::V_CNDMASK_B32, T(dst, p), {T(whenClear, p), T(whenSet, p), VCC()}));
+}
+
+void addVideoArithWide(const Form &f, std::vector<Rule> &out) {
+  const bool withC = f.videoOp2 != VideoOp2::None, sgn = f.type == TypeClass::S;
+  Rule r = makeRule(f, "wide", withC ? std::vector{A, A, A} : std::vector{A, A});
+  r.temps = {TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V64}; // ta, tb, tmp, scratch
+  extend(r, 0, S(0), f.fromType);
+  extend(r, 1, S(1), f.videoBType);
+  switch (f.opcode) {
+  case Opcode::Vadd:
+    r.seq.push_back(inst(Op::V_ADD_CO_U32, T(2, Part::Lo), {T(0, Part::Lo), T(1, Part::Lo)}));
+    r.seq.push_back(inst(Op::V_ADDC_CO_U32, T(2, Part::Hi), {T(0, Part::Hi), T(1, Part::Hi), VCC()}));
+    break;
+  case Opcode::Vsub:
+  case Opcode::Vabsdiff:
+    r.seq.push_back(inst(Op::V_SUB_CO_U32, T(2, Part::Lo), {T(0, Part::Lo), T(1, Part::Lo)}));
+    r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(2, Part::Hi), {T(0, Part::Hi), T(1, Part::Hi), VCC()}));
+    if (f.opcode == Opcode::Vabsdiff) { // |tmp|: 0 - tmp where tmp < 0
+      r.seq.push_back(inst(Op::V_SUB_CO_U32, T(3, Part::Lo), {I(0), T(2, Part::Lo)}));
+      r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(3, Part::Hi), {I(0), T(2, Part::Hi), VCC()}));
+      r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(2)), O(I(0))}));
+      select64(r, 2, 2, 3);
+    }
+    break;
+  case Opcode::Vmin:
+  case Opcode::Vmax:
+    r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(0)), O(T(1))}));
+    if (f.opcode == Opcode::Vmin)
+      select64(r, 2, 1, 0);
+    else
+      select64(r, 2, 0, 1);
+    break;
+  default: break;
+  }
+  std::string how = "no 34-bit video arithmetic: inputs extended to 64 bits by their types";
+  if (f.saturate) { // CLAMP(tmp, max, min) of the destination type
+    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Lo), {I(sgn ? 0x7fffffffu : 0xffffffffu)}));
+    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Hi), {I(0)}));
+    r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(3)), O(T(2))}));
+    select64(r, 2, 2, 3);
+    if (sgn) {
+      r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Lo), {I(0x80000000u)}));
+      r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Hi), {I(0xffffffffu)}));
+      r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(2)), O(T(3))}));
+      select64(r, 2, 2, 3);
+    } else { // below 0: 0 (only the low half is read after this)
+      r.seq.push_back(inst(Op::V_CMP_GE_I64, O(VCC()), {O(T(2)), O(I(0))}));
+      r.seq.push_back(inst(Op::V_CNDMASK_B32, T(2, Part::Lo), {I(0), T(2, Part::Lo), VCC()}));
+      r.seq.push_back(inst(Op::V_MOV_B32, T(2, Part::Hi), {I(0)}));
+    }
+    how += ", clamped with 64-bit compares";
+  }
+  switch (f.videoOp2) {
+  case VideoOp2::None: r.seq.push_back(inst(Op::V_MOV_B32, D(), {T(2, Part::Lo)})); break;
+  case VideoOp2::Add: r.seq.push_back(inst(Op::V_ADD_U32, D(), {T(2, Part::Lo), S(2)})); break;
+  case VideoOp2::Min:
+  case VideoOp2::Max:
+    extend(r, 3, S(2), f.type);
+    r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(2)), O(T(3))}));
+    r.seq.push_back(f.videoOp2 == VideoOp2::Min
+                        ? inst(Op::V_CNDMASK_B32, D(), {T(3, Part::Lo), T(2, Part::Lo), VCC()})
+                        : inst(Op::V_CNDMASK_B32, D(), {T(2, Part::Lo), T(3, Part::Lo), VCC()}));
+    how += ", c compared with the wide value";
+    break;
+  }
+  r.restriction = how;
+  out.push_back(r);
+}
+
+// Where the 32-bit result is all that matters: no .sat, no secondary .min
+// or .max. vadd/vsub: the low 32 bits of the sum whatever the types;
+// vmin/vmax of equally typed inputs: one VOP2; vabsdiff of unsigned inputs:
+// max - min.
+void addVideoArith32(const Form &f, std::vector<Rule> &out) {
+  if (f.saturate || f.videoOp2 == VideoOp2::Min || f.videoOp2 == VideoOp2::Max)
+    return;
+  const bool plus = f.videoOp2 == VideoOp2::Add;
+  const std::vector<OperandReq> reqs = plus ? std::vector{A, A, A} : std::vector{A, A};
+  Rule r = makeRule(f, "vop2", reqs);
+  const std::string then = plus ? ", then + c" : "";
+  auto finishWith = [&](Op op, std::vector<Ref> srcs) { // into d, or a temporary and + c
+    if (!plus) {
+      TInst t{op, O(D()), {}};
+      for (const Ref &s : srcs)
+        t.srcs.push_back(O(s));
+      r.seq.push_back(t);
+      return;
+    }
+    r.temps.push_back(TempKind::V32);
+    const Ref t = T(static_cast<unsigned>(r.temps.size() - 1));
+    TInst i{op, O(t), {}};
+    for (const Ref &s : srcs)
+      i.srcs.push_back(O(s));
+    r.seq.push_back(i);
+    r.seq.push_back(inst(Op::V_ADD_U32, D(), {t, S(2)}));
+  };
+  switch (f.opcode) {
+  case Opcode::Vadd:
+    if (plus) {
+      r.seq = {inst(Op::V_ADD3_U32, D(), {S(0), S(1), S(2)})};
+      r.restriction = "none: the low 32 bits of a + b + c, one v_add3_u32";
+    } else {
+      r.seq = {inst(Op::V_ADD_U32, D(), {S(0), S(1)})};
+      r.restriction = "none: the low 32 bits of a + b";
+    }
+    break;
+  case Opcode::Vsub:
+    finishWith(Op::V_SUB_U32, {S(0), S(1)});
+    r.restriction = "none: the low 32 bits of a - b" + then;
+    break;
+  case Opcode::Vmin:
+  case Opcode::Vmax: {
+    if (f.fromType != f.videoBType)
+      return;
+    const bool s = f.fromType == TypeClass::S, min = f.opcode == Opcode::Vmin;
+    finishWith(min ? (s ? Op::V_MIN_I32 : Op::V_MIN_U32) : (s ? Op::V_MAX_I32 : Op::V_MAX_U32), {S(0), S(1)});
+    r.restriction = "inputs of one type: a 32-bit min/max compares as the wide one" + then;
+    break;
+  }
+  case Opcode::Vabsdiff: {
+    if (f.fromType != TypeClass::U || f.videoBType != TypeClass::U)
+      return;
+    r.temps = {TempKind::V32, TempKind::V32};
+    r.seq = {inst(Op::V_MAX_U32, T(0), {S(0), S(1)}), inst(Op::V_MIN_U32, T(1), {S(0), S(1)})};
+    finishWith(Op::V_SUB_U32, {T(0), T(1)});
+    r.restriction = "unsigned inputs: |a - b| is max - min" + then;
+    break;
+  }
+  default: return;
+  }
+  out.push_back(r);
 }
 
 } // namespace
 
 void addVideoRules(std::vector<Rule> &out) {
-  for (const Form &f : ptx::allForms())
+  for (const Form &f : ptx::allForms()) {
     if (f.opcode == Opcode::Vshl || f.opcode == Opcode::Vshr)
       addVideoShift(f, out);
+    if (f.isVideoArith()) {
+      addVideoArith32(f, out);
+      addVideoArithWide(f, out);
+    }
+  }
 }
 
 } // namespace p2a::rules

@@ -197,4 +197,48 @@ BV videoShift(bool left, bool clamp, bool signedA, const BV &a, const BV &b, con
   return plus ? d + *plus : d;
 }
 
+namespace {
+BV signedLess(const BV &a, const BV &b) {
+  const BV sign = a.lit(uint64_t(1) << (a.width() - 1));
+  return (a ^ sign).ult(b ^ sign);
+}
+} // namespace
+
+BV videoArith(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
+  using ptx::Opcode;
+  using ptx::TypeClass;
+  // The .s33 inputs and .s34 intermediate, modelled at 64 bits (no
+  // overflow there: |ta|, |tb| < 2^32).
+  const BV ta = f.fromType == TypeClass::S ? a.sext(64) : a.zext(64);
+  const BV tb = f.videoBType == TypeClass::S ? b.sext(64) : b.zext(64);
+  BV tmp = ta;
+  switch (f.opcode) {
+  case Opcode::Vadd: tmp = ta + tb; break;
+  case Opcode::Vsub: tmp = ta - tb; break;
+  case Opcode::Vabsdiff: {
+    const BV diff = ta - tb;
+    tmp = BV::ite(signedLess(diff, diff.lit(0)), diff.lit(0) - diff, diff);
+    break;
+  }
+  case Opcode::Vmin: tmp = BV::ite(signedLess(ta, tb), ta, tb); break;
+  case Opcode::Vmax: tmp = BV::ite(signedLess(ta, tb), tb, ta); break;
+  default: throw std::logic_error("videoArith: not a video arithmetic form");
+  }
+  const bool sgn = f.type == TypeClass::S;
+  if (f.saturate) { // optSaturate: CLAMP(tmp, max, min) of the destination type
+    const BV hi = tmp.lit(sgn ? 0x7fffffffull : 0xffffffffull), lo = tmp.lit(sgn ? ~0x7fffffffull : 0);
+    tmp = BV::ite(signedLess(hi, tmp), hi, BV::ite(signedLess(tmp, lo), lo, tmp));
+  }
+  if (c) { // optSecOp, c's sign from dtype
+    const BV tc = sgn ? c->sext(64) : c->zext(64);
+    switch (f.videoOp2) {
+    case ptx::Form::VideoOp2::Add: tmp = tmp + tc; break;
+    case ptx::Form::VideoOp2::Min: tmp = BV::ite(signedLess(tmp, tc), tmp, tc); break;
+    case ptx::Form::VideoOp2::Max: tmp = BV::ite(signedLess(tmp, tc), tc, tmp); break;
+    case ptx::Form::VideoOp2::None: break;
+    }
+  }
+  return tmp.trunc(32);
+}
+
 } // namespace p2a::sem::bits

@@ -22,5 +22,10 @@ BV szext(bool clamp, bool isSigned, const BV &a, const BV &b);
 // vshl / vshr (Scalar Video Instructions) without .sat or selectors; `plus`
 // is the secondary .add with c (ignored otherwise).
 BV videoShift(bool left, bool clamp, bool signedA, const BV &a, const BV &b, const BV *plus);
+// vadd, vsub, vabsdiff, vmin, vmax (PTX ISA 9.7.18.1.1 with the stages of
+// 9.7.18.1): a and b extended by their types, the operation in the wide
+// intermediate, optSaturate to dtype, the secondary operation with c
+// (extended by dtype), the low 32 bits.
+BV videoArith(const ptx::Form &f, const BV &a, const BV &b, const BV *c);
 
 } // namespace p2a::sem::bits

@@ -218,7 +218,7 @@ TEST_CASE("every fixture passes check on every target") {
   o.trials = 2;
   unsigned checked = 0;
   for (const char *file : {"logic.ptx", "lop3.ptx", "shift.ptx", "prmt.ptx", "bitfield.ptx", "bitcount.ptx",
-                           "arith.ptx", "compare.ptx"}) {
+                           "arith.ptx", "compare.ptx", "video.ptx"}) {
     const std::string src = readFixture(file);
     const std::vector<std::string> names = kernelNames(src);
     REQUIRE(!names.empty());
