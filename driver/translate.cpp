@@ -36,11 +36,13 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
 
   select::RuleCostFn costFn = cost::ruleCostFn(costs);
   mir::Function &fn = out.function;
+  unsigned selectors = 0; // (video operand selectors' %__sel<N> registers)
   for (const ast::Statement *s : stmts) {
     const ast::Instruction *in = std::get_if<ast::Instruction>(s);
     if (!in)
       continue; // labels and directives carry no computation here
-    std::optional<ptx::Instruction> inst = ptx::decodeInstruction(*in, diags);
+    for (const ast::Instruction &part : ptx::expandOperandSelectors(*in, selectors)) {
+    std::optional<ptx::Instruction> inst = ptx::decodeInstruction(part, diags);
     if (!inst || !ptx::typeRegisters(*inst, types, diags))
       continue;
     // Registers take their declared width; the form fixes it for the rest.
@@ -51,6 +53,7 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
       if (inst->srcs[i].isReg())
         select::vregFor(fn, inst->srcs[i].reg, types[inst->srcs[i].reg].width);
     select::selectAndLower(*inst, t, costFn, fn, diags);
+    }
   }
   // On a lowering error the instructions that did lower are still assigned
   // registers and printed (the HTML report shows them beside the error), but

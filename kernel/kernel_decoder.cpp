@@ -246,6 +246,11 @@ void Decoder::unsupportedForm(const ast::Instruction &in, const std::string &ful
 }
 
 void Decoder::decode(const ast::Instruction &in) {
+  if (std::vector<ast::Instruction> parts = ptx::expandOperandSelectors(in, selectors_); parts.size() > 1) {
+    for (size_t i = 0; i + 1 < parts.size(); ++i) // the selections, for every lane (fresh registers)
+      decode(parts[i]);
+    return decode(parts.back());
+  }
   std::string full = in.opcode;
   for (const std::string &m : in.modifiers)
     full += "." + m;

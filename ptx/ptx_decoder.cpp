@@ -16,7 +16,7 @@ const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "
                                        "fns",  "bmsk", "szext", "mov", "add", "sub", "mul",
                                        "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg", "div", "rem",
                                        "mul24", "mad24", "addc", "subc", "madc", "vshl", "vshr", "vadd", "vsub",
-                                       "vabsdiff", "vmin", "vmax"};
+                                       "vabsdiff", "vmin", "vmax", "vset"};
 
 // Statements the kernel translation decodes (kernel/kernel_decoder.cpp) but
 // a lone instruction cannot: it has no memory, lanes or control flow around it.
@@ -62,6 +62,55 @@ uint64_t truncatedConstant(const ast::Operand &o, unsigned width, const std::str
             "integer constant " + o.text + " does not fit " + operand + "; its low " + std::to_string(width) +
                 " bits are used, as ptxas does");
   return width >= 64 ? o.imm_bits : o.imm_bits & ((1ull << width) - 1);
+}
+
+std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in, unsigned &counter) {
+  const std::string &op = in.opcode;
+  const bool arith = op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax";
+  const bool set = op == "vset", shift = op == "vshl" || op == "vshr";
+  if (!arith && !set && !shift)
+    return {in};
+  // The type each of a and b is extended by: .dtype.atype.btype, vset's
+  // .atype.btype, the shifts' .dtype.atype.u32.
+  const std::vector<std::string> &m = in.modifiers;
+  auto typeOf = [&](size_t operand) -> std::string {
+    const size_t at = set ? operand - 1 : operand;
+    if (shift && operand == 2)
+      return "u32";
+    return at < m.size() && (m[at] == "u32" || m[at] == "s32") ? m[at] : std::string();
+  };
+  std::vector<ast::Instruction> out;
+  ast::Instruction main = in;
+  for (size_t i = 1; i <= 2 && i < main.operands.size(); ++i) {
+    ast::Operand &o = main.operands[i];
+    const std::string type = typeOf(i);
+    if (o.selector.empty() || o.kind != ast::Operand::Kind::Register || type.empty())
+      continue;
+    const unsigned pos = o.selector[0] == 'b' ? 8u * unsigned(o.selector[1] - '0') : 16u * unsigned(o.selector[1] - '0');
+    const unsigned len = o.selector[0] == 'b' ? 8 : 16;
+    ast::Instruction bfe;
+    bfe.loc = bfe.opcode_loc = o.loc;
+    bfe.opcode = "bfe";
+    bfe.modifiers = {type};
+    ast::Operand d = o, src = o, p, l;
+    d.name = "%__sel" + std::to_string(counter++);
+    d.text = d.name;
+    d.selector.clear();
+    src.selector.clear();
+    src.text = o.name;
+    p.kind = l.kind = ast::Operand::Kind::Immediate;
+    p.loc = l.loc = o.loc;
+    p.imm_bits = pos;
+    l.imm_bits = len;
+    p.text = std::to_string(pos);
+    l.text = std::to_string(len);
+    bfe.operands = {d, src, p, l};
+    bfe.text = "bfe." + type + " " + d.name + ", " + o.name + ", " + p.text + ", " + l.text + " (" + o.text + ")";
+    out.push_back(bfe);
+    o = d;
+  }
+  out.push_back(main);
+  return out;
 }
 
 std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnostics &diags) {
@@ -162,6 +211,39 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       return bad("unexpected modifier '." + mods[m] + "'");
     f.width = 32;
     f = canonicalVideoForm(f);
+    mods.clear();
+  } else if (in.opcode == "vset") {
+    // vset.atype.btype.cmp{.add|.min|.max} (PTX ISA 9.7.18.1.3): d and c unsigned.
+    f.opcode = Opcode::Vset;
+    if (mods.size() < 3)
+      return bad("expected vset.atype.btype.cmp{.add|.min|.max}");
+    for (int i = 0; i < 2; ++i)
+      if (mods[i] != "u32" && mods[i] != "s32")
+        return bad(std::string(i == 0 ? "a's" : "b's") + " type must be .u32 or .s32");
+    f.type = TypeClass::U;
+    f.fromType = mods[0] == "s32" ? TypeClass::S : TypeClass::U;
+    f.videoBType = mods[1] == "s32" ? TypeClass::S : TypeClass::U;
+    static const std::pair<const char *, CmpOp> cmps[] = {{"eq", CmpOp::Eq}, {"ne", CmpOp::Ne}, {"lt", CmpOp::Lt},
+                                                          {"le", CmpOp::Le}, {"gt", CmpOp::Gt}, {"ge", CmpOp::Ge}};
+    bool found = false;
+    for (auto &[name, c] : cmps)
+      if (mods[2] == name) {
+        f.cmp = c;
+        found = true;
+      }
+    if (!found)
+      return bad("the comparison must be .eq, .ne, .lt, .le, .gt or .ge");
+    size_t m = 3;
+    if (m < mods.size()) {
+      if (mods[m] == "add") f.videoOp2 = Form::VideoOp2::Add;
+      else if (mods[m] == "min") f.videoOp2 = Form::VideoOp2::Min;
+      else if (mods[m] == "max") f.videoOp2 = Form::VideoOp2::Max;
+      else return bad("the secondary operation must be .add, .min or .max");
+      ++m;
+    }
+    if (m < mods.size())
+      return bad("unexpected modifier '." + mods[m] + "'");
+    f.width = 32;
     mods.clear();
   } else if (in.opcode == "vshl" || in.opcode == "vshr") {
     // vop.dtype.atype.u32{.sat}.mode{.op2} (PTX ISA, Scalar Video
@@ -300,7 +382,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     if (!typeOneOf({"u32", "s32", "u64", "s64"}))
       return bad("bfind takes .u32, .s32, .u64 or .s64");
-  } else if (in.opcode == "cvt" || in.opcode == "vshl" || in.opcode == "vshr" || f.isVideoArith()) {
+  } else if (in.opcode == "cvt" || in.opcode == "vshl" || in.opcode == "vshr" || f.isVideoArith() ||
+             f.opcode == Opcode::Vset) {
     // decoded above
   } else if (in.opcode == "setp") {
     // setp.CmpOp{.BoolOp}.type (PTX ISA 9.7.3.1), integer types.
@@ -503,10 +586,14 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   // belong to the video instructions (PTX ISA 9.7.18.1).
   for (const ast::Operand *o : ops)
     if (!o->selector.empty()) {
-      if (f.isVideoArith() || f.opcode == Opcode::Vshl || f.opcode == Opcode::Vshr)
-        return limit("operand selectors (." + o->selector +
-                     ") and the data merge into a part of d are not translated yet (whole 32-bit operands are)");
-      return bad("the selector '." + o->selector + "' is only valid on video instructions");
+      const bool video =
+          f.isVideoArith() || f.opcode == Opcode::Vset || f.opcode == Opcode::Vshl || f.opcode == Opcode::Vshr;
+      if (!video)
+        return bad("the selector '." + o->selector + "' is only valid on video instructions");
+      if (o == ops.front())
+        return limit("the data merge into a part of d (." + o->selector + ") is not translated yet");
+      return limit("an operand selector (." + o->selector + ") reached the decoder unexpanded "
+                   "(ptx::expandOperandSelectors computes it first)");
     }
   const unsigned implicitDst = f.carryOut ? 1 : 0, implicitSrc = f.carryIn ? 1 : 0;
   const unsigned written = (f.opcode == Opcode::Lop3 && f.boolop != BoolOp::None) ? 1 + ns

@@ -14,6 +14,15 @@ namespace p2a::ptx {
 // unsupported form.
 std::optional<Instruction> decodeInstruction(const ::ptx::ast::Instruction &in, Diagnostics &diags);
 
+// A video instruction whose a or b has a byte or half-word selector
+// (`%r2.b1`, `%r3.h1`; PTX ISA 9.7.18.1 partSelectSignExtend) as the
+// instructions that compute it: a bfe.u32/.s32 (by the operand's type) of
+// the selected part into a fresh register `%__sel<N>` per such operand,
+// then the instruction on whole registers. Unchanged (one instruction)
+// otherwise; a selector on d (the data merge) stays for decodeInstruction
+// to refuse.
+std::vector<::ptx::ast::Instruction> expandOperandSelectors(const ::ptx::ast::Instruction &in, unsigned &counter);
+
 // An integer constant operand's bits in a `width`-bit operand: truncated as
 // ptxas does, with -Wconstant-truncated when bits are lost (immediateFits).
 // `operand` names the operand in the warning ("the 32-bit operand of

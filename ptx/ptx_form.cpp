@@ -80,6 +80,12 @@ std::string Form::name() const {
   case Opcode::Vshr:
     return std::string(opcode == Opcode::Vshl ? "vshl." : "vshr.") + ty + "." + typePrefix(fromType) + "32.u32." +
            (mode == ShfMode::Clamp ? "clamp" : "wrap") + (videoAdd() ? ".add" : "");
+  case Opcode::Vset: {
+    static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    static const char *op2s[] = {"", ".add", ".min", ".max"};
+    return std::string("vset.") + typePrefix(fromType) + "32." + typePrefix(videoBType) + "32." + cmps[int(cmp)] +
+           op2s[int(videoOp2)];
+  }
   case Opcode::Vadd:
   case Opcode::Vsub:
   case Opcode::Vabsdiff:
@@ -142,7 +148,8 @@ unsigned Form::numSrcs() const {
   case Opcode::Vsub:
   case Opcode::Vabsdiff:
   case Opcode::Vmin:
-  case Opcode::Vmax: return videoOp2 == VideoOp2::None ? 2 : 3;
+  case Opcode::Vmax:
+  case Opcode::Vset: return videoOp2 == VideoOp2::None ? 2 : 3;
   default: return 2;
   }
 }
@@ -159,7 +166,8 @@ unsigned Form::srcWidth(unsigned i) const {
   case Opcode::Vsub:
   case Opcode::Vabsdiff:
   case Opcode::Vmin:
-  case Opcode::Vmax: return 32;
+  case Opcode::Vmax:
+  case Opcode::Vset: return 32;
   case Opcode::Bfe: return i == 0 ? width : 32;  // pos and len are .u32
   case Opcode::Bfi: return i < 2 ? width : 32;   // a, b have the type; pos, len are .u32
   case Opcode::Lop3: return i < 3 ? 32 : i == 3 ? 8 : 1;
@@ -393,6 +401,18 @@ const std::vector<Form> &allForms() {
                 if (canonicalVideoForm(f) == f)
                   add(f);
               }
+    for (TypeClass a : {TypeClass::U, TypeClass::S})
+      for (TypeClass b : {TypeClass::U, TypeClass::S})
+        for (CmpOp c : {CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge})
+          for (Form::VideoOp2 op2 :
+               {Form::VideoOp2::None, Form::VideoOp2::Add, Form::VideoOp2::Min, Form::VideoOp2::Max}) {
+            Form f{Opcode::Vset, TypeClass::U, 32};
+            f.fromType = a;
+            f.videoBType = b;
+            f.cmp = c;
+            f.videoOp2 = op2;
+            add(f);
+          }
     return v;
   }();
   return forms;

@@ -46,6 +46,8 @@ enum class Opcode {
   // vsub, vabsdiff, vmin, vmax .dtype.atype.btype{.sat}{.add|.min|.max}.
   // No byte/half selectors or data merge.
   Vshl, Vshr, Vadd, Vsub, Vabsdiff, Vmin, Vmax,
+  // vset.atype.btype.cmp{.add|.min|.max} (9.7.18.1.3): d = compare ? 1 : 0, unsigned.
+  Vset,
 };
 
 // prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.

@@ -15,10 +15,13 @@ void addBitCountRules(std::vector<Rule> &out);  // brev popc clz bfind
 void addBitFieldRules(std::vector<Rule> &out);  // bfe bfi bmsk szext
 void addFnsRules(std::vector<Rule> &out);       // fns
 void addDivideRules(std::vector<Rule> &out);    // div rem
-void addVideoRules(std::vector<Rule> &out);     // vshl vshr
+void addVideoRules(std::vector<Rule> &out);     // vshl vshr vadd vsub vabsdiff vmin vmax vset
 void addConstantFoldRules(std::vector<Rule> &out); // all-immediate operands
 void addArithRules(std::vector<Rule> &out);        // mov add sub mul mad cvt
 void addCompareRules(std::vector<Rule> &out);      // setp selp
 void addScalarRules(std::vector<Rule> &out);       // uniform values on the scalar ALU
+
+// The VOPC compare for a PTX comparison at 16, 32 or 64 bits (rules_compare.cpp).
+amd::Op compareOp(ptx::CmpOp c, bool isSigned, unsigned width);
 
 } // namespace p2a::rules

@@ -16,6 +16,9 @@ using ptx::TypeClass;
 
 namespace {
 
+
+} // namespace
+
 Op compareOp(CmpOp c, bool isSigned, unsigned width) {
   if (width == 16) {
     switch (c) {
@@ -47,8 +50,6 @@ Op compareOp(CmpOp c, bool isSigned, unsigned width) {
   }
   return Op::V_CMP_EQ_U32;
 }
-
-} // namespace
 
 void addCompareRules(std::vector<Rule> &out) {
   for (const Form &f : ptx::allForms()) {

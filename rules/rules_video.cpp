@@ -255,6 +255,35 @@ void addVideoArith32(const Form &f, std::vector<Rule> &out) {
   out.push_back(r);
 }
 
+// vset: a compare into VCC, 0 or 1 by a select, then the secondary
+// operation (d and c unsigned). Inputs of one type compare in 32 bits;
+// mixed ones after extension to 64.
+void addVideoSet(const Form &f, std::vector<Rule> &out) {
+  const bool withC = f.videoOp2 != VideoOp2::None, same = f.fromType == f.videoBType;
+  Rule r = makeRule(f, same ? "vopc" : "wide-vopc", withC ? std::vector{A, A, A} : std::vector{A, A});
+  if (same) {
+    r.seq.push_back(inst(compareOp(f.cmp, f.fromType == TypeClass::S, 32), O(VCC()), {O(S(0)), O(S(1))}));
+    r.restriction = "inputs of one type: one 32-bit compare";
+  } else {
+    r.temps = {TempKind::V64, TempKind::V64};
+    extend(r, 0, S(0), f.fromType);
+    extend(r, 1, S(1), f.videoBType);
+    r.seq.push_back(inst(compareOp(f.cmp, true, 64), O(VCC()), {O(T(0)), O(T(1))}));
+    r.restriction = "inputs of mixed types: both extended to 64 bits, one signed 64-bit compare";
+  }
+  if (!withC) {
+    r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {I(0), I(1), VCC()}));
+  } else {
+    r.temps.push_back(TempKind::V32);
+    const Ref t = T(static_cast<unsigned>(r.temps.size() - 1));
+    r.seq.push_back(inst(Op::V_CNDMASK_B32, t, {I(0), I(1), VCC()}));
+    const Op op2 = f.videoOp2 == VideoOp2::Add ? Op::V_ADD_U32 : f.videoOp2 == VideoOp2::Min ? Op::V_MIN_U32 : Op::V_MAX_U32;
+    r.seq.push_back(inst(op2, D(), {t, S(2)}));
+    r.restriction += ", then the secondary operation, unsigned";
+  }
+  out.push_back(r);
+}
+
 } // namespace
 
 void addVideoRules(std::vector<Rule> &out) {
@@ -265,6 +294,8 @@ void addVideoRules(std::vector<Rule> &out) {
       addVideoArith32(f, out);
       addVideoArithWide(f, out);
     }
+    if (f.opcode == Opcode::Vset)
+      addVideoSet(f, out);
   }
 }
 

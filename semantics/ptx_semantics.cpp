@@ -104,6 +104,7 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   case Opcode::Vabsdiff:
   case Opcode::Vmin:
   case Opcode::Vmax: return {bits::videoArith(f, s[0], s[1], f.videoOp2 == ptx::Form::VideoOp2::None ? nullptr : &s[2])};
+  case Opcode::Vset: return {bits::videoSet(f, s[0], s[1], f.videoOp2 == ptx::Form::VideoOp2::None ? nullptr : &s[2])};
   case Opcode::Mov: return {s[0]};          // 9.7.9.3
   case Opcode::Add:
   case Opcode::Sub: {

@@ -204,6 +204,32 @@ BV signedLess(const BV &a, const BV &b) {
 }
 } // namespace
 
+BV videoSet(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
+  using ptx::CmpOp;
+  using ptx::TypeClass;
+  const BV ta = f.fromType == TypeClass::S ? a.sext(64) : a.zext(64);
+  const BV tb = f.videoBType == TypeClass::S ? b.sext(64) : b.zext(64);
+  BV yes = ta.eq(tb);
+  switch (f.cmp) {
+  case CmpOp::Eq: break;
+  case CmpOp::Ne: yes = ~ta.eq(tb); break;
+  case CmpOp::Lt: yes = signedLess(ta, tb); break;
+  case CmpOp::Le: yes = ~signedLess(tb, ta); break;
+  case CmpOp::Gt: yes = signedLess(tb, ta); break;
+  case CmpOp::Ge: yes = ~signedLess(ta, tb); break;
+  }
+  const BV tmp = BV::ite(yes, a.lit(1), a.lit(0));
+  if (!c)
+    return tmp;
+  switch (f.videoOp2) {
+  case ptx::Form::VideoOp2::Add: return tmp + *c;
+  case ptx::Form::VideoOp2::Min: return BV::ite(tmp.ult(*c), tmp, *c);
+  case ptx::Form::VideoOp2::Max: return BV::ite(tmp.ult(*c), *c, tmp);
+  case ptx::Form::VideoOp2::None: break;
+  }
+  return tmp;
+}
+
 BV videoArith(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
   using ptx::Opcode;
   using ptx::TypeClass;

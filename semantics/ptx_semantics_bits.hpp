@@ -27,5 +27,8 @@ BV videoShift(bool left, bool clamp, bool signedA, const BV &a, const BV &b, con
 // intermediate, optSaturate to dtype, the secondary operation with c
 // (extended by dtype), the low 32 bits.
 BV videoArith(const ptx::Form &f, const BV &a, const BV &b, const BV *c);
+// vset (9.7.18.1.3): compare(ta, tb) ? 1 : 0, then the secondary operation
+// with c, all unsigned.
+BV videoSet(const ptx::Form &f, const BV &a, const BV &b, const BV *c);
 
 } // namespace p2a::sem::bits

@@ -877,6 +877,15 @@ TEST_CASE("video arithmetic: every form decodes to itself, types canonicalised w
     CHECK(inst.form == f);
   }
   CHECK(forms == 268);
+  unsigned sets = 0;
+  for (const ir::Form &f : ir::allForms())
+    if (f.opcode == ir::Opcode::Vset) {
+      ++sets;
+      CHECK(decodeOk(f.name() + " %r1, %r2, %r3" + (f.numSrcs() == 3 ? ", %r4;" : ";")).form == f);
+    }
+  CHECK(sets == 96);
+  expectError("vset.u32.u32.lo %r1, %r2, %r3;", 1, 1,
+              "invalid form 'vset.u32.u32.lo': the comparison must be .eq, .ne, .lt, .le, .gt or .ge");
   // Without .sat or a secondary min/max d's type changes no bit; for vadd and
   // vsub then neither do a's and b's.
   CHECK(decodeOk("vadd.s32.s32.u32.add %r1, %r2, %r3, %r4;").form.name() == "vadd.u32.u32.u32.add");
@@ -888,13 +897,25 @@ TEST_CASE("video arithmetic: every form decodes to itself, types canonicalised w
   expectError("vmin.u32.u32.u64 %r1, %r2, %r3;", 1, 1, "invalid form 'vmin.u32.u32.u64': b's type must be .u32 or .s32");
   expectError("vabsdiff.u32.u32.u32.sat.mul %r1, %r2, %r3, %r4;", 1, 1,
               "invalid form 'vabsdiff.u32.u32.u32.sat.mul': the secondary operation must be .add, .min or .max");
-  // Selectors parse (they were a syntax error) and are refused by name.
-  expectError("vadd.u32.u32.u32.sat %r1, %r2.b0, %r3.h1;", 1, 1,
-              "unsupported form 'vadd.u32.u32.u32.sat': operand selectors (.b0) and the data merge into a part of d "
-              "are not translated yet (whole 32-bit operands are)");
+  // Selectors parse (they were a syntax error). On a and b they become a bfe
+  // of the operand's type into a fresh register first; the merge into d is
+  // refused by name.
+  {
+    ::ptx::ParseResult pr = ::ptx::parseSnippet("vadd.u32.s32.u32.sat %r1, %r2.b3, %r3.h1;");
+    REQUIRE(pr.ok());
+    const auto *in = std::get_if<::ptx::ast::Instruction>(&pr.module.functions.at(0).body->statements.at(0));
+    REQUIRE(in);
+    unsigned counter = 0;
+    const std::vector<::ptx::ast::Instruction> parts = ir::expandOperandSelectors(*in, counter);
+    REQUIRE(parts.size() == 3);
+    CHECK(parts[0].text == "bfe.s32 %__sel0, %r2, 24, 8 (%r2.b3)");
+    CHECK(parts[1].text == "bfe.u32 %__sel1, %r3, 16, 16 (%r3.h1)");
+    CHECK(parts[2].operands[1].name == "%__sel0");
+    CHECK(parts[2].operands[2].name == "%__sel1");
+    CHECK(counter == 2);
+  }
   expectError("vmin.s32.s32.s32 %r1.h0, %r2, %r3, %r4;", 1, 1,
-              "unsupported form 'vmin.s32.s32.s32': operand selectors (.h0) and the data merge into a part of d are "
-              "not translated yet (whole 32-bit operands are)");
+              "unsupported form 'vmin.s32.s32.s32': the data merge into a part of d (.h0) is not translated yet");
   expectError("add.u32 %r1, %r2.b0, %r3;", 1, 1, "invalid form 'add.u32': the selector '.b0' is only valid on video instructions");
 }
 

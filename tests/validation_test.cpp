@@ -1904,6 +1904,50 @@ TEST_CASE("call parameters narrower than 32 bits (nvcc's char and short argument
   }
 }
 
+TEST_CASE("video operand selectors: parts extended by their operand's type, on every target and as the ISA says") {
+  const std::string src = checkKernelFileOnEveryTarget("video_selectors.ptx", 2);
+  check::Options o;
+  o.trials = 1;
+  std::vector<uint8_t> in;
+  std::vector<std::pair<uint32_t, uint32_t>> ab;
+  for (uint32_t i = 0; i < 64; ++i) {
+    const uint32_t a = 0x80f17f05u * (i + 1) ^ (i << 13), b = 0x7ffe81c3u + i * 0x01020304u;
+    ab.push_back({a, b});
+    for (uint32_t w : {a, b})
+      for (unsigned k = 0; k < 4; ++k)
+        in.push_back(static_cast<uint8_t>(w >> (8 * k)));
+  }
+  o.contents["in"] = in;
+  o.dumpDir = p2a::testing::tempPath("selector_dump");
+  check::Result r = check::run(src, targets::defaultTarget(), o, p2a::testing::costModel());
+  INFO(r.report);
+  REQUIRE(r.status == check::Status::Pass);
+  const std::string out = p2a::testing::slurp(o.dumpDir + "/out.trial0.ptx");
+  REQUIRE(out.size() >= 64 * 16);
+  auto word = [&](size_t at) {
+    uint32_t v = 0;
+    for (unsigned k = 0; k < 4; ++k)
+      v |= uint32_t(uint8_t(out[at + k])) << (8 * k);
+    return v;
+  };
+  auto sbyte = [](uint32_t w, unsigned k) { return int64_t(int8_t(w >> (8 * k))); };
+  auto ubyte = [](uint32_t w, unsigned k) { return int64_t((w >> (8 * k)) & 0xff); };
+  auto shalf = [](uint32_t w, unsigned k) { return int64_t(int16_t(w >> (16 * k))); };
+  auto uhalf = [](uint32_t w, unsigned k) { return int64_t((w >> (16 * k)) & 0xffff); };
+  for (uint32_t i = 0; i < 64; ++i) {
+    const auto [a, b] = ab[i];
+    const int64_t sum = std::clamp<int64_t>(sbyte(a, 1) + uhalf(b, 1), INT32_MIN, INT32_MAX);
+    const int64_t diff = ubyte(a, 3) - shalf(b, 0);
+    const int64_t mn = std::max<int64_t>(std::min(shalf(a, 1), sbyte(b, 0)), int64_t(int32_t(a)));
+    const uint32_t set = (sbyte(a, 2) < ubyte(b, 2) ? 1u : 0u) + b;
+    INFO("thread " << i);
+    CHECK(word(16 * i) == uint32_t(sum));
+    CHECK(word(16 * i + 4) == uint32_t(diff < 0 ? -diff : diff));
+    CHECK(word(16 * i + 8) == uint32_t(mn));
+    CHECK(word(16 * i + 12) == set);
+  }
+}
+
 TEST_CASE("cvt widening from 8 bits (the low byte of a 16-bit register) agrees with the interpreter on every target") {
   checkKernelFileOnEveryTarget("cvt8.ptx", 3);
 }
