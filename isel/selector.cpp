@@ -169,6 +169,11 @@ struct Binder {
       o.kind = mir::MOperand::Kind::VReg;
       o.vreg = regVreg(s.reg, w);
       o.part = r.part;
+      // A 64-bit register read as a narrower source (PTX's chopping,
+      // ptx::typeRegisters): its low half.
+      if (w <= 32 && r.part == Part::Whole && mir::registerCount(fn.vregs[o.vreg].cls, 64) == 2 &&
+          fn.vregs[o.vreg].cls != mir::RegClass::Mask)
+        o.part = Part::Lo;
       return o;
     }
     case Ref::Kind::Imm: return imm(r.imm);

@@ -698,7 +698,10 @@ void collectRegisterDeclaration(const ast::Declaration &decl, RegisterTypes &typ
     // Float and other registers are outside this family; remember nothing.
     return;
   }
-  RegisterType rt{ty->cls, ty->bits};
+  // An 8-bit register (`.reg .u8 datum;`, CUB's ThreadLoad inline asm) takes
+  // only ld, st and cvt (PTX ISA 5.2.2); it is a 16-bit register here, as
+  // a 16-bit one lives in a 32-bit VGPR (its high bits don't-care).
+  RegisterType rt{ty->cls, std::max(ty->bits, 16u)};
   for (const ast::Declarator &d : decl.declarators) {
     if (d.range) {
       if (*d.range > kMaxDeclaredRegisters) {
@@ -748,8 +751,11 @@ bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &d
     // PTX ISA 5.4.x "Operand size exceeding instruction-type size": a wider
     // source register is chopped to the instruction type. Accepted for a
     // 32-bit register read as 16 bits, which lives in the same VGPR (the
-    // rules treat a 16-bit value's high half as don't-care).
-    const bool chopped = source && have.width == 32 && want.width == 16 && have.cls != TypeClass::Pred;
+    // rules treat a 16-bit value's high half as don't-care), and for a
+    // 64-bit one read as 32 or 16 bits: the selector binds its low half
+    // (nvcc writes `cvt.s64.s32 %rd5, %rd1` so).
+    const bool chopped = source && have.cls != TypeClass::Pred && want.cls != TypeClass::Pred &&
+                         ((have.width == 32 && want.width == 16) || (have.width == 64 && want.width <= 32));
     const bool compatible =
         chopped || ((have.cls == TypeClass::Pred) == (want.cls == TypeClass::Pred) && have.width == want.width);
     if (!compatible) {

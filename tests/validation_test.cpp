@@ -1799,6 +1799,10 @@ TEST_CASE("redux and match: forms that are not supported are located errors") {
         "invalid form 'match.any.sync.b32': only match.all has a predicate destination");
 }
 
+TEST_CASE("64-bit registers as narrower cvt sources and 8-bit inline-asm registers agree on every target") {
+  checkKernelFileOnEveryTarget("register_widths.ptx", 2);
+}
+
 TEST_CASE("activemask: a warp-aggregated increment agrees with the PTX interpreter on every target") {
   const std::string src = checkKernelFileOnEveryTarget("activemask.ptx", 2);
   // Two warps per block, the second partial: on wave64 both warps share a
