@@ -752,10 +752,12 @@ bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &d
     // source register is chopped to the instruction type. Accepted for a
     // 32-bit register read as 16 bits, which lives in the same VGPR (the
     // rules treat a 16-bit value's high half as don't-care), and for a
-    // 64-bit one read as 32 or 16 bits: the selector binds its low half
+    // 64-bit one read as a 32- or 16-bit cvt source (the rule that permits
+    // wider operands names ld, st and cvt): the selector binds its low half
     // (nvcc writes `cvt.s64.s32 %rd5, %rd1` so).
     const bool chopped = source && have.cls != TypeClass::Pred && want.cls != TypeClass::Pred &&
-                         ((have.width == 32 && want.width == 16) || (have.width == 64 && want.width <= 32));
+                         ((have.width == 32 && want.width == 16) ||
+                          (have.width == 64 && want.width <= 32 && inst.form.opcode == Opcode::Cvt));
     const bool compatible =
         chopped || ((have.cls == TypeClass::Pred) == (want.cls == TypeClass::Pred) && have.width == want.width);
     if (!compatible) {
