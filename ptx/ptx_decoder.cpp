@@ -701,7 +701,7 @@ void collectRegisterDeclaration(const ast::Declaration &decl, RegisterTypes &typ
   // An 8-bit register (`.reg .u8 datum;`, CUB's ThreadLoad inline asm) takes
   // only ld, st and cvt (PTX ISA 5.2.2); it is a 16-bit register here, as
   // a 16-bit one lives in a 32-bit VGPR (its high bits don't-care).
-  RegisterType rt{ty->cls, std::max(ty->bits, 16u)};
+  RegisterType rt{ty->cls, ty->bits == 8 ? 16u : ty->bits};
   for (const ast::Declarator &d : decl.declarators) {
     if (d.range) {
       if (*d.range > kMaxDeclaredRegisters) {

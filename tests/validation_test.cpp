@@ -1800,7 +1800,16 @@ TEST_CASE("redux and match: forms that are not supported are located errors") {
 }
 
 TEST_CASE("64-bit registers as narrower cvt sources and 8-bit inline-asm registers agree on every target") {
-  checkKernelFileOnEveryTarget("register_widths.ptx", 2);
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/register_widths.ptx");
+  for (const char *kernel : {"cvtw", "u8reg"})
+    for (const targets::TargetInfo &t : targets::allTargets()) {
+      check::Options o;
+      o.trials = 2;
+      o.kernel = kernel;
+      check::Result r = check::run(src, t, o, p2a::testing::costModel());
+      INFO(kernel << " on " << t.name << ": " << r.report);
+      CHECK(r.status == check::Status::Pass);
+    }
 }
 
 TEST_CASE("activemask: a warp-aggregated increment agrees with the PTX interpreter on every target") {
