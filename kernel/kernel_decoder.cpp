@@ -424,6 +424,27 @@ void Decoder::decode(const ast::Instruction &in) {
     k_.body.push_back(s);
     return;
   }
+  if (in.opcode == "prefetch" || in.opcode == "prefetchu") {
+    // prefetch{.space}.{L1,L2} [a], prefetchu.L1 [a] (PTX ISA 9.7.9.15):
+    // a hint that brings a line into a cache, with no effect on any value
+    // (stdgpu's iterators issue them). None is a conforming translation.
+    static const std::set<std::string> allowed = {"global", "local", "L1", "L2", "global::evict_last",
+                                                  "global::evict_normal", "L2::evict_last", "L2::evict_normal",
+                                                  "tensormap"};
+    for (const std::string &m : in.modifiers)
+      if (!allowed.count(m))
+        return unsupportedForm(in, full, "unexpected modifier '." + m + "'");
+    if (!count(1))
+      return;
+    if (ops[0].kind != ast::Operand::Kind::Address) {
+      error(diags_, ops[0].loc, "expected an address [reg+offset] or [symbol+offset], got '" + ops[0].text + "'");
+      return;
+    }
+    s.kind = Stmt::Kind::Nop;
+    s.note = "prefetch: a cache hint with no effect on values; none";
+    k_.body.push_back(s);
+    return;
+  }
   if (in.opcode == "membar" || in.opcode == "fence") {
     // membar.{cta,gl,sys} (PTX ISA 9.7.13.4) and fence.{sc,acq_rel}.scope:
     // both order every memory access of the thread at the scope. A

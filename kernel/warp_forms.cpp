@@ -24,6 +24,9 @@ bool decodeWarpForm(const ::ptx::ast::Instruction &in, const std::string &full, 
     s.elemType = ptx::TypeClass::B;
     return true;
   }
+  // CUB writes vote.ballot.sync.b32 (ptxas accepts .sync after the mode).
+  if (in.opcode == "vote" && m.size() == 3 && m[1] == "sync")
+    std::swap(m[0], m[1]);
   sync = !m.empty() && m.front() == "sync";
   if (sync)
     m.erase(m.begin());

@@ -22,7 +22,8 @@ const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "
 // a lone instruction cannot: it has no memory, lanes or control flow around it.
 const std::set<std::string> kKernelStatements = {"ld",  "ldu",    "st",    "atom", "red",  "cvta", "bra",  "bar",
                                                  "barrier", "membar", "fence", "ret",  "exit", "call", "shfl", "vote",
-                                                 "activemask", "redux", "match", "nanosleep"};
+                                                 "activemask", "redux", "match", "nanosleep", "prefetch",
+                                                 "prefetchu"};
 
 std::optional<PrmtMode> prmtModeOf(const std::string &m) {
   static const std::pair<const char *, PrmtMode> modes[] = {{"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e},

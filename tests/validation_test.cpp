@@ -1812,6 +1812,26 @@ TEST_CASE("64-bit registers as narrower cvt sources and 8-bit inline-asm registe
     }
 }
 
+TEST_CASE("prefetch is a hint that emits nothing; CUB's vote.ballot.sync.b32 spelling is vote.sync.ballot.b32") {
+  const std::string src = ".version 8.5\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+                          ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r1, %tid.x;\n"
+                          "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd1, %rd3;\nprefetch.global.L2 [%rd4];\n"
+                          "prefetchu.L1 [%rd4+64];\nld.global.u32 %r2, [%rd4];\nsetp.ne.u32 %p1, %r2, 0;\n"
+                          "vote.ballot.sync.b32 %r3, %p1, 0xffffffff;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                          "st.global.u32 [%rd5], %r3;\nret;\n}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    check::Options o;
+    o.trials = 2;
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
+    INFO(t.name << ": " << r.report);
+    CHECK(r.status == check::Status::Pass);
+  }
+  CHECK(kernelDecodeError("prefetch.global.L3 [%rd1];") ==
+        "unsupported form 'prefetch.global.L3': unexpected modifier '.L3'");
+}
+
 TEST_CASE("activemask: a warp-aggregated increment agrees with the PTX interpreter on every target") {
   const std::string src = checkKernelFileOnEveryTarget("activemask.ptx", 2);
   // Two warps per block, the second partial: on wave64 both warps share a
