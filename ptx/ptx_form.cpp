@@ -358,7 +358,7 @@ const std::vector<Form> &allForms() {
           }
     for (unsigned w : {16u, 32u, 64u})
       add(Form{Opcode::Selp, TypeClass::B, w});
-    for (unsigned w : {32u, 64u})
+    for (unsigned w : {16u, 32u, 64u})
       for (TypeClass t : {TypeClass::U, TypeClass::S}) {
         add(Form{Opcode::Min, t, w});
         add(Form{Opcode::Max, t, w});
@@ -369,6 +369,7 @@ const std::vector<Form> &allForms() {
         add(Form{Opcode::Rem, t, w});
       }
     add(Form{Opcode::Abs, TypeClass::S, 32});
+    add(Form{Opcode::Abs, TypeClass::S, 64});
     add(Form{Opcode::Neg, TypeClass::S, 32});
     add(Form{Opcode::Neg, TypeClass::S, 64});
     // Video shifts, canonical .u where the type does not change the bits

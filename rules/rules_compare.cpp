@@ -80,6 +80,28 @@ void addCompareRules(std::vector<Rule> &out) {
                inst(Op::V_CNDMASK_B32, D(0, Part::Hi), {S(1, Part::Hi), S(0, Part::Hi), VCC()})};
       r.restriction = "no 64-bit min/max: a 64-bit compare, then a select per half";
       out.push_back(r);
+    } else if ((f.opcode == Opcode::Min || f.opcode == Opcode::Max) && f.width == 16) {
+      // A 16-bit value's high half is don't-care: both extended first, then
+      // the 32-bit min/max (its low half is the 16-bit result).
+      const bool sgn = f.type == TypeClass::S, min = f.opcode == Opcode::Min;
+      const Op ext = sgn ? Op::V_BFE_I32 : Op::V_BFE_U32;
+      Rule r = makeRule(f, "extend-vop2", {OperandReq::Any, OperandReq::Any});
+      r.temps = {TempKind::V32, TempKind::V32};
+      r.seq = {inst(ext, T(0), {S(0), I(0), I(16)}), inst(ext, T(1), {S(1), I(0), I(16)}),
+               inst(min ? (sgn ? Op::V_MIN_I32 : Op::V_MIN_U32) : (sgn ? Op::V_MAX_I32 : Op::V_MAX_U32), D(),
+                    {T(0), T(1)})};
+      r.restriction = "16-bit values with don't-care high halves: both extended by the type, then a 32-bit min/max";
+      out.push_back(r);
+    } else if (f.opcode == Opcode::Abs && f.width == 64) {
+      Rule r = makeRule(f, "sub-cmp-cndmask-halves", {OperandReq::Reg});
+      r.temps = {TempKind::V64};
+      r.seq = {inst(Op::V_SUB_CO_U32, T(0, Part::Lo), {I(0), S(0, Part::Lo)}),
+               inst(Op::V_SUBB_CO_U32, T(0, Part::Hi), {I(0), S(0, Part::Hi), VCC()}),
+               inst(Op::V_CMP_GT_I64, O(VCC()), {O(I(0)), O(S(0))}),
+               inst(Op::V_CNDMASK_B32, D(0, Part::Lo), {S(0, Part::Lo), T(0, Part::Lo), VCC()}),
+               inst(Op::V_CNDMASK_B32, D(0, Part::Hi), {S(0, Part::Hi), T(0, Part::Hi), VCC()})};
+      r.restriction = "no 64-bit abs: 0 - a with the borrow through VCC, selected per half where a < 0";
+      out.push_back(r);
     } else if (f.opcode == Opcode::Neg && f.width == 64) {
       Rule r = makeRule(f, "sub-halves", {OperandReq::Any});
       r.seq = {inst(Op::V_SUB_CO_U32, D(0, Part::Lo), {I(0), S(0, Part::Lo)}),
