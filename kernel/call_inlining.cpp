@@ -57,6 +57,41 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
     k_.body.push_back(t);
     return;
   }
+  if (!f && callee.name == "vprintf" && args.size() == 2 && results.size() <= 1) {
+    // CUDA's device printf: vprintf(format, argument buffer) in the CUDA
+    // runtime. It changes no value the kernel computes, so the kernel
+    // translates without it, with a warning (once per kernel); its result
+    // (the number of arguments, negative on error) is -1.
+    if (!printfWarned_)
+      warning(diags_, callee.loc, "printf-dropped",
+              "device printf is not translated: this call to vprintf (and any other in kernel '" + f_.name +
+                  "') prints nothing and returns -1");
+    printfWarned_ = true;
+    Stmt t = s;
+    if (results.empty()) {
+      t.kind = Stmt::Kind::Nop;
+      t.note = "vprintf: dropped (-Wprintf-dropped)";
+    } else {
+      const std::string slot = callParamSlot(results[0], 0, 32);
+      typeReg(slot, 32, callee.loc);
+      t.kind = Stmt::Kind::Compute;
+      t.inst = ptx::Instruction{};
+      t.inst.form = ptx::Form{ptx::Opcode::Mov, TypeClass::B, 32};
+      t.inst.loc = in.loc;
+      t.inst.text = in.text;
+      ptx::Operand d, v;
+      d.kind = ptx::Operand::Kind::Register;
+      d.reg = slot;
+      d.loc = v.loc = callee.loc;
+      v.kind = ptx::Operand::Kind::Immediate;
+      v.imm = 0xffffffffu;
+      t.inst.dsts = {d};
+      t.inst.srcs = {v};
+      t.note = "vprintf: dropped (-Wprintf-dropped); its result is -1";
+    }
+    k_.body.push_back(t);
+    return;
+  }
   if (!f) {
     error(diags_, callee.loc, "call to '" + callee.name + "', which has no body in this module (extern functions cannot be inlined)");
     return;

@@ -143,6 +143,7 @@ private:
   std::vector<std::string> callStack_;  // functions being inlined
   unsigned calls_ = 0;                  // call sites inlined so far
   bool inliningStopped_ = false;        // the inlined size passed its cap
+  bool printfWarned_ = false;           // -Wprintf-dropped given for this kernel
 };
 
 // The register standing for `bits` bits at byte `offset` of a call's .param

@@ -1832,6 +1832,25 @@ TEST_CASE("prefetch is a hint that emits nothing; CUB's vote.ballot.sync.b32 spe
         "unsupported form 'prefetch.global.L3': unexpected modifier '.L3'");
 }
 
+TEST_CASE("device printf (vprintf) is dropped with one warning per kernel; its result is -1") {
+  const std::string src = checkKernelFileOnEveryTarget("printf.ptx", 2);
+  module::ModuleResult m = module::translateModule(src, targets::defaultTarget(), p2a::testing::costModel());
+  REQUIRE(m.ok);
+  unsigned warnings = 0;
+  for (const Diagnostic &d : m.diagnostics)
+    warnings += p2a::testing::contains(d.message, "device printf is not translated") ? 1 : 0;
+  CHECK(warnings == 1);
+  // out = in + printf's result
+  check::Options o;
+  o.trials = 1;
+  o.contents["in"] = std::vector<uint8_t>(256, 0);
+  o.dumpDir = p2a::testing::tempPath("printf_dump");
+  REQUIRE(check::run(src, targets::defaultTarget(), o, p2a::testing::costModel()).status == check::Status::Pass);
+  const std::string out = p2a::testing::slurp(o.dumpDir + "/out.trial0.ptx");
+  REQUIRE(out.size() >= 4);
+  CHECK(out.substr(0, 4) == std::string(4, char(0xff)));
+}
+
 TEST_CASE("activemask: a warp-aggregated increment agrees with the PTX interpreter on every target") {
   const std::string src = checkKernelFileOnEveryTarget("activemask.ptx", 2);
   // Two warps per block, the second partial: on wave64 both warps share a
