@@ -51,6 +51,7 @@ void Lowering::relaxBranches() {
     out_.maxBlockThreads =
         std::min(k_.bounds.blockLimit(), targets::maxWorkgroupThreads(t_, out_.numVgprs, out_.numSgprs));
   if (r.noSgprPairAt) {
+    needsBranchPair_ = true;
     const int stmt = *r.noSgprPairAt;
     error(diags_, stmt >= 0 ? k_.body[static_cast<size_t>(stmt)].loc : k_.loc,
           "a branch of kernel '" + k_.name + "' spans more than s_cbranch's 128 KiB, and no SGPR pair is left for a "
@@ -79,14 +80,24 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
   {
     Lowering l(k, t, costs, out, diags, options);
     lowered = l.run();
+    Options retry = options;
+    bool again = false;
     if (!lowered && l.outOfSgprsWithHomes()) {
       // Again without SGPR homes for computed uniform values (see Options).
+      retry.scalarHomeSgprs = 0;
+      again = true;
+    } else if (!lowered && l.needsBranchPair()) {
+      // A far branch needs an SGPR pair above the kernel's registers: again
+      // with a budget two SGPRs smaller, which spilling meets (once: the
+      // relaxation's error stands if that fails too).
+      retry.maxSgprs = (options.maxSgprs ? options.maxSgprs : targets::kMaxSgprs) - 2;
+      again = true;
+    }
+    if (again) {
       diags.resize(diagsBefore);
       out = KernelTranslation{};
-      Options withoutHomes = options;
-      withoutHomes.scalarHomeSgprs = 0;
-      Lowering again(k, t, costs, out, diags, withoutHomes);
-      lowered = again.run();
+      Lowering second(k, t, costs, out, diags, retry);
+      lowered = second.run();
     }
   }
   if (!lowered)

@@ -80,6 +80,9 @@ public:
 
   // Did the kernel run out of SGPRs while uniform values had homes of their own?
   bool outOfSgprsWithHomes() const { return outOfSgprsWithHomes_; }
+  // A far branch found no free SGPR pair for its long jump (relaxBranches):
+  // the caller translates again with a budget two SGPRs smaller.
+  bool needsBranchPair() const { return needsBranchPair_; }
 
 private:
   // ---- the pipeline's steps ----
@@ -444,6 +447,7 @@ private:
   std::map<unsigned, MOperand> inPlace_;          // vreg read from fixed SGPRs everywhere (no VGPR copy)
   std::map<size_t, std::string> loweringNote_;    // statement -> how it was lowered, where the rule does not say
   bool outOfSgprsWithHomes_ = false;
+  bool needsBranchPair_ = false;
   bool genericReachesSegments_ = false;          // generic pointers into shared/local exist: generic accesses are FLAT
   unsigned globalBase_ = 0;
   unsigned groupBytes_ = 0;
