@@ -715,8 +715,8 @@ void Decoder::decodeMemory(const ast::Instruction &in, const std::string &full, 
     return decodeCallParam(in, full, s, store, vec, *ty, addr, val);
   if (!decodeAddress(addr, s))
     return;
-  if (s.space == Space::Param && !s.baseIsSymbol) {
-    error(diags_, addr.loc, "ld.param needs a kernel parameter name");
+  if (s.space == Space::Param && !s.baseIsSymbol && store) {
+    error(diags_, addr.loc, "st.param needs a call's parameter name");
     return;
   }
   // Registers hold at least 32 bits in this translation; sub-word elements

@@ -9,7 +9,7 @@ namespace p2a::klower {
 void Lowering::lowerMemory(const Stmt &s) {
   mir::LoweredInst &li = begin(s);
   const unsigned bytes = s.elemBits / 8;
-  if (s.space == Space::Param) {
+  if (s.space == Space::Param && s.baseIsSymbol) {
     if (s.kind == Stmt::Kind::Store)
       return unsupported(s, "st.param");
     const kernel::Param *p = k_.param(s.base);
@@ -68,7 +68,9 @@ void Lowering::lowerMemory(const Stmt &s) {
     return lowerShared(s, li);
   if (space == Space::Local)
     return lowerLocal(s, li);
-  if (s.space != Space::Global && s.space != Space::Generic && s.space != Space::Const)
+  // (ld.param through a parameter's address reads the kernarg segment, global memory)
+  if (s.space != Space::Global && s.space != Space::Generic && s.space != Space::Const &&
+      !(s.space == Space::Param && !s.baseIsSymbol))
     return unsupported(s, std::string(s.kind == Stmt::Kind::Load ? "ld." : "st.") + kernel::spaceName(s.space));
   const int64_t limit = int64_t(1) << (t_.global_offset_bits - 1);
   const kernel::Variable *var = s.baseIsSymbol ? k_.variable(s.base) : nullptr;

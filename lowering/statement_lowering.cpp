@@ -122,6 +122,17 @@ void Lowering::lower(const Stmt &s) {
       offset = it->second;
     else if (auto lo = localOffset_.find(s.symbol); lo != localOffset_.end())
       offset = lo->second;
+    if (const kernel::Param *p = k_.param(s.symbol); !offset && p && s.regWidth == 64) {
+      // A parameter's address (CUB and lambdas read a by-value struct
+      // through it with ld.param [%rd]): in the kernarg segment.
+      const unsigned t = newTemp(mir::RegClass::S64), d = reg(s.dst, 64);
+      li.insts.push_back({amd::Op::S_ADD_U32, vregOperand(t, Part::Lo), {mir::sgprs(kKernargPtr), mir::immOperand(p->offset)}});
+      li.insts.push_back({amd::Op::S_ADDC_U32, vregOperand(t, Part::Hi), {mir::sgprs(kKernargPtr + 1), mir::immOperand(0)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {vregOperand(t, Part::Lo)}});
+      li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {vregOperand(t, Part::Hi)}});
+      loweringNote_[current_] = "a parameter's address: the kernarg segment pointer plus its offset";
+      return;
+    }
     if (!offset) {
       const kernel::Variable *v = k_.variable(s.symbol);
       if (!v || (v->space != Space::Const && v->space != Space::Global) || s.regWidth != 64)

@@ -1851,6 +1851,10 @@ TEST_CASE("device printf (vprintf) is dropped with one warning per kernel; its r
   CHECK(out.substr(0, 4) == std::string(4, char(0xff)));
 }
 
+TEST_CASE("ld.param through a parameter's address reads the kernarg segment, on every target") {
+  checkKernelFileOnEveryTarget("param_address.ptx", 3);
+}
+
 TEST_CASE("activemask: a warp-aggregated increment agrees with the PTX interpreter on every target") {
   const std::string src = checkKernelFileOnEveryTarget("activemask.ptx", 2);
   // Two warps per block, the second partial: on wave64 both warps share a

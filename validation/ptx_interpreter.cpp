@@ -57,6 +57,12 @@ public:
         globalAddr_[v.name] = mem.add(v.name, std::move(init));
       }
     }
+    // A kernel that takes a parameter's address reads the parameter block
+    // through it (ld.param [%rd]): the block is memory then, as the
+    // kernarg segment is on the GPU.
+    for (const Stmt &s : k.body)
+      if (s.kind == Stmt::Kind::AddressOf && k.param(s.symbol) && !paramBase_)
+        paramBase_ = mem.add("kernel parameters", l.params);
     // Addresses in initializers, once every variable has one.
     for (const kernel::Variable &v : k.variables)
       for (const kernel::Variable::Address &a : v.addresses) {
@@ -453,6 +459,8 @@ private:
         return nullptr;
       }
       addr = b->value() + s.offset;
+      if (space == Space::Param) // through a parameter's address: the block in memory
+        space = Space::Global;
     }
     if (space == Space::Generic) {
       if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
@@ -614,8 +622,10 @@ private:
           write(t, s.dst, sh->second); // a shared-window offset, as ld.shared takes it
         else if (auto lo = localOffset_.find(s.symbol); lo != localOffset_.end())
           write(t, s.dst, lo->second);
+        else if (const kernel::Param *p = k_.param(s.symbol); p && paramBase_)
+          write(t, s.dst, *paramBase_ + p->offset);
         else
-          return fault(s, "taking the address of parameter '" + s.symbol + "' is not supported");
+          return fault(s, "taking the address of '" + s.symbol + "' is not supported");
         break;
       }
       case Stmt::Kind::Cvta: {
@@ -710,6 +720,7 @@ private:
   std::unordered_map<std::string, unsigned> slots_;
   std::map<std::string, unsigned> sharedOffset_, localOffset_;
   std::unordered_map<std::string, uint64_t> globalAddr_;
+  std::optional<uint64_t> paramBase_; // the parameter block's address, when a kernel takes one
   unsigned sharedBytes_ = 0, localBytes_ = 0;
   std::vector<uint8_t> shared_;
   unsigned ctaid_[3] = {0, 0, 0};
