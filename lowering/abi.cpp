@@ -32,11 +32,11 @@ std::string yamlString(const std::string &v) { return readsAsString(v) ? v : "!s
 } // namespace
 
 bool Lowering::layOutSegments() {
-  paramDwords_ = alignUp(k_.paramBytes, 4) / 4;
-  if (paramDwords_ > kMaxParamDwords) {
+  paramDwords_ = std::min(alignUp(k_.paramBytes, 4) / 4, kPreloadedParamDwords);
+  if (k_.paramBytes > kMaxParamBytes) {
     error(diags_, k_.loc,
           "kernel '" + k_.name + "' has " + std::to_string(k_.paramBytes) + " bytes of parameters; at most " +
-              std::to_string(kMaxParamDwords * 4) + " are supported");
+              std::to_string(kMaxParamBytes) + " are allowed (CUDA's limit)");
     return false;
   }
   // .shared variables form the group segment (LDS), .local ones each

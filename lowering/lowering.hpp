@@ -54,7 +54,13 @@ inline constexpr unsigned kKernargPtr = 0;
 inline constexpr unsigned kWorkgroupId = 2;
 inline constexpr unsigned kHiddenSgprs = 8;  // s[8:15]: block counts, group sizes
 inline constexpr unsigned kParamSgprs = 16;  // s16...: the explicit arguments, dword by dword
-inline constexpr unsigned kMaxParamDwords = 64;
+// The first 64 bytes of the explicit arguments are loaded into SGPRs by the
+// prologue (LLVM preloads none, but short argument lists are the common
+// case: eight pointers); the rest are read from the kernarg segment where
+// a statement needs them, so a 256-byte CUB argument block does not hold 64
+// SGPRs for the whole kernel. CUDA allows 32,764 bytes of parameters.
+inline constexpr unsigned kPreloadedParamDwords = 16;
+inline constexpr unsigned kMaxParamBytes = 32764;
 inline constexpr unsigned kHeaderLines = 2; // moduleHeader()'s lines
 
 inline unsigned alignUp(unsigned v, unsigned a) { return (v + a - 1) / a * a; }

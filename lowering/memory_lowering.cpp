@@ -13,13 +13,24 @@ void Lowering::lowerMemory(const Stmt &s) {
     if (s.kind == Stmt::Kind::Store)
       return unsupported(s, "st.param");
     const kernel::Param *p = k_.param(s.base);
+    // The dword(s) at `off`: preloaded SGPRs, or past them one s_load from
+    // the kernarg segment into a temporary.
+    auto dwords = [&](int64_t off, unsigned count) {
+      if (uint64_t(off) + 4 * count <= 4ull * paramDwords_)
+        return mir::sgprs(kParamSgprs + static_cast<unsigned>(off / 4), count);
+      const unsigned t = newTemp(count == 2 ? mir::RegClass::S64 : mir::RegClass::S32);
+      li.insts.push_back({count == 2 ? amd::Op::S_LOAD_B64 : amd::Op::S_LOAD_B32, vregOperand(t),
+                          {mir::sgprs(kKernargPtr, 2), mir::immOperand(static_cast<uint64_t>(off))}});
+      return vregOperand(t);
+    };
     for (size_t e = 0; e < s.values.size(); ++e) {
       const int64_t off = int64_t(p->offset) + s.offset + int64_t(e * bytes);
       if (off < 0 || off % std::min(bytes, 4u) || uint64_t(off) + bytes > alignUp(k_.paramBytes, 4)) {
         unsupported(s, "an unaligned kernel parameter read");
         return;
       }
-      const unsigned sg = kParamSgprs + static_cast<unsigned>(off / 4);
+      const MOperand word = dwords(off - off % 4, bytes == 8 ? 2 : 1);
+      const MOperand lo = bytes == 8 ? homeHalf(word, Part::Lo) : word, hi = bytes == 8 ? homeHalf(word, Part::Hi) : word;
       if (bytes < 4) {
         // A .u8/.u16 (bool, char, short) parameter: its bits from the dword's
         // SGPR, extended by the load's type (PTX ISA 9.7.9.8 ld: a narrower
@@ -28,7 +39,7 @@ void Lowering::lowerMemory(const Stmt &s) {
         const unsigned d = reg(s.values[e].reg, wide ? 64 : 32);
         const bool sgn = s.elemType == ptx::TypeClass::S;
         li.insts.push_back({sgn ? amd::Op::V_BFE_I32 : amd::Op::V_BFE_U32, vregOperand(d, wide ? Part::Lo : Part::Whole),
-                            {mir::sgprs(sg), mir::immOperand(8 * static_cast<unsigned>(off % 4)),
+                            {lo, mir::immOperand(8 * static_cast<unsigned>(off % 4)),
                              mir::immOperand(8 * bytes)}});
         if (wide) // a 64-bit register: the extension continues into the high half
           li.insts.push_back(sgn ? MInst{amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi),
@@ -39,7 +50,7 @@ void Lowering::lowerMemory(const Stmt &s) {
       const bool wide = k_.registers.count(s.values[e].reg) && k_.registers.at(s.values[e].reg).width == 64;
       if (bytes == 4 && wide) { // ld.param.u32 into a 64-bit register: extended by the load's type (as above)
         const unsigned d = reg(s.values[e].reg, 64);
-        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::sgprs(sg)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {lo}});
         li.insts.push_back(s.elemType == ptx::TypeClass::S
                                ? MInst{amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi),
                                        {mir::immOperand(31), vregOperand(d, Part::Lo)}}
@@ -49,10 +60,10 @@ void Lowering::lowerMemory(const Stmt &s) {
       const unsigned w = bytes == 8 ? 64 : 32;
       const unsigned d = reg(s.values[e].reg, w);
       if (w == 64) {
-        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::sgprs(sg)}});
-        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::sgprs(sg + 1)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {lo}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {hi}});
       } else {
-        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d), {mir::sgprs(sg)}});
+        li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d), {lo}});
       }
     }
     return;

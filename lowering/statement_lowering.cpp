@@ -9,7 +9,7 @@ namespace p2a::klower {
 void Lowering::findUniformValues() {
   uniform_ = kernel::uniformValues(k_, [&](const Stmt &st) {
     return !opts_.forcedRule && !select::candidates(st.inst, t_, cost::ruleCostFn(costs_), true).empty();
-  }, opts_.scalarHomeSgprs);
+  }, opts_.scalarHomeSgprs, kPreloadedParamDwords * 4);
 }
 
 void Lowering::lowerStatements() {
@@ -199,10 +199,14 @@ void Lowering::lowerScalarLoad(const Stmt &s) {
   mir::LoweredInst &li = begin(s);
   const std::string &d = s.values[0].reg;
   const unsigned w = s.elemBits;
-  const MOperand base = s.baseIsSymbol ? mir::sgprs(variableAddress(s.base), 2)
-                                       : homeOf(uniform_.registers.at(s.base));
+  // (A parameter past the preloaded ones: from the kernarg segment.)
+  const kernel::Param *param = s.space == Space::Param ? k_.param(s.base) : nullptr;
+  const MOperand base = param            ? mir::sgprs(kKernargPtr, 2)
+                        : s.baseIsSymbol ? mir::sgprs(variableAddress(s.base), 2)
+                                         : homeOf(uniform_.registers.at(s.base));
+  const int64_t offset = (param ? int64_t(param->offset) : 0) + s.offset;
   li.insts.push_back({w == 64 ? amd::Op::S_LOAD_B64 : amd::Op::S_LOAD_B32, vregOperand(scalarHome(d, w)),
-                      {base, mir::immOperand(static_cast<uint64_t>(s.offset))}});
+                      {base, mir::immOperand(static_cast<uint64_t>(offset))}});
   copyHomeToVgpr(li.insts, d, w);
   loweringNote_[current_] = "a uniform address in read-only memory: one scalar load for the wave";
 }

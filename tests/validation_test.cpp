@@ -1855,6 +1855,14 @@ TEST_CASE("ld.param through a parameter's address reads the kernarg segment, on 
   checkKernelFileOnEveryTarget("param_address.ptx", 3);
 }
 
+TEST_CASE("parameters past the 64 preloaded bytes are read from the kernarg segment, on every target") {
+  const std::string src = checkKernelFileOnEveryTarget("large_params.ptx", 3);
+  module::ModuleResult m = module::translateModule(src, targets::defaultTarget(), p2a::testing::costModel());
+  REQUIRE(m.ok);
+  // 16 SGPRs of arguments, not 70.
+  CHECK(m.functions[0].kernel->numSgprs < 60);
+}
+
 TEST_CASE("activemask: a warp-aggregated increment agrees with the PTX interpreter on every target") {
   const std::string src = checkKernelFileOnEveryTarget("activemask.ptx", 2);
   // Two warps per block, the second partial: on wave64 both warps share a

@@ -139,7 +139,7 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
 } // namespace
 
 UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRuleOf,
-                            unsigned maxHomeWords) {
+                            unsigned maxHomeWords, unsigned preloadedArgumentBytes) {
   const size_t n = k.body.size();
   // The question is asked again in each round of both fixed points: answer
   // it once per statement.
@@ -193,9 +193,12 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
       if (st.kind == Stmt::Kind::Load && st.space == Space::Param && st.values.size() == 1) {
         const Param *p = k.param(st.base);
         const int64_t off = p ? int64_t(p->offset) + st.offset : -1;
-        if (p && off >= 0 && off % 4 == 0 && (st.elemBits == 32 || (st.elemBits == 64 && off % 8 == 0)) &&
-            bits == st.elemBits)
+        const bool whole = p && off >= 0 && off % 4 == 0 && (st.elemBits == 32 || st.elemBits == 64) &&
+                           bits == st.elemBits;
+        if (whole && (st.elemBits == 32 || off % 8 == 0) && uint64_t(off) + bits / 8 <= preloadedArgumentBytes)
           src = UniformSource{UniformSource::Kind::Argument, static_cast<unsigned>(off), 0, bits, ""};
+        else if (whole && uint64_t(off) + bits / 8 > preloadedArgumentBytes)
+          computed = true; // past the preloaded ones: one s_load from the kernarg segment
       } else if (st.kind == Stmt::Kind::ReadSpecial && bits == 32 &&
                  (st.special == Special::Ctaid || st.special == Special::Nctaid)) {
         src = UniformSource{st.special == Special::Ctaid ? UniformSource::Kind::WorkgroupId : UniformSource::Kind::GridSize,

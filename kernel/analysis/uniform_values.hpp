@@ -60,8 +60,10 @@ struct UniformValues {
 };
 
 // `scalarRule(stmt)`: does a scalar rule translate this Compute statement
-// (with register sources, on the target at hand)?
+// (with register sources, on the target at hand)? The first
+// `preloadedArgumentBytes` of the parameters sit in SGPRs from the start
+// (Argument sources); a parameter past them is a scalar load into a home.
 UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRule,
-                            unsigned maxHomeWords);
+                            unsigned maxHomeWords, unsigned preloadedArgumentBytes);
 
 } // namespace p2a::kernel
