@@ -128,6 +128,8 @@ private:
   // shfl / vote (warp_forms.cpp reads the form): d[|p], a, b, c or d, {!}a,
   // then the membermask (every lane for the forms without .sync).
   unsigned selectors_ = 0; // %__sel<N> registers of video operand selectors
+  void decodeBarrierReduce(const ::ptx::ast::Instruction &in, const std::string &full, Stmt &s,
+                           const std::vector<std::string> &modifiers);
   void decodeWarpCombine(const ::ptx::ast::Instruction &in, const std::string &full, Stmt &s);
   void decodeWarp(const ast::Instruction &in, const std::string &full, Stmt &s);
 

@@ -400,6 +400,8 @@ void Decoder::decode(const ast::Instruction &in) {
     std::vector<std::string> m = in.modifiers;
     if (!m.empty() && m.back() == "aligned")
       m.pop_back();
+    if (!m.empty() && m.front() == "red") // bar.red.popc.u32 d, a, {!}c; bar.red.{and,or}.pred p, a, {!}c
+      return decodeBarrierReduce(in, full, s, m);
     if (m.size() != 1 || m[0] != "sync" || ops.size() != 1 || ops[0].kind != ast::Operand::Kind::Immediate)
       return unsupportedForm(in, full, "only bar.sync/barrier.sync with a constant barrier and no thread count");
     s.kind = Stmt::Kind::Barrier;
@@ -623,6 +625,46 @@ void Decoder::decodeWarp(const ast::Instruction &in, const std::string &full, St
     o.loc = in.loc;
   }
   s.srcs.push_back(o);
+  k_.body.push_back(s);
+}
+
+void Decoder::decodeBarrierReduce(const ast::Instruction &in, const std::string &full, Stmt &s,
+                                  const std::vector<std::string> &m) {
+  const std::vector<ast::Operand> &ops = in.operands;
+  const bool popc = m.size() == 3 && m[1] == "popc" && m[2] == "u32";
+  const bool logic = m.size() == 3 && (m[1] == "and" || m[1] == "or") && m[2] == "pred";
+  if (!popc && !logic)
+    return unsupportedForm(in, full, "expected bar.red.popc.u32 or bar.red.{and,or}.pred");
+  if (ops.size() == 4)
+    return unsupportedForm(in, full, "a thread count (only whole-CTA barriers are translated)");
+  if (ops.size() != 3) {
+    error(diags_, in.loc, "'" + full + "' expects 3 operands");
+    return;
+  }
+  if (ops[1].kind != ast::Operand::Kind::Immediate)
+    return unsupportedForm(in, full, "a barrier number in a register");
+  ptx::Operand o;
+  if (!regOperand(ops[0], popc ? 32 : 1, o, false))
+    return;
+  s.dst = o.reg;
+  ast::Operand c = ops[2];
+  s.srcNegated = c.negated;
+  c.negated = false;
+  if (!regOperand(c, 1, o, false))
+    return;
+  s.srcs.push_back(o);
+  s.kind = Stmt::Kind::Barrier;
+  s.barrierReduce = popc ? Stmt::BarrierReduce::Popc : m[1] == "and" ? Stmt::BarrierReduce::And : Stmt::BarrierReduce::Or;
+  // The workgroup's reduction goes through one LDS word, laid out like any
+  // .shared variable on both sides (the lowering names it).
+  if (!k_.variable(kBarrierReduceSlot)) {
+    Variable slot;
+    slot.name = kBarrierReduceSlot;
+    slot.space = Space::Shared;
+    slot.size = slot.align = 4;
+    slot.loc = in.loc;
+    k_.variables.push_back(slot);
+  }
   k_.body.push_back(s);
 }
 

@@ -85,6 +85,10 @@ std::vector<std::string> writtenRegisters(const Stmt &s) {
   case Stmt::Kind::AddressOf:
   case Stmt::Kind::Cvta:
   case Stmt::Kind::WarpVote: out.push_back(s.dst); break;
+  case Stmt::Kind::Barrier:
+    if (s.barrierReduce != Stmt::BarrierReduce::None)
+      out.push_back(s.dst);
+    break;
   case Stmt::Kind::WarpShuffle:
   case Stmt::Kind::WarpCombine:
     out.push_back(s.dst);
@@ -127,6 +131,7 @@ std::vector<std::string> readRegisters(const Stmt &s) {
   case Stmt::Kind::WarpVote:
   case Stmt::Kind::WarpSync:
   case Stmt::Kind::WarpCombine:
+  case Stmt::Kind::Barrier:
   case Stmt::Kind::Trap:
     for (const ptx::Operand &o : s.srcs)
       add(o);

@@ -72,6 +72,9 @@ struct Variable {
 };
 
 
+// The LDS word bar.red reduces through (a hidden .shared variable).
+inline constexpr const char *kBarrierReduceSlot = "%__bar_red";
+
 struct Stmt {
   enum class Kind {
     Compute,     // inst: a rule form (family, arithmetic, moves)
@@ -104,6 +107,11 @@ struct Stmt {
   // redux.sync (PTX ISA 9.7.13.11: atomicOp Add/Min/Max/And/Or/Xor over
   // elemType .u32/.s32/.b32) and match.{any,all}.sync (9.7.13.8: .b32/.b64).
   enum class CombineMode { Redux, MatchAny, MatchAll };
+  // bar.red (PTX ISA 9.7.13.1): the barrier, and over the CTA's threads the
+  // count of a true predicate (.popc.u32, CUDA's __syncthreads_count) or
+  // whether all / any is (.and/.or.pred, __syncthreads_and/_or). srcs[0] is
+  // the predicate (srcNegated for `!c`), dst the result.
+  enum class BarrierReduce { None, Popc, And, Or };
 
   Kind kind = Kind::Compute;
   ::ptx::ast::SourceLoc loc;
@@ -144,6 +152,7 @@ struct Stmt {
   VoteMode voteMode = VoteMode::Any;          // WarpVote: dst is a predicate, or .b32 for Ballot
   bool srcNegated = false;                    // WarpVote: `!a`
   CombineMode combineMode = CombineMode::Redux; // WarpCombine (Redux: atomicOp, elemType; match: elemBits)
+  BarrierReduce barrierReduce = BarrierReduce::None; // Barrier
   std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
 };
 

@@ -63,8 +63,11 @@ void Lowering::layOutCode() {
     for (const MInst &mi : before_[i])
       placePhysical(mi, stmt);
     for (const MInst &mi : fn_.body[i].insts)
-      placePhysical(mi, stmt);
-    if (s.kind == Stmt::Kind::Barrier)
+      if (mi.op == amd::Op::CTA_BARRIER) // (bar.red's barriers, among its instructions)
+        barrier(stmt);
+      else
+        placePhysical(mi, stmt);
+    if (s.kind == Stmt::Kind::Barrier && s.barrierReduce == Stmt::BarrierReduce::None)
       barrier(stmt);
     if (s.kind == Stmt::Kind::Fence)
       fence(s.scope, stmt);

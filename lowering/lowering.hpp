@@ -232,6 +232,7 @@ private:
   void lowerWarpShuffle(const Stmt &s);
   void lowerWarpVote(const Stmt &s);
   void lowerWarpCombine(const Stmt &s); // redux.sync, match.sync (warp_lowering.cpp)
+  void lowerBarrierReduce(const Stmt &s); // bar.red (statement_lowering.cpp)
   // The lane's position in its wave (v_mbcnt), in a fresh VGPR.
   MOperand laneInWave(mir::LoweredInst &li);
 

@@ -152,10 +152,48 @@ void Lowering::lower(const Stmt &s) {
     return;
   }
   case Stmt::Kind::Branch: begin(s); return;
-  case Stmt::Kind::Barrier: begin(s); return; // see controlFlow(): waits, then s_barrier
+  case Stmt::Kind::Barrier:
+    if (s.barrierReduce != Stmt::BarrierReduce::None)
+      return lowerBarrierReduce(s);
+    begin(s);
+    return; // see controlFlow(): waits, then s_barrier
   case Stmt::Kind::WarpSync: begin(s); return;  // lanes of a wave are in lockstep (kernel_decoder.cpp)
   case Stmt::Kind::Fence: begin(s); return;   // see fence()
   }
+}
+
+// bar.red (PTX ISA 9.7.13.1) through one LDS word: set to the reduction's
+// identity, a barrier, every active lane adds (ands, ors) its predicate as
+// 0 or 1 with an LDS atomic, a barrier, every lane reads the result, and a
+// barrier so that the next bar.red's reset waits for the slowest reader.
+// Three barriers where CUDA's __syncthreads_count has one: rare code, and
+// no wave has to know it is the first.
+void Lowering::lowerBarrierReduce(const Stmt &s) {
+  mir::LoweredInst &li = begin(s);
+  using R = Stmt::BarrierReduce;
+  const MOperand addr = materialise(li, sharedOffset_.at(kernel::kBarrierReduceSlot), false);
+  const MOperand zero = mir::immOperand(0);
+  li.insts.push_back({amd::Op::DS_WRITE_B32, noOperand(),
+                      {addr, materialise(li, s.barrierReduce == R::And ? 1 : 0, false), zero}});
+  li.insts.push_back({amd::Op::CTA_BARRIER, noOperand(), {}});
+  const unsigned bit = newTemp(mir::RegClass::V32);
+  li.insts.push_back({amd::Op::V_CNDMASK_B32, vregOperand(bit),
+                      {mir::immOperand(s.srcNegated ? 1 : 0), mir::immOperand(s.srcNegated ? 0 : 1),
+                       vregOperand(reg(s.srcs[0].reg, 1))}});
+  const amd::Op op = s.barrierReduce == R::Popc  ? amd::Op::DS_ADD_RTN_U32
+                     : s.barrierReduce == R::And ? amd::Op::DS_AND_RTN_B32
+                                                 : amd::Op::DS_OR_RTN_B32;
+  li.insts.push_back({op, noOperand(), {addr, vregOperand(bit), zero}});
+  li.insts.push_back({amd::Op::CTA_BARRIER, noOperand(), {}});
+  const unsigned result = newTemp(mir::RegClass::V32);
+  li.insts.push_back({amd::Op::DS_READ_B32, vregOperand(result), {addr, zero}});
+  li.insts.push_back({amd::Op::CTA_BARRIER, noOperand(), {}});
+  if (s.barrierReduce == R::Popc)
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(reg(s.dst, 32)), {vregOperand(result)}});
+  else
+    li.insts.push_back({amd::Op::V_CMP_NE_U32, vregOperand(reg(s.dst, 1)), {zero, vregOperand(result)}});
+  loweringNote_[current_] = "bar.red: the barrier three times around an LDS word the lanes reduce into";
+  mergePredicates(s);
 }
 
 void Lowering::lowerScalar(const Stmt &s) {

@@ -770,7 +770,7 @@ OpDef defineOp(Op op) {
   case Op::DS_WRXCHG_RTN_B64: case Op::DS_CMPST_RTN_B64:
   case Op::DS_BPERMUTE_B32: case Op::V_MBCNT_LO_U32_B32: case Op::V_MBCNT_HI_U32_B32:
   case Op::V_READLANE_B32: case Op::V_WRITELANE_B32:
-  case Op::LABEL: case Op::WAIT_LOADS: case Op::WAIT_ALL:
+  case Op::LABEL: case Op::WAIT_LOADS: case Op::WAIT_ALL: case Op::CTA_BARRIER:
     return defineControlOrAtomicOp(op); // amd_ops_control.cpp
   case Op::NumOps: break;
   }

@@ -166,6 +166,10 @@ enum class Op {
   // boundary); wait for every memory access, loads and stores (before a
   // fence's or barrier's cache maintenance).
   LABEL, WAIT_LOADS, WAIT_ALL,
+  // The workgroup barrier with its waits and cache maintenance (bar.sync's
+  // sequence), where a statement needs one among its own instructions
+  // (bar.red): expanded at layout (code_layout.cpp).
+  CTA_BARRIER,
   NumOps // not an op: the count, for tables indexed by Op
 };
 inline constexpr size_t kNumOps = static_cast<size_t>(Op::NumOps);

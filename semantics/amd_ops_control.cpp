@@ -164,6 +164,7 @@ OpDef defineControlOrAtomicOp(Op op) {
   case Op::LABEL: return control(op, "(label)", E::Pseudo, {SL::Other});
   case Op::WAIT_LOADS: return control(op, "(wait for loads)", E::Pseudo, {});
   case Op::WAIT_ALL: return control(op, "(wait for memory)", E::Pseudo, {});
+  case Op::CTA_BARRIER: return control(op, "(workgroup barrier)", E::Pseudo, {});
   default: break;
   }
   throw std::logic_error("amd::defineControlOrAtomicOp: not a control or atomic op");

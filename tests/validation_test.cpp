@@ -1863,6 +1863,48 @@ TEST_CASE("parameters past the 64 preloaded bytes are read from the kernarg segm
   CHECK(m.functions[0].kernel->numSgprs < 60);
 }
 
+TEST_CASE("bar.red (__syncthreads_count/_and/_or) agrees on every target and counts as CUDA does") {
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/barrier_reduce.ptx");
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    check::Options o;
+    o.trials = 2;
+    o.block = {160, 1, 1}; // several waves, the last partial
+    o.grid = {2, 1, 1};
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
+    INFO(t.name << ": " << r.report);
+    CHECK(r.status == check::Status::Pass);
+  }
+  check::Options o;
+  o.trials = 1;
+  o.block = {96, 1, 1};
+  std::vector<uint8_t> in;
+  std::vector<uint32_t> v;
+  for (uint32_t i = 0; i < 96; ++i) {
+    v.push_back(i % 5 == 0 ? i * 8 : i * 2654435761u + 1);
+    for (unsigned k = 0; k < 4; ++k)
+      in.push_back(static_cast<uint8_t>(v.back() >> (8 * k)));
+  }
+  o.contents["in"] = in;
+  o.dumpDir = p2a::testing::tempPath("bar_red_dump");
+  REQUIRE(check::run(src, targets::defaultTarget(), o, p2a::testing::costModel()).status == check::Status::Pass);
+  uint32_t count = 0, nonzero = 0;
+  for (uint32_t x : v) {
+    count += (x & 7) == 0 ? 1 : 0;
+    nonzero += x != 0 ? 1 : 0;
+  }
+  const bool all = nonzero == v.size(), any = count != v.size();
+  const uint32_t want = ((count + (all ? 1 : 0) + (any ? 2 : 0)) << 8) + nonzero;
+  const std::string out = p2a::testing::slurp(o.dumpDir + "/out.trial0.ptx");
+  REQUIRE(out.size() >= 4 * 96);
+  for (uint32_t i = 0; i < 96; ++i) {
+    uint32_t got = 0;
+    for (unsigned k = 0; k < 4; ++k)
+      got |= uint32_t(uint8_t(out[4 * i + k])) << (8 * k);
+    INFO("thread " << i);
+    CHECK(got == want);
+  }
+}
+
 TEST_CASE("activemask: a warp-aggregated increment agrees with the PTX interpreter on every target") {
   const std::string src = checkKernelFileOnEveryTarget("activemask.ptx", 2);
   // Two warps per block, the second partial: on wave64 both warps share a

@@ -145,7 +145,10 @@ private:
       }
       if (!anyLive)
         return std::nullopt;
-      // Every live thread waits at the barrier: release them all.
+      // Every live thread waits at the barrier: release them all, with
+      // bar.red's result over them.
+      if (std::optional<Fault> f = reduceAtBarrier(threads))
+        return f;
       for (Thread &t : threads)
         t.atBarrier = false;
       ++barrierEpoch_;
@@ -153,6 +156,38 @@ private:
   }
 
   Fault fault(const Stmt &s, std::string msg) { return Fault{std::move(msg), s.loc}; }
+
+  // bar.red (PTX ISA 9.7.13.1): the count of the waiting threads' true
+  // predicates, or whether all / any is true, into each one's destination.
+  std::optional<Fault> reduceAtBarrier(std::vector<Thread> &threads) {
+    uint64_t count = 0, waiting = 0;
+    const Stmt *red = nullptr;
+    std::optional<Fault> f;
+    for (Thread &t : threads) {
+      if (!t.atBarrier)
+        continue;
+      const Stmt &s = k_.body[t.pc - 1];
+      if (s.barrierReduce == Stmt::BarrierReduce::None)
+        continue;
+      if (red && red != &s)
+        return fault(s, "threads of one block wait at two different bar.red statements (undefined in PTX)");
+      red = &s;
+      std::optional<BV> p = read(t, s.srcs[0], 1, s, f);
+      if (!p)
+        return f;
+      ++waiting;
+      count += (p->value() != 0) != s.srcNegated ? 1 : 0;
+    }
+    if (!red)
+      return std::nullopt;
+    const uint64_t value = red->barrierReduce == Stmt::BarrierReduce::Popc  ? count
+                           : red->barrierReduce == Stmt::BarrierReduce::And ? (count == waiting ? 1 : 0)
+                                                                            : (count != 0 ? 1 : 0);
+    for (Thread &t : threads)
+      if (t.atBarrier)
+        write(t, red->dst, value);
+    return std::nullopt;
+  }
 
   // A trap's report; for CUDA's assert (__assertfail's arguments in srcs)
   // its message, file, line and function as the CUDA runtime prints them,
