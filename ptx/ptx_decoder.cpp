@@ -153,6 +153,20 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   // cvt.dtype.atype (PTX ISA 9.7.9.21): two types, the source last. Only the
   // integer widenings and narrowings between 32 and 64 bits, without rounding
   // or saturation modifiers.
+  // A video instruction's optional secondary operation (.add, .min, .max)
+  // from mods[m], then nothing else: an error's text, or none.
+  auto videoTail = [](const std::vector<std::string> &mods, size_t m, Form &f) -> std::optional<std::string> {
+    if (m < mods.size()) {
+      if (mods[m] == "add") f.videoOp2 = Form::VideoOp2::Add;
+      else if (mods[m] == "min") f.videoOp2 = Form::VideoOp2::Min;
+      else if (mods[m] == "max") f.videoOp2 = Form::VideoOp2::Max;
+      else return std::string("the secondary operation must be .add, .min or .max");
+      ++m;
+    }
+    if (m < mods.size())
+      return "unexpected modifier '." + mods[m] + "'";
+    return std::nullopt;
+  };
   if (in.opcode == "cvt") {
     // Rounding, saturation and float types are valid PTX this translator
     // does not translate (floating point is out of scope so far).
@@ -201,15 +215,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       f.saturate = true;
       ++m;
     }
-    if (m < mods.size()) {
-      if (mods[m] == "add") f.videoOp2 = Form::VideoOp2::Add;
-      else if (mods[m] == "min") f.videoOp2 = Form::VideoOp2::Min;
-      else if (mods[m] == "max") f.videoOp2 = Form::VideoOp2::Max;
-      else return bad("the secondary operation must be .add, .min or .max");
-      ++m;
-    }
-    if (m < mods.size())
-      return bad("unexpected modifier '." + mods[m] + "'");
+    if (std::optional<std::string> why = videoTail(mods, m, f))
+      return bad(*why);
     f.width = 32;
     f = canonicalVideoForm(f);
     mods.clear();
@@ -235,15 +242,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     if (!found)
       return bad("the comparison must be .eq, .ne, .lt, .le, .gt or .ge");
     size_t m = 3;
-    if (m < mods.size()) {
-      if (mods[m] == "add") f.videoOp2 = Form::VideoOp2::Add;
-      else if (mods[m] == "min") f.videoOp2 = Form::VideoOp2::Min;
-      else if (mods[m] == "max") f.videoOp2 = Form::VideoOp2::Max;
-      else return bad("the secondary operation must be .add, .min or .max");
-      ++m;
-    }
-    if (m < mods.size())
-      return bad("unexpected modifier '." + mods[m] + "'");
+    if (std::optional<std::string> why = videoTail(mods, m, f))
+      return bad(*why);
     f.width = 32;
     mods.clear();
   } else if (in.opcode == "vshl" || in.opcode == "vshr") {
