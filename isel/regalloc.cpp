@@ -155,29 +155,22 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
       a.phys[v] = temp ? sgprs.takeForTemp(2, 2) : sgprs.take(2, 2);
       return;
     case mir::RegClass::V64:
-      if (pairOf[v] >= 0) { // two 64-bit values in four consecutive VGPRs (a 128-bit operand)
-        const auto &p = fn.pairs[static_cast<size_t>(pairOf[v])];
-        if (a.phys[p.first] != unset || a.phys[p.second] != unset)
-          throw std::logic_error("regalloc: half of a register quad assigned alone");
-        const unsigned base = temp ? vgprs.takeForTemp(4, 2) : vgprs.take(4, 2);
-        a.phys[p.first] = base;
-        a.phys[p.second] = base + 2;
-        return;
-      }
-      a.phys[v] = temp ? vgprs.takeForTemp(2, 2) : vgprs.take(2, 2);
-      return;
-    case mir::RegClass::V32:
+    case mir::RegClass::V32: {
+      const unsigned half = fn.vregs[v].cls == mir::RegClass::V64 ? 2 : 1;
       if (pairOf[v] < 0) {
-        a.phys[v] = temp ? vgprs.takeForTemp(1, 1) : vgprs.take(1, 1);
+        a.phys[v] = temp ? vgprs.takeForTemp(half, half) : vgprs.take(half, half);
         return;
       }
+      // A tied pair: two 32-bit values in a register pair, or two 64-bit
+      // ones in four consecutive VGPRs (a 128-bit operand).
       const auto &p = fn.pairs[static_cast<size_t>(pairOf[v])];
       if (a.phys[p.first] != unset || a.phys[p.second] != unset)
         throw std::logic_error("regalloc: half of a register pair assigned alone");
-      const unsigned base = temp ? vgprs.takeForTemp(2, 2) : vgprs.take(2, 2);
+      const unsigned base = temp ? vgprs.takeForTemp(2 * half, 2) : vgprs.take(2 * half, 2);
       a.phys[p.first] = base;
-      a.phys[p.second] = base + 1;
+      a.phys[p.second] = base + half;
       return;
+    }
     }
   };
   auto width = [&](unsigned v) { return mir::registerCount(fn.vregs[v].cls, t.wave_size); };
