@@ -76,28 +76,31 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
                          : kernel::fuseAdds(kernel::fuseLogicTrees(kernel::substituteConstantOperands(source, t, cost), t, cost),
                                             t, cost);
   const size_t diagsBefore = diags.size();
-  bool lowered;
-  {
-    Lowering l(k, t, costs, out, diags, options);
-    lowered = l.run();
-    Options retry = options;
-    bool again = false;
-    if (!lowered && l.outOfSgprsWithHomes()) {
-      // Again without SGPR homes for computed uniform values (see Options).
-      retry.scalarHomeSgprs = 0;
-      again = true;
-    } else if (!lowered && l.needsBranchPair()) {
-      // A far branch needs an SGPR pair above the kernel's registers: again
-      // with a budget two SGPRs smaller, which spilling meets (once: the
-      // relaxation's error stands if that fails too).
-      retry.maxSgprs = (options.maxSgprs ? options.maxSgprs : targets::kMaxSgprs) - 2;
-      again = true;
-    }
-    if (again) {
+  bool lowered = false;
+  // Up to three tries: as asked; without SGPR homes for computed uniform
+  // values if the kernel ran out of SGPRs with them (see Options); with a
+  // budget two SGPRs smaller if a far branch found no SGPR pair for its long
+  // jump (spilling makes room). Each adjustment is made once; the last
+  // try's errors stand.
+  Options opts = options;
+  bool homesOff = false, pairRoom = false;
+  for (unsigned attempt = 0; attempt < 3; ++attempt) {
+    if (attempt) {
       diags.resize(diagsBefore);
       out = KernelTranslation{};
-      Lowering second(k, t, costs, out, diags, retry);
-      lowered = second.run();
+    }
+    Lowering l(k, t, costs, out, diags, opts);
+    lowered = l.run();
+    if (lowered)
+      break;
+    if (l.outOfSgprsWithHomes() && !homesOff) {
+      opts.scalarHomeSgprs = 0;
+      homesOff = true;
+    } else if (l.needsBranchPair() && !pairRoom) {
+      opts.maxSgprs = (opts.maxSgprs ? opts.maxSgprs : targets::kMaxSgprs) - 2;
+      pairRoom = true;
+    } else {
+      break;
     }
   }
   if (!lowered)
