@@ -4,6 +4,8 @@
 // same definitions drive concrete tests and Z3 proofs.
 #include "semantics/ptx_semantics_bits.hpp"
 
+#include "semantics/ptx_semantics.hpp"
+
 #include <stdexcept>
 
 namespace p2a::sem::bits {
@@ -198,27 +200,15 @@ BV videoShift(bool left, bool clamp, bool signedA, const BV &a, const BV &b, con
 }
 
 namespace {
-BV signedLess(const BV &a, const BV &b) {
-  const BV sign = a.lit(uint64_t(1) << (a.width() - 1));
-  return (a ^ sign).ult(b ^ sign);
-}
+// The wide intermediates are signed (.s33/.s34, modelled at 64 bits).
+BV signedLess(const BV &a, const BV &b) { return sem::compare(ptx::CmpOp::Lt, true, a, b); }
 } // namespace
 
 BV videoSet(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
-  using ptx::CmpOp;
   using ptx::TypeClass;
   const BV ta = f.fromType == TypeClass::S ? a.sext(64) : a.zext(64);
   const BV tb = f.videoBType == TypeClass::S ? b.sext(64) : b.zext(64);
-  BV yes = ta.eq(tb);
-  switch (f.cmp) {
-  case CmpOp::Eq: break;
-  case CmpOp::Ne: yes = ~ta.eq(tb); break;
-  case CmpOp::Lt: yes = signedLess(ta, tb); break;
-  case CmpOp::Le: yes = ~signedLess(tb, ta); break;
-  case CmpOp::Gt: yes = signedLess(tb, ta); break;
-  case CmpOp::Ge: yes = ~signedLess(ta, tb); break;
-  }
-  const BV tmp = BV::ite(yes, a.lit(1), a.lit(0));
+  const BV tmp = BV::ite(sem::compare(f.cmp, true, ta, tb), a.lit(1), a.lit(0));
   if (!c)
     return tmp;
   switch (f.videoOp2) {
