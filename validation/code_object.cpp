@@ -1,4 +1,5 @@
 #include "validation/code_object.hpp"
+#include "validation/memory.hpp"
 
 #include <llvm/Object/ELFObjectFile.h>
 #include <llvm/Object/ObjectFile.h>
@@ -119,11 +120,8 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
 }
 
 void LoadedKernel::relocate(uint8_t *mapped, uint64_t base) const {
-  for (const auto &[offset, addend] : relative64) {
-    const uint64_t v = base + static_cast<uint64_t>(addend);
-    for (unsigned b = 0; b < 8; ++b)
-      mapped[offset + b] = static_cast<uint8_t>(v >> (8 * b));
-  }
+  for (const auto &[offset, addend] : relative64)
+    storeLE(mapped + offset, 8, base + static_cast<uint64_t>(addend));
 }
 
 std::vector<uint8_t> LoadedKernel::image() const {

@@ -69,11 +69,8 @@ public:
         auto to = globalAddr_.find(a.symbol), at = globalAddr_.find(v.name);
         if (to == globalAddr_.end() || at == globalAddr_.end())
           continue;
-        if (uint8_t *p = mem.find(at->second + a.offset, 8)) {
-          const uint64_t value = to->second + static_cast<uint64_t>(a.addend);
-          for (unsigned b = 0; b < 8; ++b)
-            p[b] = static_cast<uint8_t>(value >> (8 * b));
-        }
+        if (uint8_t *p = mem.find(at->second + a.offset, 8))
+          storeLE(p, 8, to->second + static_cast<uint64_t>(a.addend));
       }
     sharedBytes_ = shared.bytes;
     localBytes_ = local.bytes;
