@@ -45,11 +45,8 @@ void Lowering::clearLaneMasks() {
       placePhysical(MInst{amd::Op::S_MOV_MASK, vregOperand(m), {mir::immOperand(0)}}, mir::kPrologue);
       continue;
     }
-    const unsigned slot = spillSlot_.at(m), words = mir::registerCount(mir::RegClass::Mask, t_.wave_size);
-    for (unsigned w = 0; w < words; ++w)
-      place(MInst{amd::Op::V_WRITELANE_B32, mir::vgprs(spillLaneBase_ + (slot + w) / t_.wave_size),
-                  {mir::immOperand(0), mir::immOperand((slot + w) % t_.wave_size)}},
-            mir::kPrologue);
+    for (const MInst &mi : laneCopies(m, mir::immOperand(0), true))
+      place(mi, mir::kPrologue);
   }
 }
 

@@ -320,8 +320,10 @@ private:
   // The instructions that load a spilled value into `value`, its temporary
   // (a VReg operand, or a Pair for a spilled pair), or store it from there.
   std::vector<MInst> spillCopy(unsigned vreg, const MOperand &value, bool store, size_t pos);
-  // An SGPR value's words to (toLanes) or from its lanes of the reserved VGPRs.
-  std::vector<MInst> laneCopies(unsigned vreg, unsigned temp, bool toLanes) const;
+  // An SGPR value's words to (toLanes) or from its lanes of the reserved
+  // VGPRs, from or into the temporary `from` (a VReg); toLanes also from a
+  // constant written to every word.
+  std::vector<MInst> laneCopies(unsigned vreg, const MOperand &from, bool toLanes) const;
   // The zero VGPR as a scratch slot's address (set up if nothing used it yet).
   unsigned spillAddressZero();
   // Where a spilled value lives, for the register table ("scratch+16", "v4 lanes 2-3").

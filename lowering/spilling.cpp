@@ -132,6 +132,9 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
         }
   const std::vector<unsigned> depth = loopDepths();
   std::vector<unsigned> chosen;
+  std::vector<bool> blockMask(nv, false); // (lane masks are spill candidates as values are)
+  for (unsigned m : maskVreg_)
+    blockMask[m] = true;
   for (const bool sgprFile : {false, true}) {
     const unsigned have = sgprFile ? a.numSgprs : a.numVgprs, limit = sgprFile ? budget.sgprs : budget.vgprs;
     if (have <= limit)
@@ -143,9 +146,6 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
     const long extra = long(have) - long(peak) + long(round);
     std::vector<unsigned> cands;
     std::vector<double> weight(nv, 0);
-    std::vector<bool> blockMask(nv, false);
-    for (unsigned m : maskVreg_)
-      blockMask[m] = true;
     auto eligible = [&](unsigned v) {
       const mir::VReg &r = fn_.vregs[v];
       return !r.spilled && !r.readInPlace && !pinned[v] && mir::isSgprClass(r.cls) == sgprFile &&
@@ -255,11 +255,12 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
   return true;
 }
 
-std::vector<MInst> Lowering::laneCopies(unsigned vreg, unsigned temp, bool toLanes) const {
+std::vector<MInst> Lowering::laneCopies(unsigned vreg, const MOperand &from, bool toLanes) const {
   std::vector<MInst> out;
   const unsigned slot = spillSlot_.at(vreg), words = mir::registerCount(fn_.vregs[vreg].cls, t_.wave_size);
   for (unsigned w = 0; w < words; ++w) {
-    const MOperand value = vregOperand(temp, words == 1 ? Part::Whole : w ? Part::Hi : Part::Lo);
+    const MOperand value =
+        from.kind == MOperand::Kind::Imm ? from : vregOperand(from.vreg, words == 1 ? Part::Whole : w ? Part::Hi : Part::Lo);
     const MOperand vgpr = mir::vgprs(spillLaneBase_ + (slot + w) / t_.wave_size);
     const MOperand lane = mir::immOperand((slot + w) % t_.wave_size);
     out.push_back(toLanes ? MInst{amd::Op::V_WRITELANE_B32, vgpr, {value, lane}}
@@ -271,7 +272,7 @@ std::vector<MInst> Lowering::laneCopies(unsigned vreg, unsigned temp, bool toLan
 std::vector<MInst> Lowering::spillCopy(unsigned vreg, const MOperand &value, bool store, size_t pos) {
   const mir::RegClass c = fn_.vregs[vreg].cls;
   if (mir::isSgprClass(c))
-    return laneCopies(vreg, value.vreg, store);
+    return laneCopies(vreg, value, store);
   std::vector<MInst> out;
   const unsigned slot = spillSlot_.at(vreg);
   const bool wide = c == mir::RegClass::V64 || value.kind == MOperand::Kind::Pair;
