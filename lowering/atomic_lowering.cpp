@@ -105,11 +105,9 @@ void Lowering::lowerAtomic(const Stmt &s) {
   auto value = [&](const ptx::Operand &o) {
     return o.isImm() ? materialise(li, o.imm, wide) : vregOperand(reg(o.reg, wide ? 64 : 32));
   };
-  if (s.ordered) {
-    li.insts.push_back({Op::WAIT_ALL, noOperand(), {}});
-    for (const MInst &mi : releaseSequence(s.scope, t_))
+  if (s.ordered)
+    for (const MInst &mi : releaseHalf(s.scope, t_))
       li.insts.push_back(mi);
-  }
   const MOperand dst = s.dst.empty() ? noOperand() : vregOperand(reg(s.dst, wide ? 64 : 32));
   if (lds) {
     std::optional<std::pair<MOperand, int64_t>> a = segmentAddress(s, 0, li, sharedOffset_, 0xffff, "shared");
@@ -148,11 +146,9 @@ void Lowering::lowerAtomic(const Stmt &s) {
                         {addr, data, mir::immOperand(static_cast<uint64_t>(field) & 0xffffffffu),
                          mir::cachePolicy(atomicScope(s.scope, t_))}});
   }
-  if (s.ordered) {
-    li.insts.push_back({Op::WAIT_ALL, noOperand(), {}});
-    for (const MInst &mi : acquireSequence(s.scope, t_))
+  if (s.ordered)
+    for (const MInst &mi : acquireHalf(s.scope, t_))
       li.insts.push_back(mi);
-  }
 }
 
 } // namespace p2a::klower

@@ -49,4 +49,18 @@ std::vector<MInst> acquireSequence(FenceScope s, const targets::TargetInfo &t) {
   return {cacheOp(Op::BUFFER_WBINVL1_VOL), waitFor(Counter::VmLoad)};
 }
 
+std::vector<mir::MInst> releaseHalf(targets::FenceScope s, const targets::TargetInfo &t) {
+  std::vector<mir::MInst> out{{amd::Op::WAIT_ALL, mir::noOperand(), {}}};
+  for (const mir::MInst &mi : releaseSequence(s, t))
+    out.push_back(mi);
+  return out;
+}
+
+std::vector<mir::MInst> acquireHalf(targets::FenceScope s, const targets::TargetInfo &t) {
+  std::vector<mir::MInst> out{{amd::Op::WAIT_ALL, mir::noOperand(), {}}};
+  for (const mir::MInst &mi : acquireSequence(s, t))
+    out.push_back(mi);
+  return out;
+}
+
 } // namespace p2a::klower

@@ -24,6 +24,13 @@ std::vector<mir::MInst> releaseSequence(targets::FenceScope s, const targets::Ta
 // Invalidate what this wave might read stale at the scope.
 std::vector<mir::MInst> acquireSequence(targets::FenceScope s, const targets::TargetInfo &t);
 
+// The halves of a fence around an ordered access (atom .acquire/.release/
+// .acq_rel, ld.acquire, st.release), as LLVM's memory model emits them:
+// every outstanding memory operation of the wave waited for (WAIT_ALL),
+// then releaseSequence or acquireSequence.
+std::vector<mir::MInst> releaseHalf(targets::FenceScope s, const targets::TargetInfo &t);
+std::vector<mir::MInst> acquireHalf(targets::FenceScope s, const targets::TargetInfo &t);
+
 // gfx12's scope field for a PTX scope: LLVM serves a workgroup with
 // SCOPE_SE (a workgroup in WGP mode spans the CU pair), the agent with
 // SCOPE_DEV. Cache operations, atomics and strong loads and stores share it.

@@ -102,10 +102,10 @@ private:
   void layOutCode();        // prologue, statements, control flow -> fn_.code (code_layout.cpp)
   void emitPrologue();      // (abi.cpp)
   void clearLaneMasks();    // every block lane mask 0, in SGPRs or spilled (code_layout.cpp)
-  void relaxBranches();
+  void relaxBranches();     // long jumps for far branches (branch_relaxation.cpp)
   // A module variable into out_.variables, once, with the variables its
   // initializer holds addresses of (statement_lowering.cpp).
-  void emitVariable(const std::string &name);     // long jumps for far branches (branch_relaxation.cpp)
+  void emitVariable(const std::string &name);
   void assemble();          // fn_.code as text, the descriptor and metadata (abi.cpp)
   // The IR after `step` into out_.irDump, if Options::printAfter names it (ir_dump.cpp).
   void dumpAfter(const char *step);

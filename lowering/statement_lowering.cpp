@@ -76,20 +76,15 @@ void Lowering::lower(const Stmt &s) {
     if (uniform_.scalarStatements.count(current_))
       return lowerScalarLoad(s);
     lowerMemory(s);
-    if (s.ordered) { // ld.acquire: the load completes, then the acquire half of a fence (as LLVM's load atomic acquire)
-      mir::LoweredInst &li = fn_.body.back();
-      li.insts.push_back({amd::Op::WAIT_ALL, noOperand(), {}});
-      for (const MInst &mi : acquireSequence(s.scope, t_))
-        li.insts.push_back(mi);
-    }
+    if (s.ordered) // ld.acquire: the load completes, then the acquire half of a fence (as LLVM's load atomic acquire)
+      for (const MInst &mi : acquireHalf(s.scope, t_))
+        fn_.body.back().insts.push_back(mi);
     return;
   case Stmt::Kind::Store:
     lowerMemory(s);
     if (s.ordered) { // st.release: everything before completes and is written back, then the store
       std::vector<MInst> &insts = fn_.body.back().insts;
-      std::vector<MInst> release{{amd::Op::WAIT_ALL, noOperand(), {}}};
-      for (const MInst &mi : releaseSequence(s.scope, t_))
-        release.push_back(mi);
+      const std::vector<MInst> release = releaseHalf(s.scope, t_);
       insts.insert(insts.begin(), release.begin(), release.end());
     }
     return;
