@@ -71,25 +71,14 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
     if (results.empty()) {
       t.kind = Stmt::Kind::Nop;
       t.note = "vprintf: dropped (-Wprintf-dropped)";
+      k_.body.push_back(t);
     } else {
       const std::string slot = callParamSlot(results[0], 0, 32);
       typeReg(slot, 32, callee.loc);
-      t.kind = Stmt::Kind::Compute;
-      t.inst = ptx::Instruction{};
-      t.inst.form = ptx::Form{ptx::Opcode::Mov, TypeClass::B, 32};
-      t.inst.loc = in.loc;
-      t.inst.text = in.text;
-      ptx::Operand d, v;
-      d.kind = ptx::Operand::Kind::Register;
-      d.reg = slot;
-      d.loc = v.loc = callee.loc;
-      v.kind = ptx::Operand::Kind::Immediate;
-      v.imm = 0xffffffffu;
-      t.inst.dsts = {d};
-      t.inst.srcs = {v};
       t.note = "vprintf: dropped (-Wprintf-dropped); its result is -1";
+      pushCompute(t, in, ptx::Form{ptx::Opcode::Mov, TypeClass::B, 32}, registerOperand(slot, callee.loc),
+                  {immediateOperand(0xffffffffu, callee.loc)});
     }
-    k_.body.push_back(t);
     return;
   }
   if (!f) {
@@ -218,6 +207,35 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
   k_.labels[end] = static_cast<unsigned>(k_.body.size());
 }
 
+ptx::Operand registerOperand(const std::string &name, ::ptx::ast::SourceLoc loc) {
+  ptx::Operand o;
+  o.kind = ptx::Operand::Kind::Register;
+  o.reg = name;
+  o.loc = loc;
+  return o;
+}
+
+ptx::Operand immediateOperand(uint64_t v, ::ptx::ast::SourceLoc loc) {
+  ptx::Operand o;
+  o.kind = ptx::Operand::Kind::Immediate;
+  o.imm = v;
+  o.loc = loc;
+  return o;
+}
+
+void Decoder::pushCompute(const Stmt &like, const ast::Instruction &in, const ptx::Form &f, const ptx::Operand &d,
+                          std::vector<ptx::Operand> srcs) {
+  Stmt m = like;
+  m.kind = Stmt::Kind::Compute;
+  m.inst = ptx::Instruction{};
+  m.inst.form = f;
+  m.inst.loc = in.loc;
+  m.inst.text = in.text;
+  m.inst.dsts = {d};
+  m.inst.srcs = std::move(srcs);
+  k_.body.push_back(m);
+}
+
 std::string callParamSlot(const std::string &param, int64_t offset, unsigned bits) {
   return "%__param_" + param + "_" + std::to_string(offset) + "_b" + std::to_string(bits);
 }
@@ -237,30 +255,10 @@ void Decoder::decodeCallParam(const ast::Instruction &in, const std::string &ful
   // A slot is named by offset and width (call sequences reuse names like
   // param0 with other types). 8- and 16-bit values live in 16-bit slots.
   auto slotName = [&](int64_t off, unsigned bits) { return callParamSlot(addr.name, off, bits); };
-  auto reg = [&](const std::string &name) {
-    ptx::Operand o;
-    o.kind = ptx::Operand::Kind::Register;
-    o.reg = name;
-    o.loc = addr.loc;
-    return o;
-  };
-  auto imm = [&](uint64_t v) {
-    ptx::Operand o;
-    o.kind = ptx::Operand::Kind::Immediate;
-    o.imm = v;
-    o.loc = addr.loc;
-    return o;
-  };
+  auto reg = [&](const std::string &name) { return registerOperand(name, addr.loc); };
+  auto imm = [&](uint64_t v) { return immediateOperand(v, addr.loc); };
   auto emit = [&](ptx::Form f, const ptx::Operand &d, std::vector<ptx::Operand> srcs) {
-    Stmt m = s;
-    m.kind = Stmt::Kind::Compute;
-    m.inst = ptx::Instruction{};
-    m.inst.form = f;
-    m.inst.loc = in.loc;
-    m.inst.text = in.text;
-    m.inst.dsts = {d};
-    m.inst.srcs = std::move(srcs);
-    k_.body.push_back(m);
+    pushCompute(s, in, f, d, std::move(srcs));
   };
   auto cvt = [](TypeClass cls, unsigned to, unsigned from) {
     ptx::Form f{ptx::Opcode::Cvt, to > from ? cls : TypeClass::U, to};

@@ -128,6 +128,9 @@ private:
   // shfl / vote (warp_forms.cpp reads the form): d[|p], a, b, c or d, {!}a,
   // then the membermask (every lane for the forms without .sync).
   unsigned selectors_ = 0; // %__sel<N> registers of video operand selectors
+  // A Compute statement d = f(srcs) for `in`, with `like`'s guard and location.
+  void pushCompute(const Stmt &like, const ::ptx::ast::Instruction &in, const ptx::Form &f, const ptx::Operand &d,
+                   std::vector<ptx::Operand> srcs);
   void decodeBarrierReduce(const ::ptx::ast::Instruction &in, const std::string &full, Stmt &s,
                            const std::vector<std::string> &modifiers);
   void decodeWarpCombine(const ::ptx::ast::Instruction &in, const std::string &full, Stmt &s);
@@ -151,5 +154,7 @@ private:
 // The register standing for `bits` bits at byte `offset` of a call's .param
 // variable (call sequences reuse names like param0 with other types).
 std::string callParamSlot(const std::string &param, int64_t offset, unsigned bits);
+ptx::Operand registerOperand(const std::string &name, ::ptx::ast::SourceLoc loc);
+ptx::Operand immediateOperand(uint64_t v, ::ptx::ast::SourceLoc loc);
 
 } // namespace p2a::kernel::detail
