@@ -247,9 +247,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     f.width = 32;
     mods.clear();
   } else if (in.opcode == "vshl" || in.opcode == "vshr") {
-    // vop.dtype.atype.u32{.sat}.mode{.op2} (PTX ISA, Scalar Video
-    // Instructions: vshl, vshr). Without .sat the destination type does not
-    // change d's bits, nor a's type a left shift's: both canonicalise to .u.
+    // vop.dtype.atype.u32{.sat}.mode{.add|.min|.max} (PTX ISA 9.7.18.1.2).
     f.opcode = in.opcode == "vshl" ? Opcode::Vshl : Opcode::Vshr;
     if (mods.size() < 4)
       return bad("expected " + in.opcode + ".dtype.atype.u32{.sat}.mode{.add|.min|.max}");
@@ -258,26 +256,20 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
         return bad(std::string(i == 0 ? "the destination" : "a's") + " type must be .u32 or .s32");
     if (mods[2] != "u32")
       return bad("b's type must be .u32");
-    f.type = TypeClass::U;
-    f.fromType = f.opcode == Opcode::Vshl || mods[1] == "u32" ? TypeClass::U : TypeClass::S;
+    f.type = mods[0] == "s32" ? TypeClass::S : TypeClass::U;
+    f.fromType = mods[1] == "s32" ? TypeClass::S : TypeClass::U;
     size_t m = 3;
-    if (mods[m] == "sat")
-      return limit(".sat (saturating to the destination type) is not translated yet");
-    if (mods[m] != "clamp" && mods[m] != "wrap")
-      return bad("expected the mode, .clamp or .wrap, after the types");
-    f.mode = mods[m] == "clamp" ? ShfMode::Clamp : ShfMode::Wrap;
-    ++m;
-    if (m < mods.size()) {
-      if (mods[m] == "min" || mods[m] == "max")
-        return limit("the secondary ." + mods[m] + " (which compares the 34-bit intermediate) is not translated yet");
-      if (mods[m] != "add")
-        return bad("the secondary operation must be .add, .min or .max");
-      f.videoOp2 = Form::VideoOp2::Add;
+    if (mods[m] == "sat") {
+      f.saturate = true;
       ++m;
     }
-    if (m < mods.size())
-      return bad("unexpected modifier '." + mods[m] + "'");
+    if (m >= mods.size() || (mods[m] != "clamp" && mods[m] != "wrap"))
+      return bad("expected the mode, .clamp or .wrap, after the types" + std::string(f.saturate ? " and .sat" : ""));
+    f.mode = mods[m] == "clamp" ? ShfMode::Clamp : ShfMode::Wrap;
+    if (std::optional<std::string> why = videoTail(mods, m + 1, f))
+      return bad(*why);
     f.width = 32;
+    f = canonicalVideoForm(f);
     mods.clear();
   } else {
   // The type is the last modifier in every other form.

@@ -78,8 +78,11 @@ std::string Form::name() const {
   case Opcode::Neg: return "neg." + ty;
   case Opcode::Vshl:
   case Opcode::Vshr:
+  {
+    static const char *op2s[] = {"", ".add", ".min", ".max"};
     return std::string(opcode == Opcode::Vshl ? "vshl." : "vshr.") + ty + "." + typePrefix(fromType) + "32.u32." +
-           (mode == ShfMode::Clamp ? "clamp" : "wrap") + (videoAdd() ? ".add" : "");
+           (saturate ? "sat." : "") + (mode == ShfMode::Clamp ? "clamp" : "wrap") + op2s[int(videoOp2)];
+  }
   case Opcode::Vset: {
     static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
     static const char *op2s[] = {"", ".add", ".min", ".max"};
@@ -143,7 +146,7 @@ unsigned Form::numSrcs() const {
   case Opcode::Lop3: return boolop == BoolOp::None ? 4 : 5; // a b c immLut [q]
   case Opcode::Shf: return 3;
   case Opcode::Vshl:
-  case Opcode::Vshr: return videoAdd() ? 3 : 2;
+  case Opcode::Vshr:
   case Opcode::Vadd:
   case Opcode::Vsub:
   case Opcode::Vabsdiff:
@@ -372,20 +375,22 @@ const std::vector<Form> &allForms() {
     add(Form{Opcode::Abs, TypeClass::S, 64});
     add(Form{Opcode::Neg, TypeClass::S, 32});
     add(Form{Opcode::Neg, TypeClass::S, 64});
-    // Video shifts, canonical .u where the type does not change the bits
-    // (without .sat: d's type; for vshl: a's type too).
+    // Video shifts, canonical forms only (canonicalVideoForm).
     for (Opcode op : {Opcode::Vshl, Opcode::Vshr})
-      for (TypeClass a : {TypeClass::U, TypeClass::S})
-        for (ShfMode m : {ShfMode::Clamp, ShfMode::Wrap})
-          for (bool plus : {false, true}) {
-            if (op == Opcode::Vshl && a == TypeClass::S)
-              continue;
-            Form f{op, TypeClass::U, 32};
-            f.fromType = a;
-            f.mode = m;
-            f.videoOp2 = plus ? Form::VideoOp2::Add : Form::VideoOp2::None;
-            add(f);
-          }
+      for (TypeClass d : {TypeClass::U, TypeClass::S})
+        for (TypeClass a : {TypeClass::U, TypeClass::S})
+          for (bool sat : {false, true})
+            for (ShfMode m : {ShfMode::Clamp, ShfMode::Wrap})
+              for (Form::VideoOp2 op2 :
+                   {Form::VideoOp2::None, Form::VideoOp2::Add, Form::VideoOp2::Min, Form::VideoOp2::Max}) {
+                Form f{op, d, 32};
+                f.fromType = a;
+                f.saturate = sat;
+                f.mode = m;
+                f.videoOp2 = op2;
+                if (canonicalVideoForm(f) == f)
+                  add(f);
+              }
     // Video arithmetic, canonical forms only (canonicalVideoForm).
     for (Opcode op : {Opcode::Vadd, Opcode::Vsub, Opcode::Vabsdiff, Opcode::Vmin, Opcode::Vmax})
       for (TypeClass d : {TypeClass::U, TypeClass::S})
@@ -419,6 +424,8 @@ const std::vector<Form> &allForms() {
   return forms;
 }
 
+bool Form::isVideoShift() const { return opcode == Opcode::Vshl || opcode == Opcode::Vshr; }
+
 bool Form::isVideoArith() const {
   return opcode == Opcode::Vadd || opcode == Opcode::Vsub || opcode == Opcode::Vabsdiff || opcode == Opcode::Vmin ||
          opcode == Opcode::Vmax;
@@ -428,8 +435,10 @@ Form canonicalVideoForm(Form f) {
   const bool comparesWithC = f.videoOp2 == Form::VideoOp2::Min || f.videoOp2 == Form::VideoOp2::Max;
   if (!f.saturate && !comparesWithC) {
     f.type = TypeClass::U;
+    if (f.opcode == Opcode::Vadd || f.opcode == Opcode::Vsub || f.opcode == Opcode::Vshl)
+      f.fromType = TypeClass::U;
     if (f.opcode == Opcode::Vadd || f.opcode == Opcode::Vsub)
-      f.fromType = f.videoBType = TypeClass::U;
+      f.videoBType = TypeClass::U;
   }
   return f;
 }

@@ -42,9 +42,9 @@ enum class Opcode {
   // xad = (a ^ b) + c.
   Add3, Xad,
   // PTX ISA 9.7.18.1 "Scalar Video Instructions": vshl / vshr
-  // .dtype.atype.u32.mode with an optional secondary .add (no .sat); vadd,
-  // vsub, vabsdiff, vmin, vmax .dtype.atype.btype{.sat}{.add|.min|.max}.
-  // No byte/half selectors or data merge.
+  // .dtype.atype.u32{.sat}.mode{.add|.min|.max}; vadd, vsub, vabsdiff, vmin,
+  // vmax .dtype.atype.btype{.sat}{.add|.min|.max}. Operand selectors and the
+  // data merge are separate instructions (ptx::expandOperandSelectors).
   Vshl, Vshr, Vadd, Vsub, Vabsdiff, Vmin, Vmax,
   // vset.atype.btype.cmp{.add|.min|.max} (9.7.18.1.3): d = compare ? 1 : 0, unsigned.
   Vset,
@@ -93,13 +93,14 @@ struct Form {
   // Video instructions (9.7.18.1): `type` is the destination type,
   // `fromType` a's, `videoBType` b's; `saturate` clamps the 34-bit
   // intermediate to the destination type; the secondary operation with c
-  // (.add, .min, .max; vshl/vshr: .add only) follows. vshl/vshr: `mode`.
+  // (.add, .min, .max) follows. vshl/vshr: `mode`.
   enum class VideoOp2 { None, Add, Min, Max };
   TypeClass videoBType = TypeClass::U;
   bool saturate = false;
   VideoOp2 videoOp2 = VideoOp2::None;
   bool videoAdd() const { return videoOp2 == VideoOp2::Add; }
-  bool isVideoArith() const;
+  bool isVideoArith() const; // vadd vsub vabsdiff vmin vmax
+  bool isVideoShift() const; // vshl vshr
 
   // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
   std::string name() const;
@@ -115,9 +116,10 @@ struct Form {
   bool operator==(const Form &o) const { return name() == o.name(); }
 };
 
-// A video arithmetic form with the types that change no bit set to .u32:
-// without .sat or a secondary .min/.max, the destination type; for vadd and
-// vsub then a's and b's too (d is the low 32 bits of the sum either way).
+// A video arithmetic or shift form with the types that change no bit set to
+// .u32: without .sat or a secondary .min/.max, the destination type; for
+// vadd and vsub then a's and b's too (d is the low 32 bits of the sum either
+// way), for vshl a's (the low 32 bits of a left shift do not see a's sign).
 Form canonicalVideoForm(Form f);
 
 // Every form of the family, in a stable order (for tables and tests).

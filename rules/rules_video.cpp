@@ -1,5 +1,7 @@
-// Rules for the scalar video instructions (PTX ISA 9.7.18.1) without
-// byte/half selectors or data merge. The shifts vshl / vshr, without .sat: d = (a shifted by b,
+// Rules for the scalar video instructions (PTX ISA 9.7.18.1); their operand
+// selectors and data merge are separate instructions
+// (ptx::expandOperandSelectors). The shifts vshl / vshr, without .sat and
+// without .min/.max: d = (a shifted by b,
 // .clamp: min(b, 32), .wrap: b & 31) [+ c with the secondary .add]. JH-512
 // kernels spell their rotations-with-add as vshl.u32.u32.u32.clamp.add.
 //
@@ -48,6 +50,8 @@ void finish(Rule &r, const Form &f, bool arithmetic, Ref amount, Ref value) {
 }
 
 void addVideoShift(const Form &f, std::vector<Rule> &out) {
+  if (f.saturate || (f.videoOp2 != Form::VideoOp2::None && !f.videoAdd()))
+    return; // the wide rule (addVideoShiftWide)
   const bool clamp = f.mode == ShfMode::Clamp;
   const bool arithmetic = f.opcode == Opcode::Vshr && f.fromType == TypeClass::S;
   const std::vector<OperandReq> any = f.videoAdd() ? std::vector{A, A, A} : std::vector{A, A};
@@ -124,8 +128,47 @@ void select64(Rule &r, unsigned dst, unsigned whenClear, unsigned whenSet) {
     r.seq.push_back(inst(Op::V_CNDMASK_B32, T(dst, p), {T(whenClear, p), T(whenSet, p), VCC()}));
 }
 
+// Stages 3 and 4 (PTX ISA 9.7.18.1) on the wide value in T(2), a V64
+// temporary read as a signed 64-bit number; T(3) (V64) is scratch, `low` the
+// exact value's low 32 bits. .sat clamps T(2) to the destination type with
+// 64-bit compares; the secondary operation combines with c; d gets the low
+// 32 bits.
+void saturateAndCombine(Rule &r, const Form &f, Ref low, std::string &how) {
+  const bool sgn = f.type == TypeClass::S;
+  if (f.saturate) { // CLAMP(tmp, max, min) of the destination type
+    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Lo), {I(sgn ? 0x7fffffffu : 0xffffffffu)}));
+    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Hi), {I(0)}));
+    r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(3)), O(T(2))}));
+    select64(r, 2, 2, 3);
+    if (sgn) {
+      r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Lo), {I(0x80000000u)}));
+      r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Hi), {I(0xffffffffu)}));
+      r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(2)), O(T(3))}));
+      select64(r, 2, 2, 3);
+    } else { // below 0: 0 (only the low half is read after this)
+      r.seq.push_back(inst(Op::V_CMP_GE_I64, O(VCC()), {O(T(2)), O(I(0))}));
+      r.seq.push_back(inst(Op::V_CNDMASK_B32, T(2, Part::Lo), {I(0), T(2, Part::Lo), VCC()}));
+      r.seq.push_back(inst(Op::V_MOV_B32, T(2, Part::Hi), {I(0)}));
+    }
+    low = T(2, Part::Lo);
+    how += ", clamped with 64-bit compares";
+  }
+  switch (f.videoOp2) {
+  case VideoOp2::None: r.seq.push_back(inst(Op::V_MOV_B32, D(), {low})); break;
+  case VideoOp2::Add: r.seq.push_back(inst(Op::V_ADD_U32, D(), {low, S(2)})); break;
+  case VideoOp2::Min:
+  case VideoOp2::Max:
+    extend(r, 3, S(2), f.type);
+    r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(2)), O(T(3))}));
+    r.seq.push_back(f.videoOp2 == VideoOp2::Min ? inst(Op::V_CNDMASK_B32, D(), {T(3, Part::Lo), low, VCC()})
+                                                : inst(Op::V_CNDMASK_B32, D(), {low, T(3, Part::Lo), VCC()}));
+    how += ", c compared with the wide value";
+    break;
+  }
+}
+
 void addVideoArithWide(const Form &f, std::vector<Rule> &out) {
-  const bool withC = f.videoOp2 != VideoOp2::None, sgn = f.type == TypeClass::S;
+  const bool withC = f.videoOp2 != VideoOp2::None;
   Rule r = makeRule(f, "wide", withC ? std::vector{A, A, A} : std::vector{A, A});
   r.temps = {TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V64}; // ta, tb, tmp, scratch
   extend(r, 0, S(0), f.fromType);
@@ -157,35 +200,38 @@ void addVideoArithWide(const Form &f, std::vector<Rule> &out) {
   default: break;
   }
   std::string how = "no 34-bit video arithmetic: inputs extended to 64 bits by their types";
-  if (f.saturate) { // CLAMP(tmp, max, min) of the destination type
-    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Lo), {I(sgn ? 0x7fffffffu : 0xffffffffu)}));
-    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Hi), {I(0)}));
-    r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(3)), O(T(2))}));
-    select64(r, 2, 2, 3);
-    if (sgn) {
-      r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Lo), {I(0x80000000u)}));
-      r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Hi), {I(0xffffffffu)}));
-      r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(2)), O(T(3))}));
-      select64(r, 2, 2, 3);
-    } else { // below 0: 0 (only the low half is read after this)
-      r.seq.push_back(inst(Op::V_CMP_GE_I64, O(VCC()), {O(T(2)), O(I(0))}));
-      r.seq.push_back(inst(Op::V_CNDMASK_B32, T(2, Part::Lo), {I(0), T(2, Part::Lo), VCC()}));
-      r.seq.push_back(inst(Op::V_MOV_B32, T(2, Part::Hi), {I(0)}));
-    }
-    how += ", clamped with 64-bit compares";
-  }
-  switch (f.videoOp2) {
-  case VideoOp2::None: r.seq.push_back(inst(Op::V_MOV_B32, D(), {T(2, Part::Lo)})); break;
-  case VideoOp2::Add: r.seq.push_back(inst(Op::V_ADD_U32, D(), {T(2, Part::Lo), S(2)})); break;
-  case VideoOp2::Min:
-  case VideoOp2::Max:
-    extend(r, 3, S(2), f.type);
-    r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(2)), O(T(3))}));
-    r.seq.push_back(f.videoOp2 == VideoOp2::Min
-                        ? inst(Op::V_CNDMASK_B32, D(), {T(3, Part::Lo), T(2, Part::Lo), VCC()})
-                        : inst(Op::V_CNDMASK_B32, D(), {T(2, Part::Lo), T(3, Part::Lo), VCC()}));
-    how += ", c compared with the wide value";
-    break;
+  saturateAndCombine(r, f, T(2, Part::Lo), how);
+  r.restriction = how;
+  out.push_back(r);
+}
+
+// vshl / vshr with .sat or a secondary .min/.max, where the value beyond
+// 32 bits matters: a extended to 64 bits by its type and shifted by a 64-bit
+// shift (exact: |ta| < 2^32 and the amount is at most 32); an unsigned a
+// shifted left can pass 2^63, so its compares see min(value, 2^33), which
+// orders as the value does against every 32-bit bound and c.
+void addVideoShiftWide(const Form &f, std::vector<Rule> &out) {
+  if (!f.saturate && (f.videoOp2 == VideoOp2::None || f.videoAdd()))
+    return;
+  const bool left = f.opcode == Opcode::Vshl, signedA = f.fromType == TypeClass::S;
+  Rule r = makeRule(f, "wide", f.videoOp2 != VideoOp2::None ? std::vector{A, A, A} : std::vector{A, A});
+  r.temps = {TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V32}; // ta, shifted, tmp, scratch, amount
+  extend(r, 0, S(0), f.fromType);
+  r.seq.push_back(f.mode == ShfMode::Clamp ? inst(Op::V_MIN_U32, T(4), {I(32), S(1)})
+                                           : inst(Op::V_AND_B32, T(4), {I(31), S(1)}));
+  const Op shift = left ? Op::V_LSHLREV_B64 : signedA ? Op::V_ASHRREV_I64 : Op::V_LSHRREV_B64;
+  std::string how = "no 34-bit video shift: a extended to 64 bits by its type, one exact 64-bit shift";
+  if (left && !signedA) {
+    r.seq.push_back(inst(shift, O(T(1)), {O(T(4)), O(T(0))}));
+    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Lo), {I(0)}));
+    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Hi), {I(2)}));
+    r.seq.push_back(inst(Op::V_CMP_LT_U64, O(VCC()), {O(T(1)), O(T(3))}));
+    select64(r, 2, 3, 1);
+    how += ", compared as min(value, 2^33) (an unsigned a shifted left can pass 2^63)";
+    saturateAndCombine(r, f, T(1, Part::Lo), how);
+  } else {
+    r.seq.push_back(inst(shift, O(T(2)), {O(T(4)), O(T(0))}));
+    saturateAndCombine(r, f, T(2, Part::Lo), how);
   }
   r.restriction = how;
   out.push_back(r);
@@ -288,8 +334,10 @@ void addVideoSet(const Form &f, std::vector<Rule> &out) {
 
 void addVideoRules(std::vector<Rule> &out) {
   for (const Form &f : ptx::allForms()) {
-    if (f.opcode == Opcode::Vshl || f.opcode == Opcode::Vshr)
+    if (f.isVideoShift()) {
       addVideoShift(f, out);
+      addVideoShiftWide(f, out);
+    }
     if (f.isVideoArith()) {
       addVideoArith32(f, out);
       addVideoArithWide(f, out);

@@ -97,13 +97,15 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   case Opcode::Szext: return {bits::szext(f.mode == ShfMode::Clamp, f.type == TypeClass::S, s[0], s[1])};
   case Opcode::Vshl:
   case Opcode::Vshr:
-    return {bits::videoShift(f.opcode == Opcode::Vshl, f.mode == ShfMode::Clamp, f.fromType == TypeClass::S, s[0], s[1],
-                             f.videoAdd() ? &s[2] : nullptr)};
   case Opcode::Vadd:
   case Opcode::Vsub:
   case Opcode::Vabsdiff:
   case Opcode::Vmin:
-  case Opcode::Vmax: return {bits::videoArith(f, s[0], s[1], f.videoOp2 == ptx::Form::VideoOp2::None ? nullptr : &s[2])};
+  case Opcode::Vmax: {
+    const BV *c = f.videoOp2 == ptx::Form::VideoOp2::None ? nullptr : &s[2];
+    return {f.opcode == Opcode::Vshl || f.opcode == Opcode::Vshr ? bits::videoShift(f, s[0], s[1], c)
+                                                                  : bits::videoArith(f, s[0], s[1], c)};
+  }
   case Opcode::Vset: return {bits::videoSet(f, s[0], s[1], f.videoOp2 == ptx::Form::VideoOp2::None ? nullptr : &s[2])};
   case Opcode::Mov: return {s[0]};          // 9.7.9.3
   case Opcode::Add:

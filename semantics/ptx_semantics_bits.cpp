@@ -186,23 +186,57 @@ BV szext(bool clamp, bool isSigned, const BV &a, const BV &b) {
   return (a & ~mask) | (fill(signBit, 32) & mask);
 }
 
-// vshl / vshr (PTX ISA, Scalar Video Instructions): a extended to 33 bits by
-// its type, the amount b (.u32) clamped to 32 or wrapped to b & 31, the
-// shift in the wide intermediate (modelled at 64 bits), then the secondary
-// .add with c; d is the low 32 bits (no .sat). A left shift by 32 leaves 0,
-// a right one the sign fill.
-BV videoShift(bool left, bool clamp, bool signedA, const BV &a, const BV &b, const BV *plus) {
-  const BV ta = signedA ? a.sext(64) : a.zext(64);
-  const BV tb = (clamp ? b.umin(b.lit(32)) : b & b.lit(31)).zext(64);
-  const BV tmp = left ? ta.shl(tb) : signedA ? ta.ashr(tb) : ta.lshr(tb);
-  const BV d = tmp.trunc(32);
-  return plus ? d + *plus : d;
-}
-
 namespace {
-// The wide intermediates are signed (.s33/.s34, modelled at 64 bits).
+// The wide intermediates are signed (.s33/.s34; modelled wider).
 BV signedLess(const BV &a, const BV &b) { return sem::compare(ptx::CmpOp::Lt, true, a, b); }
+
+// Stages 3 and 4 of PTX ISA 9.7.18.1. `tmp` stands for the wide
+// intermediate at 64 bits: exact wherever it lies in a 32-bit type's range,
+// and ordered as the exact value against every such value (which is all
+// that optSaturate and the secondary .min/.max ask of it); `low` is the exact
+// value's low 32 bits. optSaturate clamps to the destination type, then
+// optSecOp combines with c (extended by dtype); d is the low 32 bits.
+BV saturateAndCombine(const ptx::Form &f, BV tmp, BV low, const BV *c) {
+  const bool sgn = f.type == ptx::TypeClass::S;
+  if (f.saturate) { // CLAMP(tmp, max, min) of the destination type
+    const BV hi = tmp.lit(sgn ? 0x7fffffffull : 0xffffffffull), lo = tmp.lit(sgn ? ~0x7fffffffull : 0);
+    tmp = BV::ite(signedLess(hi, tmp), hi, BV::ite(signedLess(tmp, lo), lo, tmp));
+    low = tmp.trunc(32);
+  }
+  if (!c)
+    return low;
+  const BV tc = sgn ? c->sext(64) : c->zext(64);
+  switch (f.videoOp2) {
+  case ptx::Form::VideoOp2::Add: return low + *c;
+  case ptx::Form::VideoOp2::Min: return BV::ite(signedLess(tmp, tc), low, *c);
+  case ptx::Form::VideoOp2::Max: return BV::ite(signedLess(tmp, tc), *c, low);
+  case ptx::Form::VideoOp2::None: break;
+  }
+  return low;
+}
 } // namespace
+
+// vshl / vshr (PTX ISA 9.7.18.1.2): a extended to 33 bits by its type, the
+// amount b (.u32) clamped to 32 or wrapped to b & 31, the shift computed
+// exactly, then saturation and the secondary operation as for the other
+// video instructions. A left shift by 32 leaves 0 in the low 32 bits, a
+// right one the sign fill. The exact value of a left shift needs up to 65
+// bits, more than the .s34 that 9.7.18.1's stages name; .sat and .min/.max
+// compare the exact value (ZLUDA's hardware tests of vshr.sat clamp the
+// exact shifted value too). At 64 bits: a signed a shifted left stays within
+// [-2^63, 2^63); an unsigned one is exact as an unsigned 64-bit value, and
+// min(that, 2^33) orders as it does against every 33-bit value.
+BV videoShift(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
+  const bool signedA = f.fromType == ptx::TypeClass::S;
+  const BV ta = signedA ? a.sext(64) : a.zext(64);
+  const BV tb = (f.mode == ptx::ShfMode::Clamp ? b.umin(b.lit(32)) : b & b.lit(31)).zext(64);
+  if (f.opcode == ptx::Opcode::Vshr) {
+    const BV tmp = signedA ? ta.ashr(tb) : ta.lshr(tb);
+    return saturateAndCombine(f, tmp, tmp.trunc(32), c);
+  }
+  const BV shifted = ta.shl(tb);
+  return saturateAndCombine(f, signedA ? shifted : shifted.umin(shifted.lit(1ull << 33)), shifted.trunc(32), c);
+}
 
 BV videoSet(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
   using ptx::TypeClass;
@@ -240,21 +274,7 @@ BV videoArith(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
   case Opcode::Vmax: tmp = BV::ite(signedLess(ta, tb), tb, ta); break;
   default: throw std::logic_error("videoArith: not a video arithmetic form");
   }
-  const bool sgn = f.type == TypeClass::S;
-  if (f.saturate) { // optSaturate: CLAMP(tmp, max, min) of the destination type
-    const BV hi = tmp.lit(sgn ? 0x7fffffffull : 0xffffffffull), lo = tmp.lit(sgn ? ~0x7fffffffull : 0);
-    tmp = BV::ite(signedLess(hi, tmp), hi, BV::ite(signedLess(tmp, lo), lo, tmp));
-  }
-  if (c) { // optSecOp, c's sign from dtype
-    const BV tc = sgn ? c->sext(64) : c->zext(64);
-    switch (f.videoOp2) {
-    case ptx::Form::VideoOp2::Add: tmp = tmp + tc; break;
-    case ptx::Form::VideoOp2::Min: tmp = BV::ite(signedLess(tmp, tc), tmp, tc); break;
-    case ptx::Form::VideoOp2::Max: tmp = BV::ite(signedLess(tmp, tc), tc, tmp); break;
-    case ptx::Form::VideoOp2::None: break;
-    }
-  }
-  return tmp.trunc(32);
+  return saturateAndCombine(f, tmp, tmp.trunc(32), c);
 }
 
 } // namespace p2a::sem::bits

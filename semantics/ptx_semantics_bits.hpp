@@ -19,9 +19,10 @@ BV bfind(bool isSigned, bool shiftamt, const BV &a);
 BV fns(const BV &mask, const BV &base, const BV &offset);
 BV bmsk(bool clamp, const BV &a, const BV &b);
 BV szext(bool clamp, bool isSigned, const BV &a, const BV &b);
-// vshl / vshr (Scalar Video Instructions) without .sat or selectors; `plus`
-// is the secondary .add with c (ignored otherwise).
-BV videoShift(bool left, bool clamp, bool signedA, const BV &a, const BV &b, const BV *plus);
+// vshl / vshr (PTX ISA 9.7.18.1.2): a extended by its type, shifted exactly
+// by b (.clamp: min(b, 32), .wrap: b & 31), then optSaturate and the
+// secondary operation with c as in videoArith.
+BV videoShift(const ptx::Form &f, const BV &a, const BV &b, const BV *c);
 // vadd, vsub, vabsdiff, vmin, vmax (PTX ISA 9.7.18.1.1 with the stages of
 // 9.7.18.1): a and b extended by their types, the operation in the wide
 // intermediate, optSaturate to dtype, the secondary operation with c

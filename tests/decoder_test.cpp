@@ -921,11 +921,11 @@ TEST_CASE("video arithmetic: every form decodes to itself, types canonicalised w
 
 TEST_CASE("video shifts: every form decodes to itself, types canonicalised where they do not change the bits") {
   for (const ir::Form &f : ir::allForms()) {
-    if (f.opcode != ir::Opcode::Vshl && f.opcode != ir::Opcode::Vshr)
+    if (!f.isVideoShift())
       continue;
     const std::string name = f.name();
     INFO(name);
-    ir::Instruction inst = decodeOk(name + " %r1, %r2, %r3" + (f.videoAdd() ? ", %r4;" : ";"));
+    ir::Instruction inst = decodeOk(name + " %r1, %r2, %r3" + (f.numSrcs() == 3 ? ", %r4;" : ";"));
     CHECK(inst.form == f);
     CHECK(inst.srcs.size() == f.numSrcs());
   }
@@ -933,12 +933,11 @@ TEST_CASE("video shifts: every form decodes to itself, types canonicalised where
   CHECK(decodeOk("vshl.s32.s32.u32.clamp.add %r1, %r2, 1, %r4;").form.name() == "vshl.u32.u32.u32.clamp.add");
   CHECK(decodeOk("vshr.s32.s32.u32.wrap %r1, %r2, %r3;").form.name() == "vshr.u32.s32.u32.wrap");
   CHECK(decodeOk("vshr.s32.u32.u32.wrap %r1, %r2, %r3;").form.name() == "vshr.u32.u32.u32.wrap");
-  expectError("vshl.u32.u32.u32.sat.clamp %r1, %r2, %r3;", 1, 1,
-              "unsupported form 'vshl.u32.u32.u32.sat.clamp': .sat (saturating to the destination type) is not "
-              "translated yet");
-  expectError("vshr.u32.u32.u32.clamp.max %r1, %r2, %r3, %r4;", 1, 1,
-              "unsupported form 'vshr.u32.u32.u32.clamp.max': the secondary .max (which compares the 34-bit "
-              "intermediate) is not translated yet");
+  // With .sat or a secondary .min/.max both types matter.
+  CHECK(decodeOk("vshl.s32.u32.u32.sat.clamp %r1, %r2, %r3;").form.name() == "vshl.s32.u32.u32.sat.clamp");
+  CHECK(decodeOk("vshr.s32.s32.u32.wrap.max %r1, %r2, %r3, %r4;").form.name() == "vshr.s32.s32.u32.wrap.max");
+  expectError("vshl.u32.u32.u32.sat %r1, %r2, %r3;", 1, 1,
+              "invalid form 'vshl.u32.u32.u32.sat': expected the mode, .clamp or .wrap, after the types and .sat");
   expectError("vshl.u32.u32.s32.clamp %r1, %r2, %r3;", 1, 1,
               "invalid form 'vshl.u32.u32.s32.clamp': b's type must be .u32");
   expectError("vshl.u32.u32.u32 %r1, %r2, %r3;", 1, 1,

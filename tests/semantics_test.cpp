@@ -349,3 +349,61 @@ TEST_CASE("64-bit carry forms: sums, differences and high products with CC.CF ag
     CHECK(r[1].value() == uint64_t(ss >> 64));
   }
 }
+
+namespace {
+// vshl / vshr straight from PTX ISA 9.7.18.1.2 in 128-bit integers: the
+// exact shifted value, optSaturate to dtype, optSecOp with c.
+uint32_t refVideoShift(const p2a::ptx::Form &f, uint32_t a, uint32_t b, uint32_t c) {
+  using p2a::ptx::TypeClass;
+  const bool sgnA = f.fromType == TypeClass::S, sgnD = f.type == TypeClass::S;
+  const __int128 ta = sgnA ? __int128(int32_t(a)) : __int128(a);
+  const unsigned tb = f.mode == p2a::ptx::ShfMode::Clamp ? (b > 32 ? 32 : b) : (b & 31);
+  __int128 tmp = f.opcode == p2a::ptx::Opcode::Vshl ? ta * (__int128(1) << tb) : ta >> tb; // >> floors, as ashr
+  if (f.saturate) {
+    const __int128 hi = sgnD ? INT32_MAX : __int128(UINT32_MAX), lo = sgnD ? INT32_MIN : 0;
+    tmp = tmp > hi ? hi : tmp < lo ? lo : tmp;
+  }
+  const __int128 tc = sgnD ? __int128(int32_t(c)) : __int128(c);
+  switch (f.videoOp2) {
+  case p2a::ptx::Form::VideoOp2::Add: tmp += tc; break;
+  case p2a::ptx::Form::VideoOp2::Min: tmp = tmp < tc ? tmp : tc; break;
+  case p2a::ptx::Form::VideoOp2::Max: tmp = tmp < tc ? tc : tmp; break;
+  case p2a::ptx::Form::VideoOp2::None: break;
+  }
+  return uint32_t(uint64_t(tmp));
+}
+} // namespace
+
+TEST_CASE("video shifts match the exact-value reference of the ISA text (.sat, .min/.max) on edge and random values") {
+  const uint32_t edges[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 0x40000000u, 0xc0000000u, 5};
+  const uint32_t amounts[] = {0, 1, 2, 16, 31, 32, 33, 63, 0xffffffffu};
+  std::mt19937 rng(7);
+  unsigned forms = 0;
+  for (const p2a::ptx::Form &f : p2a::ptx::allForms()) {
+    if (!f.isVideoShift())
+      continue;
+    ++forms;
+    INFO(f.name());
+    for (uint32_t a : edges)
+      for (uint32_t b : amounts)
+        for (uint32_t c : {0u, 5u, 0xfffffffbu, 0x80000000u}) {
+          std::vector<uint64_t> srcs = {a, b};
+          if (f.numSrcs() == 3)
+            srcs.push_back(c);
+          REQUIRE(evalForm(f.name(), srcs) == refVideoShift(f, a, b, c));
+        }
+    for (int i = 0; i < 200; ++i) {
+      const uint32_t a = rng(), b = rng() % 40, c = rng();
+      std::vector<uint64_t> srcs = {a, b};
+      if (f.numSrcs() == 3)
+        srcs.push_back(c);
+      REQUIRE(evalForm(f.name(), srcs) == refVideoShift(f, a, b, c));
+    }
+  }
+  CHECK(forms == 108);
+  // Where the exact value differs from its low 32 bits: 1 << 32 is above 5.
+  CHECK(evalForm("vshl.u32.u32.u32.clamp.min", {1, 32, 5}) == 5);
+  CHECK(evalForm("vshl.u32.u32.u32.sat.clamp", {0x80000000u, 1}) == 0xffffffffu);
+  CHECK(evalForm("vshl.s32.s32.u32.sat.clamp", {0xffffffffu, 32}) == 0x80000000u);
+  CHECK(evalForm("vshr.u32.s32.u32.sat.wrap", {0xfffffff8u, 1}) == 0);
+}

@@ -1584,7 +1584,7 @@ static std::string checkKernelFileOnEveryTarget(const std::string &name, unsigne
   return src;
 }
 
-TEST_CASE("video shifts (vshl/vshr, .clamp/.wrap, secondary .add) agree with the PTX interpreter on every target") {
+TEST_CASE("video shifts (vshl/vshr, .clamp/.wrap, .sat, secondary .add/.min/.max) agree with the PTX interpreter on every target") {
   checkKernelFileOnEveryTarget("video_shift.ptx", 2);
 }
 
