@@ -82,6 +82,21 @@ std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in,
   };
   std::vector<ast::Instruction> out;
   ast::Instruction main = in;
+  auto immediate = [&](int64_t v) {
+    ast::Operand o;
+    o.kind = ast::Operand::Kind::Immediate;
+    o.loc = in.loc;
+    o.imm_bits = uint64_t(v);
+    o.imm_negative = v < 0;
+    o.text = std::to_string(v);
+    return o;
+  };
+  auto fresh = [&](const ast::Operand &like) {
+    ast::Operand r = like;
+    r.name = r.text = "%__sel" + std::to_string(counter++);
+    r.selector.clear();
+    return r;
+  };
   for (size_t i = 1; i <= 2 && i < main.operands.size(); ++i) {
     ast::Operand &o = main.operands[i];
     const std::string type = typeOf(i);
@@ -93,10 +108,7 @@ std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in,
     bfe.loc = bfe.opcode_loc = o.loc;
     bfe.opcode = "bfe";
     bfe.modifiers = {type};
-    ast::Operand d = o, src = o, p, l;
-    d.name = "%__sel" + std::to_string(counter++);
-    d.text = d.name;
-    d.selector.clear();
+    ast::Operand d = fresh(o), src = o, p, l;
     src.selector.clear();
     src.text = o.name;
     p.kind = l.kind = ast::Operand::Kind::Immediate;
@@ -109,6 +121,50 @@ std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in,
     bfe.text = "bfe." + type + " " + d.name + ", " + o.name + ", " + p.text + ", " + l.text + " (" + o.text + ")";
     out.push_back(bfe);
     o = d;
+  }
+  // The data merge (9.7.18.1, stage 4): `vop d.dsel, a, b, c` puts the
+  // result's low byte or half-word into c at the selected place. The
+  // operation goes into a fresh register without c. With .sat, optSaturate
+  // clamps to the part's range: the same as the 32-bit clamp and then one to
+  // the part's range, since the ranges nest (signed by dtype). A bfi into c
+  // makes d. With a secondary operation there is no merge (the decoder says
+  // so).
+  const ast::Operand d = main.operands.empty() ? ast::Operand{} : main.operands[0];
+  const bool secondary = std::any_of(m.begin(), m.end(), [](const std::string &x) {
+    return x == "add" || x == "min" || x == "max";
+  });
+  if (!d.selector.empty() && d.kind == ast::Operand::Kind::Register && main.operands.size() == 4 && !secondary) {
+    const bool byte = d.selector[0] == 'b';
+    const unsigned len = byte ? 8 : 16, pos = len * unsigned(d.selector[1] - '0');
+    const ast::Operand c = main.operands[3];
+    ast::Operand tmp = fresh(d);
+    main.operands = {tmp, main.operands[1], main.operands[2]};
+    main.text = in.text + " (into " + tmp.name + ")";
+    out.push_back(main);
+    auto op = [&](const std::string &opcode, const std::string &type, std::vector<ast::Operand> operands) {
+      ast::Instruction i = in;
+      i.opcode = opcode;
+      i.modifiers = {type};
+      i.operands = std::move(operands);
+      i.text = opcode + "." + type;
+      for (size_t k = 0; k < i.operands.size(); ++k)
+        i.text += (k ? ", " : " ") + i.operands[k].text;
+      i.text += " (" + d.text + ")";
+      return i;
+    };
+    if (std::find(m.begin(), m.end(), "sat") != m.end()) {
+      if (!m.empty() && m[0] == "s32") {
+        out.push_back(op("max", "s32", {tmp, tmp, immediate(byte ? -128 : -32768)}));
+        out.push_back(op("min", "s32", {tmp, tmp, immediate(byte ? 127 : 32767)}));
+      } else {
+        out.push_back(op("min", "u32", {tmp, tmp, immediate(byte ? 255 : 65535)}));
+      }
+    }
+    ast::Operand whole = d;
+    whole.selector.clear();
+    whole.text = d.name;
+    out.push_back(op("bfi", "b32", {whole, tmp, c, immediate(pos), immediate(len)}));
+    return out;
   }
   out.push_back(main);
   return out;
@@ -581,7 +637,9 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       if (!video)
         return bad("the selector '." + o->selector + "' is only valid on video instructions");
       if (o == ops.front())
-        return limit("the data merge into a part of d (." + o->selector + ") is not translated yet");
+        return bad(f.videoOp2 != Form::VideoOp2::None
+                       ? "the data merge into d." + o->selector + " takes no secondary operation"
+                       : "the data merge into d." + o->selector + " needs c, the value merged into: d.sel, a, b, c");
       return limit("an operand selector (." + o->selector + ") reached the decoder unexpanded "
                    "(ptx::expandOperandSelectors computes it first)");
     }

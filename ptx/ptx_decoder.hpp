@@ -18,9 +18,11 @@ std::optional<Instruction> decodeInstruction(const ::ptx::ast::Instruction &in, 
 // (`%r2.b1`, `%r3.h1`; PTX ISA 9.7.18.1 partSelectSignExtend) as the
 // instructions that compute it: a bfe.u32/.s32 (by the operand's type) of
 // the selected part into a fresh register `%__sel<N>` per such operand,
-// then the instruction on whole registers. Unchanged (one instruction)
-// otherwise; a selector on d (the data merge) stays for decodeInstruction
-// to refuse.
+// then the instruction on whole registers. A selector on d (the data merge,
+// `d.h1, a, b, c`) makes the instruction write a fresh register without c,
+// followed by .sat's clamp to the part's range and a bfi.b32 into c. Unchanged
+// (one instruction) otherwise; a d selector that cannot merge (no c, or a
+// secondary operation) stays for decodeInstruction to refuse.
 std::vector<::ptx::ast::Instruction> expandOperandSelectors(const ::ptx::ast::Instruction &in, unsigned &counter);
 
 // An integer constant operand's bits in a `width`-bit operand: truncated as

@@ -898,8 +898,7 @@ TEST_CASE("video arithmetic: every form decodes to itself, types canonicalised w
   expectError("vabsdiff.u32.u32.u32.sat.mul %r1, %r2, %r3, %r4;", 1, 1,
               "invalid form 'vabsdiff.u32.u32.u32.sat.mul': the secondary operation must be .add, .min or .max");
   // Selectors parse (they were a syntax error). On a and b they become a bfe
-  // of the operand's type into a fresh register first; the merge into d is
-  // refused by name.
+  // of the operand's type into a fresh register first.
   {
     ::ptx::ParseResult pr = ::ptx::parseSnippet("vadd.u32.s32.u32.sat %r1, %r2.b3, %r3.h1;");
     REQUIRE(pr.ok());
@@ -914,8 +913,28 @@ TEST_CASE("video arithmetic: every form decodes to itself, types canonicalised w
     CHECK(parts[2].operands[2].name == "%__sel1");
     CHECK(counter == 2);
   }
-  expectError("vmin.s32.s32.s32 %r1.h0, %r2, %r3, %r4;", 1, 1,
-              "unsupported form 'vmin.s32.s32.s32': the data merge into a part of d (.h0) is not translated yet");
+  // The data merge: the operation into a fresh register without c, .sat's
+  // clamp to the part's range (signed by dtype), a bfi into c.
+  {
+    ::ptx::ParseResult pr = ::ptx::parseSnippet("@%p1 vsub.s32.u32.u32.sat %r1.b2, %r2, %r3.h1, %r4;");
+    REQUIRE(pr.ok());
+    const auto *in = std::get_if<::ptx::ast::Instruction>(&pr.module.functions.at(0).body->statements.at(0));
+    REQUIRE(in);
+    unsigned counter = 0;
+    const std::vector<::ptx::ast::Instruction> parts = ir::expandOperandSelectors(*in, counter);
+    REQUIRE(parts.size() == 5);
+    CHECK(parts[0].text == "bfe.u32 %__sel0, %r3, 16, 16 (%r3.h1)");
+    CHECK(parts[1].operands.size() == 3);
+    CHECK(parts[1].operands[0].name == "%__sel1");
+    CHECK(parts[2].text == "max.s32 %__sel1, %__sel1, -128 (%r1.b2)");
+    CHECK(parts[3].text == "min.s32 %__sel1, %__sel1, 127 (%r1.b2)");
+    CHECK(parts[4].text == "bfi.b32 %r1, %__sel1, %r4, 16, 8 (%r1.b2)");
+    CHECK(parts[4].guard.has_value());
+  }
+  expectError("vmin.s32.s32.s32.max %r1.h0, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'vmin.s32.s32.s32.max': the data merge into d.h0 takes no secondary operation");
+  expectError("vmin.s32.s32.s32 %r1.h0, %r2, %r3;", 1, 1,
+              "invalid form 'vmin.s32.s32.s32': the data merge into d.h0 needs c, the value merged into: d.sel, a, b, c");
   expectError("add.u32 %r1, %r2.b0, %r3;", 1, 1, "invalid form 'add.u32': the selector '.b0' is only valid on video instructions");
 }
 

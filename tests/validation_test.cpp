@@ -1588,6 +1588,10 @@ TEST_CASE("video shifts (vshl/vshr, .clamp/.wrap, .sat, secondary .add/.min/.max
   checkKernelFileOnEveryTarget("video_shift.ptx", 2);
 }
 
+TEST_CASE("the video data merge (d.b0..d.h1, .sat to the part's range) agrees with the PTX interpreter on every target") {
+  checkKernelFileOnEveryTarget("video_merge.ptx", 2);
+}
+
 TEST_CASE("64-bit div and rem: restoring division on halves agrees with the PTX interpreter on every target") {
   const std::string src = checkKernelFileOnEveryTarget("divide64.ptx", 2);
   // A constant divisor that is a literal is moved into a VGPR once, not once
