@@ -38,6 +38,7 @@ struct Operand {
   char element = 0;     // vector element suffix: 'x','y','z','w' ('r','g','b','a' normalised to x,y,z,w)
   std::string selector; // video instructions' byte/half-word selector: "b0".."b3", "h0", "h1" (§9.7.18.1)
   bool negated = false; // `!%p` as a source operand
+  bool minus = false;   // `-%r` as a source operand (vmad only)
   // Immediates: the two's complement bit pattern in 64 bits. `imm_unsigned`
   // is set for a `U` suffix; `imm_negative` when written with a leading '-'.
   ImmKind imm_kind = ImmKind::Int;

@@ -224,6 +224,10 @@ auto const set_negated = [](auto& ctx) {
   _val(ctx) = std::move(_attr(ctx));
   _val(ctx).negated = true;
 };
+auto const set_minus = [](auto& ctx) {
+  _val(ctx) = std::move(_attr(ctx));
+  _val(ctx).minus = true;
+};
 auto const mark_negative = [](auto& ctx) { _val(ctx).imm_negative = true; };
 auto const mark_unsigned = [](auto& ctx) { _val(ctx).imm_unsigned = true; };
 auto const set_int_bits = [](auto& ctx) {
@@ -455,6 +459,7 @@ x3::rule<struct operand_class, ast::Operand> const operand = "operand";
 x3::rule<struct vector_element_class, ast::Operand> const vector_element = "vector element";
 x3::rule<struct name_operand_class, ast::Operand> const name_operand = "register";
 x3::rule<struct negated_operand_class, ast::Operand> const negated_operand = "predicate";
+x3::rule<struct minus_operand_class, ast::Operand> const minus_operand = "register";
 x3::rule<struct immediate_class, ast::Operand> const immediate = "immediate";
 x3::rule<struct vector_operand_class, ast::Operand> const vector_operand = "vector operand";
 x3::rule<struct operand_group_class, ast::Operand> const operand_group = "parenthesised operand list";
@@ -526,6 +531,10 @@ auto const name_operand_def =
 // `!%p1`: negated predicate source operand (PTX ISA 9.x §9.3).
 auto const negated_operand_def = lit('!') > name_operand[action::set_negated];
 
+// `-%r1`: a negated source register (vmad's {-}a, {-}b, {-}c, PTX ISA
+// 9.7.18.1.4). Tried after the immediates, which own `-5`.
+auto const minus_operand_def = lit('-') >> name_operand[action::set_minus];
+
 // PTX ISA 9.x §4.5.1 Integer Constants: hex 0x, octal 0 prefix, binary 0b,
 // decimal, optional U suffix, optional leading '-'; §4.5.2 Floating-Point
 // Constants: 0f + 8 hex digits (f32 bits), 0d + 16 hex digits (f64 bits), and
@@ -567,7 +576,8 @@ auto const address_def = lit('[') > address_expression[action::move_to_val] > li
 
 auto const operand_def =
     raw[name_operand[action::move_to_val] | address[action::move_to_val] | vector_operand[action::move_to_val] |
-        operand_group[action::move_to_val] | negated_operand[action::move_to_val] | immediate[action::move_to_val]]
+        operand_group[action::move_to_val] | negated_operand[action::move_to_val] | immediate[action::move_to_val] |
+        minus_operand[action::move_to_val]]
        [action::set_operand_loc_text];
 
 // Zero operands (`ret;`) or a comma-separated list.
@@ -686,7 +696,7 @@ auto const statement_rule_def =
     other_directive[action::move_to_val] | instruction[action::move_to_val];
 
 BOOST_SPIRIT_DEFINE(register_name, predicate_name, integer, array_size, string_literal, operand, vector_element,
-                    name_operand, negated_operand, immediate, vector_operand, operand_group, address,
+                    name_operand, negated_operand, minus_operand, immediate, vector_operand, operand_group, address,
                     address_expression, operand_list, guard, opcode, instruction, label, line_directive,
                     pragma_directive, pragma_arguments, section_directive, section_name, section_body,
                     other_directive, directive_tail, declaration, parameter, declarator, attribute_clause,

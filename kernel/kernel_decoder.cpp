@@ -254,6 +254,14 @@ void Decoder::decode(const ast::Instruction &in) {
   std::string full = in.opcode;
   for (const std::string &m : in.modifiers)
     full += "." + m;
+  // `-%r` negates a source in vmad only (PTX ISA 9.7.18.1.4); nowhere else
+  // may it pass for the register itself.
+  if (in.opcode != "vmad")
+    for (const ast::Operand &o : in.operands)
+      if (o.minus || std::any_of(o.elems.begin(), o.elems.end(), [](const ast::Operand &e) { return e.minus; })) {
+        error(diags_, o.loc, "'" + o.text + "': only vmad negates a source register; '" + full + "' cannot");
+        return;
+      }
   Stmt s;
   s.loc = in.loc;
   s.text = in.text;

@@ -16,7 +16,7 @@ const std::set<std::string> kFamily = {"and",  "or",  "xor",  "not",  "cnot",  "
                                        "fns",  "bmsk", "szext", "mov", "add", "sub", "mul",
                                        "mad",  "cvt", "setp", "selp", "min", "max", "abs", "neg", "div", "rem",
                                        "mul24", "mad24", "addc", "subc", "madc", "vshl", "vshr", "vadd", "vsub",
-                                       "vabsdiff", "vmin", "vmax", "vset"};
+                                       "vabsdiff", "vmin", "vmax", "vset", "vmad"};
 
 // Statements the kernel translation decodes (kernel/kernel_decoder.cpp) but
 // a lone instruction cannot: it has no memory, lanes or control flow around it.
@@ -67,7 +67,7 @@ uint64_t truncatedConstant(const ast::Operand &o, unsigned width, const std::str
 
 std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in, unsigned &counter) {
   const std::string &op = in.opcode;
-  const bool arith = op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax";
+  const bool arith = op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax" || op == "vmad";
   const bool set = op == "vset", shift = op == "vshl" || op == "vshr";
   if (!arith && !set && !shift)
     return {in};
@@ -110,6 +110,7 @@ std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in,
     bfe.modifiers = {type};
     ast::Operand d = fresh(o), src = o, p, l;
     src.selector.clear();
+    d.minus = src.minus = false; // (vmad's negation stays on the operand, below)
     src.text = o.name;
     p.kind = l.kind = ast::Operand::Kind::Immediate;
     p.loc = l.loc = o.loc;
@@ -120,6 +121,7 @@ std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in,
     bfe.operands = {d, src, p, l};
     bfe.text = "bfe." + type + " " + d.name + ", " + o.name + ", " + p.text + ", " + l.text + " (" + o.text + ")";
     out.push_back(bfe);
+    d.minus = o.minus;
     o = d;
   }
   // The data merge (9.7.18.1, stage 4): `vop d.dsel, a, b, c` puts the
@@ -133,7 +135,8 @@ std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in,
   const bool secondary = std::any_of(m.begin(), m.end(), [](const std::string &x) {
     return x == "add" || x == "min" || x == "max";
   });
-  if (!d.selector.empty() && d.kind == ast::Operand::Kind::Register && main.operands.size() == 4 && !secondary) {
+  if (!d.selector.empty() && d.kind == ast::Operand::Kind::Register && main.operands.size() == 4 && !secondary &&
+      op != "vmad") {
     const bool byte = d.selector[0] == 'b';
     const unsigned len = byte ? 8 : 16, pos = len * unsigned(d.selector[1] - '0');
     const ast::Operand c = main.operands[3];
@@ -273,6 +276,44 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     if (std::optional<std::string> why = videoTail(mods, m, f))
       return bad(*why);
+    f.width = 32;
+    f = canonicalVideoForm(f);
+    mods.clear();
+  } else if (in.opcode == "vmad") {
+    // vmad.dtype.atype.btype{.po}{.sat}{.shr7|.shr15} d, {-}a, {-}b, {-}c
+    // (PTX ISA 9.7.18.1.4). The negations are the operands' (`-a` or `-b`
+    // negates the product; both cancel); dtype changes no bit.
+    f.opcode = Opcode::Vmad;
+    if (mods.size() < 3)
+      return bad("expected vmad.dtype.atype.btype{.po}{.sat}{.shr7|.shr15}");
+    for (int i = 0; i < 3; ++i)
+      if (mods[i] != "u32" && mods[i] != "s32")
+        return bad(std::string(i == 0 ? "the destination" : i == 1 ? "a's" : "b's") + " type must be .u32 or .s32");
+    f.fromType = mods[1] == "s32" ? TypeClass::S : TypeClass::U;
+    f.videoBType = mods[2] == "s32" ? TypeClass::S : TypeClass::U;
+    size_t m = 3;
+    const bool po = m < mods.size() && mods[m] == "po";
+    m += po;
+    if (m < mods.size() && mods[m] == "sat") {
+      f.saturate = true;
+      ++m;
+    }
+    if (m < mods.size() && (mods[m] == "shr7" || mods[m] == "shr15")) {
+      f.vmadShift = mods[m] == "shr7" ? 7 : 15;
+      ++m;
+    }
+    if (m < mods.size())
+      return bad("unexpected modifier '." + mods[m] + "' (expected .po, .sat, .shr7 or .shr15, in that order)");
+    auto minus = [&](size_t i) { return i < in.operands.size() && in.operands[i].minus; };
+    const bool negProduct = minus(1) != minus(2), negC = minus(3);
+    if (po && (minus(1) || minus(2) || negC))
+      return bad("the sources of vmad.po cannot be negated");
+    if (negProduct && negC)
+      return bad("vmad negates either the product a*b or c, not both");
+    f.vmadMode = po ? Form::VmadMode::PlusOne
+                 : negProduct ? Form::VmadMode::NegProduct
+                 : negC ? Form::VmadMode::NegC
+                        : Form::VmadMode::Plain;
     f.width = 32;
     f = canonicalVideoForm(f);
     mods.clear();
@@ -432,7 +473,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     if (!typeOneOf({"u32", "s32", "u64", "s64"}))
       return bad("bfind takes .u32, .s32, .u64 or .s64");
   } else if (in.opcode == "cvt" || in.opcode == "vshl" || in.opcode == "vshr" || f.isVideoArith() ||
-             f.opcode == Opcode::Vset) {
+             f.opcode == Opcode::Vset || f.opcode == Opcode::Vmad) {
     // decoded above
   } else if (in.opcode == "setp") {
     // setp.CmpOp{.BoolOp}.type (PTX ISA 9.7.3.1), integer types.
@@ -632,10 +673,11 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   // belong to the video instructions (PTX ISA 9.7.18.1).
   for (const ast::Operand *o : ops)
     if (!o->selector.empty()) {
-      const bool video =
-          f.isVideoArith() || f.opcode == Opcode::Vset || f.opcode == Opcode::Vshl || f.opcode == Opcode::Vshr;
+      const bool video = f.isVideoArith() || f.isVideoShift() || f.opcode == Opcode::Vset || f.opcode == Opcode::Vmad;
       if (!video)
         return bad("the selector '." + o->selector + "' is only valid on video instructions");
+      if (o == ops.front() && f.opcode == Opcode::Vmad)
+        return bad("vmad has no data merge: its destination takes no selector");
       if (o == ops.front())
         return bad(f.videoOp2 != Form::VideoOp2::None
                        ? "the data merge into d." + o->selector + " takes no secondary operation"
@@ -671,7 +713,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   } else {
     for (unsigned i = 0; i < nd - implicitDst; ++i) {
       const ast::Operand &o = *ops[k++];
-      if (o.kind != ast::Operand::Kind::Register || o.negated || o.element) {
+      if (o.kind != ast::Operand::Kind::Register || o.negated || o.minus || o.element) {
         error(diags, o.loc, "destination of '" + full + "' must be a register");
         return std::nullopt;
       }
@@ -719,7 +761,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
         error(diags, o.loc, "immLut must be in 0..255, got " + o.text);
         return std::nullopt;
       }
-    } else if (o.kind == ast::Operand::Kind::Register && !o.negated && !o.element) {
+    } else if (o.kind == ast::Operand::Kind::Register && !o.negated && !o.element &&
+               (!o.minus || f.opcode == Opcode::Vmad)) { // (vmad's negations are in its form)
       if (f.opcode == Opcode::Lop3 && i == 3) {
         error(diags, o.loc, "immLut must be an integer constant");
         return std::nullopt;

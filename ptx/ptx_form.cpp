@@ -83,6 +83,11 @@ std::string Form::name() const {
     return std::string(opcode == Opcode::Vshl ? "vshl." : "vshr.") + ty + "." + typePrefix(fromType) + "32.u32." +
            (saturate ? "sat." : "") + (mode == ShfMode::Clamp ? "clamp" : "wrap") + op2s[int(videoOp2)];
   }
+  case Opcode::Vmad:
+    return "vmad." + ty + "." + typePrefix(fromType) + "32." + typePrefix(videoBType) + "32" +
+           (vmadMode == VmadMode::PlusOne ? ".po" : "") + (saturate ? ".sat" : "") +
+           (vmadShift ? ".shr" + std::to_string(vmadShift) : "") +
+           (vmadMode == VmadMode::NegProduct ? ".neg_ab" : vmadMode == VmadMode::NegC ? ".neg_c" : "");
   case Opcode::Vset: {
     static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
     static const char *op2s[] = {"", ".add", ".min", ".max"};
@@ -132,6 +137,7 @@ unsigned Form::numSrcs() const {
   case Opcode::MadHi: return carryIn ? 4 : 3;
   case Opcode::Add3:
   case Opcode::Xad:
+  case Opcode::Vmad:
   case Opcode::MadWide:
   case Opcode::Mad24Lo:
   case Opcode::Mad24Hi:
@@ -170,6 +176,7 @@ unsigned Form::srcWidth(unsigned i) const {
   case Opcode::Vabsdiff:
   case Opcode::Vmin:
   case Opcode::Vmax:
+  case Opcode::Vmad:
   case Opcode::Vset: return 32;
   case Opcode::Bfe: return i == 0 ? width : 32;  // pos and len are .u32
   case Opcode::Bfi: return i < 2 ? width : 32;   // a, b have the type; pos, len are .u32
@@ -409,6 +416,20 @@ const std::vector<Form> &allForms() {
               }
     for (TypeClass a : {TypeClass::U, TypeClass::S})
       for (TypeClass b : {TypeClass::U, TypeClass::S})
+        for (Form::VmadMode mode : {Form::VmadMode::Plain, Form::VmadMode::NegProduct, Form::VmadMode::NegC,
+                                    Form::VmadMode::PlusOne})
+          for (bool sat : {false, true})
+            for (unsigned shift : {0u, 7u, 15u}) {
+              Form f{Opcode::Vmad, TypeClass::U, 32};
+              f.fromType = a;
+              f.videoBType = b;
+              f.vmadMode = mode;
+              f.saturate = sat;
+              f.vmadShift = shift;
+              add(canonicalVideoForm(f));
+            }
+    for (TypeClass a : {TypeClass::U, TypeClass::S})
+      for (TypeClass b : {TypeClass::U, TypeClass::S})
         for (CmpOp c : {CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge})
           for (Form::VideoOp2 op2 :
                {Form::VideoOp2::None, Form::VideoOp2::Add, Form::VideoOp2::Min, Form::VideoOp2::Max}) {
@@ -432,6 +453,12 @@ bool Form::isVideoArith() const {
 }
 
 Form canonicalVideoForm(Form f) {
+  if (f.opcode == Opcode::Vmad) { // signedFinal (PTX ISA 9.7.18.1.4)
+    const bool signedFinal = f.fromType == TypeClass::S || f.videoBType == TypeClass::S ||
+                             f.vmadMode == Form::VmadMode::NegProduct || f.vmadMode == Form::VmadMode::NegC;
+    f.type = signedFinal ? TypeClass::S : TypeClass::U;
+    return f;
+  }
   const bool comparesWithC = f.videoOp2 == Form::VideoOp2::Min || f.videoOp2 == Form::VideoOp2::Max;
   if (!f.saturate && !comparesWithC) {
     f.type = TypeClass::U;

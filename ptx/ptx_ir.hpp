@@ -46,6 +46,9 @@ enum class Opcode {
   // vmax .dtype.atype.btype{.sat}{.add|.min|.max}. Operand selectors and the
   // data merge are separate instructions (ptx::expandOperandSelectors).
   Vshl, Vshr, Vadd, Vsub, Vabsdiff, Vmin, Vmax,
+  // vmad.dtype.atype.btype{.po}{.sat}{.shr7|.shr15} d, {-}a, {-}b, {-}c
+  // (9.7.18.1.4): (a*b) + c with the product or c negated, or + 1 (.po).
+  Vmad,
   // vset.atype.btype.cmp{.add|.min|.max} (9.7.18.1.3): d = compare ? 1 : 0, unsigned.
   Vset,
 };
@@ -99,6 +102,13 @@ struct Form {
   bool saturate = false;
   VideoOp2 videoOp2 = VideoOp2::None;
   bool videoAdd() const { return videoOp2 == VideoOp2::Add; }
+  // vmad: which operand is negated (written `-a` or `-b`: the product; `-c`),
+  // or .po's + 1; the .shr7/.shr15 scale (0: none). `type` is S where the
+  // final result is signed (the ISA's signedFinal; dtype itself changes no
+  // bit). Names show the negation as a suffix: vmad.s32.u32.u32.neg_ab.
+  enum class VmadMode { Plain, NegProduct, NegC, PlusOne };
+  VmadMode vmadMode = VmadMode::Plain;
+  unsigned vmadShift = 0;
   bool isVideoArith() const; // vadd vsub vabsdiff vmin vmax
   bool isVideoShift() const; // vshl vshr
 

@@ -141,7 +141,8 @@ struct Rule {
   // bit-blasts at once. For the signed high product, and for the carry
   // forms built on a high product (mad.hi.cc.u64, madc.hi.s64), whose
   // template takes the product from a lemma and whose PTX meaning reads
-  // the same product term.
+  // the same product term. Of 32-bit sources (vmad) the 64-bit products are
+  // fresh values with no relation: both sides read the same product terms.
   bool opaqueProducts = false;
 
   // Does the rule serve target t: its target predicate holds and every AMD

@@ -237,6 +237,73 @@ void addVideoShiftWide(const Form &f, std::vector<Rule> &out) {
   out.push_back(r);
 }
 
+// vmad (PTX ISA 9.7.18.1.4): the product by v_mad_{u64_u32,i64_i32}
+// (mixed signs: the unsigned product less a * 2^32 where the signed factor
+// is negative), its sign in a third dword, the negation by complements, c
+// extended and added with the carries through VCC, .po's or the negation's
+// + 1 as one more carry chain, .shr7/.shr15 by v_alignbit_b32 across the
+// dwords, .sat with 64-bit compares (signed) or a look at the high dword.
+void addVideoMad(const Form &f, std::vector<Rule> &out) {
+  using Mode = Form::VmadMode;
+  const bool sa = f.fromType == TypeClass::S, sb = f.videoBType == TypeClass::S;
+  const bool signedFinal = f.type == TypeClass::S;
+  Rule r = makeRule(f, "wide", {A, A, A});
+  r.opaqueProducts = true; // (the semantics reads the same products: sem::bits::videoMad)
+  // product, scratch, result, saturation scratch, 64-bit sum, top dword, c, c's fill
+  r.temps = {TempKind::V64, TempKind::V32, TempKind::V64, TempKind::V64,
+             TempKind::V64, TempKind::V32, TempKind::V32, TempKind::V32};
+  const unsigned sum = f.vmadShift ? 4 : 2; // the 64-bit sum is the result unless scaled
+  const Ref product = T(0), top = T(5);
+  r.seq.push_back(inst(sa && sb ? Op::V_MAD_I64_I32 : Op::V_MAD_U64_U32, O(product), {O(S(0)), O(S(1)), O(I(0))}));
+  std::string how = "the ISA's 128-bit intermediate in three dwords: the 64-bit product";
+  if (sa != sb) {
+    const Ref unsignedFactor = sa ? S(1) : S(0), signedFactor = sa ? S(0) : S(1);
+    r.seq.push_back(inst(Op::V_ASHRREV_I32, T(1), {I(31), signedFactor}));
+    r.seq.push_back(inst(Op::V_AND_B32, T(1), {T(1), unsignedFactor}));
+    r.seq.push_back(inst(Op::V_SUB_U32, T(0, Part::Hi), {T(0, Part::Hi), T(1)}));
+    how += " (mixed signs: the unsigned one corrected)";
+  }
+  r.seq.push_back(sa || sb ? inst(Op::V_ASHRREV_I32, top, {I(31), T(0, Part::Hi)}) : inst(Op::V_MOV_B32, top, {I(0)}));
+  Ref c = S(2);
+  if (f.vmadMode == Mode::NegProduct) {
+    for (Ref x : {T(0, Part::Lo), T(0, Part::Hi), top})
+      r.seq.push_back(inst(Op::V_NOT_B32, x, {x}));
+    how += ", complemented";
+  } else if (f.vmadMode == Mode::NegC) {
+    r.seq.push_back(inst(Op::V_NOT_B32, T(6), {S(2)}));
+    c = T(6);
+    how += ", c complemented";
+  }
+  Ref cFill = I(0);
+  if (signedFinal) {
+    r.seq.push_back(inst(Op::V_ASHRREV_I32, T(7), {I(31), c}));
+    cFill = T(7);
+  }
+  r.seq.push_back(inst(Op::V_ADD_CO_U32, T(sum, Part::Lo), {T(0, Part::Lo), c}));
+  r.seq.push_back(inst(Op::V_ADDC_CO_U32, T(sum, Part::Hi), {T(0, Part::Hi), cFill, VCC()}));
+  r.seq.push_back(inst(Op::V_ADDC_CO_U32, top, {top, cFill, VCC()}));
+  if (f.vmadMode != Mode::Plain) { // + 1
+    r.seq.push_back(inst(Op::V_ADD_CO_U32, T(sum, Part::Lo), {I(1), T(sum, Part::Lo)}));
+    r.seq.push_back(inst(Op::V_ADDC_CO_U32, T(sum, Part::Hi), {T(sum, Part::Hi), I(0), VCC()}));
+    r.seq.push_back(inst(Op::V_ADDC_CO_U32, top, {top, I(0), VCC()}));
+    how += ", + 1 by a carry chain";
+  }
+  if (f.vmadShift) {
+    r.seq.push_back(inst(Op::V_ALIGNBIT_B32, T(2, Part::Lo), {T(4, Part::Hi), T(4, Part::Lo), I(f.vmadShift)}));
+    r.seq.push_back(inst(Op::V_ALIGNBIT_B32, T(2, Part::Hi), {top, T(4, Part::Hi), I(f.vmadShift)}));
+    how += ", scaled by v_alignbit_b32";
+  }
+  if (f.saturate && !signedFinal) { // above 2^32 - 1: all ones
+    r.seq.push_back(inst(Op::V_CMP_EQ_U32, O(VCC()), {O(I(0)), O(T(2, Part::Hi))}));
+    r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {I(0xffffffffu), T(2, Part::Lo), VCC()}));
+    how += ", clamped by the high dword";
+  } else {
+    saturateAndCombine(r, f, T(2, Part::Lo), how);
+  }
+  r.restriction = how;
+  out.push_back(r);
+}
+
 // Where the 32-bit result is all that matters: no .sat, no secondary .min
 // or .max. vadd/vsub: the low 32 bits of the sum whatever the types;
 // vmin/vmax of equally typed inputs: one VOP2; vabsdiff of unsigned inputs:
@@ -344,6 +411,8 @@ void addVideoRules(std::vector<Rule> &out) {
     }
     if (f.opcode == Opcode::Vset)
       addVideoSet(f, out);
+    if (f.opcode == Opcode::Vmad)
+      addVideoMad(f, out);
   }
 }
 

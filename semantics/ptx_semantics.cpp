@@ -106,6 +106,7 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
     return {f.opcode == Opcode::Vshl || f.opcode == Opcode::Vshr ? bits::videoShift(f, s[0], s[1], c)
                                                                   : bits::videoArith(f, s[0], s[1], c)};
   }
+  case Opcode::Vmad: return {bits::videoMad(f, s[0], s[1], s[2])};
   case Opcode::Vset: return {bits::videoSet(f, s[0], s[1], f.videoOp2 == ptx::Form::VideoOp2::None ? nullptr : &s[2])};
   case Opcode::Mov: return {s[0]};          // 9.7.9.3
   case Opcode::Add:

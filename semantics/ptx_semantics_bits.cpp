@@ -238,6 +238,61 @@ BV videoShift(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
   return saturateAndCombine(f, signedA ? shifted : shifted.umin(shifted.lit(1ull << 33)), shifted.trunc(32), c);
 }
 
+// vmad (PTX ISA 9.7.18.1.4): tmp[127:0] = ta * tb; the product complemented
+// (-a*b) or c complemented (-c), each with lsb = 1, or lsb = 1 alone (.po);
+// tmp + c128 + lsb, where c128 is c sign-extended if the final result is
+// signed; then bits [63+s:s] (.shr7/.shr15); .sat clamps those 64 bits to the
+// final type's 32-bit range; d is the low 32 bits. tmp is kept as 96 bits
+// (bits above 78 are never read): a 64-bit low part and a 32-bit top.
+// The product: u*u and s*s are mulWide's; u*s is the unsigned product less
+// a * 2^32 where the signed factor is negative (sext(b) = zext(b) - 2^32 when
+// b < 0), which is how the AMD sequence computes it too, so the proof sees
+// one multiplier on both sides.
+BV videoMad(const ptx::Form &f, const BV &a, const BV &b, const BV &c) {
+  using Mode = ptx::Form::VmadMode;
+  const bool sa = f.fromType == ptx::TypeClass::S, sb = f.videoBType == ptx::TypeClass::S;
+  const bool signedFinal = f.type == ptx::TypeClass::S;
+  BV prod = mulWide(a, b, sa && sb);
+  if (sa != sb) {
+    const BV &unsignedFactor = sa ? b : a, &signedFactor = sa ? a : b;
+    const BV fix = BV::concat(BV::ite(bitAt(signedFactor, 31), unsignedFactor, a.lit(0)), a.lit(0));
+    prod = prod - fix;
+  }
+  BV top = sa || sb ? fill(bitAt(prod, 63), 32) : a.lit(0);
+  BV tc = c;
+  unsigned lsb = 0;
+  if (f.vmadMode == Mode::NegProduct) {
+    prod = ~prod;
+    top = ~top;
+    lsb = 1;
+  } else if (f.vmadMode == Mode::NegC) {
+    tc = ~c;
+    lsb = 1;
+  } else if (f.vmadMode == Mode::PlusOne) {
+    lsb = 1;
+  }
+  const BV cLow = signedFinal ? tc.sext(64) : tc.zext(64);
+  const BV cTop = signedFinal ? fill(bitAt(tc, 31), 32) : a.lit(0);
+  // 96-bit sum: the low 64 bits with their carries into the top.
+  const BV sum1 = prod + cLow;
+  const BV carry1 = sum1.ult(prod).zext(32);
+  const BV low = sum1 + sum1.lit(lsb);
+  const BV carry2 = lsb ? low.eq(low.lit(0)).zext(32) : a.lit(0);
+  const BV high = top + cTop + carry1 + carry2;
+  BV result = low;
+  if (f.vmadShift)
+    result = low.lshr(low.lit(f.vmadShift)) | high.zext(64).shl(low.lit(64 - f.vmadShift));
+  if (f.saturate) {
+    if (signedFinal) {
+      const BV hi = result.lit(0x7fffffffull), lo = result.lit(~0x7fffffffull);
+      result = BV::ite(signedLess(hi, result), hi, BV::ite(signedLess(result, lo), lo, result));
+    } else {
+      result = result.umin(result.lit(0xffffffffull));
+    }
+  }
+  return result.trunc(32);
+}
+
 BV videoSet(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
   using ptx::TypeClass;
   const BV ta = f.fromType == TypeClass::S ? a.sext(64) : a.zext(64);

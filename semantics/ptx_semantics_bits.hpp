@@ -28,6 +28,9 @@ BV videoShift(const ptx::Form &f, const BV &a, const BV &b, const BV *c);
 // intermediate, optSaturate to dtype, the secondary operation with c
 // (extended by dtype), the low 32 bits.
 BV videoArith(const ptx::Form &f, const BV &a, const BV &b, const BV *c);
+// vmad (9.7.18.1.4): (a*b) + c with the negation or .po of the form, the
+// .shr7/.shr15 scale and .sat, in the ISA's 128-bit intermediate.
+BV videoMad(const ptx::Form &f, const BV &a, const BV &b, const BV &c);
 // vset (9.7.18.1.3): compare(ta, tb) ? 1 : 0, then the secondary operation
 // with c, all unsigned.
 BV videoSet(const ptx::Form &f, const BV &a, const BV &b, const BV *c);

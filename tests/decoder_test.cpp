@@ -966,3 +966,42 @@ TEST_CASE("video shifts: every form decodes to itself, types canonicalised where
   expectError("vshl.u32.u32.u32.clamp.add %r1, %r2, %r3;", 1, 1,
               "'vshl.u32.u32.u32.clamp.add' expects 4 operands, got 3");
 }
+
+TEST_CASE("vmad: every form decodes to itself; the operands' negations pick the form") {
+  unsigned forms = 0;
+  for (const ir::Form &f : ir::allForms()) {
+    if (f.opcode != ir::Opcode::Vmad)
+      continue;
+    ++forms;
+    // The form's name spells the negation as a suffix; PTX writes it on the operands.
+    std::string name = f.name();
+    std::string a = "%r2", c = "%r4";
+    if (const size_t at = name.find(".neg_ab"); at != std::string::npos) {
+      name.erase(at);
+      a = "-%r2";
+    } else if (const size_t at2 = name.find(".neg_c"); at2 != std::string::npos) {
+      name.erase(at2);
+      c = "-%r4";
+    }
+    INFO(f.name());
+    const ir::Instruction inst = decodeOk(name + " %r1, " + a + ", %r3, " + c + ";");
+    CHECK(inst.form == f);
+    CHECK(inst.srcs.size() == 3);
+  }
+  CHECK(forms == 96);
+  // dtype changes no bit: the final signedness follows the ISA's rule.
+  CHECK(decodeOk("vmad.s32.u32.u32 %r1, %r2, %r3, %r4;").form.name() == "vmad.u32.u32.u32");
+  CHECK(decodeOk("vmad.u32.u32.u32 %r1, %r2, -%r3, %r4;").form.name() == "vmad.s32.u32.u32.neg_ab");
+  CHECK(decodeOk("vmad.u32.u32.u32 %r1, -%r2, -%r3, %r4;").form.name() == "vmad.u32.u32.u32"); // they cancel
+  CHECK(decodeOk("vmad.s32.s32.u32.po.sat.shr15 %r1, %r2, %r3, %r4;").form.name() == "vmad.s32.s32.u32.po.sat.shr15");
+  expectError("vmad.s32.s32.s32 %r1, -%r2, %r3, -%r4;", 1, 1,
+              "invalid form 'vmad.s32.s32.s32': vmad negates either the product a*b or c, not both");
+  expectError("vmad.u32.u32.u32.po %r1, %r2, %r3, -%r4;", 1, 1,
+              "invalid form 'vmad.u32.u32.u32.po': the sources of vmad.po cannot be negated");
+  expectError("vmad.u32.u32.u32.shr7.sat %r1, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'vmad.u32.u32.u32.shr7.sat': unexpected modifier '.sat' (expected .po, .sat, .shr7 or "
+              ".shr15, in that order)");
+  expectError("vmad.u32.u32.u32 %r1.h0, %r2, %r3, %r4;", 1, 1,
+              "invalid form 'vmad.u32.u32.u32': vmad has no data merge: its destination takes no selector");
+  expectError("add.u32 %r1, -%r2, %r3;", 1, 14, "invalid source operand '-%r2' for 'add.u32'");
+}

@@ -407,3 +407,58 @@ TEST_CASE("video shifts match the exact-value reference of the ISA text (.sat, .
   CHECK(evalForm("vshl.s32.s32.u32.sat.clamp", {0xffffffffu, 32}) == 0x80000000u);
   CHECK(evalForm("vshr.u32.s32.u32.sat.wrap", {0xfffffff8u, 1}) == 0);
 }
+
+namespace {
+// vmad from PTX ISA 9.7.18.1.4's pseudocode in 128-bit integers.
+uint32_t refVideoMad(const p2a::ptx::Form &f, uint32_t a, uint32_t b, uint32_t c) {
+  using p2a::ptx::TypeClass;
+  using Mode = p2a::ptx::Form::VmadMode;
+  const bool sa = f.fromType == TypeClass::S, sb = f.videoBType == TypeClass::S;
+  const bool signedFinal = sa || sb || f.vmadMode == Mode::NegProduct || f.vmadMode == Mode::NegC;
+  const __int128 ta = sa ? __int128(int32_t(a)) : __int128(a), tb = sb ? __int128(int32_t(b)) : __int128(b);
+  unsigned __int128 tmp = (unsigned __int128)(ta * tb);
+  unsigned lsb = 0;
+  if (f.vmadMode == Mode::PlusOne) {
+    lsb = 1;
+  } else if (f.vmadMode == Mode::NegProduct) {
+    tmp = ~tmp;
+    lsb = 1;
+  } else if (f.vmadMode == Mode::NegC) {
+    c = ~c;
+    lsb = 1;
+  }
+  const unsigned __int128 c128 = signedFinal ? (unsigned __int128)__int128(int32_t(c)) : c;
+  tmp = tmp + c128 + lsb;
+  uint64_t result = uint64_t(tmp >> f.vmadShift);
+  if (f.saturate) {
+    if (signedFinal) {
+      const int64_t v = int64_t(result);
+      result = uint64_t(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+    } else if (result > UINT32_MAX) {
+      result = UINT32_MAX;
+    }
+  }
+  return uint32_t(result);
+}
+} // namespace
+
+TEST_CASE("vmad matches the ISA pseudocode in 128-bit integers on edge and random values") {
+  const uint32_t edges[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 0x10000u, 0xffff8000u, 300};
+  std::mt19937 rng(11);
+  unsigned forms = 0;
+  for (const p2a::ptx::Form &f : p2a::ptx::allForms()) {
+    if (f.opcode != p2a::ptx::Opcode::Vmad)
+      continue;
+    ++forms;
+    INFO(f.name());
+    for (uint32_t a : edges)
+      for (uint32_t b : edges)
+        for (uint32_t c : {0u, 1u, 0x7fffffffu, 0x80000000u, 0xffffffffu})
+          REQUIRE(evalForm(f.name(), {a, b, c}) == refVideoMad(f, a, b, c));
+    for (int i = 0; i < 300; ++i) {
+      const uint32_t a = rng(), b = rng(), c = rng();
+      REQUIRE(evalForm(f.name(), {a, b, c}) == refVideoMad(f, a, b, c));
+    }
+  }
+  CHECK(forms == 96);
+}

@@ -1592,6 +1592,22 @@ TEST_CASE("the video data merge (d.b0..d.h1, .sat to the part's range) agrees wi
   checkKernelFileOnEveryTarget("video_merge.ptx", 2);
 }
 
+TEST_CASE("vmad (negations, .po, .sat, .shr7/.shr15, selectors) agrees with the PTX interpreter on every target") {
+  checkKernelFileOnEveryTarget("video_mad.ptx", 2);
+}
+
+TEST_CASE("a negated register ('-%r1') is vmad's alone: anywhere else a located error, not the register") {
+  const std::string src = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                          ".reg .b32 %r<4>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n"
+                          "st.global.u32 [%rd1], -%r1;\nret;\n}\n";
+  module::ModuleResult m = module::translateModule(src, targets::defaultTarget(), p2a::testing::costModel());
+  CHECK_FALSE(m.ok);
+  REQUIRE(!m.diagnostics.empty());
+  CHECK(m.diagnostics.front().loc.line == 10);
+  CHECK(m.diagnostics.front().loc.col == 23);
+  CHECK(m.diagnostics.front().message == "'-%r1': only vmad negates a source register; 'st.global.u32' cannot");
+}
+
 TEST_CASE("64-bit div and rem: restoring division on halves agrees with the PTX interpreter on every target") {
   const std::string src = checkKernelFileOnEveryTarget("divide64.ptx", 2);
   // A constant divisor that is a literal is moved into a VGPR once, not once
