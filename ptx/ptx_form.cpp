@@ -108,6 +108,13 @@ std::string Form::name() const {
   return "?";
 }
 
+std::string Form::mnemonic() const {
+  std::string n = name();
+  if (opcode == Opcode::Vmad && vmadMode != VmadMode::Plain && vmadMode != VmadMode::PlusOne)
+    n.erase(n.rfind(".neg_"));
+  return n;
+}
+
 unsigned Form::numDsts() const {
   if (opcode == Opcode::Setp)
     return 1;

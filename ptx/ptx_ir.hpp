@@ -113,7 +113,15 @@ struct Form {
   bool isVideoShift() const; // vshl vshr
 
   // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
+  // vmad's negations are PTX operands (`-a`, `-c`): its names add them as
+  // a suffix (".neg_ab", ".neg_c") that `mnemonic` leaves out.
   std::string name() const;
+  std::string mnemonic() const;
+  // Whether PTX writes source i with a '-' (vmad: a for the product, c).
+  bool negatesSource(unsigned i) const {
+    return opcode == Opcode::Vmad &&
+           ((vmadMode == VmadMode::NegProduct && i == 0) || (vmadMode == VmadMode::NegC && i == 2));
+  }
   // A fused form (add3, xad): not in PTX source, made by
   // kernel/transforms/instruction_fusion.cpp.
   bool fused() const { return opcode == Opcode::Add3 || opcode == Opcode::Xad; }

@@ -255,7 +255,8 @@ void addVideoMad(const Form &f, std::vector<Rule> &out) {
   const unsigned sum = f.vmadShift ? 4 : 2; // the 64-bit sum is the result unless scaled
   const Ref product = T(0), top = T(5);
   r.seq.push_back(inst(sa && sb ? Op::V_MAD_I64_I32 : Op::V_MAD_U64_U32, O(product), {O(S(0)), O(S(1)), O(I(0))}));
-  std::string how = "the ISA's 128-bit intermediate in three dwords: the 64-bit product";
+  std::string how = std::string("the ISA's 128-bit intermediate in ") + (f.vmadShift ? "three" : "two") +
+                    " dwords: the 64-bit product";
   if (sa != sb) {
     const Ref unsignedFactor = sa ? S(1) : S(0), signedFactor = sa ? S(0) : S(1);
     r.seq.push_back(inst(Op::V_ASHRREV_I32, T(1), {I(31), signedFactor}));
@@ -263,11 +264,15 @@ void addVideoMad(const Form &f, std::vector<Rule> &out) {
     r.seq.push_back(inst(Op::V_SUB_U32, T(0, Part::Hi), {T(0, Part::Hi), T(1)}));
     how += " (mixed signs: the unsigned one corrected)";
   }
-  r.seq.push_back(sa || sb ? inst(Op::V_ASHRREV_I32, top, {I(31), T(0, Part::Hi)}) : inst(Op::V_MOV_B32, top, {I(0)}));
+  // The third dword matters only to a scale (unscaled, d and .sat read bits 63..0).
+  const bool wide = f.vmadShift != 0;
+  if (wide)
+    r.seq.push_back(sa || sb ? inst(Op::V_ASHRREV_I32, top, {I(31), T(0, Part::Hi)}) : inst(Op::V_MOV_B32, top, {I(0)}));
   Ref c = S(2);
   if (f.vmadMode == Mode::NegProduct) {
     for (Ref x : {T(0, Part::Lo), T(0, Part::Hi), top})
-      r.seq.push_back(inst(Op::V_NOT_B32, x, {x}));
+      if (wide || x.index != top.index)
+        r.seq.push_back(inst(Op::V_NOT_B32, x, {x}));
     how += ", complemented";
   } else if (f.vmadMode == Mode::NegC) {
     r.seq.push_back(inst(Op::V_NOT_B32, T(6), {S(2)}));
@@ -281,11 +286,13 @@ void addVideoMad(const Form &f, std::vector<Rule> &out) {
   }
   r.seq.push_back(inst(Op::V_ADD_CO_U32, T(sum, Part::Lo), {T(0, Part::Lo), c}));
   r.seq.push_back(inst(Op::V_ADDC_CO_U32, T(sum, Part::Hi), {T(0, Part::Hi), cFill, VCC()}));
-  r.seq.push_back(inst(Op::V_ADDC_CO_U32, top, {top, cFill, VCC()}));
+  if (wide)
+    r.seq.push_back(inst(Op::V_ADDC_CO_U32, top, {top, cFill, VCC()}));
   if (f.vmadMode != Mode::Plain) { // + 1
     r.seq.push_back(inst(Op::V_ADD_CO_U32, T(sum, Part::Lo), {I(1), T(sum, Part::Lo)}));
     r.seq.push_back(inst(Op::V_ADDC_CO_U32, T(sum, Part::Hi), {T(sum, Part::Hi), I(0), VCC()}));
-    r.seq.push_back(inst(Op::V_ADDC_CO_U32, top, {top, I(0), VCC()}));
+    if (wide)
+      r.seq.push_back(inst(Op::V_ADDC_CO_U32, top, {top, I(0), VCC()}));
     how += ", + 1 by a carry chain";
   }
   if (f.vmadShift) {

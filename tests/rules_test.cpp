@@ -74,7 +74,7 @@ void checkForm(const p2a::ptx::Form &f, const std::vector<uint64_t> &vals, const
   const bool pack = f.opcode == Opcode::MovPack, unpack = f.opcode == Opcode::MovUnpack;
   // The PTX spelling: packing moves write "mov.bN" with a vector operand;
   // the carry flag of add.cc/addc is implicit (an input or output register).
-  std::string text = pack || unpack ? "mov.b" + std::to_string(f.width) + " " : f.name() + " ";
+  std::string text = pack || unpack ? "mov.b" + std::to_string(f.width) + " " : f.mnemonic() + " ";
   auto dstName = [&](unsigned i) {
     if (lop3Pair)
       return std::string(i ? "%pd" : "%rd");
@@ -101,10 +101,10 @@ void checkForm(const p2a::ptx::Form &f, const std::vector<uint64_t> &vals, const
       in[p2a::ptx::kCarryFlagRegister] = v;
       continue;
     }
-    if (asImm[i]) {
+    if (asImm[i] && !f.negatesSource(i)) { // (`-5` is a constant, not a negated source)
       written.push_back(std::to_string(v));
     } else {
-      written.push_back(regName(w, names[i]));
+      written.push_back((f.negatesSource(i) ? "-" : "") + regName(w, names[i]));
       // Narrow registers carry junk in their high half, as real code may.
       in[regName(w, names[i])] = w == 16 ? (v | (rng() << 16)) & 0xffffffffu : v;
     }
@@ -500,13 +500,15 @@ TEST_CASE("long programs reuse temporaries and still compute the PTX result") {
   for (unsigned k = 0; k < kLength; ++k) {
     const p2a::ptx::Form &f = forms[rng() % forms.size()];
     const std::string d = "%r" + std::to_string(rng() % kRegs);
-    std::string line = f.name() + " " + d;
+    std::string line = f.mnemonic() + " " + d;
     std::vector<BV> srcs;
     for (unsigned i = 0; i < f.numSrcs(); ++i) {
       uint64_t v;
       line += ", ";
       const bool fnsBase = f.opcode == p2a::ptx::Opcode::Fns && i == 1; // must be <= 31: an immediate
-      if (fnsBase || rng() % 4 == 0) {
+      if (f.negatesSource(i))
+        line += "-";
+      if (fnsBase || (rng() % 4 == 0 && !f.negatesSource(i))) {
         v = fnsBase ? rng() % 32 : (rng() % 2 ? rng() % 40 : rng() & 0xffffffffu);
         line += std::to_string(v);
       } else {
