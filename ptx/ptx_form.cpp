@@ -389,38 +389,30 @@ const std::vector<Form> &allForms() {
     add(Form{Opcode::Abs, TypeClass::S, 64});
     add(Form{Opcode::Neg, TypeClass::S, 32});
     add(Form{Opcode::Neg, TypeClass::S, 64});
-    // Video shifts, canonical forms only (canonicalVideoForm).
-    for (Opcode op : {Opcode::Vshl, Opcode::Vshr})
-      for (TypeClass d : {TypeClass::U, TypeClass::S})
-        for (TypeClass a : {TypeClass::U, TypeClass::S})
-          for (bool sat : {false, true})
-            for (ShfMode m : {ShfMode::Clamp, ShfMode::Wrap})
-              for (Form::VideoOp2 op2 :
-                   {Form::VideoOp2::None, Form::VideoOp2::Add, Form::VideoOp2::Min, Form::VideoOp2::Max}) {
-                Form f{op, d, 32};
-                f.fromType = a;
-                f.saturate = sat;
-                f.mode = m;
-                f.videoOp2 = op2;
-                if (canonicalVideoForm(f) == f)
-                  add(f);
-              }
-    // Video arithmetic, canonical forms only (canonicalVideoForm).
-    for (Opcode op : {Opcode::Vadd, Opcode::Vsub, Opcode::Vabsdiff, Opcode::Vmin, Opcode::Vmax})
+    // Video shifts and arithmetic, canonical forms only (canonicalVideoForm);
+    // the shifts' b is .u32 and they have a mode.
+    for (Opcode op : {Opcode::Vshl, Opcode::Vshr, Opcode::Vadd, Opcode::Vsub, Opcode::Vabsdiff, Opcode::Vmin,
+                      Opcode::Vmax}) {
+      const bool shift = op == Opcode::Vshl || op == Opcode::Vshr;
       for (TypeClass d : {TypeClass::U, TypeClass::S})
         for (TypeClass a : {TypeClass::U, TypeClass::S})
           for (TypeClass b : {TypeClass::U, TypeClass::S})
             for (bool sat : {false, true})
-              for (Form::VideoOp2 op2 :
-                   {Form::VideoOp2::None, Form::VideoOp2::Add, Form::VideoOp2::Min, Form::VideoOp2::Max}) {
-                Form f{op, d, 32};
-                f.fromType = a;
-                f.videoBType = b;
-                f.saturate = sat;
-                f.videoOp2 = op2;
-                if (canonicalVideoForm(f) == f)
-                  add(f);
-              }
+              for (ShfMode m : {ShfMode::Clamp, ShfMode::Wrap})
+                for (Form::VideoOp2 op2 :
+                     {Form::VideoOp2::None, Form::VideoOp2::Add, Form::VideoOp2::Min, Form::VideoOp2::Max}) {
+                  if ((shift && b == TypeClass::S) || (!shift && m == ShfMode::Clamp))
+                    continue;
+                  Form f{op, d, 32};
+                  f.fromType = a;
+                  f.videoBType = b;
+                  f.saturate = sat;
+                  f.mode = m;
+                  f.videoOp2 = op2;
+                  if (canonicalVideoForm(f) == f)
+                    add(f);
+                }
+    }
     for (TypeClass a : {TypeClass::U, TypeClass::S})
       for (TypeClass b : {TypeClass::U, TypeClass::S})
         for (Form::VmadMode mode : {Form::VmadMode::Plain, Form::VmadMode::NegProduct, Form::VmadMode::NegC,
