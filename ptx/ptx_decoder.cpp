@@ -82,10 +82,10 @@ std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in,
   };
   std::vector<ast::Instruction> out;
   ast::Instruction main = in;
-  auto immediate = [&](int64_t v) {
+  auto immediate = [](int64_t v, ast::SourceLoc loc) {
     ast::Operand o;
     o.kind = ast::Operand::Kind::Immediate;
-    o.loc = in.loc;
+    o.loc = loc;
     o.imm_bits = uint64_t(v);
     o.imm_negative = v < 0;
     o.text = std::to_string(v);
@@ -97,27 +97,25 @@ std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in,
     r.selector.clear();
     return r;
   };
+  // A selector's bit position and length: .b0-.b3 bytes, .h0/.h1 half-words.
+  auto part = [](const std::string &selector) {
+    const unsigned len = selector[0] == 'b' ? 8 : 16;
+    return std::pair{len * unsigned(selector[1] - '0'), len};
+  };
   for (size_t i = 1; i <= 2 && i < main.operands.size(); ++i) {
     ast::Operand &o = main.operands[i];
     const std::string type = typeOf(i);
     if (o.selector.empty() || o.kind != ast::Operand::Kind::Register || type.empty())
       continue;
-    const unsigned pos = o.selector[0] == 'b' ? 8u * unsigned(o.selector[1] - '0') : 16u * unsigned(o.selector[1] - '0');
-    const unsigned len = o.selector[0] == 'b' ? 8 : 16;
+    const auto [pos, len] = part(o.selector);
     ast::Instruction bfe;
     bfe.loc = bfe.opcode_loc = o.loc;
     bfe.opcode = "bfe";
     bfe.modifiers = {type};
-    ast::Operand d = fresh(o), src = o, p, l;
+    ast::Operand d = fresh(o), src = o, p = immediate(pos, o.loc), l = immediate(len, o.loc);
     src.selector.clear();
     d.minus = src.minus = false; // (vmad's negation stays on the operand, below)
     src.text = o.name;
-    p.kind = l.kind = ast::Operand::Kind::Immediate;
-    p.loc = l.loc = o.loc;
-    p.imm_bits = pos;
-    l.imm_bits = len;
-    p.text = std::to_string(pos);
-    l.text = std::to_string(len);
     bfe.operands = {d, src, p, l};
     bfe.text = "bfe." + type + " " + d.name + ", " + o.name + ", " + p.text + ", " + l.text + " (" + o.text + ")";
     out.push_back(bfe);
@@ -137,8 +135,8 @@ std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in,
   });
   if (!d.selector.empty() && d.kind == ast::Operand::Kind::Register && main.operands.size() == 4 && !secondary &&
       op != "vmad") {
-    const bool byte = d.selector[0] == 'b';
-    const unsigned len = byte ? 8 : 16, pos = len * unsigned(d.selector[1] - '0');
+    const auto [pos, len] = part(d.selector);
+    const bool byte = len == 8;
     const ast::Operand c = main.operands[3];
     ast::Operand tmp = fresh(d);
     main.operands = {tmp, main.operands[1], main.operands[2]};
@@ -157,16 +155,16 @@ std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in,
     };
     if (std::find(m.begin(), m.end(), "sat") != m.end()) {
       if (!m.empty() && m[0] == "s32") {
-        out.push_back(op("max", "s32", {tmp, tmp, immediate(byte ? -128 : -32768)}));
-        out.push_back(op("min", "s32", {tmp, tmp, immediate(byte ? 127 : 32767)}));
+        out.push_back(op("max", "s32", {tmp, tmp, immediate(byte ? -128 : -32768, in.loc)}));
+        out.push_back(op("min", "s32", {tmp, tmp, immediate(byte ? 127 : 32767, in.loc)}));
       } else {
-        out.push_back(op("min", "u32", {tmp, tmp, immediate(byte ? 255 : 65535)}));
+        out.push_back(op("min", "u32", {tmp, tmp, immediate(byte ? 255 : 65535, in.loc)}));
       }
     }
     ast::Operand whole = d;
     whole.selector.clear();
     whole.text = d.name;
-    out.push_back(op("bfi", "b32", {whole, tmp, c, immediate(pos), immediate(len)}));
+    out.push_back(op("bfi", "b32", {whole, tmp, c, immediate(pos, in.loc), immediate(len, in.loc)}));
     return out;
   }
   out.push_back(main);
@@ -226,6 +224,18 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       return "unexpected modifier '." + mods[m] + "'";
     return std::nullopt;
   };
+  // A video instruction's leading operand types (.u32 or .s32), each into
+  // its field, or the error's text naming the operand.
+  auto videoTypes = [&mods](std::initializer_list<std::pair<const char *, TypeClass *>> types)
+      -> std::optional<std::string> {
+    size_t i = 0;
+    for (auto [operand, cls] : types) {
+      if (mods[i] != "u32" && mods[i] != "s32")
+        return std::string(operand) + " type must be .u32 or .s32";
+      *cls = mods[i++] == "s32" ? TypeClass::S : TypeClass::U;
+    }
+    return std::nullopt;
+  };
   if (in.opcode == "cvt") {
     // Rounding, saturation and float types are valid PTX this translator
     // does not translate (floating point is out of scope so far).
@@ -263,12 +273,9 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
                                        : Opcode::Vmax;
     if (mods.size() < 3)
       return bad("expected " + in.opcode + ".dtype.atype.btype{.sat}{.add|.min|.max}");
-    for (int i = 0; i < 3; ++i)
-      if (mods[i] != "u32" && mods[i] != "s32")
-        return bad(std::string(i == 0 ? "the destination" : i == 1 ? "a's" : "b's") + " type must be .u32 or .s32");
-    f.type = mods[0] == "s32" ? TypeClass::S : TypeClass::U;
-    f.fromType = mods[1] == "s32" ? TypeClass::S : TypeClass::U;
-    f.videoBType = mods[2] == "s32" ? TypeClass::S : TypeClass::U;
+    if (std::optional<std::string> why = videoTypes({{"the destination", &f.type}, {"a's", &f.fromType},
+                                                     {"b's", &f.videoBType}}))
+      return bad(*why);
     size_t m = 3;
     if (m < mods.size() && mods[m] == "sat") {
       f.saturate = true;
@@ -286,11 +293,10 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     f.opcode = Opcode::Vmad;
     if (mods.size() < 3)
       return bad("expected vmad.dtype.atype.btype{.po}{.sat}{.shr7|.shr15}");
-    for (int i = 0; i < 3; ++i)
-      if (mods[i] != "u32" && mods[i] != "s32")
-        return bad(std::string(i == 0 ? "the destination" : i == 1 ? "a's" : "b's") + " type must be .u32 or .s32");
-    f.fromType = mods[1] == "s32" ? TypeClass::S : TypeClass::U;
-    f.videoBType = mods[2] == "s32" ? TypeClass::S : TypeClass::U;
+    TypeClass dtype; // (canonicalVideoForm sets the final signedness)
+    if (std::optional<std::string> why = videoTypes({{"the destination", &dtype}, {"a's", &f.fromType},
+                                                     {"b's", &f.videoBType}}))
+      return bad(*why);
     size_t m = 3;
     const bool po = m < mods.size() && mods[m] == "po";
     m += po;
@@ -322,12 +328,9 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     f.opcode = Opcode::Vset;
     if (mods.size() < 3)
       return bad("expected vset.atype.btype.cmp{.add|.min|.max}");
-    for (int i = 0; i < 2; ++i)
-      if (mods[i] != "u32" && mods[i] != "s32")
-        return bad(std::string(i == 0 ? "a's" : "b's") + " type must be .u32 or .s32");
+    if (std::optional<std::string> why = videoTypes({{"a's", &f.fromType}, {"b's", &f.videoBType}}))
+      return bad(*why);
     f.type = TypeClass::U;
-    f.fromType = mods[0] == "s32" ? TypeClass::S : TypeClass::U;
-    f.videoBType = mods[1] == "s32" ? TypeClass::S : TypeClass::U;
     static const std::pair<const char *, CmpOp> cmps[] = {{"eq", CmpOp::Eq}, {"ne", CmpOp::Ne}, {"lt", CmpOp::Lt},
                                                           {"le", CmpOp::Le}, {"gt", CmpOp::Gt}, {"ge", CmpOp::Ge}};
     bool found = false;
@@ -348,13 +351,10 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     f.opcode = in.opcode == "vshl" ? Opcode::Vshl : Opcode::Vshr;
     if (mods.size() < 4)
       return bad("expected " + in.opcode + ".dtype.atype.u32{.sat}.mode{.add|.min|.max}");
-    for (int i = 0; i < 2; ++i)
-      if (mods[i] != "u32" && mods[i] != "s32")
-        return bad(std::string(i == 0 ? "the destination" : "a's") + " type must be .u32 or .s32");
+    if (std::optional<std::string> why = videoTypes({{"the destination", &f.type}, {"a's", &f.fromType}}))
+      return bad(*why);
     if (mods[2] != "u32")
       return bad("b's type must be .u32");
-    f.type = mods[0] == "s32" ? TypeClass::S : TypeClass::U;
-    f.fromType = mods[1] == "s32" ? TypeClass::S : TypeClass::U;
     size_t m = 3;
     if (mods[m] == "sat") {
       f.saturate = true;

@@ -49,9 +49,16 @@ void finish(Rule &r, const Form &f, bool arithmetic, Ref amount, Ref value) {
   }
 }
 
+// Whether a video shift's result depends on the value beyond 32 bits: with
+// .sat or a secondary .min/.max (addVideoShiftWide); otherwise the low 32
+// bits of a 32-bit shift serve (addVideoShift).
+bool shiftReadsWideValue(const Form &f) {
+  return f.saturate || (f.videoOp2 != Form::VideoOp2::None && !f.videoAdd());
+}
+
 void addVideoShift(const Form &f, std::vector<Rule> &out) {
-  if (f.saturate || (f.videoOp2 != Form::VideoOp2::None && !f.videoAdd()))
-    return; // the wide rule (addVideoShiftWide)
+  if (shiftReadsWideValue(f))
+    return;
   const bool clamp = f.mode == ShfMode::Clamp;
   const bool arithmetic = f.opcode == Opcode::Vshr && f.fromType == TypeClass::S;
   const std::vector<OperandReq> any = f.videoAdd() ? std::vector{A, A, A} : std::vector{A, A};
@@ -211,7 +218,7 @@ void addVideoArithWide(const Form &f, std::vector<Rule> &out) {
 // shifted left can pass 2^63, so its compares see min(value, 2^33), which
 // orders as the value does against every 32-bit bound and c.
 void addVideoShiftWide(const Form &f, std::vector<Rule> &out) {
-  if (!f.saturate && (f.videoOp2 == VideoOp2::None || f.videoAdd()))
+  if (!shiftReadsWideValue(f))
     return;
   const bool left = f.opcode == Opcode::Vshl, signedA = f.fromType == TypeClass::S;
   Rule r = makeRule(f, "wide", f.videoOp2 != VideoOp2::None ? std::vector{A, A, A} : std::vector{A, A});
@@ -270,9 +277,10 @@ void addVideoMad(const Form &f, std::vector<Rule> &out) {
     r.seq.push_back(sa || sb ? inst(Op::V_ASHRREV_I32, top, {I(31), T(0, Part::Hi)}) : inst(Op::V_MOV_B32, top, {I(0)}));
   Ref c = S(2);
   if (f.vmadMode == Mode::NegProduct) {
-    for (Ref x : {T(0, Part::Lo), T(0, Part::Hi), top})
-      if (wide || x.index != top.index)
-        r.seq.push_back(inst(Op::V_NOT_B32, x, {x}));
+    for (Ref x : {T(0, Part::Lo), T(0, Part::Hi)})
+      r.seq.push_back(inst(Op::V_NOT_B32, x, {x}));
+    if (wide)
+      r.seq.push_back(inst(Op::V_NOT_B32, top, {top}));
     how += ", complemented";
   } else if (f.vmadMode == Mode::NegC) {
     r.seq.push_back(inst(Op::V_NOT_B32, T(6), {S(2)}));

@@ -282,15 +282,9 @@ BV videoMad(const ptx::Form &f, const BV &a, const BV &b, const BV &c) {
   BV result = low;
   if (f.vmadShift)
     result = low.lshr(low.lit(f.vmadShift)) | high.zext(64).shl(low.lit(64 - f.vmadShift));
-  if (f.saturate) {
-    if (signedFinal) {
-      const BV hi = result.lit(0x7fffffffull), lo = result.lit(~0x7fffffffull);
-      result = BV::ite(signedLess(hi, result), hi, BV::ite(signedLess(result, lo), lo, result));
-    } else {
-      result = result.umin(result.lit(0xffffffffull));
-    }
-  }
-  return result.trunc(32);
+  if (f.saturate && !signedFinal) // the 64 bits read as unsigned: only the upper bound can bind
+    return result.umin(result.lit(0xffffffffull)).trunc(32);
+  return saturateAndCombine(f, result, result.trunc(32), nullptr); // (signed: CLAMP to .s32; type is S)
 }
 
 BV videoSet(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
