@@ -8,15 +8,15 @@ set(P2A_LAYER_ptx grammar targets)
 set(P2A_LAYER_semantics ptx grammar targets)
 set(P2A_LAYER_rules semantics ptx grammar targets)
 set(P2A_LAYER_proof rules semantics ptx grammar targets)
-set(P2A_LAYER_isel proof rules semantics ptx grammar targets)
+set(P2A_LAYER_isel rules semantics ptx grammar targets)
 set(P2A_LAYER_kernel kernel/analysis semantics ptx grammar targets)
 set(P2A_LAYER_kernel/analysis kernel semantics ptx grammar targets)
-set(P2A_LAYER_kernel/transforms kernel kernel/analysis isel proof rules semantics ptx grammar targets)
-set(P2A_LAYER_lowering kernel/transforms kernel kernel/analysis isel proof rules semantics ptx grammar targets)
-set(P2A_LAYER_driver lowering kernel/transforms kernel kernel/analysis isel proof rules semantics ptx grammar targets)
+set(P2A_LAYER_kernel/transforms kernel kernel/analysis isel rules semantics ptx grammar targets)
+set(P2A_LAYER_lowering kernel/transforms kernel kernel/analysis isel rules semantics ptx grammar targets)
+set(P2A_LAYER_driver lowering kernel/transforms kernel kernel/analysis isel rules semantics ptx grammar targets)
 set(P2A_LAYER_reports driver lowering kernel/transforms kernel kernel/analysis isel proof rules semantics ptx grammar
     targets)
-set(P2A_LAYER_validation driver lowering kernel/transforms kernel kernel/analysis isel proof rules semantics ptx
+set(P2A_LAYER_validation driver lowering kernel/transforms kernel kernel/analysis isel rules semantics ptx
     grammar targets)
 set(P2A_LAYER_FOLDERS grammar targets ptx semantics rules proof isel kernel kernel/analysis kernel/transforms lowering
     driver reports validation)

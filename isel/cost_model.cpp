@@ -2,14 +2,84 @@
 
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
-#include "isel/printer.hpp"
-#include "isel/regalloc.hpp"
-#include "isel/selector.hpp"
-#include "proof/verifier.hpp"
 
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace p2a::cost {
+
+namespace {
+
+struct CommittedCost {
+  double cycles; // < 0: the rule does not serve that target
+  unsigned instructions;
+  unsigned latency;
+};
+
+constexpr size_t kCostTableTargetCount = 6;
+
+struct CommittedRule {
+  std::string_view name;
+  CommittedCost perTarget[kCostTableTargetCount];
+};
+
+#include "isel/rule_costs.inc" // kCostTableTargets, kCommittedCosts
+
+// The committed row of each rule of rules::ruleTable(), by the rule's index
+// there (nullptr: none); built once. Rule names are unique in the table
+// (rules_test checks it), so the name is the key that joins the two.
+const std::vector<const CommittedRule *> &rowsOfTable() {
+  static const std::vector<const CommittedRule *> rows = [] {
+    std::unordered_map<std::string_view, const CommittedRule *> byName;
+    byName.reserve(std::size(kCommittedCosts));
+    for (const CommittedRule &r : kCommittedCosts)
+      byName.emplace(r.name, &r);
+    const std::vector<rules::Rule> &table = rules::ruleTable();
+    std::vector<const CommittedRule *> out(table.size(), nullptr);
+    for (size_t i = 0; i < table.size(); ++i)
+      if (auto it = byName.find(table[i].name); it != byName.end())
+        out[i] = it->second;
+    return out;
+  }();
+  return rows;
+}
+
+// The committed row of a rule: by its index when it is the table's own
+// (selection's case), by name otherwise.
+const CommittedRule *committedRow(const rules::Rule &rule) {
+  const std::vector<rules::Rule> &table = rules::ruleTable();
+  if (!table.empty() && &rule >= table.data() && &rule < table.data() + table.size())
+    return rowsOfTable()[static_cast<size_t>(&rule - table.data())];
+  for (const CommittedRule &r : kCommittedCosts)
+    if (r.name == rule.name)
+      return &r;
+  return nullptr;
+}
+
+} // namespace
+
+RuleCost committedCost(const rules::Rule &rule, const targets::TargetInfo &t) {
+  RuleCost rc;
+  size_t column = kCostTableTargetCount;
+  for (size_t i = 0; i < kCostTableTargetCount; ++i)
+    if (kCostTableTargets[i] == t.name)
+      column = i;
+  const CommittedRule *row = committedRow(rule);
+  if (!row || column == kCostTableTargetCount || row->perTarget[column].cycles < 0) {
+    rc.error = "no committed cost for " + rule.name + " on " + t.name +
+               " (isel/rule_costs.inc is stale: regenerate it with `ptx2amdgpu rules --format=cost-table -o "
+               "isel/rule_costs.inc`)";
+    return rc;
+  }
+  const CommittedCost &c = row->perTarget[column];
+  rc.ok = true;
+  rc.cycles = c.cycles;
+  rc.instructions = c.instructions;
+  rc.latency = c.latency;
+  return rc;
+}
 
 CostModel::CostModel() = default;
 CostModel::~CostModel() = default;
@@ -26,48 +96,9 @@ mc::Assembler &CostModel::assembler(const targets::TargetInfo &t) {
   return *slot;
 }
 
-const RuleCost &CostModel::cost(const rules::Rule &rule, const targets::TargetInfo &t) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = cache_.find({&rule, t.name});
-    if (it != cache_.end())
-      return it->second;
-  }
-  RuleCost rc;
-  std::optional<ptx::Instruction> inst = verify::sampleInstruction(rule, false);
-  if (!inst) {
-    rc.error = "no operands satisfy the rule's constraints";
-  } else {
-    mir::Function fn;
-    if (!select::lowerWith(rule, *inst, t, fn)) {
-      rc.error = "register pairs of the rule cannot be satisfied";
-    } else {
-      mir::Allocation alloc = regalloc::allocate(fn, t);
-      std::string text;
-      for (const mir::MInst &mi : fn.body.front().insts)
-        text += printer::printInst(mi, fn, alloc, t) + "\n";
-      rc.assembly = text;
-      std::vector<mc::McDiagnostic> diags;
-      auto costs = assembler(t).costs(text, diags);
-      if (!costs) {
-        rc.error = diags.empty() ? "MC rejected the rule" : diags.front().message + " in '" + diags.front().source_line + "'";
-      } else {
-        rc.ok = true;
-        rc.instructions = static_cast<unsigned>(fn.body.front().insts.size());
-        for (const mc::InstCost &c : *costs) {
-          rc.cycles += c.rthroughput;
-          rc.latency += c.latency;
-        }
-      }
-    }
-  }
-  std::lock_guard<std::mutex> lock(mu_);
-  return cache_.emplace(std::make_pair(&rule, t.name), rc).first->second;
-}
-
 select::RuleCostFn ruleCostFn(cost::CostModel &costs) {
   return [&costs](const rules::Rule &r, const targets::TargetInfo &tt) {
-    const cost::RuleCost &c = costs.cost(r, tt);
+    const RuleCost c = costs.cost(r, tt);
     // Cheapest in issue cycles; among equals, fewer instructions, then the
     // shorter latency chain (LLVM models 64-bit shifts as slower there).
     return c.ok ? c.cycles + 1e-3 * c.instructions + 1e-6 * c.latency : 1e9;

@@ -22,6 +22,9 @@ struct RulesQuery {
   std::string filter;                                   // substring of the rule name; empty = all
   std::vector<const targets::TargetInfo *> targets;
   bool prove = false;
+  // Measure each cost now (reports/rule_cost_measurement.hpp) instead of
+  // reading the committed table (what `--format=cost-table` prints).
+  bool measureCosts = false;
   unsigned jobs = 1;
 };
 
@@ -30,5 +33,8 @@ std::vector<RuleRow> buildRuleRows(const RulesQuery &q, cost::CostModel &costs);
 std::string formatRulesText(const std::vector<RuleRow> &rows, const RulesQuery &q);
 std::string formatRulesMarkdown(const std::vector<RuleRow> &rows, const RulesQuery &q);
 std::string formatRulesJson(const std::vector<RuleRow> &rows, const RulesQuery &q);
+// isel/rule_costs.inc, the committed cost table, from rows of every rule on
+// every target with measured costs (each ok).
+std::string formatRulesCostTable(const std::vector<RuleRow> &rows, const RulesQuery &q);
 
 } // namespace p2a::report

@@ -148,7 +148,7 @@ cl::opt<FileType> Filetype("filetype", cl::desc("Output kind"), cl::init(FileTyp
 cl::opt<bool> ShowEncoding("show-encoding", cl::desc("Show instruction encodings (assembly output)"),
                            cl::sub(cl::SubCommand::getTopLevel()), cl::sub(ExplainCmd), cl::cat(Category));
 
-enum class Format { Text, Json, Markdown };
+enum class Format { Text, Json, Markdown, CostTable };
 cl::opt<Format> ExplainFormat("format", cl::desc("Output format"), cl::init(Format::Text),
                               cl::values(clEnumValN(Format::Text, "text", "annotated assembly"),
                                          clEnumValN(Format::Json, "json", "JSON")),
@@ -159,7 +159,10 @@ cl::opt<std::string> Snippet(cl::Positional, cl::desc("<PTX snippet text, a .ptx
 cl::opt<Format> RulesFormat("format", cl::desc("Output format"), cl::init(Format::Text),
                             cl::values(clEnumValN(Format::Text, "text", "plain text"),
                                        clEnumValN(Format::Markdown, "md", "Markdown table (HIPIFY style)"),
-                                       clEnumValN(Format::Json, "json", "JSON")),
+                                       clEnumValN(Format::Json, "json", "JSON"),
+                                       clEnumValN(Format::CostTable, "cost-table",
+                                                  "rules only: the committed cost table (isel/rule_costs.inc), "
+                                                  "measured now")),
                             cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
 cl::opt<std::string> RulesFilter(cl::Positional, cl::desc("[FILTER] (substring of rule names)"), cl::init(""),
                                  cl::sub(RulesCmd));
@@ -405,7 +408,16 @@ int runRules() {
   q.targets = selectedTargets();
   if (q.targets.empty())
     return 2;
-  q.prove = true; // a row without its proof status is half a row
+  // A row without its proof status is half a row; the cost table is
+  // measured instead of read, for every rule on every target.
+  const bool costTable = RulesFormat == Format::CostTable;
+  q.prove = !costTable;
+  q.measureCosts = costTable;
+  if (costTable && (!q.filter.empty() || q.targets.size() != targets::allTargets().size())) {
+    WithColor::error(errs(), "ptx2amdgpu") << "--format=cost-table covers every rule on every target: "
+                                              "give no FILTER and no -mcpu\n";
+    return 2;
+  }
   q.jobs = jobs();
   const auto wallStart = std::chrono::steady_clock::now();
   const std::clock_t cpuStart = std::clock();
@@ -415,6 +427,20 @@ int runRules() {
   if (rows.empty()) {
     WithColor::error(errs(), "ptx2amdgpu") << "no rule matches '" << RulesFilter << "'\n";
     return 1;
+  }
+  if (costTable) {
+    // A rule that cannot be measured is a bug; the table is not written.
+    unsigned errors = 0;
+    for (const report::RuleRow &row : rows)
+      for (size_t i = 0; i < q.targets.size(); ++i)
+        if (row.costs[i] && !row.costs[i]->ok) {
+          ++errors;
+          WithColor::error(errs(), "ptx2amdgpu") << "rule " << row.rule->name << " on " << q.targets[i]->name
+                                                 << ": " << row.costs[i]->error << "\n";
+        }
+    if (errors)
+      return 1;
+    return writeOutput(report::formatRulesCostTable(rows, q)) ? 0 : 1;
   }
   std::string out = RulesFormat == Format::Json       ? report::formatRulesJson(rows, q)
                     : RulesFormat == Format::Markdown ? report::formatRulesMarkdown(rows, q)
@@ -447,6 +473,10 @@ int runRules() {
 }
 
 int runCompare() {
+  if (RulesFormat == Format::CostTable) {
+    WithColor::error(errs(), "ptx2amdgpu") << "compare prints --format=md or json\n";
+    return 2;
+  }
   std::vector<const targets::TargetInfo *> ts = selectedTargets();
   if (ts.empty())
     return 2;
