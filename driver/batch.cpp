@@ -104,12 +104,18 @@ std::string writeOutputFile(const std::string &outPath, const std::string &data)
 } // namespace
 
 bool emit(const std::string &assembly, OutputKind kind, const targets::TargetInfo &t, cost::CostModel &costs,
-          const std::string &header, std::string &out, std::string &error) {
+          const std::string &header, std::string &out, std::string &error, const std::string *object) {
   if (kind == OutputKind::Asm) {
     out = header + assembly;
     return true;
   }
   const bool binary = kind == OutputKind::Object || kind == OutputKind::CodeObject;
+  if (binary && object && !object->empty()) {
+    if (kind == OutputKind::CodeObject)
+      return link::linkCodeObject(*object, out, error);
+    out = *object;
+    return true;
+  }
   mc::AssembleResult r = costs.assembler(t).assemble(
       assembly, binary ? mc::OutputKind::Object : mc::OutputKind::AsmWithEncoding);
   if (!r.ok) {
@@ -243,7 +249,7 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
     if (out.status != FileOutcome::Status::Failed) {
       std::string data, error;
       const std::string header = "; ptx2amdgpu " + printableName(file.input) + " for " + opts.target->name + "\n";
-      if (!emit(res->assembly, opts.kind, *opts.target, costs, header, data, error))
+      if (!emit(res->assembly, opts.kind, *opts.target, costs, header, data, error, &res->object))
         addFileError(out, error, opts.colors);
       else if (std::string werr = writeOutputFile(file.output, data); !werr.empty())
         addFileError(out, werr, opts.colors);

@@ -29,10 +29,12 @@ enum class OutputKind { Asm, AsmWithEncoding, Object, CodeObject };
 const char *outputExtension(OutputKind kind);
 
 // The bytes of an output: the assembly with `header` (already checked by MC
-// during translation), the assembly with MC's encodings, or an ELF object.
-// False with `error` set when MC rejects it (an internal error).
+// during translation), the assembly with MC's encodings, or an ELF object:
+// `object` when the translation assembled it already (ModuleResult::object:
+// a module is assembled once), else assembled here. False with `error` set
+// when MC rejects it (an internal error).
 bool emit(const std::string &assembly, OutputKind kind, const targets::TargetInfo &t, cost::CostModel &costs,
-          const std::string &header, std::string &out, std::string &error);
+          const std::string &header, std::string &out, std::string &error, const std::string *object = nullptr);
 
 struct InputFile {
   std::string input;  // as given or found: "kernels/a.ptx"

@@ -148,17 +148,24 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   res.skipped = !anyBody && res.errorCount() == 0;
   res.ok = !anyBody ? false : res.errorCount() == 0;
   if (res.ok) {
-    res.assembly = klower::moduleHeader(t);
+    unsigned lines = 0; // lines of res.assembly so far
+    auto append = [&](const std::string &piece) {
+      res.assembly += piece;
+      lines += static_cast<unsigned>(std::count(piece.begin(), piece.end(), '\n'));
+    };
+    append(klower::moduleHeader(t));
     for (const std::string &name : res.inlinedFunctions)
-      res.assembly += "; .func " + name + ": inlined into the kernels that call it\n";
+      append("; .func " + name + ": inlined into the kernels that call it\n");
     std::vector<std::string> metadata;
-    for (const FunctionResult &f : res.functions) {
-      res.assembly += "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n";
+    for (FunctionResult &f : res.functions) {
+      append("; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n");
       if (f.kernel) {
-        res.assembly += f.kernel->assembly;
+        f.firstAsmLine = lines + 1;
+        append(f.kernel->assembly);
+        f.asmLineCount = lines + 1 - f.firstAsmLine;
         metadata.push_back(f.kernel->metadata);
       } else { // a .func's instructions (no call convention yet)
-        res.assembly += "\t.text\n" + translate::assemblyText(f.translation);
+        append("\t.text\n" + translate::assemblyText(f.translation));
       }
     }
     // Module variables the kernels address, defined once.
@@ -189,8 +196,47 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     res.assembly += klower::variablesAssembly(variables);
     if (!metadata.empty())
       res.assembly += klower::moduleMetadata(t, metadata);
+
+    // LLVM MC is the authority on what the GPU accepts, and this one
+    // assembly is both the check and the output: as an object, because some
+    // limits (branch ranges, fixups) are checked only when MC encodes and
+    // lays out the code. batch::emit writes these bytes.
+    mc::AssembleResult r = costs.assembler(t).assemble(res.assembly, mc::OutputKind::Object);
+    if (r.ok) {
+      res.object = std::move(r.output);
+      return res;
+    }
+    reportMcRejection(res, r, t);
   }
   return res;
+}
+
+void reportMcRejection(ModuleResult &res, const mc::AssembleResult &rejected, const targets::TargetInfo &t) {
+  // Each rejected line goes to the statement of the kernel that emitted it.
+  std::map<FunctionResult *, mc::AssembleResult> perKernel;
+  for (mc::McDiagnostic d : rejected.diagnostics) {
+    auto in = std::find_if(res.functions.begin(), res.functions.end(), [&](const FunctionResult &f) {
+      return f.kernel && d.line >= f.firstAsmLine && d.line < f.firstAsmLine + f.asmLineCount;
+    });
+    if (in != res.functions.end()) {
+      d.line = d.line - in->firstAsmLine + klower::kHeaderLines + 1;
+      perKernel[&*in].diagnostics.push_back(std::move(d));
+    } else if (d.kind == mc::McDiagnostic::Kind::Error) {
+      error(res.diagnostics, {},
+            "internal error: LLVM MC rejected '" + d.source_line + "' of the module's data or metadata on " + t.name +
+                ": " + d.message);
+    }
+  }
+  for (auto &[f, kernelPart] : perKernel) {
+    klower::reportMcRejection(*f->kernel, kernelPart, f->loc, t, res.diagnostics);
+    f->ok = false;
+  }
+  if (res.errorCount() == 0)
+    error(res.diagnostics, {}, "internal error: LLVM MC rejected the module on " + t.name);
+  sortBySource(res.diagnostics);
+  res.ok = false;
+  res.assembly.clear();
+  res.object.clear();
 }
 
 } // namespace p2a::module

@@ -38,6 +38,9 @@ struct FunctionResult {
   translate::Translation translation;
   // A `.entry` translated as a whole kernel (ABI, waits, descriptor).
   std::optional<klower::KernelTranslation> kernel;
+  // Where kernel->assembly sits in the module's assembly (1-based first
+  // line, line count), to place MC's diagnostics.
+  unsigned firstAsmLine = 0, asmLineCount = 0;
 };
 
 struct ModuleResult {
@@ -48,6 +51,7 @@ struct ModuleResult {
   unsigned ptxInstructions = 0;                   // instructions in function bodies
   std::map<std::string, unsigned> unsupported;    // opcode ("ld") -> occurrences
   std::string assembly;                           // the module's assembly when ok
+  std::string object;                             // ... assembled by LLVM MC (ELF), the check that made it ok
   // .func bodies of a module with kernels: inlined where called (calls are
   // inlined; see kernel_ir), not emitted on their own.
   std::vector<std::string> inlinedFunctions;
@@ -56,7 +60,15 @@ struct ModuleResult {
   unsigned kernelCount() const;
 };
 
+// The module is assembled once, as an object (ModuleResult::object): LLVM
+// MC's check of the translation and the bytes batch::emit writes.
 ModuleResult translateModule(const std::string &text, const targets::TargetInfo &t, cost::CostModel &costs,
                              const WarningOptions &warnings = {}, const klower::Options &lowering = {});
+
+// MC's rejection of the module's assembly (its lines numbered as in
+// res.assembly): internal errors at the PTX statements whose code MC
+// rejected (klower::reportMcRejection), the kernels failed, and the module
+// not ok.
+void reportMcRejection(ModuleResult &res, const mc::AssembleResult &rejected, const targets::TargetInfo &t);
 
 } // namespace p2a::module

@@ -103,23 +103,20 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
       break;
     }
   }
-  if (!lowered)
-    return false;
-  // LLVM MC is the authority: the kernel must assemble for the target.
-  // As an object: some limits (branch ranges, fixups) are checked only when
-  // MC encodes and lays out the code.
-  mc::AssembleResult r = costs.assembler(t).assemble(moduleHeader(t) + out.assembly, mc::OutputKind::Object);
-  if (!r.ok) {
-    std::vector<long> statementOfLine;
-    for (size_t i = 0; i < out.codeAsmLine.size(); ++i) {
-      if (statementOfLine.size() <= out.codeAsmLine[i])
-        statementOfLine.resize(out.codeAsmLine[i] + 1, -1);
-      statementOfLine[out.codeAsmLine[i]] = out.codeStmt[i];
-    }
-    mir::reportMcRejection(r, out.statements, statementOfLine, k.loc, "the kernel's ABI code", t.name, diags);
-    return false;
+  // LLVM MC checks the result where it is assembled: the module's one
+  // assembly (driver/module_translation.cpp), or `check`'s object.
+  return lowered;
+}
+
+void reportMcRejection(const KernelTranslation &kt, const mc::AssembleResult &rejected, ::ptx::ast::SourceLoc kernelLoc,
+                       const targets::TargetInfo &t, Diagnostics &diags) {
+  std::vector<long> statementOfLine;
+  for (size_t i = 0; i < kt.codeAsmLine.size(); ++i) {
+    if (statementOfLine.size() <= kt.codeAsmLine[i])
+      statementOfLine.resize(kt.codeAsmLine[i] + 1, -1);
+    statementOfLine[kt.codeAsmLine[i]] = kt.codeStmt[i];
   }
-  return true;
+  mir::reportMcRejection(rejected, kt.statements, statementOfLine, kernelLoc, "the kernel's ABI code", t.name, diags);
 }
 
 } // namespace p2a::klower

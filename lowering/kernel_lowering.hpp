@@ -21,6 +21,7 @@
 #include "kernel/kernel_ir.hpp"
 #include "isel/cost_model.hpp"
 #include "isel/machine_ir.hpp"
+#include "targets/mc_backend.hpp"
 
 #include <string>
 #include <vector>
@@ -100,11 +101,21 @@ struct Options {
 // The lowering's steps, in the order Lowering::run takes them.
 const std::vector<std::string> &loweringSteps();
 
+// The kernel lowered; not yet assembled. LLVM MC, the authority on what a
+// GPU accepts, checks it where it is assembled once: the module's assembly
+// (driver/module_translation.cpp) or `check`'s object.
 bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,
                      KernelTranslation &out, Diagnostics &diags, const Options &options = {});
 
-// The module header every AMDHSA source starts with.
+// MC's rejection of a kernel's code, its lines numbered as in
+// moduleHeader() + kt.assembly: an internal error at each PTX statement
+// whose code MC rejected (naming the rule), or at the kernel for ABI code.
+void reportMcRejection(const KernelTranslation &kt, const mc::AssembleResult &rejected, ::ptx::ast::SourceLoc kernelLoc,
+                       const targets::TargetInfo &t, Diagnostics &diags);
+
+// The module header every AMDHSA source starts with, and its line count.
 std::string moduleHeader(const targets::TargetInfo &t);
+inline constexpr unsigned kHeaderLines = 2;
 
 // Definitions of module variables (their initial bytes, in .rodata.NAME for
 // .const and .data.NAME for .global).

@@ -61,7 +61,6 @@ inline constexpr unsigned kParamSgprs = 16;  // s16...: the explicit arguments, 
 // SGPRs for the whole kernel. CUDA allows 32,764 bytes of parameters.
 inline constexpr unsigned kPreloadedParamDwords = 16;
 inline constexpr unsigned kMaxParamBytes = 32764;
-inline constexpr unsigned kHeaderLines = 2; // moduleHeader()'s lines
 
 inline unsigned alignUp(unsigned v, unsigned a) { return (v + a - 1) / a * a; }
 

@@ -971,6 +971,59 @@ TEST_CASE("check catches a deliberately broken rule and names it") {
   CHECK(check::run(readFixture("shift.ptx"), t, o, p2a::testing::costModel()).status == check::Status::Pass);
 }
 
+TEST_CASE("a module is assembled once, and MC's rejection of a kernel's code lands on the PTX statement") {
+  const targets::TargetInfo &t = *targets::findTarget("gfx942");
+  const std::string src = readFixture("shift.ptx");
+  module::ModuleResult good = module::translateModule(src, t, p2a::testing::costModel());
+  REQUIRE(good.ok);
+  // The object written is the one the check assembled.
+  std::string obj, error;
+  REQUIRE(batch::emit(good.assembly, batch::OutputKind::Object, t, p2a::testing::costModel(), "", obj, error,
+                      &good.object));
+  CHECK(obj == good.object);
+  CHECK(good.object == p2a::testing::costModel().assembler(t).assemble(good.assembly, mc::OutputKind::Object).output);
+
+  // MC's rejection of a kernel's line lands on the PTX statement that
+  // emitted it, naming its rule. (Our code always assembles, so the
+  // rejection is made up: the line of shf_l_wrap's funnel shift.)
+  std::vector<std::string> asmLines, ptxLines;
+  for (auto [text, out] : {std::pair<const std::string *, std::vector<std::string> *>{&good.assembly, &asmLines},
+                           std::pair<const std::string *, std::vector<std::string> *>{&src, &ptxLines}}) {
+    std::istringstream in(*text);
+    for (std::string l; std::getline(in, l);)
+      out->push_back(l);
+  }
+  const auto shf = std::find_if(asmLines.begin(), asmLines.end(),
+                                [](const std::string &l) { return contains(l, "v_lshl_or_b32"); });
+  REQUIRE(shf != asmLines.end());
+  mc::AssembleResult rejected;
+  mc::McDiagnostic d;
+  d.line = static_cast<unsigned>(shf - asmLines.begin()) + 1;
+  d.message = "made-up rejection";
+  d.source_line = *shf;
+  rejected.diagnostics.push_back(d);
+  d.line = static_cast<unsigned>(asmLines.size()); // the metadata's last line
+  d.source_line = asmLines.back();
+  rejected.diagnostics.push_back(d);
+  module::ModuleResult bad = good;
+  module::reportMcRejection(bad, rejected, t);
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.object.empty());
+  CHECK(bad.assembly.empty());
+  REQUIRE(bad.errorCount() == 2);
+  const Diagnostic &atStatement = bad.diagnostics.back(); // (sorted by source: the located one last)
+  CHECK(atStatement.loc.line >= 1);
+  REQUIRE(atStatement.loc.line <= ptxLines.size());
+  CHECK(contains(ptxLines[atStatement.loc.line - 1], "shf.l.wrap.b32"));
+  CHECK(contains(atStatement.message, "internal error: LLVM MC rejected '" + *shf + "' from rule 'shf.l.wrap.b32/"));
+  CHECK(contains(atStatement.message, "made-up rejection"));
+  CHECK(contains(bad.diagnostics.front().message, "of the module's data or metadata"));
+  unsigned failed = 0;
+  for (const module::FunctionResult &f : bad.functions)
+    failed += !f.ok;
+  CHECK(failed == 1);
+}
+
 TEST_CASE("the emulator refuses an instruction it does not model") {
   HandRun r = runHand("gfx900", "\tv_sin_f32 v1, v0");
   REQUIRE(r.fault);

@@ -194,8 +194,11 @@ private:
     mc::Assembler &asmr = costs.assembler(t_);
     mc::AssembleResult obj = asmr.assemble(
         klower::moduleHeader(t_) + kt_.assembly + klower::variablesAssembly(kt_.variables), mc::OutputKind::Object);
-    if (!obj.ok)
-      return fail(k_->loc, "internal error: the translation of '" + k_->name + "' does not assemble for " + t_.name);
+    if (!obj.ok) { // (this object is the MC check of what runs: translateKernel does not assemble)
+      klower::reportMcRejection(kt_, obj, k_->loc, t_, r_.diagnostics);
+      r_.status = Status::Error;
+      return false;
+    }
     std::string err, code = obj.output;
     // Module variables are reached PC-relative: run the linked code object,
     // as a GPU would load it.
