@@ -24,23 +24,27 @@ std::vector<RuleRow> buildRuleRows(const RulesQuery &q, cost::CostModel &costs) 
     if (q.filter.empty() || r.name.find(q.filter) != std::string::npos)
       rows.push_back(RuleRow{&r, std::vector<std::optional<cost::RuleCost>>(q.targets.size()),
                              std::vector<std::optional<ProofResult>>(q.targets.size())});
-  // Work items: (row, target). Costs need MC, proofs need Z3; both are
-  // independent per item, so a few threads share them.
+  // Work items: rows, each with all its targets. Costs need MC, proofs need
+  // Z3; rows are independent, so a few threads share them. (Items of
+  // (row, target) let two threads prove the same rule at once for targets
+  // that share its proof (verify::proveRule's cache): twice the CPU, no
+  // gain in time.)
   std::atomic<size_t> next{0};
-  const size_t items = rows.size() * q.targets.size();
+  const size_t items = rows.size();
   // An exception in a worker is carried to the caller, not left to abort.
   std::mutex errorMutex;
   std::exception_ptr firstError;
   auto work = [&] {
     for (size_t i = next++; i < items; i = next++) {
-      RuleRow &row = rows[i / q.targets.size()];
-      const size_t ti = i % q.targets.size();
-      const targets::TargetInfo &t = *q.targets[ti];
-      if (!row.rule->servesTarget(t))
-        continue;
-      row.costs[ti] = q.measureCosts ? measureRuleCost(*row.rule, t, costs.assembler(t)) : costs.cost(*row.rule, t);
-      if (q.prove)
-        row.proofs[ti] = verify::proveRule(*row.rule, t);
+      RuleRow &row = rows[i];
+      for (size_t ti = 0; ti < q.targets.size(); ++ti) {
+        const targets::TargetInfo &t = *q.targets[ti];
+        if (!row.rule->servesTarget(t))
+          continue;
+        row.costs[ti] = q.measureCosts ? measureRuleCost(*row.rule, t, costs.assembler(t)) : costs.cost(*row.rule, t);
+        if (q.prove)
+          row.proofs[ti] = verify::proveRule(*row.rule, t);
+      }
     }
   };
   auto worker = [&] {
