@@ -2,6 +2,9 @@
 // guards, divergent and uniform branches, back edges.
 #include "lowering/lowering.hpp"
 
+#include <algorithm>
+#include <bit>
+
 namespace p2a::klower {
 
 void Lowering::buildBlocks() {
@@ -10,6 +13,7 @@ void Lowering::buildBlocks() {
   blockOf_ = cfg_.blockOf;
   blockStart_ = cfg_.blockStart;
   numBlocks_ = cfg_.numBlocks;
+  prepareForwardJumps();
   for (size_t i = 0; i < n; ++i) // blocks a back edge enters (see controlFlow)
     if (k_.body[i].kind == Stmt::Kind::Branch && blockOf_[k_.body[i].target] <= blockOf_[i] &&
         blockOf_[k_.body[i].target] >= 1 && !blockHasBarrier(blockOf_[i]))
@@ -68,18 +72,49 @@ void Lowering::shareLaneMasks() {
 bool Lowering::forwardJumpSafe(unsigned b, unsigned target) const {
   if (blockHasBarrier(b))
     return false;
-  for (unsigned x = b + 1; x < target; ++x) {
-    if (blockHasBarrier(x))
-      return false;
-    for (unsigned s : cfg_.succ[x])
-      if (s <= b)
-        return false;
-    for (unsigned p = 0; p < numBlocks_; ++p)
-      for (unsigned s : cfg_.succ[p])
-        if (s == x && (p < b || p >= x))
-          return false;
+  // The blocks x in b+1 .. target-1: none holds a barrier, none leads back
+  // to b or before, and none is entered from before b or from itself or a
+  // later block.
+  const unsigned lo = b + 1, hi = target; // [lo, hi)
+  if (lo >= hi)
+    return true;
+  auto rangeMin = [&](int which) {
+    const unsigned k = static_cast<unsigned>(std::bit_width(hi - lo) - 1);
+    return std::min(minEdge_[which][k][lo], minEdge_[which][k][hi - (1u << k)]);
+  };
+  return barriersBefore_[hi] == barriersBefore_[lo] && backEnteredBefore_[hi] == backEnteredBefore_[lo] &&
+         rangeMin(0) > b && rangeMin(1) >= b;
+}
+
+void Lowering::prepareForwardJumps() {
+  const unsigned nb = numBlocks_;
+  constexpr unsigned kNoEdge = ~0u;
+  std::vector<unsigned> minSucc(nb, kNoEdge), minPred(nb, kNoEdge);
+  barriersBefore_.assign(nb + 1, 0);
+  backEnteredBefore_.assign(nb + 1, 0);
+  std::vector<bool> backEntered(nb, false);
+  for (unsigned p = 0; p < nb; ++p)
+    for (unsigned s : cfg_.succ[p]) {
+      minSucc[p] = std::min(minSucc[p], s);
+      minPred[s] = std::min(minPred[s], p);
+      if (p >= s)
+        backEntered[s] = true;
+    }
+  for (unsigned x = 0; x < nb; ++x) {
+    barriersBefore_[x + 1] = barriersBefore_[x] + blockHasBarrier(x);
+    backEnteredBefore_[x + 1] = backEnteredBefore_[x] + backEntered[x];
   }
-  return true;
+  for (int which = 0; which < 2; ++which) {
+    std::vector<std::vector<unsigned>> &table = minEdge_[which];
+    table.assign(1, which ? minPred : minSucc);
+    for (unsigned k = 1; (1u << k) <= nb; ++k) {
+      const std::vector<unsigned> &prev = table[k - 1];
+      std::vector<unsigned> next(nb - (1u << k) + 1);
+      for (unsigned x = 0; x < next.size(); ++x)
+        next[x] = std::min(prev[x], prev[x + (1u << (k - 1))]);
+      table.push_back(std::move(next));
+    }
+  }
 }
 
 std::string Lowering::label(unsigned block, bool end) const {

@@ -353,7 +353,11 @@ private:
   // (skipping it would skip the barrier). Then lanes put in one of them were
   // run before control could return to b: blocks run in order, and only a
   // back edge from the target or beyond leads back, after they have run.
+  // O(1) per query from facts about the blocks prepared in buildBlocks
+  // (a scan of the blocks in between per branch made early exits to a
+  // kernel's end quadratic).
   bool forwardJumpSafe(unsigned b, unsigned target) const;
+  void prepareForwardJumps();
 
   bool blockHasBarrier(unsigned b) const { return kernel::blockHasBarrier(k_, cfg_, b); }
   std::string bodyLabel(unsigned block) const { return label(block) + "_body"; }
@@ -461,6 +465,12 @@ private:
   unsigned groupBytes_ = 0;
   // Control flow.
   kernel::ControlFlowGraph cfg_;
+  // For forwardJumpSafe, per block x: the earliest successor and predecessor
+  // (range minima over blocks by a sparse table, minEdge_[k][x] over blocks
+  // x .. x + 2^k - 1; [0] successors, [1] predecessors), and prefix counts of
+  // barrier blocks and of blocks entered from themselves or a later block.
+  std::vector<std::vector<unsigned>> minEdge_[2];
+  std::vector<unsigned> barriersBefore_, backEnteredBefore_;
   kernel::UniformValues uniform_;               // registers with one value per wave (uniform_values.hpp)
   std::map<std::string, size_t> readCounts_;    // register -> statements reading it (predicateReaders)
   std::vector<unsigned> blockOf_, blockStart_, maskVreg_;

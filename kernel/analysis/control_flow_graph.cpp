@@ -55,30 +55,95 @@ bool blockHasBarrier(const Kernel &k, const ControlFlowGraph &g, unsigned b) {
   return false;
 }
 
-std::vector<std::vector<bool>> dominators(const ControlFlowGraph &g) {
+namespace {
+constexpr unsigned kNone = ~0u;
+}
+
+Dominators::Dominators(const ControlFlowGraph &g) {
   const unsigned nb = g.numBlocks;
   std::vector<std::vector<unsigned>> pred(nb);
   for (unsigned b = 0; b < nb; ++b)
     for (unsigned s : g.succ[b])
       pred[s].push_back(b);
-  std::vector<std::vector<bool>> dom(nb, std::vector<bool>(nb, true));
-  dom[0].assign(nb, false);
-  dom[0][0] = true;
+  // Reverse postorder of the blocks the entry reaches (iterative DFS).
+  std::vector<unsigned> postorder, rpoIndex(nb, kNone);
+  reachable_.assign(nb, false);
+  {
+    std::vector<std::pair<unsigned, size_t>> stack{{0u, 0}};
+    reachable_[0] = true;
+    while (!stack.empty()) {
+      auto &[b, next] = stack.back();
+      if (next < g.succ[b].size()) {
+        const unsigned s = g.succ[b][next++];
+        if (!reachable_[s]) {
+          reachable_[s] = true;
+          stack.push_back({s, 0});
+        }
+        continue;
+      }
+      postorder.push_back(b);
+      stack.pop_back();
+    }
+  }
+  const unsigned nr = static_cast<unsigned>(postorder.size());
+  for (unsigned i = 0; i < nr; ++i)
+    rpoIndex[postorder[nr - 1 - i]] = i;
+  idom_.assign(nb, kNone);
+  idom_[0] = 0;
+  auto intersect = [&](unsigned a, unsigned b) {
+    while (a != b) {
+      while (rpoIndex[a] > rpoIndex[b])
+        a = idom_[a];
+      while (rpoIndex[b] > rpoIndex[a])
+        b = idom_[b];
+    }
+    return a;
+  };
   for (bool changed = true; changed;) {
     changed = false;
-    for (unsigned b = 1; b < nb; ++b) {
-      std::vector<bool> d(nb, true);
+    for (unsigned i = 1; i < nr; ++i) {
+      const unsigned b = postorder[nr - 1 - i];
+      unsigned d = kNone;
       for (unsigned p : pred[b])
-        for (unsigned a = 0; a < nb; ++a)
-          d[a] = d[a] && dom[p][a];
-      d[b] = true;
-      if (d != dom[b]) {
-        dom[b] = std::move(d);
+        if (idom_[p] != kNone) // processed (and reachable)
+          d = d == kNone ? p : intersect(p, d);
+      if (d != idom_[b]) {
+        idom_[b] = d;
         changed = true;
       }
     }
   }
-  return dom;
+  idom_[0] = kNone;
+  // DFS intervals of the dominator tree: a dominates b iff b's interval
+  // lies in a's.
+  std::vector<std::vector<unsigned>> children(nb);
+  for (unsigned b = 1; b < nb; ++b)
+    if (reachable_[b] && idom_[b] != kNone)
+      children[idom_[b]].push_back(b);
+  enter_.assign(nb, 0);
+  leave_.assign(nb, 0);
+  unsigned clock = 0;
+  std::vector<std::pair<unsigned, size_t>> stack{{0u, 0}};
+  enter_[0] = clock++;
+  while (!stack.empty()) {
+    auto &[b, next] = stack.back();
+    if (next < children[b].size()) {
+      const unsigned c = children[b][next++];
+      enter_[c] = clock++;
+      stack.push_back({c, 0});
+      continue;
+    }
+    leave_[b] = clock++;
+    stack.pop_back();
+  }
+}
+
+bool Dominators::dominates(unsigned a, unsigned b) const {
+  if (!reachable_[b])
+    return true;
+  if (!reachable_[a])
+    return false;
+  return enter_[a] <= enter_[b] && leave_[b] <= leave_[a];
 }
 
 RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g) {

@@ -162,7 +162,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
 
   // Does the write at statement `def` reach every read of `r` on every path?
   const ControlFlowGraph g = controlFlowGraph(k);
-  const std::vector<std::vector<bool>> dom = dominators(g);
+  const Dominators dom(g);
   std::vector<bool> barrierBlock(g.numBlocks);
   for (unsigned b = 0; b < g.numBlocks; ++b)
     barrierBlock[b] = blockHasBarrier(k, g, b);
@@ -170,7 +170,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
     const unsigned bd = g.blockOf[def];
     for (size_t j : readers[r]) {
       const unsigned bj = g.blockOf[j];
-      if (bj == bd ? j <= def : !dom[bj][bd])
+      if (bj == bd ? j <= def : !dom.dominates(bd, bj))
         return false;
     }
     return true;
