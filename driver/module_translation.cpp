@@ -117,6 +117,12 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
           checkLaunchBounds(*k, kt, t, warns);
         fr.translation.numVgprs = kt.numVgprs;
         fr.translation.numSgprs = kt.numSgprs;
+        // What only lowering and `check` read (the machine IR, its
+        // registers, the code by line) goes now: a module keeps every
+        // kernel's results until its one assembly, so this bounds its memory.
+        kt.function = {};
+        kt.allocation = {};
+        kt.code = {};
         fr.kernel = std::move(kt);
       }
     } else {
