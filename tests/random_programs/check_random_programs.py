@@ -27,8 +27,11 @@ import subprocess
 import sys
 import tempfile
 
-def generate(seed, large=False, guarded=False):
-    """One kernel: out[tid] = a per-lane value mixed with uniform ones."""
+def generate(seed, large=False, guarded=False, statements=None, name="k"):
+    """One kernel: out[tid] = a per-lane value mixed with uniform ones.
+
+    `statements` top-level statements if given (bench/scaling.py), else
+    150-220 with `large`, 3-7 without; `name` is the kernel's."""
     rng = random.Random(seed)
     lines = []
     count = {"label": 0, "reg": 10}
@@ -88,7 +91,9 @@ def generate(seed, large=False, guarded=False):
             p = fresh("%p")
             lines.extend([f"setp.gt.u32 {p}, %r1, {rng.randrange(30, 70)};", f"@{p} bra $Lend;"])
 
-    for _ in range(rng.randrange(150, 220) if large else rng.randrange(3, 8)):
+    if statements is None:
+        statements = rng.randrange(150, 220) if large else rng.randrange(3, 8)
+    for _ in range(statements):
         statement(0)
     body = "\n".join(lines)
     r6_init = "\nmov.u32 %r6, 5;" if guarded else ""
@@ -96,10 +101,10 @@ def generate(seed, large=False, guarded=False):
     return f""".version 8.0
 .target sm_80
 .address_size 64
-.visible .entry k(.param .u64 out, .param .u32 n)
+.visible .entry {name}(.param .u64 out, .param .u32 n)
 {{
-.reg .pred %p<2000>;
-.reg .b32 %r<2000>;
+.reg .pred %p<{max(2000, count["reg"] + 1)}>;
+.reg .b32 %r<{max(2000, count["reg"] + 1)}>;
 .reg .b64 %rd<8>;
 ld.param.u64 %rd1, [out];
 ld.param.u32 %r2, [n];

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Scaling curve: translation time and peak memory against module size.
+
+  bench/scaling.py build/ptx2amdgpu [--max-lines 100000] [--ptxas ptxas]
+
+Two shapes of generated module, each from about 1k to --max-lines PTX lines
+(doubling), translated to an object for gfx942, one run per size:
+  one-kernel  one kernel of N lines: structured control flow (uniform and
+              divergent ifs and loops, early exits) from the random-program
+              generator of tests/random_programs, so blocks, registers and
+              live ranges all grow with N;
+  kernels     a module of N/100-line kernels of the same kind (distinct
+              seeds), as nvcc writes big modules.
+Each row gives user+system CPU seconds and peak RSS (getrusage of the child),
+and ptxas -O3 -arch=sm_80 on the same module when --ptxas is given. The
+log-log slope of CPU time (and of memory) over the sizes from 8k lines up
+is printed per shape: 1.0 is linear; issue 18 asks for at most 1.15.
+
+python3 stdlib only; output is a table on stdout.
+"""
+import argparse
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "random_programs"))
+from check_random_programs import generate  # noqa: E402
+
+
+def one_kernel(target_lines):
+    # About 6 PTX lines per top-level statement (measured on the generator).
+    statements = max(1, target_lines // 6)
+    return generate(1, large=True, statements=statements)
+
+
+def kernels(target_lines):
+    parts, header = [], None
+    lines, seed = 0, 1
+    while lines < target_lines:
+        k = generate(seed, large=True, statements=16, name=f"k{seed}")
+        head, _, body = k.partition(".visible .entry")
+        header = header or head
+        parts.append(".visible .entry" + body)
+        lines += k.count("\n") - head.count("\n")
+        seed += 1
+    return header + "\n".join(parts)
+
+
+def run(cmd):
+    """(cpu seconds, peak RSS MiB, exit code) of one child run (its own rusage, from wait4)."""
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0, child.returncode
+
+
+def slope(points):
+    pts = [(math.log(x), math.log(y)) for x, y in points if x >= 8000 and y > 0]
+    if len(pts) < 2:
+        return float("nan")
+    mx = sum(p[0] for p in pts) / len(pts)
+    my = sum(p[1] for p in pts) / len(pts)
+    num = sum((p[0] - mx) * (p[1] - my) for p in pts)
+    den = sum((p[0] - mx) ** 2 for p in pts)
+    return num / den
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("ptx2amdgpu")
+    ap.add_argument("--max-lines", type=int, default=100000)
+    ap.add_argument("--ptxas", default="")
+    ap.add_argument("--ptxas-max-lines", type=int, default=40000,
+                    help="skip ptxas above this size (it is superlinear on one big kernel)")
+    ap.add_argument("--mcpu", default="gfx942")
+    a = ap.parse_args()
+    sizes = []
+    n = 1000
+    while n <= a.max_lines:
+        sizes.append(n)
+        n *= 2
+    with tempfile.TemporaryDirectory() as tmp:
+        for shape, make in (("one-kernel", one_kernel), ("kernels", kernels)):
+            print(f"{shape}: lines, ptx2amdgpu CPU s, peak MiB" +
+                  (", ptxas CPU s, ptxas peak MiB, CPU ratio, memory ratio" if a.ptxas else ""))
+            times, mems = [], []
+            for size in sizes:
+                src = make(size)
+                path = os.path.join(tmp, f"{shape}_{size}.ptx")
+                with open(path, "w") as f:
+                    f.write(src)
+                lines = src.count("\n")
+                cpu, mib, rc = run([a.ptx2amdgpu, path, f"-mcpu={a.mcpu}", "-filetype=obj", "-o",
+                                    os.path.join(tmp, "out.o")])
+                row = f"  {lines:7d}  {cpu:7.2f}  {mib:7.1f}" + ("" if rc == 0 else f"  (exit {rc})")
+                if a.ptxas and lines <= a.ptxas_max_lines:
+                    pcpu, pmib, prc = run([a.ptxas, "-O3", "-arch=sm_80", path, "-o", os.path.join(tmp, "out.cubin")])
+                    row += (f"  {pcpu:7.2f}  {pmib:7.1f}  {cpu / pcpu if pcpu else float('nan'):5.2f}  {mib / pmib:5.2f}" +
+                            ("" if prc == 0 else f"  (ptxas exit {prc})"))
+                print(row, flush=True)
+                times.append((lines, cpu))
+                mems.append((lines, mib))
+            print(f"  log-log slope from 8k lines: time {slope(times):.2f}, memory {slope(mems):.2f}")
+
+
+if __name__ == "__main__":
+    main()
