@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <set>
 
 namespace p2a::batch {
@@ -195,7 +196,8 @@ bool collectInputs(const std::vector<std::string> &args, const std::string &outD
   return true;
 }
 
-FileOutcome translateFile(const InputFile &file, const Options &opts, cost::CostModel &costs) {
+FileOutcome translateFile(const InputFile &file, const Options &opts, cost::CostModel &costs,
+                          llvm::ThreadPoolInterface *pool) {
   const auto t0 = std::chrono::steady_clock::now();
   FileOutcome out;
   out.file = file;
@@ -210,7 +212,7 @@ FileOutcome translateFile(const InputFile &file, const Options &opts, cost::Cost
     out.lines = static_cast<unsigned>(std::count(src.text().begin(), src.text().end(), '\n') +
                                       (!src.text().empty() && src.text().back() != '\n'));
     auto res = std::make_shared<module::ModuleResult>(
-        module::translateModule(src.text(), *opts.target, costs, opts.warnings, opts.lowering));
+        module::translateModule(src.text(), *opts.target, costs, opts.warnings, opts.lowering, pool));
     for (const module::FunctionResult &f : res->functions)
       if (f.kernel)
         out.diagnostics += f.kernel->irDump;
@@ -278,10 +280,15 @@ Summary run(const std::vector<InputFile> &files, const Options &opts, cost::Cost
   std::vector<bool> done(files.size(), false);
   size_t nextToPrint = 0;
   unsigned finished = 0;
+  // One pool for files and, within each file, its kernels (a single big
+  // module uses every thread too).
+  std::optional<llvm::DefaultThreadPool> pool;
+  if (s.jobs > 1)
+    pool.emplace(llvm::hardware_concurrency(s.jobs));
   auto work = [&](size_t i) {
     FileOutcome o;
     try {
-      o = translateFile(files[i], opts, costs);
+      o = translateFile(files[i], opts, costs, pool ? &*pool : nullptr);
     } catch (...) { // translateFile catches everything it can; this is the last resort
       o.file = files[i];
       o.status = FileOutcome::Status::Failed;
@@ -303,14 +310,13 @@ Summary run(const std::vector<InputFile> &files, const Options &opts, cost::Cost
     if (progress)
       progress->update(finished, static_cast<unsigned>(files.size()), secondsSince(t0));
   };
-  if (s.jobs == 1 || files.size() <= 1) {
+  if (!pool || files.size() <= 1) {
     for (size_t i = 0; i < files.size(); ++i)
       work(i);
   } else {
-    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(s.jobs));
     for (size_t i = 0; i < files.size(); ++i)
-      pool.async([&work, i] { work(i); });
-    pool.wait();
+      pool->async([&work, i] { work(i); });
+    pool->wait();
   }
   s.seconds = secondsSince(t0);
   return s;

@@ -21,6 +21,9 @@ namespace llvm {
 class raw_ostream;
 }
 
+namespace llvm {
+class ThreadPoolInterface;
+}
 namespace p2a::batch {
 
 enum class OutputKind { Asm, AsmWithEncoding, Object, CodeObject };
@@ -95,7 +98,9 @@ struct FileOutcome {
 // Translates one file and writes its output atomically: a skipped file (no
 // function body) gets an output without code, a failed one gets nothing.
 // Never throws: an internal error becomes a failed outcome.
-FileOutcome translateFile(const InputFile &file, const Options &opts, cost::CostModel &costs);
+// With a pool, the module's kernels are translated on its threads too.
+FileOutcome translateFile(const InputFile &file, const Options &opts, cost::CostModel &costs,
+                          llvm::ThreadPoolInterface *pool = nullptr);
 
 struct Summary {
   std::vector<FileOutcome> files; // in input order

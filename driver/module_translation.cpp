@@ -7,6 +7,9 @@
 #include "targets/target_info.hpp"
 
 #include <llvm/Support/MathExtras.h>
+#include <llvm/Support/ThreadPool.h>
+
+#include <exception>
 
 #include <algorithm>
 #include <set>
@@ -40,7 +43,8 @@ unsigned ModuleResult::kernelCount() const {
 }
 
 ModuleResult translateModule(const std::string &text, const targets::TargetInfo &t, cost::CostModel &costs,
-                             const WarningOptions &warnings, const klower::Options &lowering) {
+                             const WarningOptions &warnings, const klower::Options &lowering,
+                             llvm::ThreadPoolInterface *pool) {
   ModuleResult res;
   ::ptx::ParseResult pr = ::ptx::parseModule(text);
   if (pr.ok()) // (after syntax errors, a missing .version is noise: junk lacks one too)
@@ -52,83 +56,117 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   bool anyBody = false;
   const bool hasKernels = std::any_of(pr.module.functions.begin(), pr.module.functions.end(),
                                       [](const ast::Function &f) { return f.is_entry && f.body; });
+  std::vector<const ast::Function *> translated;
   for (const ast::Function &f : pr.module.functions) {
     if (!f.body)
       continue; // a prototype or .extern declaration
     anyBody = true;
+    for (const ast::Statement *st : ::ptx::ast::flatten(*f.body))
+      res.ptxInstructions += std::holds_alternative<ast::Instruction>(*st);
     if (!f.is_entry && hasKernels) {
       // Its instructions are counted, decoded and lowered inside each kernel
       // that calls it (errors show at its lines then).
       res.inlinedFunctions.push_back(f.name);
-      for (const ast::Statement *st : ::ptx::ast::flatten(*f.body))
-        res.ptxInstructions += std::holds_alternative<ast::Instruction>(*st);
       continue;
     }
-    for (const ast::Directive &d : f.performance)
-      if (isIgnoredDirective(d.name))
-        warning(warns, d.loc, "ignored-directive",
-                "'." + d.name + "' is not honoured: AMD targets have no equivalent (no thread-block clusters; no "
-                "upper bound on resident blocks)");
+    translated.push_back(&f);
+  }
+
+  // Each function is translated on its own, into a slot of its own: on the
+  // pool's threads when there is one (kernels are independent), and merged
+  // in module order, so the result is the same for every -j.
+  struct Slot {
     FunctionResult fr;
-    fr.name = f.name;
-    fr.isEntry = f.is_entry;
-    fr.loc = f.name_loc.line ? f.name_loc : f.loc;
-    for (const ast::Statement *st : ::ptx::ast::flatten(*f.body))
-      res.ptxInstructions += std::holds_alternative<ast::Instruction>(*st);
-    if (f.is_entry) {
-      // A kernel: decoded whole (parameters, memory, special registers) and
-      // lowered with its ABI; its statements also fill `translation` so that
-      // stats and the report see one shape for kernels and functions.
-      const size_t errorsBefore = res.diagnostics.size();
-      std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, res.diagnostics, /*partial=*/true);
-      const bool decoded = !errorsSince(res.diagnostics, errorsBefore);
-      // A failed kernel's partial lowering only fills the report's rows: not
-      // for one inlined past any readable size (VanitySearch's reach 400k
-      // statements each: minutes and gigabytes for rows no one reads).
-      constexpr size_t kMaxPartialStatements = 50000;
-      if (k && !decoded && k->body.size() > kMaxPartialStatements)
-        k.reset();
-      if (k) {
-        klower::KernelTranslation kt;
-        // A kernel with decode errors is still lowered (for the report's
-        // rows), its own lowering messages set aside: the first error stands.
-        Diagnostics partialDiags;
-        fr.ok = klower::translateKernel(*k, t, costs, kt, decoded ? res.diagnostics : partialDiags, lowering) && decoded;
-        fr.translation.target = t.name;
-        fr.translation.waveSize = t.wave_size;
-        fr.translation.registers = kt.registers;
-        // The ABI prologue and a closing s_endpgm appear as rows of their
-        // own at the kernel's line, so that counts and listings cover every
-        // instruction the kernel has.
-        auto abiRow = [&](const std::vector<std::string> &code, const char *what) {
-          if (code.empty())
-            return;
-          mir::TranslatedInstruction ti;
-          ti.ptxText = what;
-          ti.loc = k->loc;
-          ti.gcn = code;
-          fr.translation.instructions.push_back(std::move(ti));
-        };
-        abiRow(kt.prologue, "(kernel entry: load the kernel arguments)");
-        for (const mir::TranslatedInstruction &ti : kt.statements)
-          fr.translation.instructions.push_back(ti);
-        abiRow(kt.epilogue, "(end of the kernel)");
-        if (fr.ok)
-          checkLaunchBounds(*k, kt, t, warns);
-        fr.translation.numVgprs = kt.numVgprs;
-        fr.translation.numSgprs = kt.numSgprs;
-        // What only lowering and `check` read (the machine IR, its
-        // registers, the code by line) goes now: a module keeps every
-        // kernel's results until its one assembly, so this bounds its memory.
-        kt.function = {};
-        kt.allocation = {};
-        kt.code = {};
-        fr.kernel = std::move(kt);
+    Diagnostics diags, warns;
+    std::exception_ptr failure;
+  };
+  std::vector<Slot> slots(translated.size());
+  auto translateOne = [&](size_t i) {
+    const ast::Function &f = *translated[i];
+    Slot &slot = slots[i];
+    FunctionResult &fr = slot.fr;
+    try {
+      for (const ast::Directive &d : f.performance)
+        if (isIgnoredDirective(d.name))
+          warning(slot.warns, d.loc, "ignored-directive",
+                  "'." + d.name + "' is not honoured: AMD targets have no equivalent (no thread-block clusters; no "
+                  "upper bound on resident blocks)");
+      fr.name = f.name;
+      fr.isEntry = f.is_entry;
+      fr.loc = f.name_loc.line ? f.name_loc : f.loc;
+      if (f.is_entry) {
+        // A kernel: decoded whole (parameters, memory, special registers) and
+        // lowered with its ABI; its statements also fill `translation` so that
+        // stats and the report see one shape for kernels and functions.
+        std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, slot.diags, /*partial=*/true);
+        const bool decoded = !errorsSince(slot.diags, 0);
+        // A failed kernel's partial lowering only fills the report's rows: not
+        // for one inlined past any readable size (VanitySearch's reach 400k
+        // statements each: minutes and gigabytes for rows no one reads).
+        constexpr size_t kMaxPartialStatements = 50000;
+        if (k && !decoded && k->body.size() > kMaxPartialStatements)
+          k.reset();
+        if (k) {
+          klower::KernelTranslation kt;
+          // A kernel with decode errors is still lowered (for the report's
+          // rows), its own lowering messages set aside: the first error stands.
+          Diagnostics partialDiags;
+          fr.ok = klower::translateKernel(*k, t, costs, kt, decoded ? slot.diags : partialDiags, lowering) && decoded;
+          fr.translation.target = t.name;
+          fr.translation.waveSize = t.wave_size;
+          fr.translation.registers = kt.registers;
+          // The ABI prologue and a closing s_endpgm appear as rows of their
+          // own at the kernel's line, so that counts and listings cover every
+          // instruction the kernel has.
+          auto abiRow = [&](const std::vector<std::string> &code, const char *what) {
+            if (code.empty())
+              return;
+            mir::TranslatedInstruction ti;
+            ti.ptxText = what;
+            ti.loc = k->loc;
+            ti.gcn = code;
+            fr.translation.instructions.push_back(std::move(ti));
+          };
+          abiRow(kt.prologue, "(kernel entry: load the kernel arguments)");
+          for (const mir::TranslatedInstruction &ti : kt.statements)
+            fr.translation.instructions.push_back(ti);
+          abiRow(kt.epilogue, "(end of the kernel)");
+          if (fr.ok)
+            checkLaunchBounds(*k, kt, t, slot.warns);
+          fr.translation.numVgprs = kt.numVgprs;
+          fr.translation.numSgprs = kt.numSgprs;
+          // What only lowering and `check` read (the machine IR, its
+          // registers, the code by line) goes now: a module keeps every
+          // kernel's results until its one assembly, so this bounds its memory.
+          kt.function = {};
+          kt.allocation = {};
+          kt.code = {};
+          fr.kernel = std::move(kt);
+        }
+      } else {
+        fr.ok = translate::translateBody(*f.body, t, costs, fr.translation, slot.diags);
       }
-    } else {
-      fr.ok = translate::translateBody(*f.body, t, costs, fr.translation, res.diagnostics);
+    } catch (...) { // carried to the caller's thread (batch reports it)
+      slot.failure = std::current_exception();
     }
-    res.functions.push_back(std::move(fr));
+  };
+  if (pool && slots.size() > 1) {
+    llvm::ThreadPoolTaskGroup group(*pool);
+    for (size_t i = 0; i < slots.size(); ++i)
+      group.async([&translateOne, i] { translateOne(i); });
+    group.wait(); // (from a pool thread, it runs the group's tasks meanwhile)
+  } else {
+    for (size_t i = 0; i < slots.size(); ++i)
+      translateOne(i);
+  }
+  for (Slot &slot : slots) {
+    if (slot.failure)
+      std::rethrow_exception(slot.failure);
+    res.functions.push_back(std::move(slot.fr));
+    for (Diagnostic &d : slot.diags)
+      res.diagnostics.push_back(std::move(d));
+    for (Diagnostic &w : slot.warns)
+      warns.push_back(std::move(w));
   }
   if (!anyBody && pr.ok() && !pr.module.version.empty())
     warning(warns, {}, "empty-file", "no function with a body: nothing to translate");

@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class ThreadPoolInterface;
+}
 namespace p2a::cost {
 class CostModel;
 }
@@ -61,9 +64,12 @@ struct ModuleResult {
 };
 
 // The module is assembled once, as an object (ModuleResult::object): LLVM
-// MC's check of the translation and the bytes batch::emit writes.
+// MC's check of the translation and the bytes batch::emit writes. With a
+// pool, its functions are translated on the pool's threads (the result is
+// the same without one).
 ModuleResult translateModule(const std::string &text, const targets::TargetInfo &t, cost::CostModel &costs,
-                             const WarningOptions &warnings = {}, const klower::Options &lowering = {});
+                             const WarningOptions &warnings = {}, const klower::Options &lowering = {},
+                             llvm::ThreadPoolInterface *pool = nullptr);
 
 // MC's rejection of the module's assembly (its lines numbered as in
 // res.assembly): internal errors at the PTX statements whose code MC

@@ -191,6 +191,45 @@ TEST_CASE("batch: outputs and diagnostics do not depend on -j") {
   }
 }
 
+TEST_CASE("one module's kernels on several threads: outputs and diagnostics do not depend on -j") {
+  // 24 kernels in one file (the pool translates them in parallel), with an
+  // ignored directive's warning among them; then the same with errors.
+  std::string good = kHeader, bad = kHeader;
+  for (unsigned i = 0; i < 24; ++i) {
+    std::string k = familyKernel("k" + std::to_string(i), 30 + 7 * i);
+    if (i % 5 == 0)
+      k.replace(k.find("()\n"), 3, "()\n.maxclusterrank 2\n");
+    good += k;
+    bad += i % 4 == 1 ? kernelWithLoads("k" + std::to_string(i), i % 3 + 1) : k;
+  }
+  const std::string goodPath = tempPath("module_good.ptx"), badPath = tempPath("module_bad.ptx");
+  spit(goodPath, good);
+  spit(badPath, bad);
+  for (const char *kind : {"asm", "obj"}) {
+    INFO(kind);
+    std::string first, firstErr;
+    for (const char *j : {"1", "2", "4"}) {
+      INFO("-j " << j);
+      const std::string out = tempPath(std::string("module_j") + j);
+      Run r = run({goodPath, "-o", out, "-j", j, std::string("-filetype=") + kind});
+      CHECK(r.exited(0));
+      CHECK(contains(r.err, "maxclusterrank"));
+      const std::string bytes = slurp(out);
+      CHECK(!bytes.empty());
+      Run e = run({badPath, "-o", out + ".bad", "-j", j, std::string("-filetype=") + kind});
+      CHECK(e.exited(1));
+      CHECK(contains(e.err, "error:"));
+      if (first.empty()) {
+        first = bytes + r.err;
+        firstErr = e.err;
+      } else {
+        CHECK(first == bytes + r.err);
+        CHECK(firstErr == e.err);
+      }
+    }
+  }
+}
+
 TEST_CASE("batch: usage errors") {
   Tree t = makeTree();
   SUBCASE("a directory needs -o") {
