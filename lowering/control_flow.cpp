@@ -1,6 +1,7 @@
 // Control flow (docs/architecture.md, "Control flow"): per-block lane masks,
 // guards, divergent and uniform branches, back edges.
 #include "lowering/lowering.hpp"
+#include "kernel/analysis/work_counter.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -70,6 +71,7 @@ void Lowering::shareLaneMasks() {
 }
 
 bool Lowering::forwardJumpSafe(unsigned b, unsigned target) const {
+  kernel::countWork(1);
   if (blockHasBarrier(b))
     return false;
   // The blocks x in b+1 .. target-1: none holds a barrier, none leads back

@@ -130,51 +130,26 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   };
   const unsigned nb = numBlocks_;
   const std::vector<std::vector<unsigned>> &succ = cfg_.succ;
-  std::vector<llvm::BitVector> liveIn(nb, llvm::BitVector(nv)), liveOut = liveIn;
-  // Backward through a block from `live` (its live-out). With `record`, the
-  // positions that bound each interval are marked: the block's last
-  // statement for a value live out of it, and every def and use (the
-  // caller marks the first statement for a value live into it). A value
-  // live across a statement is live-out there or used later in the block,
-  // and was defined earlier in it or is live-in, so these are its extremes
-  // without marking every live value at every statement (which was
-  // quadratic: 100k statements times 50k values in an inlined kernel).
-  auto walk = [&](unsigned b, llvm::BitVector live, bool record) {
-    const size_t first = blockStart_[b], end = b + 1 < nb ? blockStart_[b + 1] : n;
-    if (record && end > first)
-      for (unsigned v : live.set_bits())
-        mark(v, end - 1);
-    for (size_t i = end; i-- > first;) {
-      if (record) {
-        for (unsigned v : def[i])
-          mark(v, i);
-        for (unsigned v : use[i])
-          mark(v, i);
-      }
-      for (unsigned v : def[i])
-        live.reset(v);
-      for (unsigned v : use[i])
-        live.set(v);
-    }
-    return live;
-  };
-  for (bool changed = true; changed && n;) {
-    changed = false;
-    for (unsigned b = nb; b-- > 0;) {
-      llvm::BitVector out(nv);
-      for (unsigned s2 : succ[b])
-        out |= liveIn[s2];
-      llvm::BitVector in = walk(b, out, false);
-      if (in != liveIn[b] || out != liveOut[b]) {
-        liveIn[b] = std::move(in);
-        liveOut[b] = std::move(out);
-        changed = true;
-      }
-    }
-  }
+  std::vector<llvm::SparseBitVector<>> liveIn, liveOut;
+  kernel::blockLiveness(cfg_, use, def, liveIn, liveOut);
+  // The positions that bound each interval: the block's last statement for
+  // a value live out of it, its first for one live into it, and every def
+  // and use. A value live across a statement is live-out there or used later
+  // in the block, and was defined earlier in it or is live-in, so these are
+  // its extremes without marking every live value at every statement (which
+  // was quadratic: 100k statements times 50k values in an inlined kernel).
   for (unsigned b = 0; b < nb && n; ++b) {
-    walk(b, liveOut[b], true);
-    for (unsigned v : liveIn[b].set_bits()) // live on entry: held from the block's first statement
+    const size_t first = blockStart_[b], end = b + 1 < nb ? blockStart_[b + 1] : n;
+    if (end > first)
+      for (unsigned v : liveOut[b])
+        mark(v, end - 1);
+    for (size_t i = first; i < end; ++i) {
+      for (unsigned v : def[i])
+        mark(v, i);
+      for (unsigned v : use[i])
+        mark(v, i);
+    }
+    for (unsigned v : liveIn[b]) // live on entry: held from the block's first statement
       mark(v, blockStart_[b]);
   }
   // A predicate or home needed by lanes waiting in block z is held through
@@ -187,7 +162,7 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
     const auto [first, last] = waiting.runningWhileWaiting(z);
     if (first > last)
       continue;
-    for (unsigned v : liveIn[z].set_bits())
+    for (unsigned v : liveIn[z])
       if (mir::isSgprClass(fn_.vregs[v].cls)) {
         mark(v, blockStart_[first]);
         mark(v, cfg_.blockEnd(last) - 1);

@@ -1,4 +1,5 @@
 #include "kernel/analysis/address_spaces.hpp"
+#include "kernel/analysis/work_counter.hpp"
 
 namespace p2a::kernel {
 
@@ -90,6 +91,7 @@ std::map<std::string, Space> pointerSpaces(const Kernel &k) {
   };
   for (bool changed = true; changed;) {
     changed = false;
+    countWork(k.body.size());
     for (const Stmt &s : k.body) {
       const std::vector<std::string> written = writtenRegisters(s);
       for (const std::string &r : written) {

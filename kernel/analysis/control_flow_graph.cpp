@@ -1,4 +1,5 @@
 #include "kernel/analysis/control_flow_graph.hpp"
+#include "kernel/analysis/work_counter.hpp"
 
 #include <algorithm>
 
@@ -92,6 +93,7 @@ Dominators::Dominators(const ControlFlowGraph &g) {
   idom_[0] = 0;
   auto intersect = [&](unsigned a, unsigned b) {
     while (a != b) {
+      countWork(1);
       while (rpoIndex[a] > rpoIndex[b])
         a = idom_[a];
       while (rpoIndex[b] > rpoIndex[a])
@@ -103,6 +105,7 @@ Dominators::Dominators(const ControlFlowGraph &g) {
     changed = false;
     for (unsigned i = 1; i < nr; ++i) {
       const unsigned b = postorder[nr - 1 - i];
+      countWork(1 + pred[b].size());
       unsigned d = kNone;
       for (unsigned p : pred[b])
         if (idom_[p] != kNone) // processed (and reachable)
@@ -146,6 +149,55 @@ bool Dominators::dominates(unsigned a, unsigned b) const {
   return enter_[a] <= enter_[b] && leave_[b] <= leave_[a];
 }
 
+void blockLiveness(const ControlFlowGraph &g, const std::vector<std::vector<unsigned>> &use,
+                   const std::vector<std::vector<unsigned>> &def, std::vector<llvm::SparseBitVector<>> &liveIn,
+                   std::vector<llvm::SparseBitVector<>> &liveOut) {
+  using LiveSet = llvm::SparseBitVector<>;
+  const unsigned nb = g.numBlocks;
+  const size_t n = use.size();
+  std::vector<LiveSet> gen(nb), kill(nb);
+  liveIn.assign(nb, LiveSet());
+  liveOut.assign(nb, LiveSet());
+  std::vector<std::vector<unsigned>> pred(nb);
+  std::vector<unsigned> worklist;
+  std::vector<bool> queued(nb, true);
+  for (unsigned b = 0; b < nb && n; ++b) {
+    for (unsigned s : g.succ[b])
+      pred[s].push_back(b);
+    for (size_t i = g.blockEnd(b); i-- > g.blockStart[b];) {
+      for (unsigned v : def[i]) {
+        gen[b].reset(v);
+        kill[b].set(v);
+      }
+      for (unsigned v : use[i])
+        gen[b].set(v);
+    }
+    liveIn[b] = gen[b];
+    worklist.push_back(b); // (popped from the back: the last block first)
+  }
+  while (!worklist.empty()) {
+    const unsigned b = worklist.back();
+    worklist.pop_back();
+    queued[b] = false;
+    countWork(1 + g.succ[b].size());
+    LiveSet out;
+    for (unsigned s : g.succ[b])
+      out |= liveIn[s];
+    LiveSet in = out;
+    in.intersectWithComplement(kill[b]);
+    in |= gen[b];
+    liveOut[b] = std::move(out);
+    if (in != liveIn[b]) {
+      liveIn[b] = std::move(in);
+      for (unsigned p : pred[b])
+        if (!queued[p]) {
+          queued[p] = true;
+          worklist.push_back(p);
+        }
+    }
+  }
+}
+
 RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g) {
   RegisterLiveness L;
   const size_t n = k.body.size();
@@ -161,26 +213,8 @@ RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g) {
         use[i].push_back(bit(r));
     }
   }
-  const size_t nr = L.index.size();
-  L.liveIn.assign(g.numBlocks, llvm::BitVector(static_cast<unsigned>(nr)));
-  for (bool changed = true; changed && n;) {
-    changed = false;
-    for (unsigned b = g.numBlocks; b-- > 0;) {
-      llvm::BitVector live(static_cast<unsigned>(nr));
-      for (unsigned s : g.succ[b])
-        live |= L.liveIn[s];
-      for (size_t i = g.blockEnd(b); i-- > g.blockStart[b];) {
-        for (unsigned r : def[i])
-          live.reset(r);
-        for (unsigned r : use[i])
-          live.set(r);
-      }
-      if (live != L.liveIn[b]) {
-        L.liveIn[b] = std::move(live);
-        changed = true;
-      }
-    }
-  }
+  std::vector<llvm::SparseBitVector<>> liveOut;
+  blockLiveness(g, use, def, L.liveIn, liveOut);
   return L;
 }
 
@@ -212,6 +246,7 @@ WaitingLanes::WaitingLanes(const ControlFlowGraph &g, const std::vector<bool> &u
   runs[0] = true;
   for (bool changed = true; changed;) {
     changed = false;
+    countWork(static_cast<uint64_t>(nb) * nb); // (exact only below a size limit, see above)
     for (unsigned x = 0; x < nb; ++x) {
       if (!runs[x])
         continue;

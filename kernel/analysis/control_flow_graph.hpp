@@ -5,6 +5,7 @@
 #include "kernel/kernel_ir.hpp"
 
 #include <llvm/ADT/BitVector.h>
+#include <llvm/ADT/SparseBitVector.h>
 
 #include <map>
 #include <string>
@@ -53,14 +54,24 @@ private:
 // before being written. A guarded write keeps the old value in the lanes
 // whose guard is false, so it counts as a read too.
 struct RegisterLiveness {
-  std::map<std::string, unsigned> index;   // register -> bit
-  std::vector<llvm::BitVector> liveIn;     // per block, per bit (word-wise unions: big inlined kernels)
+  std::map<std::string, unsigned> index;       // register -> bit
+  std::vector<llvm::SparseBitVector<>> liveIn; // per block (sparse: big inlined kernels)
   bool liveInAt(const std::string &reg, unsigned block) const {
     auto it = index.find(reg);
-    return it != index.end() && liveIn[block][it->second];
+    return it != index.end() && liveIn[block].test(it->second);
   }
 };
 RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g);
+
+// Backward liveness over values numbered 0..: per statement the values it
+// reads (`use`, a guarded write's old value included) and writes (`def`).
+// Per block, live-in = read before written | (live-out - written), to a
+// fixed point by a worklist over predecessors; sparse sets, so memory and
+// work follow the values actually live rather than blocks x values (which
+// was quadratic on big inlined kernels). Fills liveIn and liveOut per block.
+void blockLiveness(const ControlFlowGraph &g, const std::vector<std::vector<unsigned>> &use,
+                   const std::vector<std::vector<unsigned>> &def, std::vector<llvm::SparseBitVector<>> &liveIn,
+                   std::vector<llvm::SparseBitVector<>> &liveOut);
 
 // Where lanes may wait while a block runs, under the control-flow lowering's
 // schedule (docs/architecture.md, "Control flow"): blocks run in layout

@@ -1,4 +1,5 @@
 #include "kernel/analysis/uniform_values.hpp"
+#include "kernel/analysis/work_counter.hpp"
 
 #include "kernel/analysis/control_flow_graph.hpp"
 
@@ -78,6 +79,7 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
   std::vector<bool> uniformEnd(g.numBlocks, false);
   for (bool changed = true; changed && !varying.empty();) {
     changed = false;
+    countWork(k.body.size());
     auto drop = [&](const std::string &r) {
       varying.erase(r);
       changed = true;
@@ -181,6 +183,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
   unsigned homeWords = 0;
   for (bool changed = true; changed;) {
     changed = false;
+    countWork(n);
     for (size_t i = 0; i < n; ++i) {
       const Stmt &st = k.body[i];
       std::vector<std::string> written = writtenRegisters(st);
