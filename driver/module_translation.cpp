@@ -128,8 +128,11 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
             fr.translation.instructions.push_back(std::move(ti));
           };
           abiRow(kt.prologue, "(kernel entry: load the kernel arguments)");
-          for (const mir::TranslatedInstruction &ti : kt.statements)
-            fr.translation.instructions.push_back(ti);
+          // The statements' rows move here (the kernel keeps none: memory).
+          fr.firstStatementRow = fr.translation.instructions.size();
+          for (mir::TranslatedInstruction &ti : kt.statements)
+            fr.translation.instructions.push_back(std::move(ti));
+          kt.statements = {};
           abiRow(kt.epilogue, "(end of the kernel)");
           if (fr.ok)
             checkLaunchBounds(*k, kt, t, slot.warns);
@@ -168,7 +171,14 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     for (Diagnostic &w : slot.warns)
       warns.push_back(std::move(w));
   }
-  if (!anyBody && pr.ok() && !pr.module.version.empty())
+  const bool parsedCleanly = pr.ok() && !pr.module.version.empty();
+  // The syntax tree is done with: its memory goes before the module's
+  // assembly, the peak (nothing below points into it; rows and diagnostics
+  // hold copies).
+  slots = {};
+  translated = {};
+  pr = {};
+  if (!anyBody && parsedCleanly)
     warning(warns, {}, "empty-file", "no function with a body: nothing to translate");
   for (Diagnostic &w : warns)
     res.diagnostics.push_back(std::move(w));
@@ -272,7 +282,8 @@ void reportMcRejection(ModuleResult &res, const mc::AssembleResult &rejected, co
     }
   }
   for (auto &[f, kernelPart] : perKernel) {
-    klower::reportMcRejection(*f->kernel, kernelPart, f->loc, t, res.diagnostics);
+    klower::reportMcRejection(*f->kernel, f->translation.instructions, f->firstStatementRow, kernelPart, f->loc, t,
+                              res.diagnostics);
     f->ok = false;
   }
   if (res.errorCount() == 0)

@@ -42,7 +42,10 @@ struct FunctionResult {
   // A `.entry` translated as a whole kernel (ABI, waits, descriptor).
   std::optional<klower::KernelTranslation> kernel;
   // Where kernel->assembly sits in the module's assembly (1-based first
-  // line, line count), to place MC's diagnostics.
+  // line, line count), to place MC's diagnostics; the row of the kernel's
+  // first statement in translation.instructions (after the ABI prologue's
+  // row; the kernel's own statement rows are moved there).
+  size_t firstStatementRow = 0;
   unsigned firstAsmLine = 0, asmLineCount = 0;
 };
 

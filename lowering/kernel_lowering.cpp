@@ -108,15 +108,16 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
   return lowered;
 }
 
-void reportMcRejection(const KernelTranslation &kt, const mc::AssembleResult &rejected, ::ptx::ast::SourceLoc kernelLoc,
+void reportMcRejection(const KernelTranslation &kt, const std::vector<mir::TranslatedInstruction> &rows, size_t firstRow,
+                       const mc::AssembleResult &rejected, ::ptx::ast::SourceLoc kernelLoc,
                        const targets::TargetInfo &t, Diagnostics &diags) {
-  std::vector<long> statementOfLine;
+  std::vector<long> rowOfLine;
   for (size_t i = 0; i < kt.codeAsmLine.size(); ++i) {
-    if (statementOfLine.size() <= kt.codeAsmLine[i])
-      statementOfLine.resize(kt.codeAsmLine[i] + 1, -1);
-    statementOfLine[kt.codeAsmLine[i]] = kt.codeStmt[i];
+    if (rowOfLine.size() <= kt.codeAsmLine[i])
+      rowOfLine.resize(kt.codeAsmLine[i] + 1, -1);
+    rowOfLine[kt.codeAsmLine[i]] = kt.codeStmt[i] < 0 ? -1 : long(firstRow) + kt.codeStmt[i];
   }
-  mir::reportMcRejection(rejected, kt.statements, statementOfLine, kernelLoc, "the kernel's ABI code", t.name, diags);
+  mir::reportMcRejection(rejected, rows, rowOfLine, kernelLoc, "the kernel's ABI code", t.name, diags);
 }
 
 } // namespace p2a::klower

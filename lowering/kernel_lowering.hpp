@@ -110,7 +110,10 @@ bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost
 // MC's rejection of a kernel's code, its lines numbered as in
 // moduleHeader() + kt.assembly: an internal error at each PTX statement
 // whose code MC rejected (naming the rule), or at the kernel for ABI code.
-void reportMcRejection(const KernelTranslation &kt, const mc::AssembleResult &rejected, ::ptx::ast::SourceLoc kernelLoc,
+// `rows[firstRow + s]` is statement s's row (kt.statements, or where they
+// were moved).
+void reportMcRejection(const KernelTranslation &kt, const std::vector<mir::TranslatedInstruction> &rows, size_t firstRow,
+                       const mc::AssembleResult &rejected, ::ptx::ast::SourceLoc kernelLoc,
                        const targets::TargetInfo &t, Diagnostics &diags);
 
 // The module header every AMDHSA source starts with, and its line count.

@@ -187,9 +187,9 @@ bool contains(const std::string &s, const std::string &part) { return s.find(par
 
 // The AMD lines of the statement whose PTX text is `ptx`, leaving out lines
 // that start with any of `leaveOut` (delay hints, waits).
-std::vector<std::string> statementCode(const klower::KernelTranslation &kt, const std::string &ptx,
+std::vector<std::string> statementCode(const module::FunctionResult &f, const std::string &ptx,
                                        std::initializer_list<const char *> leaveOut = {}) {
-  for (const mir::TranslatedInstruction &ti : kt.statements)
+  for (const mir::TranslatedInstruction &ti : f.translation.instructions)
     if (ti.ptxText == ptx) {
       std::vector<std::string> out;
       for (const std::string &line : ti.gcn)
@@ -202,9 +202,9 @@ std::vector<std::string> statementCode(const klower::KernelTranslation &kt, cons
 }
 
 // The same lines as one text.
-std::string statementText(const klower::KernelTranslation &kt, const std::string &ptx) {
+std::string statementText(const module::FunctionResult &f, const std::string &ptx) {
   std::string all;
-  for (const std::string &line : statementCode(kt, ptx))
+  for (const std::string &line : statementCode(f, ptx))
     all += line + "\n";
   return all;
 }
@@ -286,7 +286,7 @@ TEST_CASE("a loop counter and its compare run on the scalar ALU, and the loop br
     module::ModuleResult m = module::translateModule(ss.str(), t, p2a::testing::costModel());
     REQUIRE(m.ok);
     const klower::KernelTranslation &kt = *m.functions[0].kernel;
-    auto code = [&](const std::string &ptx) { return statementCode(kt, ptx, {"s_delay_alu"}); };
+    auto code = [&](const std::string &ptx) { return statementCode(m.functions[0], ptx, {"s_delay_alu"}); };
     const std::vector<std::string> init = code("mov.u32 \t%r34, 0"), step = code("add.s32 \t%r34, %r34, 1"),
                                    test = code("setp.ne.s32 \t%p2, %r34, 24");
     REQUIRE(init.size() == 1);
@@ -337,7 +337,7 @@ TEST_CASE("loads of read-only memory at uniform addresses are scalar loads") {
     CAPTURE(t.name);
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
-    auto code = [&](const std::string &ptx) { return statementText(*m.functions[0].kernel, ptx); };
+    auto code = [&](const std::string &ptx) { return statementText(m.functions[0], ptx); };
     const bool gfx11 = t.generation >= targets::Generation::GFX11; // (RDNA3 renames the scalar loads)
     const bool gfx12 = t.generation >= targets::Generation::GFX12;
     CHECK(contains(code("ld.global.nc.u32 %r2, [%rd3+4]"), gfx11 ? "s_load_b32 " : "s_load_dword "));
@@ -389,7 +389,7 @@ TEST_CASE("a value written while lanes that need the old one wait elsewhere stay
     CAPTURE(t.name);
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
-    auto code = [&](unsigned kernel, const std::string &ptx) { return statementText(*m.functions[kernel].kernel, ptx); };
+    auto code = [&](unsigned kernel, const std::string &ptx) { return statementText(m.functions[kernel], ptx); };
     CHECK(contains(code(0, "add.s32 %r2, %r2, 1"), "v_add"));
     CHECK(!contains(code(0, "add.s32 %r2, %r2, 1"), "s_add"));
     CHECK(contains(code(0, "setp.lt.u32 %p2, %r2, 3"), "v_cmp"));
@@ -529,7 +529,7 @@ TEST_CASE("a register holding one constant becomes an immediate operand where a 
   REQUIRE(m.ok);
   REQUIRE(m.functions.size() == 1);
   const klower::KernelTranslation &kt = *m.functions[0].kernel;
-  auto code = [&](const std::string &ptx) { return statementCode(kt, ptx); };
+  auto code = [&](const std::string &ptx) { return statementCode(m.functions[0], ptx); };
   // The rotate by a known 15 is one v_alignbit_b32 by 17; the mov is gone.
   const std::vector<std::string> rot = code("shf.l.wrap.b32 %r4, %r1, %r1, %r2");
   REQUIRE(rot.size() == 1);
@@ -564,7 +564,7 @@ TEST_CASE("uniform values (arguments, workgroup IDs) are read from their SGPRs, 
     REQUIRE(m.ok);
     const klower::KernelTranslation &kt = *m.functions[0].kernel;
     auto stmt = [&](const std::string &ptx) {
-      for (const mir::TranslatedInstruction &ti : kt.statements)
+      for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
         if (ti.ptxText == ptx)
           return ti;
       FAIL("no statement " << ptx);
@@ -619,7 +619,7 @@ TEST_CASE("uniform values computed from uniform values run on the scalar ALU") {
     REQUIRE(m.ok);
     const klower::KernelTranslation &kt = *m.functions[0].kernel;
     // (without s_delay_alu hints and waits for the arguments)
-    auto code = [&](const std::string &ptx) { return statementCode(kt, ptx, {"s_delay_alu", "s_wait"}); };
+    auto code = [&](const std::string &ptx) { return statementCode(m.functions[0], ptx, {"s_delay_alu", "s_wait"}); };
     auto only = [&](const std::string &ptx, const std::string &mnemonic) {
       const std::vector<std::string> c = code(ptx);
       CAPTURE(ptx);
@@ -678,7 +678,7 @@ TEST_CASE("computed uniform values keep at most 24 SGPRs; the rest stay per lane
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     size_t scalar = 0, vector = 0;
-    for (const mir::TranslatedInstruction &ti : m.functions[0].kernel->statements)
+    for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
       if (ti.ptxText.rfind("mul.lo.s32 %r", 0) == 0)
         for (const std::string &line : ti.gcn) {
           scalar += line.rfind("s_mul_i32", 0) == 0;
@@ -715,7 +715,7 @@ TEST_CASE("a kernel that runs out of SGPRs with uniform-value homes is translate
   const klower::KernelTranslation &kt = *m.functions[0].kernel;
   CHECK(kt.numSgprs <= 100);
   size_t scalar = 0;
-  for (const mir::TranslatedInstruction &ti : kt.statements)
+  for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
     for (const std::string &line : ti.gcn)
       scalar += line.rfind("s_mul_i32", 0) == 0;
   CHECK(scalar == 0); // translated again without homes
@@ -743,7 +743,7 @@ TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or
   module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
   REQUIRE(m.ok);
   const klower::KernelTranslation &kt = *m.functions[0].kernel;
-  auto code = [&](const std::string &ptx) { return statementCode(kt, ptx, {"s_wait"}); }; // waits left out
+  auto code = [&](const std::string &ptx) { return statementCode(m.functions[0], ptx, {"s_wait"}); }; // waits left out
   const std::vector<std::string> ch = code("xor.b32 %r8, %r5, %r7");
   REQUIRE(ch.size() == 1);
   CHECK(contains(ch[0], "v_bfi_b32"));

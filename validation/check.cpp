@@ -195,7 +195,7 @@ private:
     mc::AssembleResult obj = asmr.assemble(
         klower::moduleHeader(t_) + kt_.assembly + klower::variablesAssembly(kt_.variables), mc::OutputKind::Object);
     if (!obj.ok) { // (this object is the MC check of what runs: translateKernel does not assemble)
-      klower::reportMcRejection(kt_, obj, k_->loc, t_, r_.diagnostics);
+      klower::reportMcRejection(kt_, kt_.statements, 0, obj, k_->loc, t_, r_.diagnostics);
       r_.status = Status::Error;
       return false;
     }
