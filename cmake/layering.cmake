@@ -16,7 +16,9 @@ set(P2A_LAYER_lowering kernel/transforms kernel kernel/analysis isel rules seman
 set(P2A_LAYER_driver lowering kernel/transforms kernel kernel/analysis isel rules semantics ptx grammar targets)
 set(P2A_LAYER_reports driver lowering kernel/transforms kernel kernel/analysis isel proof rules semantics ptx grammar
     targets)
+set(P2A_LAYER_port driver lowering kernel/transforms kernel kernel/analysis isel proof rules semantics ptx grammar
+    targets)
 set(P2A_LAYER_validation driver lowering kernel/transforms kernel kernel/analysis isel rules semantics ptx
     grammar targets)
 set(P2A_LAYER_FOLDERS grammar targets ptx semantics rules proof isel kernel kernel/analysis kernel/transforms lowering
-    driver reports validation)
+    driver reports port validation)

@@ -1,5 +1,6 @@
 #include "reports/html_report.hpp"
 
+#include "driver/html_escape.hpp"
 #include "targets/target_info.hpp"
 #include "rules/rule.hpp"
 
@@ -13,27 +14,7 @@ namespace p2a::report {
 
 namespace {
 
-std::string escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#39;"; break;
-    case '\t': out += "    "; break;
-    default:
-      // Control bytes (binary input) would make the page invalid; show them.
-      if (static_cast<unsigned char>(c) < 0x20 && c != '\n')
-        out += "\xEF\xBF\xBD"; // U+FFFD
-      else
-        out += c;
-    }
-  }
-  return out;
-}
+using html::escape;
 
 // Source lines, without their terminators. Invalid UTF-8 is left to the
 // browser, which shows U+FFFD for it (the page declares UTF-8).

@@ -15,11 +15,14 @@
 #include "ptx/source_diagnostics.hpp"
 #include "driver/translate.hpp"
 #include "validation/check.hpp"
+#include "port/port_report.hpp"
+#include "port/source_rewrite.hpp"
 
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Format.h>
 #include <llvm/Support/InitLLVM.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/WithColor.h>
 #include <llvm/Support/raw_ostream.h>
@@ -44,6 +47,7 @@ cl::OptionCategory Category("ptx2amdgpu options");
 cl::SubCommand ExplainCmd("explain", "Translate a PTX instruction sequence (inline-asm snippet) and explain it");
 cl::SubCommand RulesCmd("rules", "Print the rule table: forms, constraints, AMD sequences, costs and proofs");
 cl::SubCommand CompareCmd("compare", "Compare instruction counts with LLVM's llc on the same semantics");
+cl::SubCommand PortAsmCmd("port-asm", "Rewrite CUDA inline PTX asm as HIP C++, each statement proved equal to its PTX");
 cl::SubCommand CheckCmd("check", "Run a kernel and its translation on the same random inputs and compare the outputs");
 
 // Top level: syntax checking and file translation.
@@ -120,6 +124,20 @@ cl::opt<bool> CheckProgress("progress",
                             cl::sub(CheckCmd), cl::cat(Category));
 cl::list<std::string> CheckParams("param", cl::desc("Value of a parameter: NAME=VALUE (default: random; a pointer parameter given a value gets no buffer)"),
                                   cl::sub(CheckCmd), cl::cat(Category));
+
+// port-asm: CUDA sources with inline PTX asm -> HIP C++.
+cl::list<std::string> PortInputs(cl::Positional, cl::desc("<.cu .cuh .h .hpp files>"), cl::OneOrMore,
+                                 cl::sub(PortAsmCmd));
+cl::opt<bool> PortInPlace("i", cl::desc("Edit the files in place (each only after all of it was ported)"),
+                          cl::sub(PortAsmCmd), cl::cat(Category));
+cl::opt<port::PortMode> PortModeOpt(
+    cl::desc("How ported statements replace the asm:"), cl::init(port::PortMode::Guard),
+    cl::values(clEnumValN(port::PortMode::Guard, "guard",
+                          "#if defined(__HIP_PLATFORM_AMD__) port #else original #endif (default)"),
+               clEnumValN(port::PortMode::Replace, "replace", "the port only")),
+    cl::sub(PortAsmCmd), cl::cat(Category));
+cl::opt<std::string> PortReport("report", cl::desc("Write an HTML page listing every asm statement"),
+                                cl::value_desc("file.html"), cl::init(""), cl::sub(PortAsmCmd), cl::cat(Category));
 
 // Shared options.
 cl::opt<std::string> Mcpu("mcpu", cl::desc("Target GPU: gfx900, gfx90a, gfx942 (default), gfx1030, gfx1100, gfx1200"),
@@ -782,6 +800,84 @@ int runCheck() {
   return rc;
 }
 
+// port-asm: each file is read, its asm statements ported (port/), and the
+// result written atomically: to -o (a file for one input, a directory for
+// several), over the input with -i, or to stdout.
+int runPortAsm() {
+  const bool toDirectory = PortInputs.size() > 1 && !PortInPlace;
+  if (PortInPlace && Output != "-") {
+    WithColor::error(errs(), "ptx2amdgpu") << "port-asm: give -i or -o, not both\n";
+    return 2;
+  }
+  if (toDirectory && Output == "-") {
+    WithColor::error(errs(), "ptx2amdgpu") << "port-asm: several inputs need -i or -o DIRECTORY\n";
+    return 2;
+  }
+  if (toDirectory) {
+    if (std::error_code ec = sys::fs::create_directories(Output)) {
+      WithColor::error(errs(), "ptx2amdgpu") << "cannot create directory '" << Output << "': " << ec.message() << "\n";
+      return 1;
+    }
+    std::map<std::string, std::string> byName;
+    for (const std::string &in : PortInputs) {
+      const std::string name = sys::path::filename(in).str();
+      if (auto [it, fresh] = byName.emplace(name, in); !fresh) {
+        WithColor::error(errs(), "ptx2amdgpu") << "port-asm: '" << in << "' and '" << it->second
+                                               << "' would both be written as " << Output << "/" << name << "\n";
+        return 2;
+      }
+    }
+  }
+  const InputFiles inputFiles({PortInputs.begin(), PortInputs.end()});
+  if (!PortInPlace && !toDirectory && inputFiles.refuse(Output, "-o"))
+    return 2;
+  if (inputFiles.refuse(PortReport, "--report"))
+    return 2;
+  struct Done {
+    std::string name, text;
+    port::PortedFile result;
+  };
+  std::vector<std::unique_ptr<Done>> done;
+  int rc = 0;
+  unsigned statements = 0, ported = 0;
+  for (const std::string &in : PortInputs) {
+    auto d = std::make_unique<Done>();
+    d->name = in;
+    if (!readInput(in, d->text)) {
+      rc = 1;
+      continue;
+    }
+    d->result = port::portSource(d->text, PortModeOpt, costModel());
+    SourceFile src(in, d->text);
+    for (const Diagnostic &diag : d->result.diags)
+      src.print(errs(), diag);
+    statements += static_cast<unsigned>(d->result.sites.size());
+    ported += d->result.ported;
+    std::string out;
+    if (PortInPlace)
+      out = in;
+    else if (toDirectory)
+      out = Output + "/" + sys::path::filename(in).str();
+    else
+      out = Output;
+    // Nothing to change: an in-place run leaves the file untouched.
+    if (!(PortInPlace && d->result.ported == 0) && !writeOutput(d->result.text, out))
+      rc = 1;
+    done.push_back(std::move(d));
+  }
+  if (!PortReport.empty()) {
+    std::vector<port::ReportedFile> files;
+    for (const auto &d : done)
+      files.push_back({d->name, &d->text, &d->result});
+    if (!writeOutput(port::formatPortReport(files), PortReport))
+      rc = 1;
+  }
+  errs() << "port-asm: " << statements << " asm statement" << (statements == 1 ? "" : "s") << ", " << ported
+         << " ported and proved, " << statements - ported << " left as " << (statements - ported == 1 ? "it is" : "they are")
+         << "\n";
+  return rc;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -799,6 +895,7 @@ int main(int argc, char **argv) {
                                    "  ptx2amdgpu compare --llc=llc_counts.json [--format=md|json]\n"
                                    "  ptx2amdgpu check FILE.ptx [--kernel NAME] [-mcpu=gfxN|all] [--grid X,Y,Z] [--block X,Y,Z]\n"
                                    "                   [--trials N] [--seed S] [--buffer NAME=BYTES] [--param NAME=VALUE] [--shared-bytes N]\n"
+                                   "  ptx2amdgpu port-asm FILE.cu... [-o OUT | -i] [--guard|--replace] [--report=FILE.html]\n"
                                    "  ptx2amdgpu FILE.ptx [-mcpu=gfxN] [-o OUT] [-filetype=asm|obj|hsaco] [--print-ir-after=STEP | --print-ir]\n"
                                    "  ptx2amdgpu INPUT... -o OUTDIR [-j N] [--stats=text|json] [--report=FILE.html]\n",
                                    &errs()))
@@ -818,6 +915,8 @@ int main(int argc, char **argv) {
       return runCompare();
     if (CheckCmd)
       return runCheck();
+    if (PortAsmCmd)
+      return runPortAsm();
     if (SyntaxOnly)
       return runSyntaxOnly();
     return runTranslateFiles();
