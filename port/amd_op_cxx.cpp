@@ -37,7 +37,10 @@ Expr builtinFor(Op op, CxxType result, std::vector<Expr> args) {
 Expr minU(Expr a, Expr b) { return select(binary(CxxOp::Lt, a, b), a, b); }
 Expr maxU(Expr a, Expr b) { return select(binary(CxxOp::Lt, a, b), b, a); }
 // A signed view of an unsigned value: (int32_t)a.
-Expr asSigned(Expr a) { return convert(a->type.width == 64 ? kI64 : kI32, std::move(a)); }
+Expr asSigned(Expr a) {
+  const CxxType t = a->type.width == 64 ? kI64 : kI32; // (read before `a` is moved from)
+  return convert(t, std::move(a));
+}
 // (int32_t)a op (int32_t)b as a compare.
 Expr signedCmp(CxxOp op, Expr a, Expr b) { return binary(op, asSigned(std::move(a)), asSigned(std::move(b))); }
 // A 16-bit value in the low half, zero- or sign-extended to 32 bits.

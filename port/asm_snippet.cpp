@@ -201,7 +201,7 @@ AsmSnippet buildSnippet(const AsmStatement &st) {
     case 'f':
     case 'd':
       return fail(op.constraintOffset, std::string("a floating-point operand (\"") + op.constraint +
-                                           "\"): floating point is not translated yet; the statement is left as it is");
+                                           "\"): floating point is not translated yet");
     default:
       return fail(op.constraintOffset, "unsupported operand constraint \"" + op.constraint + "\"");
     }

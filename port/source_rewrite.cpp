@@ -7,7 +7,7 @@ namespace p2a::port {
 
 namespace {
 
-bool blank(std::string_view s) { return s.find_first_not_of(" \t\r") == std::string_view::npos; }
+bool blank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std::string_view::npos; }
 
 std::string leadingSpace(std::string_view line) {
   return std::string(line.substr(0, std::min(line.size(), line.find_first_not_of(" \t"))));
@@ -139,9 +139,13 @@ PortedFile portSource(const std::string &text, PortMode mode, cost::CostModel &c
     } else {
       // #if lines start a line: text before the statement stays on its own
       // line, text after it moves to the next.
-      out.append(text, copied, (blank(prefix) ? lineStart : begin) - copied);
-      if (!blank(prefix))
+      if (blank(prefix)) {
+        out.append(text, copied, lineStart - copied);
+      } else {
+        const size_t keep = text.find_last_not_of(" \t", begin - 1) + 1;
+        out.append(text, copied, keep - copied);
         out += "\n";
+      }
       out += std::string("#if ") + kGuardCondition + "\n" + indent + ported + "\n#else\n" + indent +
              text.substr(begin, end - begin) + "\n#endif";
       const size_t eol = std::min(text.size(), text.find('\n', end));

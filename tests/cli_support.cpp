@@ -93,10 +93,16 @@ doctest::String toString(const Run &r) {
 
 Run run(const std::vector<std::string> &args, const std::string &stdinText, const std::vector<std::string> &env,
         unsigned deadlineSeconds, unsigned signalAfterMs, int signalToSend) {
+  return runProgram(P2A_BINARY, args, stdinText, env, deadlineSeconds, signalAfterMs, signalToSend);
+}
+
+Run runProgram(const std::string &program, const std::vector<std::string> &args, const std::string &stdinText,
+               const std::vector<std::string> &env, unsigned deadlineSeconds, unsigned signalAfterMs,
+               int signalToSend) {
   const std::string inPath = tempFile("stdin", stdinText);
   const std::string outPath = tempPath("stdout"), errPath = tempPath("stderr");
 
-  std::vector<std::string> argStore{P2A_BINARY};
+  std::vector<std::string> argStore{program};
   argStore.insert(argStore.end(), args.begin(), args.end());
   std::vector<char *> argv;
   for (std::string &a : argStore)
@@ -127,9 +133,9 @@ Run run(const std::vector<std::string> &args, const std::string &stdinText, cons
   posix_spawn_file_actions_addopen(&fa, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, P2A_BINARY, &fa, nullptr, argv.data(), envp.data());
+  const int rc = posix_spawnp(&pid, program.c_str(), &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
-  REQUIRE_MESSAGE(rc == 0, "posix_spawn " << P2A_BINARY << ": " << std::strerror(rc));
+  REQUIRE_MESSAGE(rc == 0, "posix_spawn " << program << ": " << std::strerror(rc));
 
   // A hang is a failure, not a stuck suite: past the deadline the child is
   // killed and the run reports SIGKILL.

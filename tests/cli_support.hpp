@@ -49,6 +49,11 @@ Run run(const std::vector<std::string> &args, const std::string &stdinText = "",
         const std::vector<std::string> &env = {}, unsigned deadlineSeconds = 300, unsigned signalAfterMs = 0,
         int signalToSend = 2 /* SIGINT */);
 
+// The same for another program (found on PATH): clang-19, ld.lld-19.
+Run runProgram(const std::string &program, const std::vector<std::string> &args, const std::string &stdinText = "",
+               const std::vector<std::string> &env = {}, unsigned deadlineSeconds = 300, unsigned signalAfterMs = 0,
+               int signalToSend = 2 /* SIGINT */);
+
 bool contains(const std::string &hay, const std::string &needle);
 std::vector<std::string> lines(const std::string &s);
 llvm::json::Value parseJson(const std::string &text);

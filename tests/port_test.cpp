@@ -1,0 +1,306 @@
+// port-asm: the inline asm scanner, the C++ spellings of AMD instructions
+// (proved per target, builtins compiled by clang-19), per-statement proofs,
+// the rewrite, and the command line.
+#include "cli_support.hpp"
+
+#include "driver/translate.hpp"
+#include "grammar/parser.hpp"
+#include "port/amd_op_cxx.hpp"
+#include "port/asm_snippet.hpp"
+#include "port/inline_asm_scanner.hpp"
+#include "port/site_proof.hpp"
+#include "port/source_rewrite.hpp"
+#include "proof/solver_context.hpp"
+#include "targets/target_info.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+
+using namespace p2a;
+using namespace p2a::testing;
+
+namespace {
+
+const std::string kPortDir = std::string(P2A_SOURCE_DIR) + "/tests/port";
+
+unsigned countOf(const std::string &hay, const std::string &needle) {
+  unsigned n = 0;
+  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
+// clang-19 in HIP mode for one target, with the shim for the HIP headers;
+// returns the assembly, or fails the test with clang's messages.
+std::string compileHip(const std::string &source, const std::string &target) {
+  const std::string in = tempFile("port.hip", source), out = tempPath("port.s");
+  Run r = runProgram("clang-19", {"-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc", "-O3", "-Wall",
+                                  "-Werror", "--offload-arch=" + target, "-include", kPortDir + "/hip_shim.h", "-S",
+                                  "-o", out, in});
+  REQUIRE_MESSAGE(r.exited(0), "clang-19 for " << target << ":\n" << r.err);
+  return slurp(out);
+}
+
+} // namespace
+
+TEST_CASE("port: the scanner finds asm statements and nothing that only looks like one") {
+  const std::string src = R"SRC(// asm("not.b32 %0, %1;" : "=r"(x) : "r"(y));
+/* asm("in a block comment") */
+const char *s = "asm(\"in a string\")";
+const char *raw = R"x(asm("in a raw string"))x";
+int n = 1'000'000; char q = '"';
+void f() {
+  __asm__ __volatile__("not.b32 %0, %1;" : "=r"(x) : "r"(y) : "memory");
+  { asm("add.u32 %[d], %[a], 1;" : [d] "=r"(x) : [a] "r"(f(1, (2)))); }
+  asm volatile("membar.gl;" ::: "memory");
+}
+#define M(d, a) asm("not.b32 %0, " \
+  "%1;" : "=r"(d) : "r"(a))
+)SRC";
+  const std::vector<port::AsmStatement> sts = port::scanInlineAsm(src);
+  REQUIRE(sts.size() == 4);
+  CHECK(sts[0].isVolatile);
+  CHECK(sts[0].templateText == "not.b32 %0, %1;");
+  CHECK(sts[0].clobbers == std::vector<std::string>{"memory"});
+  CHECK(sts[0].hasSemicolon);
+  CHECK(sts[1].outputs.at(0).name == "d");
+  CHECK(sts[1].inputs.at(0).expr == "f(1, (2))");
+  CHECK(sts[1].scope != sts[0].scope);
+  CHECK(sts[2].outputs.empty());
+  CHECK(sts[2].inputs.empty());
+  CHECK(sts[3].inMacro);
+  CHECK(sts[3].templateText == "not.b32 %0, %1;");
+  CHECK_FALSE(sts[3].hasSemicolon);
+  CHECK(src.substr(sts[3].macroBegin, 9) == "#define M");
+  // Offsets point into the source: the template's first character.
+  CHECK(src[sts[0].templateOffsets[0]] == 'n');
+  const port::LineTable lines(src);
+  CHECK(lines.at(sts[0].begin).line == 7);
+  CHECK(lines.at(sts[0].begin).column == 3);
+}
+
+TEST_CASE("port: templates that are not string literals are reported where they are") {
+  const std::string src = "#define ROT \"shf.l.wrap.b32 %0, %1, %1, 8;\"\n"
+                          "void f() { asm(ROT : \"=r\"(x) : \"r\"(y)); asm(\"not.b32 %0, \" S \";\" : \"=r\"(x)); }\n";
+  const std::vector<port::AsmStatement> sts = port::scanInlineAsm(src);
+  REQUIRE(sts.size() == 2);
+  CHECK(contains(sts[0].error, "not a string literal"));
+  CHECK(contains(sts[1].error, "not only string literals"));
+  CHECK(src.substr(sts[1].errorOffset, 1) == "S");
+}
+
+TEST_CASE("port: integer constant expressions of \"n\" operands") {
+  CHECK(port::evaluateConstant("0x1F") == 31u);
+  CHECK(port::evaluateConstant("(8 * 3) + 1u") == 25u);
+  CHECK(port::evaluateConstant("1 << 4 | 2") == 18u);
+  CHECK(port::evaluateConstant("~0u & 0xff") == 255u);
+  CHECK(port::evaluateConstant("-1") == ~uint64_t(0));
+  CHECK(port::evaluateConstant("0b101") == 5u);
+  CHECK(port::evaluateConstant("017") == 15u);
+  CHECK(port::evaluateConstant("1'000") == 1000u);
+  CHECK_FALSE(port::evaluateConstant("N"));
+  CHECK_FALSE(port::evaluateConstant("sizeof(int)"));
+  CHECK_FALSE(port::evaluateConstant("1 / 0"));
+  CHECK_FALSE(port::evaluateConstant("1 << 64"));
+}
+
+TEST_CASE("port: every C++ spelling equals its AMD instruction on every target") {
+  z3::context &ctx = verify::threadContext();
+  unsigned spelled = 0;
+  for (const amd::OpDef &def : amd::allOps()) {
+    std::vector<port::Expr> srcs;
+    std::map<std::string, sem::BV> vars;
+    std::vector<sem::BV> args;
+    for (size_t i = 0; i < def.srcs.size(); ++i) {
+      const port::CxxType t = port::cxxTypeOf(def.srcs[i]);
+      const std::string name = "s" + std::to_string(i);
+      srcs.push_back(port::var(name, t));
+      vars.emplace(name, sem::BV::symbol(ctx, name, t.width));
+      args.push_back(vars.at(name));
+    }
+    std::optional<port::OpCxx> c;
+    try {
+      c = port::cxxForOp(def.op, srcs);
+    } catch (const std::exception &ex) {
+      FAIL(std::string(def.name) << ": " << ex.what());
+    }
+    if (!c)
+      continue;
+    ++spelled;
+    for (const targets::TargetInfo &t : targets::allTargets()) {
+      if (!amd::available(def.op, t))
+        continue;
+      amd::EvalContext ec;
+      ec.high16_zeroed = t.generation <= targets::Generation::GFX9;
+      unsigned unspecified = 0;
+      ec.unspecified = [&](unsigned w) { return sem::BV::symbol(ctx, "u" + std::to_string(unspecified++), w); };
+      const amd::Effect e = amd::execute(def.op, args, ec);
+      std::vector<sem::BV> defined;
+      const port::EvalEnv env{&vars, &ec, &defined};
+      const sem::BV mine = port::eval(c->dst, env);
+      const unsigned bits = c->definedBits;
+      z3::expr goal = mine.trunc(bits).toExpr(ctx) == e.dst.trunc(bits).toExpr(ctx);
+      if (c->carry) {
+        REQUIRE(e.vcc);
+        goal = goal && port::eval(c->carry, env).toExpr(ctx) == e.vcc->toExpr(ctx);
+      }
+      for (const sem::BV &d : defined)
+        goal = goal && d.toExpr(ctx) == ctx.bv_val(1, 1);
+      verify::ScopedSolver s;
+      s.s.add(!goal);
+      const std::string what = std::string(def.name) + " on " + t.name + ": " + port::print(c->dst);
+      const bool ok = s.s.check() == z3::unsat;
+      if (!ok)
+        MESSAGE("not equal: " << what);
+      CHECK(ok);
+    }
+  }
+  CHECK(spelled >= 70);
+}
+
+TEST_CASE("port: the AMDGPU builtins become their instruction on every target") {
+  std::string src = "__global__ void k(uint32_t *p) {\n  const uint32_t a = p[0], b = p[1], c = p[2];\n";
+  for (size_t i = 0; i < port::amdBuiltins().size(); ++i) {
+    const port::BuiltinUse &b = port::amdBuiltins()[i];
+    const bool isSigned = b.op == amd::Op::V_BFE_I32;
+    src += "  p[" + std::to_string(i + 3) + "] = " + (isSigned ? "(uint32_t)" : "") + b.builtin + "(" +
+           (isSigned ? "(int32_t)a" : "a") + ", b, c);\n";
+  }
+  src += "}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    const std::string s = compileHip(src, t.name);
+    for (const port::BuiltinUse &b : port::amdBuiltins()) {
+      INFO(b.builtin << " on " << t.name);
+      CHECK(contains(s, amd::mnemonic(b.op, t) + " "));
+    }
+  }
+}
+
+TEST_CASE("port: the helpers file ports completely, proves, and compiles for every target") {
+  const std::string src = slurp(kPortDir + "/helpers.cu");
+  port::PortedFile f = port::portSource(src, port::PortMode::Guard, costModel());
+  for (const Diagnostic &d : f.diags)
+    INFO(d.loc.line << ":" << d.loc.col << ": " << d.message);
+  CHECK(f.diags.empty());
+  CHECK(f.sites.size() == 17);
+  CHECK(f.ported == 17);
+  for (const port::PortedSite &s : f.sites)
+    CHECK(s.proof.proved);
+  // The guard keeps every original statement for NVIDIA.
+  CHECK(countOf(f.text, "#if defined(__HIP_PLATFORM_AMD__)") == 14); // adjacent statements share one
+  for (const port::AsmStatement &st : f.statements)
+    CHECK(contains(f.text, src.substr(st.begin, st.end - st.begin)));
+  // The carry flag is declared once, before the chain.
+  CHECK(countOf(f.text, "bool p2a_cc = false;") == 1);
+  CHECK(countOf(f.text, "p2a_cc = ") == 3); // the declaration and two carries handed on
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    const std::string s = compileHip(f.text, t.name);
+    INFO(t.name);
+    CHECK(contains(s, amd::mnemonic(amd::Op::V_ALIGNBIT_B32, t)));
+    CHECK(contains(s, amd::mnemonic(amd::Op::V_PERM_B32, t)));
+    CHECK(contains(s, ".amdhsa_private_segment_fixed_size 0")); // no scratch
+  }
+}
+
+TEST_CASE("port: a C++ spelling that differs from the PTX does not prove") {
+  // shf.l.wrap with a constant amount: alignbit(x, x, 25). Replacing the
+  // amount by 24 must be caught, with a counterexample.
+  const std::string src = "void f() { asm(\"shf.l.wrap.b32 %0, %1, %1, 7;\" : \"=r\"(r) : \"r\"(x)); }\n";
+  port::PortedFile f = port::portSource(src, port::PortMode::Replace, costModel());
+  REQUIRE(f.ported == 1);
+  const port::AsmStatement &st = f.statements[0];
+  const port::AsmSnippet sn = port::buildSnippet(st);
+  ::ptx::ParseResult pr = ::ptx::parseSnippet(sn.text);
+  translate::Translation tr;
+  Diagnostics diags;
+  REQUIRE(translate::translateBody(*pr.module.functions.front().body, *targets::findTarget(port::kBaselineTarget),
+                                   costModel(), tr, diags));
+  port::CxxSite site = port::cxxFromMir(tr, sn);
+  REQUIRE(port::proveSite(tr, sn, site).proved);
+  const port::Expr x = site.inputs.at(0).value;
+  site.outputs.at(0).value = port::amdBuiltin("__builtin_amdgcn_alignbit", amd::Op::V_ALIGNBIT_B32, port::kU32,
+                                              {x, x, port::lit(port::kU32, 24)});
+  const port::SiteProof wrong = port::proveSite(tr, sn, site);
+  CHECK_FALSE(wrong.proved);
+  CHECK(contains(wrong.counterexample, "%0 PTX"));
+  // An undefined C++ shift is caught too: x << 32.
+  site.outputs.at(0).value = port::binary(port::CxxOp::Shl, x, port::lit(port::kU32, 32));
+  CHECK(contains(port::proveSite(tr, sn, site).counterexample, "undefined"));
+}
+
+TEST_CASE("port: guard lines start lines; replace mode writes the port alone") {
+  const std::string src = "void f() {\n  x = 1; asm(\"not.b32 %0, %1;\" : \"=r\"(r) : \"r\"(y)); y = 2; // done\n}\n";
+  port::PortedFile g = port::portSource(src, port::PortMode::Guard, costModel());
+  REQUIRE(g.ported == 1);
+  CHECK(contains(g.text, "  x = 1;\n#if defined(__HIP_PLATFORM_AMD__)\n  {\n"));
+  CHECK(contains(g.text, "#else\n  asm(\"not.b32 %0, %1;\" : \"=r\"(r) : \"r\"(y));\n#endif\n  y = 2; // done\n}"));
+  CHECK(contains(g.text, "const uint32_t p2a_t0 = ~p2a_1;\n    r = p2a_t0;"));
+  port::PortedFile r = port::portSource(src, port::PortMode::Replace, costModel());
+  CHECK_FALSE(contains(r.text, "#if"));
+  CHECK_FALSE(contains(r.text, "asm("));
+  CHECK(contains(r.text, "  x = 1; {\n"));
+  CHECK(contains(r.text, "  } y = 2; // done\n"));
+}
+
+TEST_CASE("port: what has no faithful translation is left as it is, with a located warning") {
+  const std::string src = "void f() {\n"
+                          "  asm(\"mov.b32 %0, %1;\" : \"=f\"(y) : \"f\"(x));\n"
+                          "  asm(\"addc.u32 %0, %1, %2;\" : \"=r\"(r) : \"r\"(a), \"r\"(b));\n"
+                          "  asm(\"bogus.b32 %0, %1;\" : \"=r\"(r) : \"r\"(a));\n"
+                          "  asm(\"not.b32 %0, %3;\" : \"=r\"(r) : \"r\"(a));\n"
+                          "  asm(\"lop3.b32 %0, %1, %1, %1, %2;\" : \"=r\"(r) : \"r\"(a), \"n\"(LUT));\n"
+                          "}\n";
+  port::PortedFile f = port::portSource(src, port::PortMode::Guard, costModel());
+  CHECK(f.ported == 0);
+  CHECK(f.text == src);
+  REQUIRE(f.diags.size() >= 5);
+  auto at = [&](unsigned line) {
+    std::string all;
+    for (const Diagnostic &d : f.diags)
+      if (d.loc.line == line) {
+        CHECK(d.severity == Diagnostic::Severity::Warning);
+        all += d.message + "\n";
+      }
+    return all;
+  };
+  CHECK(contains(at(2), "floating-point operand"));
+  CHECK(contains(at(3), "carry flag CC.CF"));
+  CHECK(contains(at(4), "PTX: "));
+  CHECK(contains(at(5), "%3 names no operand"));
+  CHECK(contains(at(6), "PTX: "));
+  // The column of a PTX error is the template's character.
+  for (const Diagnostic &d : f.diags)
+    if (d.loc.line == 4)
+      CHECK(d.loc.col == 8); // "bogus" starts at column 8
+}
+
+TEST_CASE("port-asm: files in place, to a directory, and the report") {
+  const std::string a = tempFile("a.cu", "__device__ unsigned f(unsigned x) { unsigned r;\n"
+                                         "  asm(\"brev.b32 %0, %1;\" : \"=r\"(r) : \"r\"(x)); return r; }\n");
+  const std::string b = tempFile("b.cu", "__device__ unsigned g(unsigned x) { unsigned r;\n"
+                                         "  asm(\"popc.b32 %0, %1;\" : \"=r\"(r) : \"f\"(x)); return r; }\n");
+  const std::string dir = tempPath("ported"), report = tempPath("report.html");
+  Run r = run({"port-asm", a, b, "-o", dir, "--report=" + report});
+  CHECK(r.exited(0));
+  CHECK(contains(r.err, "port-asm: 2 asm statements, 1 ported and proved, 1 left as it is"));
+  CHECK(contains(r.err, ":2:38: warning: a floating-point operand"));
+  const std::string pa = slurp(dir + "/" + fs::path(a).filename().string());
+  CHECK(contains(pa, "__builtin_bitreverse32(p2a_1)"));
+  CHECK(slurp(dir + "/" + fs::path(b).filename().string()) == slurp(b));
+  const std::string html = slurp(report);
+  CHECK(contains(html, "ported, proved"));
+  CHECK(contains(html, "left as it is"));
+  CHECK(contains(html, "brev.b32"));
+
+  const std::string before = slurp(a);
+  r = run({"port-asm", "-i", "--replace", a});
+  CHECK(r.exited(0));
+  CHECK(slurp(a) != before);
+  CHECK_FALSE(contains(slurp(a), "asm("));
+  // Several inputs need a place to go; -i and -o exclude each other.
+  CHECK(run({"port-asm", a, b}).exited(2));
+  CHECK(run({"port-asm", "-i", "-o", dir, a}).exited(2));
+  CHECK(run({"port-asm", "/nonexistent/x.cu"}).exited(1));
+}
