@@ -71,10 +71,6 @@ PortedSite portSite(const AsmStatement &st, const LineTable &lines, cost::CostMo
       leftAsIs(site, lines, st.begin, "the PTX could not be translated");
     return site;
   }
-  if (tr.function.body.empty()) {
-    leftAsIs(site, lines, st.begin, "the template has no instructions");
-    return site;
-  }
   for (const mir::LoweredInst &li : tr.function.body)
     site.rules.push_back(li.rule ? li.rule->name : "");
 
@@ -86,7 +82,10 @@ PortedSite portSite(const AsmStatement &st, const LineTable &lines, cost::CostMo
   site.proof = proveSite(tr, sn, site.cxx);
   if (!site.proof.proved) {
     leftAsIs(site, lines, st.begin,
-             "internal error: the C++ for this statement is not equal to its PTX (" + site.proof.counterexample + ")");
+             site.proof.undecided
+                 ? "its C++ could not be proved equal to its PTX: " + site.proof.counterexample
+                 : "internal error: the C++ for this statement is not equal to its PTX (" +
+                       site.proof.counterexample + ")");
     return site;
   }
   site.ported = true;

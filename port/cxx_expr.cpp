@@ -267,6 +267,23 @@ BV signFlip(const BV &v) { return v ^ v.lit(uint64_t(1) << (v.width() - 1)); }
 
 BV resizeAmount(const BV &n, unsigned width) { return n.width() >= width ? n.trunc(width) : n.zext(width); }
 
+// x when `e` is a 32-bit value x extended to 64 bits: (uint64_t)x for an
+// unsigned x (isSigned = false), (uint64_t)(int64_t)x for a signed one.
+const Expr *extendedFrom32(const Expr &e, bool &isSigned) {
+  if (e->kind != CxxExpr::Kind::Convert || e->type.width != 64)
+    return nullptr;
+  const Expr &in = e->args[0];
+  if (in->type == kU32) {
+    isSigned = false;
+    return &in;
+  }
+  if (in->type == kI64 && in->kind == CxxExpr::Kind::Convert && in->args[0]->type == kI32) {
+    isSigned = true;
+    return &in->args[0];
+  }
+  return nullptr;
+}
+
 void require(const EvalEnv &env, const BV &cond) {
   if (env.defined)
     env.defined->push_back(cond);
@@ -300,7 +317,17 @@ BV eval(const Expr &e, const EvalEnv &env) {
     case CxxOp::Xor: return a ^ b;
     case CxxOp::Add: return a + b;
     case CxxOp::Sub: return a - b;
-    case CxxOp::Mul: return a * b;
+    case CxxOp::Mul: {
+      // The product term the PTX and AMD semantics use (sem::mulWide, the
+      // full product of the extended operands), so that proofs compare like
+      // terms rather than two multipliers: a 64-bit product of two extended
+      // 32-bit values is that term, a 32-bit product its low half.
+      bool sa = false, sb = false;
+      const Expr *na = extendedFrom32(e->args[0], sa), *nb = extendedFrom32(e->args[1], sb);
+      if (na && nb && sa == sb)
+        return sem::mulWide(eval(*na, env), eval(*nb, env), sa);
+      return sem::mulLow(a, b);
+    }
     case CxxOp::Shl:
     case CxxOp::Shr: {
       // [expr.shift]: the amount must be below the promoted left operand's width.

@@ -32,18 +32,27 @@ struct Builder {
   Expr vcc;
   unsigned temps = 0;
 
-  Expr current(unsigned v) {
+  // `merging`: the old value a partial write (one half of a pair) keeps.
+  Expr current(unsigned v, bool merging = false) {
     auto it = value.find(v);
     if (it != value.end())
       return it->second;
-    // Never written: PTX's carry flag comes from an earlier statement; any
-    // other register read before it is written holds no defined value
-    // (the rules never depend on one), taken as 0.
-    if (fn.vregs[v].ptxName == ptx::kCarryFlagRegister) {
+    // Never written: PTX's carry flag comes from an earlier statement. A
+    // PTX register the statement reads before writing it holds nothing a
+    // port can give it (a special register such as %laneid, an output's
+    // old value); a rule's own temporary is never read so (the proofs
+    // check it), and the half a partial write keeps is taken as 0.
+    const mir::VReg &vr = fn.vregs[v];
+    if (vr.ptxName == ptx::kCarryFlagRegister) {
       site.readsCarry = true;
       return value[v] = var(kCarryVariable, kBool);
     }
-    return value[v] = lit(classType(fn.vregs[v].cls), 0);
+    if (vr.role == mir::VRegRole::PtxRegister && !merging)
+      throw std::runtime_error(vr.ptxName.rfind("%p2a_", 0) == 0
+                                   ? "it reads output operand %" + vr.ptxName.substr(5) + " before writing it"
+                                   : "it reads " + vr.ptxName +
+                                         ", which nothing in the statement sets (special registers are not ported)");
+    return value[v] = lit(classType(vr.cls), 0);
   }
 
   // A value that is neither a variable nor a constant gets a local.
@@ -94,7 +103,7 @@ struct Builder {
     }
     const CxxType t = classType(fn.vregs[o.vreg].cls);
     if (t == kU64 && o.part != Part::Whole) {
-      Expr old = current(o.vreg), half = convert(kU64, e);
+      Expr old = current(o.vreg, true), half = convert(kU64, e);
       value[o.vreg] = materialize(o.part == Part::Lo ? (old & lit(kU64, 0xffffffff00000000ull)) | half
                                                      : (old & lit(kU64, 0xffffffffull)) |
                                                            binary(CxxOp::Shl, half, lit(kU64, 32)));
@@ -186,7 +195,7 @@ CxxSite cxxFromMir(const translate::Translation &tr, const AsmSnippet &sn) {
       if (!o.output)
         continue;
       const unsigned *vr = vregOf(o);
-      Expr v = vr ? b.current(*vr) : lit(localType(o.width), 0);
+      Expr v = vr ? b.current(*vr, !o.input) : lit(localType(o.width), 0);
       b.site.outputs.push_back({o.expr, o.width, v});
     }
     auto cc = fn.ptxRegs.find(ptx::kCarryFlagRegister);

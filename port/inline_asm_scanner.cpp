@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <set>
 
 namespace p2a::port {
 
@@ -297,7 +298,7 @@ bool readStatement(const Lexer &lx, size_t kw, AsmStatement &st) {
         }
         const size_t ce = lx.stringLiteral(i);
         if (ce == std::string_view::npos)
-          return fail(i, "expected an operand constraint string");
+          return fail(i, "expected an operand, \"constraint\"(expression) (operands a macro writes are not expanded)");
         std::vector<size_t> unused;
         lx.decode(i, ce, op.constraint, unused);
         op.constraintOffset = i;
@@ -353,13 +354,53 @@ bool readStatement(const Lexer &lx, size_t kw, AsmStatement &st) {
   return true;
 }
 
-// Scans [begin, end) for asm statements: the whole file (macro == false),
-// or one #define's body.
-void scanRegion(std::string_view src, size_t begin, size_t end, bool macro, size_t macroBegin,
-                std::vector<AsmStatement> &out) {
+// Does the '{' at `open` start a function body: is it preceded by ')'
+// (with cv-qualifiers and noexcept between)? Blocks of if/for/while are
+// too, which is why callers take the outermost such brace.
+bool opensFunctionLikeBody(std::string_view src, size_t open) {
+  size_t i = open;
+  for (;;) {
+    while (i > 0 && std::isspace(static_cast<unsigned char>(src[i - 1])))
+      --i;
+    size_t j = i;
+    while (j > 0 && isIdentChar(src[j - 1]))
+      --j;
+    const std::string_view word = src.substr(j, i - j);
+    if (j < i && (word == "const" || word == "noexcept" || word == "override" || word == "final" ||
+                  word == "mutable" || word == "volatile")) {
+      i = j;
+      continue;
+    }
+    return i > 0 && src[i - 1] == ')';
+  }
+}
+
+struct RegionScan {
+  std::string_view src;
+  const std::set<std::string> *names = nullptr; // report uses of these as NAME(
+  std::vector<AsmStatement> *statements = nullptr;
+  std::vector<NameUse> *uses = nullptr;
+};
+
+// Scans [begin, end) for asm statements and name uses: the whole file
+// (macroName empty), or one #define's body.
+void scanRegion(const RegionScan &rs, size_t begin, size_t end, const std::string &macroName, size_t macroBegin) {
+  const std::string_view src = rs.src;
+  const bool macro = !macroName.empty();
   const Lexer lx(src, end);
-  std::vector<unsigned> scopes{0};
+  struct Scope {
+    unsigned id;
+    size_t open;
+    bool functionLike;
+  };
+  std::vector<Scope> scopes{{0, std::string_view::npos, false}};
   unsigned nextScope = 1;
+  auto functionBody = [&]() -> size_t {
+    for (const Scope &sc : scopes)
+      if (sc.functionLike)
+        return sc.open;
+    return std::string_view::npos;
+  };
   bool lineStart = true;
   for (size_t i = begin; i < end;) {
     const char c = src[i];
@@ -393,8 +434,12 @@ void scanRegion(std::string_view src, size_t begin, size_t end, bool macro, size
           ++e;
       }
       const size_t nameAt = lx.skipSpace(i + 1);
-      if (lx.identifier(nameAt) == "define")
-        scanRegion(src, nameAt, e, true, i, out);
+      if (lx.identifier(nameAt) == "define") {
+        const size_t defined = lx.skipSpace(nameAt + 6);
+        const std::string name = lx.identifier(defined);
+        if (!name.empty())
+          scanRegion(rs, defined + name.size(), e, name, i);
+      }
       i = e;
       continue;
     }
@@ -406,25 +451,29 @@ void scanRegion(std::string_view src, size_t begin, size_t end, bool macro, size
     }
     if (isIdentStart(c)) {
       const std::string id = lx.identifier(i);
-      if (isAsmKeyword(id)) {
+      if (isAsmKeyword(id) && rs.statements) {
         AsmStatement st;
         if (readStatement(lx, i, st)) {
-          st.scope = scopes.back();
+          st.scope = scopes.back().id;
+          st.functionBody = macro ? std::string_view::npos : functionBody();
           st.inMacro = macro;
           if (macro) {
+            st.macroName = macroName;
             st.macroBegin = macroBegin;
             st.macroEnd = end;
           }
           i = std::max(st.end, i + id.size());
-          out.push_back(std::move(st));
+          rs.statements->push_back(std::move(st));
           continue;
         }
       }
+      if (rs.names && rs.names->count(id) && lx.at(lx.skipSpace(i + id.size())) == '(')
+        rs.uses->push_back({i, id, macroName, macro ? std::string_view::npos : functionBody()});
       i += id.size();
       continue;
     }
     if (c == '{' && !macro) {
-      scopes.push_back(nextScope++);
+      scopes.push_back({nextScope++, i, scopes.back().functionLike || opensFunctionLikeBody(src, i)});
     } else if (c == '}' && !macro && scopes.size() > 1) {
       scopes.pop_back();
     }
@@ -436,7 +485,13 @@ void scanRegion(std::string_view src, size_t begin, size_t end, bool macro, size
 
 std::vector<AsmStatement> scanInlineAsm(std::string_view source) {
   std::vector<AsmStatement> out;
-  scanRegion(source, 0, source.size(), false, 0, out);
+  scanRegion(RegionScan{source, nullptr, &out, nullptr}, 0, source.size(), "", 0);
+  return out;
+}
+
+std::vector<NameUse> findNameUses(std::string_view source, const std::set<std::string> &names) {
+  std::vector<NameUse> out;
+  scanRegion(RegionScan{source, &names, nullptr, &out}, 0, source.size(), "", 0);
   return out;
 }
 

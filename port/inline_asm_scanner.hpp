@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,9 +37,13 @@ struct AsmStatement {
   std::vector<AsmOperand> outputs, inputs;
   std::vector<std::string> clobbers;
   bool hasGotoLabels = false;
-  // Inside a #define: the directive's extent ('#' to the end of its last line).
+  // Inside a #define: the macro's name and the directive's extent ('#' to
+  // the end of its last line).
   bool inMacro = false;
+  std::string macroName;
   size_t macroBegin = 0, macroEnd = 0;
+  // The '{' of the function body around it (outside macros; npos: none).
+  size_t functionBody = std::string_view::npos;
   // The innermost enclosing `{ }` block outside macros (0: file scope).
   unsigned scope = 0;
   // Why the statement cannot be read (a template that is not string
@@ -48,6 +53,17 @@ struct AsmStatement {
 };
 
 std::vector<AsmStatement> scanInlineAsm(std::string_view source);
+
+// A use `NAME(` of one of a set of names (macros), outside comments and
+// literals: in a #define's body (macro: that macro's name) or in code
+// (functionBody: the '{' of the function body around it, or npos).
+struct NameUse {
+  size_t offset = 0;
+  std::string name;
+  std::string macro;
+  size_t functionBody = std::string_view::npos;
+};
+std::vector<NameUse> findNameUses(std::string_view source, const std::set<std::string> &names);
 
 // 1-based line and column of a byte offset.
 struct LineColumn {

@@ -95,6 +95,11 @@ SiteProof proveSite(const translate::Translation &tr, const AsmSnippet &sn, cons
     compared.push_back({"CC.CF", {readReg(ptx::kCarryFlagRegister, 1), eval(site.carryOut, env)}});
 
   verify::ScopedSolver solver;
+  // A bound on the solver's work, not on time, so that what is ported does
+  // not depend on the machine or its load.
+  z3::params limit(ctx);
+  limit.set("rlimit", kProofResourceLimit);
+  solver.s.set(limit);
   const z3::expr one = ctx.bv_val(1, 1);
   for (const BV &a : assumptions)
     solver.s.add(a.toExpr(ctx) == one);
@@ -110,7 +115,8 @@ SiteProof proveSite(const translate::Translation &tr, const AsmSnippet &sn, cons
     return result;
   }
   if (r == z3::unknown) {
-    result.counterexample = "the solver could not decide (" + solver.s.reason_unknown() + ")";
+    result.undecided = true;
+    result.counterexample = "the proof did not finish within its resource limit (" + solver.s.reason_unknown() + ")";
     return result;
   }
   const z3::model m = solver.s.get_model();

@@ -17,8 +17,12 @@
 
 namespace p2a::port {
 
+// Z3's resource units (rlimit) a site's proof may spend: a few seconds.
+inline constexpr unsigned kProofResourceLimit = 20'000'000;
+
 struct SiteProof {
   bool proved = false;
+  bool undecided = false;      // the solver gave up within its limit (not a wrong translation)
   std::string counterexample; // inputs and both sides' outputs, or why it could not be decided
 };
 

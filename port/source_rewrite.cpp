@@ -1,5 +1,6 @@
 #include "port/source_rewrite.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -26,54 +27,112 @@ bool hasMemoryClobber(const AsmStatement &st) {
   return false;
 }
 
-} // namespace
+bool usesCarry(const PortedSite &s) { return s.ported && (s.cxx.readsCarry || s.cxx.carryOut); }
 
-PortedFile portSource(const std::string &text, PortMode mode, cost::CostModel &costs) {
-  PortedFile f;
-  const LineTable lines(text);
-  f.statements = scanInlineAsm(text);
-  f.sites.reserve(f.statements.size());
-  for (const AsmStatement &st : f.statements)
-    f.sites.push_back(portSite(st, lines, costs));
+// A replacement of [begin, end) of the source.
+struct Edit {
+  size_t begin, end;
+  std::string text;
+};
 
-  // The carry flag between statements: a reader needs an earlier ported
-  // writer in its own block; a writer's value is kept only where a later
-  // statement of the block reads it.
-  std::set<unsigned> carrySet, declared;
-  std::vector<bool> declareCarry(f.sites.size(), false);
+struct FileState {
+  const std::string *text;
+  LineTable lines;
+  PortedFile result;
+};
+
+// The macros that touch the carry flag, across all files: those with a
+// ported statement that reads or sets it, and those that expand them.
+std::set<std::string> carryMacros(std::vector<FileState> &files) {
+  std::set<std::string> names;
+  for (FileState &f : files)
+    for (const PortedSite &s : f.result.sites)
+      if (s.statement->inMacro && usesCarry(s))
+        names.insert(s.statement->macroName);
+  for (bool grew = !names.empty(); grew;) {
+    grew = false;
+    for (FileState &f : files)
+      for (const NameUse &u : findNameUses(*f.text, names))
+        if (!u.macro.empty())
+          grew |= names.insert(u.macro).second;
+  }
+  return names;
+}
+
+std::string declarationText(PortMode mode) {
+  const std::string decl = std::string("bool ") + kCarryVariable + " = false; // PTX's carry flag CC.CF (port-asm)";
+  return mode == PortMode::Guard ? std::string("\n#if ") + kGuardCondition + "\n  " + decl + "\n#endif\n"
+                                 : " " + decl + "\n";
+}
+
+void rewrite(FileState &fs, PortMode mode, const std::set<std::string> &macros) {
+  PortedFile &f = fs.result;
+  const std::string &text = *fs.text;
+  const LineTable &lines = fs.lines;
+
+  // Function bodies that need the carry variable: those that expand a carry
+  // macro, and those whose own ported statements read it or hand it on.
+  std::set<size_t> bodies, readingBodies;
+  std::map<size_t, std::vector<size_t>> macroUseOffsets; // body -> offsets of carry macro uses
+  if (!macros.empty())
+    for (const NameUse &u : findNameUses(text, macros))
+      if (u.macro.empty() && u.functionBody != std::string_view::npos) {
+        bodies.insert(u.functionBody);
+        macroUseOffsets[u.functionBody].push_back(u.offset);
+      }
   for (size_t i = 0; i < f.sites.size(); ++i) {
     PortedSite &s = f.sites[i];
     const AsmStatement &st = f.statements[i];
-    if (!s.ported)
+    if (!usesCarry(s) || st.inMacro)
       continue;
-    if (s.cxx.readsCarry && (st.inMacro || !carrySet.count(st.scope))) {
-      demote(s, lines, st.inMacro ? "it reads PTX's carry flag CC.CF from outside its macro, which a port cannot follow"
-                                  : "it reads PTX's carry flag CC.CF, which no earlier ported asm statement of its "
-                                    "block sets");
+    if (st.functionBody == std::string_view::npos) {
+      demote(s, lines, "it uses PTX's carry flag CC.CF outside a function body");
       continue;
     }
+    if (!s.cxx.readsCarry)
+      continue;
+    // The flag must come from somewhere: an earlier ported statement of the
+    // function that sets it, or an earlier expansion of a carry macro.
+    bool set = false;
+    for (size_t j = 0; j < i && !set; ++j)
+      set = f.sites[j].ported && !f.statements[j].inMacro && f.statements[j].functionBody == st.functionBody &&
+            f.sites[j].cxx.carryOut;
+    if (auto it = macroUseOffsets.find(st.functionBody); it != macroUseOffsets.end())
+      for (size_t at : it->second)
+        set |= at < st.begin;
+    if (set)
+      bodies.insert(st.functionBody);
+    else
+      demote(s, lines, "it reads PTX's carry flag CC.CF, which no earlier ported asm statement of its function sets");
+  }
+  // A statement's carry is handed on only where something later in its
+  // function reads it: a ported statement or a carry macro.
+  for (size_t i = 0; i < f.sites.size(); ++i) {
+    PortedSite &s = f.sites[i];
+    const AsmStatement &st = f.statements[i];
+    if (!s.ported || st.inMacro || !s.cxx.carryOut)
+      continue;
     bool needed = false;
-    if (s.cxx.carryOut && !st.inMacro)
-      for (size_t j = i + 1; j < f.sites.size() && !needed; ++j)
-        needed = f.statements[j].scope == st.scope && !f.statements[j].inMacro && f.sites[j].ported &&
-                 f.sites[j].cxx.readsCarry;
-    if (!needed) {
+    for (size_t j = i + 1; j < f.sites.size() && !needed; ++j)
+      needed = f.statements[j].functionBody == st.functionBody && !f.statements[j].inMacro && f.sites[j].ported &&
+               f.sites[j].cxx.readsCarry;
+    if (auto it = macroUseOffsets.find(st.functionBody); it != macroUseOffsets.end())
+      for (size_t at : it->second)
+        needed |= at > st.begin;
+    if (needed)
+      bodies.insert(st.functionBody);
+    else
       s.cxx.carryOut = nullptr;
-      continue;
-    }
-    carrySet.insert(st.scope);
-    if (declared.insert(st.scope).second)
-      declareCarry[i] = true;
   }
 
-  auto portText = [&](size_t i, const std::string &indent) {
-    std::string s = declareCarry[i] ? std::string("bool ") + kCarryVariable + " = false;\n" + indent : "";
-    return s + printSite(f.sites[i].cxx, indent, hasMemoryClobber(f.statements[i])).substr(indent.size());
-  };
+  std::vector<Edit> edits;
+  for (size_t body : bodies)
+    edits.push_back({body + 1, body + 1, declarationText(mode)});
+  f.carryDeclarations = static_cast<unsigned>(bodies.size());
 
-  // Edits in source order: groups of adjacent statements, whole #defines.
-  std::string &out = f.text;
-  size_t copied = 0;
+  auto portText = [&](size_t i, const std::string &indent) {
+    return printSite(f.sites[i].cxx, indent, hasMemoryClobber(f.statements[i])).substr(indent.size());
+  };
   for (size_t i = 0; i < f.sites.size();) {
     const AsmStatement &st = f.statements[i];
     if (st.inMacro) {
@@ -98,13 +157,11 @@ PortedFile portSource(const std::string &text, PortMode mode, cost::CostModel &c
           at = s.end;
         }
         body.append(text, at, st.macroEnd - at);
-        out.append(text, copied, st.macroBegin - copied);
-        if (mode == PortMode::Guard)
-          out += std::string("#if ") + kGuardCondition + "\n" + body + "\n#else\n" +
-                 text.substr(st.macroBegin, st.macroEnd - st.macroBegin) + "\n#endif";
-        else
-          out += body;
-        copied = st.macroEnd;
+        const std::string original = text.substr(st.macroBegin, st.macroEnd - st.macroBegin);
+        edits.push_back({st.macroBegin, st.macroEnd,
+                         mode == PortMode::Guard ? std::string("#if ") + kGuardCondition + "\n" + body +
+                                                       "\n#else\n" + original + "\n#endif"
+                                                 : body});
       }
       i = j;
       continue;
@@ -121,9 +178,9 @@ PortedFile portSource(const std::string &text, PortMode mode, cost::CostModel &c
     // The group: ported statements of one block with only space between.
     size_t j = i + 1;
     while (j < f.sites.size() && f.sites[j].ported && !f.statements[j].inMacro && f.statements[j].hasSemicolon &&
-           f.statements[j].scope == st.scope && blank(std::string_view(text).substr(f.statements[j - 1].end,
-                                                                                     f.statements[j].begin -
-                                                                                         f.statements[j - 1].end)))
+           f.statements[j].scope == st.scope &&
+           blank(std::string_view(text).substr(f.statements[j - 1].end,
+                                                f.statements[j].begin - f.statements[j - 1].end)))
       ++j;
     const size_t begin = st.begin, end = f.statements[j - 1].end;
     const size_t lineStart = lines.lineStart(begin);
@@ -133,39 +190,71 @@ PortedFile portSource(const std::string &text, PortMode mode, cost::CostModel &c
     for (size_t k = i; k < j; ++k)
       ported += (k == i ? "" : "\n" + indent) + portText(k, indent);
     if (mode == PortMode::Replace) {
-      out.append(text, copied, begin - copied);
-      out += ported;
-      copied = end;
+      edits.push_back({begin, end, ported});
     } else {
       // #if lines start a line: text before the statement stays on its own
       // line, text after it moves to the next.
-      if (blank(prefix)) {
-        out.append(text, copied, lineStart - copied);
-      } else {
-        const size_t keep = text.find_last_not_of(" \t", begin - 1) + 1;
-        out.append(text, copied, keep - copied);
-        out += "\n";
+      Edit e{lineStart, end, ""};
+      if (!blank(prefix)) {
+        e.begin = text.find_last_not_of(" \t", begin - 1) + 1;
+        e.text = "\n";
       }
-      out += std::string("#if ") + kGuardCondition + "\n" + indent + ported + "\n#else\n" + indent +
-             text.substr(begin, end - begin) + "\n#endif";
+      e.text += std::string("#if ") + kGuardCondition + "\n" + indent + ported + "\n#else\n" + indent +
+                text.substr(begin, end - begin) + "\n#endif";
       const size_t eol = std::min(text.size(), text.find('\n', end));
       if (blank(std::string_view(text).substr(end, eol - end))) {
-        copied = eol;
+        e.end = eol;
       } else {
-        out += "\n" + indent;
-        copied = text.find_first_not_of(" \t", end);
+        e.text += "\n" + indent;
+        e.end = text.find_first_not_of(" \t", end);
       }
+      edits.push_back(std::move(e));
     }
     i = j;
   }
-  out.append(text, copied, std::string::npos);
+
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit &a, const Edit &b) { return a.begin < b.begin; });
+  size_t copied = 0;
+  for (const Edit &e : edits) {
+    f.text.append(text, copied, e.begin - copied);
+    f.text += e.text;
+    copied = e.end;
+  }
+  f.text.append(text, copied, std::string::npos);
 
   for (const PortedSite &s : f.sites) {
     f.ported += s.ported;
     f.diags.insert(f.diags.end(), s.diags.begin(), s.diags.end());
   }
   sortBySource(f.diags);
-  return f;
+}
+
+} // namespace
+
+std::vector<PortedFile> portSources(const std::vector<const std::string *> &texts, PortMode mode,
+                                    cost::CostModel &costs) {
+  std::vector<FileState> files;
+  files.reserve(texts.size());
+  for (const std::string *t : texts) {
+    FileState fs{t, LineTable(*t), {}};
+    fs.result.statements = scanInlineAsm(*t);
+    fs.result.sites.reserve(fs.result.statements.size());
+    for (const AsmStatement &st : fs.result.statements)
+      fs.result.sites.push_back(portSite(st, fs.lines, costs));
+    files.push_back(std::move(fs));
+  }
+  // (sites point at their statements: the vectors above are not resized again)
+  const std::set<std::string> macros = carryMacros(files);
+  std::vector<PortedFile> out;
+  for (FileState &fs : files) {
+    rewrite(fs, mode, macros);
+    out.push_back(std::move(fs.result));
+  }
+  return out;
+}
+
+PortedFile portSource(const std::string &text, PortMode mode, cost::CostModel &costs) {
+  return std::move(portSources({&text}, mode, costs).front());
 }
 
 } // namespace p2a::port

@@ -189,11 +189,13 @@ TEST_CASE("port: the helpers file ports completely, proves, and compiles for eve
   for (const port::PortedSite &s : f.sites)
     CHECK(s.proof.proved);
   // The guard keeps every original statement for NVIDIA.
-  CHECK(countOf(f.text, "#if defined(__HIP_PLATFORM_AMD__)") == 14); // adjacent statements share one
+  // Adjacent statements share one guard; one more guards the carry's declaration.
+  CHECK(countOf(f.text, "#if defined(__HIP_PLATFORM_AMD__)") == 15);
   for (const port::AsmStatement &st : f.statements)
     CHECK(contains(f.text, src.substr(st.begin, st.end - st.begin)));
-  // The carry flag is declared once, before the chain.
+  // The carry flag is declared once, in the function of the chain.
   CHECK(countOf(f.text, "bool p2a_cc = false;") == 1);
+  CHECK(f.carryDeclarations == 1);
   CHECK(countOf(f.text, "p2a_cc = ") == 3); // the declaration and two carries handed on
   for (const targets::TargetInfo &t : targets::allTargets()) {
     const std::string s = compileHip(f.text, t.name);
@@ -266,7 +268,7 @@ TEST_CASE("port: what has no faithful translation is left as it is, with a locat
     return all;
   };
   CHECK(contains(at(2), "floating-point operand"));
-  CHECK(contains(at(3), "carry flag CC.CF"));
+  CHECK(contains(at(3), "carry flag CC.CF, which no earlier ported asm statement of its function sets"));
   CHECK(contains(at(4), "PTX: "));
   CHECK(contains(at(5), "%3 names no operand"));
   CHECK(contains(at(6), "PTX: "));
@@ -303,4 +305,32 @@ TEST_CASE("port-asm: files in place, to a directory, and the report") {
   CHECK(run({"port-asm", a, b}).exited(2));
   CHECK(run({"port-asm", "-i", "-o", dir, a}).exited(2));
   CHECK(run({"port-asm", "/nonexistent/x.cu"}).exited(1));
+}
+
+TEST_CASE("port: carry chains through macros defined in one file and expanded in another") {
+  const std::string header = slurp(kPortDir + "/bignum.h"), source = slurp(kPortDir + "/bignum.cu");
+  std::vector<port::PortedFile> f = port::portSources({&header, &source}, port::PortMode::Guard, costModel());
+  REQUIRE(f.size() == 2);
+  CHECK(f[0].ported == 8);
+  CHECK(f[0].diags.empty());
+  // Each function that expands a carry macro (directly, or through ADD256)
+  // declares the flag; the header's macros declare nothing.
+  CHECK(f[0].carryDeclarations == 0);
+  CHECK(f[1].carryDeclarations == 3);
+  CHECK(countOf(f[1].text, "bool p2a_cc = false;") == 3);
+  CHECK(contains(f[0].text, "p2a_cc = p2a_t"));
+  // Ported alone, the source declares nothing: it expands no macro it knows
+  // to use the flag.
+  CHECK(port::portSource(source, port::PortMode::Guard, costModel()).carryDeclarations == 0);
+  const std::string dir = tempPath("bignum");
+  fs::create_directories(dir);
+  spit(dir + "/bignum.h", f[0].text);
+  const std::string unit = "#include \"" + dir + "/bignum.h\"\n" +
+                           f[1].text.substr(f[1].text.find("\n", f[1].text.find("#include")) + 1);
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    const std::string s = compileHip(unit, t.name);
+    INFO(t.name);
+    CHECK(contains(s, "bignum_kernel"));
+    CHECK(contains(s, ".amdhsa_private_segment_fixed_size 0"));
+  }
 }

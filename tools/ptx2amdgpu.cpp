@@ -813,17 +813,24 @@ int runPortAsm() {
     WithColor::error(errs(), "ptx2amdgpu") << "port-asm: several inputs need -i or -o DIRECTORY\n";
     return 2;
   }
+  // -o DIRECTORY mirrors the inputs' relative paths (a source tree keeps
+  // its shape); an absolute path or one leaving the current directory is
+  // written under its file name.
+  auto outputPathOf = [&](const std::string &in) {
+    SmallString<256> rel(in);
+    sys::path::remove_dots(rel, /*remove_dot_dot=*/true);
+    const bool keepPath = sys::path::is_relative(rel) && !StringRef(rel).starts_with("..");
+    SmallString<256> out(Output);
+    sys::path::append(out, keepPath ? StringRef(rel) : sys::path::filename(in));
+    return std::string(out);
+  };
   if (toDirectory) {
-    if (std::error_code ec = sys::fs::create_directories(Output)) {
-      WithColor::error(errs(), "ptx2amdgpu") << "cannot create directory '" << Output << "': " << ec.message() << "\n";
-      return 1;
-    }
     std::map<std::string, std::string> byName;
     for (const std::string &in : PortInputs) {
-      const std::string name = sys::path::filename(in).str();
-      if (auto [it, fresh] = byName.emplace(name, in); !fresh) {
+      const std::string out = outputPathOf(in);
+      if (auto [it, fresh] = byName.emplace(out, in); !fresh) {
         WithColor::error(errs(), "ptx2amdgpu") << "port-asm: '" << in << "' and '" << it->second
-                                               << "' would both be written as " << Output << "/" << name << "\n";
+                                               << "' would both be written as " << out << "\n";
         return 2;
       }
     }
@@ -840,6 +847,7 @@ int runPortAsm() {
   std::vector<std::unique_ptr<Done>> done;
   int rc = 0;
   unsigned statements = 0, ported = 0;
+  // All files first: a macro defined in one may be expanded in another.
   for (const std::string &in : PortInputs) {
     auto d = std::make_unique<Done>();
     d->name = in;
@@ -847,23 +855,36 @@ int runPortAsm() {
       rc = 1;
       continue;
     }
-    d->result = port::portSource(d->text, PortModeOpt, costModel());
-    SourceFile src(in, d->text);
-    for (const Diagnostic &diag : d->result.diags)
+    done.push_back(std::move(d));
+  }
+  std::vector<const std::string *> texts;
+  for (const auto &d : done)
+    texts.push_back(&d->text);
+  std::vector<port::PortedFile> results = port::portSources(texts, PortModeOpt, costModel());
+  for (size_t i = 0; i < done.size(); ++i) {
+    Done &d = *done[i];
+    d.result = std::move(results[i]);
+    SourceFile src(d.name, d.text);
+    for (const Diagnostic &diag : d.result.diags)
       src.print(errs(), diag);
-    statements += static_cast<unsigned>(d->result.sites.size());
-    ported += d->result.ported;
+    statements += static_cast<unsigned>(d.result.sites.size());
+    ported += d.result.ported;
     std::string out;
     if (PortInPlace)
-      out = in;
-    else if (toDirectory)
-      out = Output + "/" + sys::path::filename(in).str();
-    else
+      out = d.name;
+    else if (toDirectory) {
+      out = outputPathOf(d.name);
+      if (std::error_code ec = sys::fs::create_directories(sys::path::parent_path(out))) {
+        WithColor::error(errs(), "ptx2amdgpu") << "cannot create directory '" << sys::path::parent_path(out)
+                                               << "': " << ec.message() << "\n";
+        rc = 1;
+        continue;
+      }
+    } else
       out = Output;
     // Nothing to change: an in-place run leaves the file untouched.
-    if (!(PortInPlace && d->result.ported == 0) && !writeOutput(d->result.text, out))
+    if (!(PortInPlace && d.result.text == d.text) && !writeOutput(d.result.text, out))
       rc = 1;
-    done.push_back(std::move(d));
   }
   if (!PortReport.empty()) {
     std::vector<port::ReportedFile> files;
