@@ -202,6 +202,17 @@ static Expr maskedAmount(const Expr &a, const Expr &n) {
   const uint64_t m = a->type.width - 1;
   return n->kind == CxxExpr::Kind::Const ? lit(n->type, n->value & m) : binary(CxxOp::And, n, lit(n->type, m));
 }
+Expr mulHigh64(Expr a, Expr b, bool isSigned) {
+  if (a->type != kU64 || b->type != kU64)
+    badTypes("64-bit multiply");
+  CxxExpr e;
+  e.kind = CxxExpr::Kind::MulHigh;
+  e.type = kU64;
+  e.value = isSigned;
+  e.args = {std::move(a), std::move(b)};
+  return make(std::move(e));
+}
+
 Expr shlMasked(Expr a, Expr n) { return binary(CxxOp::Shl, a, maskedAmount(a, n)); }
 Expr shrMasked(Expr a, Expr n) { return binary(CxxOp::Shr, a, maskedAmount(a, n)); }
 
@@ -249,6 +260,10 @@ std::string print(const Expr &e) {
     for (size_t i = 0; i < e->args.size(); ++i)
       s += (i ? ", " : "") + print(e->args[i]);
     return s + ")";
+  }
+  case CxxExpr::Kind::MulHigh: {
+    const std::string t = e->value ? "(__int128)(int64_t)" : "(unsigned __int128)";
+    return "(uint64_t)((" + t + print(e->args[0]) + " * " + t + print(e->args[1]) + ") >> 64)";
   }
   case CxxExpr::Kind::Generic: {
     // popcount/clz/ctz return int; bitreverse32 returns unsigned int.
@@ -379,6 +394,8 @@ BV eval(const Expr &e, const EvalEnv &env) {
       args.push_back(eval(a, env));
     return amd::execute(e->amdOp, args, *env.amd).dst;
   }
+  case CxxExpr::Kind::MulHigh: // the term PTX's mul.hi uses
+    return sem::mulHigh(eval(e->args[0], env), eval(e->args[1], env), e->value != 0);
   case CxxExpr::Kind::Generic: {
     const BV a = eval(e->args[0], env);
     amd::EvalContext ec;

@@ -48,7 +48,8 @@ using Expr = std::shared_ptr<const CxxExpr>;
 enum class GenericBuiltin { Popcount, BitReverse32, Clz, Ctz };
 
 struct CxxExpr {
-  enum class Kind { Var, Const, Unary, Binary, Select, Convert, AmdBuiltin, Generic };
+  // MulHigh: the high half of the double-width product (value: 1 if signed).
+  enum class Kind { Var, Const, Unary, Binary, Select, Convert, AmdBuiltin, Generic, MulHigh };
   Kind kind = Kind::Const;
   CxxType type;
   std::string name;  // Var; AmdBuiltin: the builtin's name
@@ -70,6 +71,8 @@ Expr select(Expr cond, Expr a, Expr b);
 Expr convert(CxxType to, Expr a);
 Expr amdBuiltin(const std::string &name, amd::Op op, CxxType result, std::vector<Expr> args);
 Expr generic(GenericBuiltin g, Expr a);
+// The high half of a 64x64-bit product, through (unsigned) __int128.
+Expr mulHigh64(Expr a, Expr b, bool isSigned);
 
 // Short forms for the common cases.
 inline Expr operator&(Expr a, Expr b) { return binary(CxxOp::And, std::move(a), std::move(b)); }

@@ -1,6 +1,7 @@
 #include "port/cxx_from_mir.hpp"
 
 #include "port/amd_op_cxx.hpp"
+#include "port/form_cxx.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -88,6 +89,40 @@ struct Builder {
     return v;
   }
 
+  // A form C++ states directly (form_cxx.hpp): its PTX operands read and
+  // written through their registers' values, the rule's instructions unused.
+  bool spellForm(const ptx::Instruction &in) {
+    std::vector<Expr> srcs;
+    for (unsigned i = 0; i < in.srcs.size(); ++i) {
+      const unsigned w = in.form.srcWidth(i);
+      const CxxType t = w == 1 ? kBool : w == 64 ? kU64 : kU32;
+      if (in.srcs[i].isImm()) {
+        srcs.push_back(lit(t, in.srcs[i].imm));
+        continue;
+      }
+      auto it = fn.ptxRegs.find(in.srcs[i].reg);
+      if (it == fn.ptxRegs.end())
+        return false;
+      Expr v = current(it->second);
+      srcs.push_back(v->type == t ? v : convert(t, v));
+    }
+    std::optional<std::vector<Expr>> out =
+        cxxForForm(in.form, srcs, [this](Expr e) { return materialize(std::move(e)); });
+    if (!out)
+      return false;
+    for (size_t i = 0; i < out->size() && i < in.dsts.size(); ++i) {
+      if (!in.dsts[i].isReg())
+        continue;
+      auto it = fn.ptxRegs.find(in.dsts[i].reg);
+      if (it == fn.ptxRegs.end())
+        continue;
+      const CxxType t = classType(fn.vregs[it->second].cls);
+      value[it->second] = materialize((*out)[i]->type == t ? (*out)[i] : convert(t, (*out)[i]));
+    }
+    vcc = nullptr; // (the rule's instructions, which set VCC, did not run)
+    return true;
+  }
+
   void write(const MOperand &o, Expr e) {
     switch (o.kind) {
     case MOperand::Kind::Vcc: vcc = materialize(e); return;
@@ -173,7 +208,9 @@ CxxSite cxxFromMir(const translate::Translation &tr, const AsmSnippet &sn) {
       b.value[*vr] = v;
   }
   try {
-    for (const mir::LoweredInst &li : fn.body)
+    for (const mir::LoweredInst &li : fn.body) {
+      if (b.spellForm(li.ptx))
+        continue;
       for (const mir::MInst &mi : li.insts) {
         const amd::OpDef &def = amd::opDef(mi.op);
         std::vector<Expr> srcs;
@@ -191,6 +228,7 @@ CxxSite cxxFromMir(const translate::Translation &tr, const AsmSnippet &sn) {
         else if (c->clobbersVcc)
           b.vcc = nullptr;
       }
+    }
     for (const SnippetOperand &o : sn.operands) {
       if (!o.output)
         continue;

@@ -15,6 +15,18 @@ __device__ __forceinline__ uint32_t mulhi_sum(uint32_t a, uint32_t b, uint32_t c
   return lo ^ hi;
 }
 
+// A 64x64 -> 192-bit multiply-accumulate, as secp256k1 code writes it.
+__device__ __forceinline__ void mul_acc(uint64_t *r, uint64_t a, uint64_t b, uint64_t c0, uint64_t c1, int64_t s) {
+  uint64_t lo, hi, t;
+  UMULLO(lo, a, b);
+  UMULHI(hi, a, b);
+  MADDO(t, a, c0, hi);
+  MADDC(r[1], b, c1, t);
+  MADD(r[2], a, b, c1);
+  MADDS(r[3], a, (uint64_t)s, c0);
+  r[0] = lo;
+}
+
 __global__ void bignum_kernel(const uint64_t *in, uint64_t *out) {
   const uint32_t i = __builtin_amdgcn_workitem_id_x();
   const uint64_t *a = in + 8 * i, *b = a + 4;
@@ -24,4 +36,5 @@ __global__ void bignum_kernel(const uint64_t *in, uint64_t *out) {
   for (int k = 0; k < 4; ++k)
     out[8 * i + k] = s[k] ^ d[k];
   out[8 * i + 4] = mulhi_sum((uint32_t)a[0], (uint32_t)b[0], (uint32_t)a[1]);
+  mul_acc(out + 8 * i + 5, a[0], b[0], a[1], b[1], (int64_t)a[2]);
 }
