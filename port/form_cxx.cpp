@@ -25,14 +25,12 @@ std::vector<Expr> withCarry(const ptx::Form &f, bool add, Expr a, Expr b, Expr c
 } // namespace
 
 std::optional<std::vector<Expr>> cxxForForm(const ptx::Form &f, const std::vector<Expr> &s, const LocalFn &local) {
+  if ((f.opcode == Opcode::Add || f.opcode == Opcode::Sub) && (f.carryIn || f.carryOut) &&
+      (f.width == 32 || f.width == 64))
+    return withCarry(f, f.opcode == Opcode::Add, s[0], s[1], f.carryIn ? s[2] : nullptr, local);
   if (f.width != 64)
     return std::nullopt;
   switch (f.opcode) {
-  case Opcode::Add:
-  case Opcode::Sub:
-    if (!f.carryIn && !f.carryOut)
-      return std::nullopt;
-    return withCarry(f, f.opcode == Opcode::Add, s[0], s[1], f.carryIn ? s[2] : nullptr, local);
   case Opcode::MulLo: return std::vector<Expr>{s[0] * s[1]};
   case Opcode::MulHi: return std::vector<Expr>{mulHigh64(s[0], s[1], f.type == ptx::TypeClass::S)};
   case Opcode::MadLo:

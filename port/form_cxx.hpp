@@ -1,6 +1,6 @@
 // PTX forms that HIP C++ states directly, where C++ has the operation and
 // the rule table's 32-bit decomposition would only be re-derived by clang:
-// 64-bit adds and subtracts with the carry flag (r = a + b; carry = r < a,
+// 32- and 64-bit adds and subtracts with the carry flag (r = a + b; carry = r < a,
 // as the PTX ISA's CC.CF), and 64-bit multiplies and multiply-adds (the
 // high half through __int128). Each is proved per site like the rest.
 #pragma once

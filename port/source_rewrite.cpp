@@ -59,10 +59,13 @@ std::set<std::string> carryMacros(std::vector<FileState> &files) {
   return names;
 }
 
-std::string declarationText(PortMode mode) {
-  const std::string decl = std::string("bool ") + kCarryVariable + " = false; // PTX's carry flag CC.CF (port-asm)";
-  return mode == PortMode::Guard ? std::string("\n#if ") + kGuardCondition + "\n  " + decl + "\n#endif\n"
-                                 : " " + decl + "\n";
+// After a function body's '{': on lines of its own, so that code after
+// the brace (`{ return x; }`) is neither commented out nor on the #endif.
+std::string declarationText(PortMode mode, bool codeFollows) {
+  const std::string decl = std::string("bool ") + kCarryVariable + " = false; /* PTX's carry flag CC.CF (port-asm) */";
+  const std::string text =
+      mode == PortMode::Guard ? std::string("\n#if ") + kGuardCondition + "\n  " + decl + "\n#endif" : "\n  " + decl;
+  return codeFollows ? text + "\n" : text;
 }
 
 void rewrite(FileState &fs, PortMode mode, const std::set<std::string> &macros) {
@@ -126,8 +129,11 @@ void rewrite(FileState &fs, PortMode mode, const std::set<std::string> &macros) 
   }
 
   std::vector<Edit> edits;
-  for (size_t body : bodies)
-    edits.push_back({body + 1, body + 1, declarationText(mode)});
+  for (size_t body : bodies) {
+    const size_t eol = std::min(text.size(), text.find('\n', body));
+    const bool codeFollows = !blank(std::string_view(text).substr(body + 1, eol - body - 1));
+    edits.push_back({body + 1, body + 1, declarationText(mode, codeFollows)});
+  }
   f.carryDeclarations = static_cast<unsigned>(bodies.size());
 
   auto portText = [&](size_t i, const std::string &indent) {
