@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target (grammar + translator + LLVM MC, with ASan and
 # UBSan, by clang-19) and runs it for a bounded time, seeded with every .ptx
-# under samples/, tests/hostile/ and tests/kernels/ (atomics, ptxas operand forms). Fails on any crash, sanitizer report,
+# under samples/, tests/hostile/ and tests/kernels/ (atomics, ptxas operand forms),
+# and the CUDA sources of samples/port/ and tests/port/ (port-asm). Fails on any crash, sanitizer report,
 # leak or timeout; the reproducer is left in build-fuzz/artifacts/.
 #   scripts/fuzz.sh [SECONDS]   (default 60)
 set -euo pipefail
@@ -20,6 +21,13 @@ while IFS= read -r -d '' f; do
   done
   i=$((i + 1))
 done < <(find samples tests/hostile tests/kernels -name '*.ptx' -print0 | sort -z)
+# CUDA sources with inline asm go to port-asm (a first byte of 0x80 or more).
+while IFS= read -r -d '' f; do
+  for t in 80 81; do
+    { printf "\\x$t"; cat "$f"; } > "$corpus/seed-$i-$t"
+  done
+  i=$((i + 1))
+done < <(find samples/port tests/port \( -name '*.cu*' -o -name '*.h' \) -print0 | sort -z)
 echo "fuzz: $i seed files x 6 targets, ${seconds} s"
 # -timeout: one input taking longer is a hang; -rss_limit_mb: a memory blow-up;
 # -max_len: seeds are cut to 16 KiB so that mutations run at hundreds per second.

@@ -5,13 +5,15 @@
 //
 // The first byte picks the target; text with a `.version` directive is a
 // module (batch and file mode), anything else a snippet (explain). A module
-// that translates is also assembled into an ELF object.
+// that translates is also assembled into an ELF object. A first byte of
+// 0x80 or more sends the text to port-asm as CUDA source instead.
 #include "grammar/parser.hpp"
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
 #include "isel/cost_model.hpp"
 #include "driver/module_translation.hpp"
 #include "driver/translate.hpp"
+#include "port/source_rewrite.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,7 +27,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const std::string text(reinterpret_cast<const char *>(data) + 1, size - 1);
   static p2a::cost::CostModel model;
   p2a::cost::CostModel &costs = model;
-  if (text.find(".version") != std::string::npos) {
+  if (data[0] >= 0x80) {
+    (void)p2a::port::portSource(text, data[0] & 1 ? p2a::port::PortMode::Replace : p2a::port::PortMode::Guard, costs);
+  } else if (text.find(".version") != std::string::npos) {
     p2a::module::ModuleResult r = p2a::module::translateModule(text, t, costs);
     if (r.ok)
       (void)costs.assembler(t).assemble(r.assembly, p2a::mc::OutputKind::Object);

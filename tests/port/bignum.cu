@@ -28,7 +28,7 @@ __device__ __forceinline__ void mul_acc(uint64_t *r, uint64_t a, uint64_t b, uin
 }
 
 __global__ void bignum_kernel(const uint64_t *in, uint64_t *out) {
-  const uint32_t i = __builtin_amdgcn_workitem_id_x();
+  const uint32_t i = threadIdx.x;
   const uint64_t *a = in + 8 * i, *b = a + 4;
   uint64_t s[4], d[4];
   ADD256(s, a, b);

@@ -30,7 +30,7 @@ __device__ __forceinline__ uint32_t byte_swap(uint32_t x) {
 }
 __device__ __forceinline__ uint32_t sign_bytes(uint32_t a, uint32_t b) {
   uint32_t r;
-  asm("prmt.b32 %[out], %[a], %[b], 0x89AB;" : [out] "=r"(r) : [a] "r"(a), [b] "r"(b));
+  asm("prmt.b32 %0, %1, %2, 0x89AB;" : "=r"(r) : "r"(a), "r"(b));
   return r;
 }
 __device__ __forceinline__ uint32_t field(uint32_t x, uint32_t pos) {
@@ -87,7 +87,7 @@ __device__ __forceinline__ uint32_t mix(uint32_t x, uint16_t h) {
 }
 
 __global__ void helpers_kernel(const uint32_t *in, uint32_t *out) {
-  const uint32_t i = __builtin_amdgcn_workitem_id_x();
+  const uint32_t i = threadIdx.x;
   const uint32_t a = in[3 * i], b = in[3 * i + 1], c = in[3 * i + 2];
   uint32_t x = rotl32(a, b) ^ rotr7(b) ^ funnel_clamp(a, b, c & 63) ^ maj(a, b, c);
   x += byte_swap(a) + sign_bytes(b, c) + field(a, c & 31) + sigma0(x);
