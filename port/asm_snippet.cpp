@@ -260,7 +260,9 @@ AsmSnippet buildSnippet(const AsmStatement &st) {
         return fail(at, "%" + std::to_string(n) + " names no operand (the statement has " +
                             std::to_string(sn.registerOf.size()) + ")");
     } else {
-      return fail(at, "'%' in an asm template must start %N, %[name] or %% (write PTX's %r as %%r)");
+      // nvcc passes any other '%' through: a PTX register (`.reg .u16 %al;`).
+      emit("%", at);
+      continue;
     }
     emit(sn.registerOf[n], at);
     i = j - 1;

@@ -32,12 +32,16 @@ struct Builder {
   std::map<unsigned, Expr> value; // vreg -> its current value
   Expr vcc;
   unsigned temps = 0;
+  bool carryPending = false; // CC.CF was set and not read since
 
   // `merging`: the old value a partial write (one half of a pair) keeps.
   Expr current(unsigned v, bool merging = false) {
     auto it = value.find(v);
-    if (it != value.end())
+    if (it != value.end()) {
+      if (fn.vregs[v].ptxName == ptx::kCarryFlagRegister)
+        carryPending = false;
       return it->second;
+    }
     // Never written: PTX's carry flag comes from an earlier statement. A
     // PTX register the statement reads before writing it holds nothing a
     // port can give it (a special register such as %laneid, an output's
@@ -45,6 +49,7 @@ struct Builder {
     // check it), and the half a partial write keeps is taken as 0.
     const mir::VReg &vr = fn.vregs[v];
     if (vr.ptxName == ptx::kCarryFlagRegister) {
+      carryPending = false;
       site.readsCarry = true;
       return value[v] = var(kCarryVariable, kBool);
     }
@@ -116,6 +121,8 @@ struct Builder {
       auto it = fn.ptxRegs.find(in.dsts[i].reg);
       if (it == fn.ptxRegs.end())
         continue;
+      if (in.dsts[i].reg == ptx::kCarryFlagRegister)
+        carryPending = true;
       const CxxType t = classType(fn.vregs[it->second].cls);
       value[it->second] = materialize((*out)[i]->type == t ? (*out)[i] : convert(t, (*out)[i]));
     }
@@ -136,6 +143,8 @@ struct Builder {
     case MOperand::Kind::VReg: break;
     default: throw std::runtime_error("a destination with no C++ variable");
     }
+    if (fn.vregs[o.vreg].ptxName == ptx::kCarryFlagRegister)
+      carryPending = true;
     const CxxType t = classType(fn.vregs[o.vreg].cls);
     if (t == kU64 && o.part != Part::Whole) {
       Expr old = current(o.vreg, true), half = convert(kU64, e);
@@ -236,6 +245,7 @@ CxxSite cxxFromMir(const translate::Translation &tr, const AsmSnippet &sn) {
       Expr v = vr ? b.current(*vr, !o.input) : lit(localType(o.width), 0);
       b.site.outputs.push_back({o.expr, o.width, v});
     }
+    b.site.exportsCarry = b.carryPending;
     auto cc = fn.ptxRegs.find(ptx::kCarryFlagRegister);
     if (cc != fn.ptxRegs.end() && b.value.count(cc->second)) {
       Expr v = b.value[cc->second];

@@ -35,6 +35,9 @@ struct CxxSite {
   std::vector<CxxOutput> outputs;
   bool readsCarry = false;
   Expr carryOut; // non-null when the statement leaves CC.CF set
+  // The flag's last value is one the statement set and did not read itself
+  // (`add.cc` alone, not `add.cc; addc`): it exists for code after it.
+  bool exportsCarry = false;
   std::string error;
 };
 

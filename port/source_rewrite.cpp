@@ -124,6 +124,11 @@ void rewrite(FileState &fs, PortMode mode, const std::set<std::string> &macros) 
         needed |= at > st.begin;
     if (needed)
       bodies.insert(st.functionBody);
+    else if (s.cxx.exportsCarry)
+      // `add.cc` as the last word of a function (CGBN's add_cc helpers):
+      // its caller's next statement reads the flag, which C++ cannot hand
+      // across the call.
+      demote(s, lines, "it sets PTX's carry flag CC.CF for code after its function, which a port cannot follow");
     else
       s.cxx.carryOut = nullptr;
   }

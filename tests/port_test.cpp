@@ -337,3 +337,29 @@ TEST_CASE("port: carry chains through macros defined in one file and expanded in
     CHECK(contains(s, ".amdhsa_private_segment_fixed_size 0"));
   }
 }
+
+TEST_CASE("port: nvcc's literal '%' registers, and a carry set for the caller") {
+  // nvcc passes a '%' before a letter through: CGBN declares `.reg .u16 %al`.
+  const std::string block = "__device__ unsigned f(unsigned a, unsigned b) { unsigned r;\n"
+                            "  asm(\"{\\n\\t.reg .u32 %t;\\n\\tadd.u32 %t, %1, %2;\\n\\tshl.b32 %0, %t, 3;\\n\\t}\"\n"
+                            "      : \"=r\"(r) : \"r\"(a), \"r\"(b));\n  return r; }\n";
+  port::PortedFile f = port::portSource(block, port::PortMode::Replace, costModel());
+  CHECK(f.ported == 1);
+  CHECK(f.diags.empty());
+  // A helper whose add.cc exists for its caller's next statement (CGBN's
+  // add_cc) cannot hand the flag across the call: it is left, with a word.
+  const std::string helper = "__device__ unsigned add_cc(unsigned a, unsigned b) { unsigned r;\n"
+                             "  asm volatile(\"add.cc.u32 %0, %1, %2;\" : \"=r\"(r) : \"r\"(a), \"r\"(b));\n"
+                             "  return r; }\n";
+  port::PortedFile h = port::portSource(helper, port::PortMode::Guard, costModel());
+  CHECK(h.ported == 0);
+  REQUIRE(h.diags.size() == 1);
+  CHECK(contains(h.diags[0].message, "sets PTX's carry flag CC.CF for code after its function"));
+  // The same statement followed by its reader in the function is ported.
+  const std::string chained = "__device__ unsigned long long add64(unsigned a, unsigned b, unsigned c, unsigned d) {\n"
+                              "  unsigned lo, hi;\n"
+                              "  asm volatile(\"add.cc.u32 %0, %1, %2;\" : \"=r\"(lo) : \"r\"(a), \"r\"(b));\n"
+                              "  asm volatile(\"addc.u32 %0, %1, %2;\" : \"=r\"(hi) : \"r\"(c), \"r\"(d));\n"
+                              "  return ((unsigned long long)hi << 32) | lo; }\n";
+  CHECK(port::portSource(chained, port::PortMode::Guard, costModel()).ported == 2);
+}
