@@ -65,7 +65,43 @@ uint64_t truncatedConstant(const ast::Operand &o, unsigned width, const std::str
   return width >= 64 ? o.imm_bits : o.imm_bits & ((1ull << width) - 1);
 }
 
+std::vector<ast::Instruction> expandQuarterMove(const ast::Instruction &in, unsigned &counter) {
+  const bool pack = in.operands.size() == 2 && in.operands[1].kind == ast::Operand::Kind::Vector;
+  const size_t vector = pack ? 1 : 0;
+  if (in.opcode != "mov" || in.modifiers != std::vector<std::string>{"b64"} || in.operands.size() != 2 ||
+      in.operands[vector].kind != ast::Operand::Kind::Vector || in.operands[vector].elems.size() != 4 ||
+      in.operands[1 - vector].kind != ast::Operand::Kind::Register)
+    return {in};
+  auto fresh = [&](const ast::Operand &like) {
+    ast::Operand r = like;
+    r.kind = ast::Operand::Kind::Register;
+    r.name = r.text = "%__q" + std::to_string(counter++);
+    r.elems.clear();
+    return r;
+  };
+  auto move = [&](const char *type, ast::Operand d, ast::Operand a) {
+    ast::Instruction m = in;
+    m.modifiers = {type};
+    m.operands = {std::move(d), std::move(a)};
+    return m;
+  };
+  const ast::Operand &v = in.operands[vector];
+  const ast::Operand lo = fresh(v), hi = fresh(v);
+  auto halves = [&](size_t first) {
+    ast::Operand h = v;
+    h.elems = {v.elems[first], v.elems[first + 1]};
+    return h;
+  };
+  ast::Operand both = v;
+  both.elems = {lo, hi};
+  if (pack) // {a, b, c, d} -> two .b32 values -> the .b64
+    return {move("b32", lo, halves(0)), move("b32", hi, halves(2)), move("b64", in.operands[0], both)};
+  return {move("b64", both, in.operands[1]), move("b32", halves(0), lo), move("b32", halves(2), hi)};
+}
+
 std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in, unsigned &counter) {
+  if (std::vector<ast::Instruction> q = expandQuarterMove(in, counter); q.size() > 1)
+    return q;
   const std::string &op = in.opcode;
   const bool arith = op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax" || op == "vmad";
   const bool set = op == "vset", shift = op == "vshl" || op == "vshr";

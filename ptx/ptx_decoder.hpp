@@ -23,6 +23,11 @@ std::optional<Instruction> decodeInstruction(const ::ptx::ast::Instruction &in, 
 // followed by .sat's clamp to the part's range and a bfi.b32 into c. Unchanged
 // (one instruction) otherwise; a d selector that cannot merge (no c, or a
 // secondary operation) stays for decodeInstruction to refuse.
+//
+// Also (first): `mov.b64` with four .b16 quarters (PTX ISA 9.7.9.3, `mov.b64
+// {a, b, c, d}, x` and its pack) as the two-halves moves it is made of: the
+// .b64 split into (or built from) two fresh .b32 registers `%__q<N>`, each
+// split into (or built from) two .b16 values.
 std::vector<::ptx::ast::Instruction> expandOperandSelectors(const ::ptx::ast::Instruction &in, unsigned &counter);
 
 // An integer constant operand's bits in a `width`-bit operand: truncated as

@@ -1658,6 +1658,11 @@ static std::string checkKernelFileOnEveryTarget(const std::string &name, unsigne
   return src;
 }
 
+TEST_CASE("mov.b64 with four .b16 quarters (split and pack) agrees with the PTX interpreter on every target") {
+  const std::string src = checkKernelFileOnEveryTarget("mov_quarters.ptx", 2);
+  CHECK(src.find("mov.b64 {%h0, %h1, %h2, %h3}") != std::string::npos);
+}
+
 TEST_CASE("video shifts (vshl/vshr, .clamp/.wrap, .sat, secondary .add/.min/.max) agree with the PTX interpreter on every target") {
   checkKernelFileOnEveryTarget("video_shift.ptx", 2);
 }
