@@ -482,6 +482,14 @@ OpDef defineOp(Op op) {
   case Op::V_MAD_U64_U32:
     return OpDef{Op::V_MAD_U64_U32, "v_mad_u64_u32", E::VOP3, SL::V64, {SL::V32, SL::V32, SL::V64}, false, vega,
         [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], false) + s[2]; }, "", false, true};
+  case Op::V_SUBBREV_CO_U32:
+    return OpDef{Op::V_SUBBREV_CO_U32, "v_subbrev_co_u32", E::VOP2, SL::V32, {SL::V32, SL::V32, SL::Mask}, false, vega,
+        [](const S &s, const Ctx &c) { return carryResult(s[1].zext(33) - s[0].zext(33) - s[2].zext(33), c); }, "",
+        true};
+  case Op::V_LSHL_ADD_U64:
+    return OpDef{Op::V_LSHL_ADD_U64, "v_lshl_add_u64", E::VOP3, SL::V64, {SL::V64, SL::V32, SL::V64}, false,
+        "CDNA3 ISA V_LSHL_ADD_U64",
+        [](const S &s, const Ctx &) { return s[0].shl(amount(s[1], 3, 64)) + s[2]; }};
   case Op::V_MAD_I64_I32:
     return OpDef{Op::V_MAD_I64_I32, "v_mad_i64_i32", E::VOP3, SL::V64, {SL::V32, SL::V32, SL::V64}, false, vega,
         [](const S &s, const Ctx &) { return sem::mulWide(s[0], s[1], true) + s[2]; }, "", false, true};

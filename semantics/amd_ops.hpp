@@ -61,6 +61,12 @@ enum class Op {
   // (VOP3B, carry out to an SGPR mask: VCC here).
   V_MUL_U32_U24, V_MUL_HI_U32_U24, V_MUL_I32_I24, V_MUL_HI_I32_I24, V_MAD_U32_U24, V_MAD_I32_I24,
   V_MAD_U64_U32, V_MAD_I64_I32,
+  // D = (S0 << S1[2:0]) + S2 on 64-bit values (CDNA3 ISA, gfx942 only): no
+  // rule emits it; clang's 64-bit adds and address arithmetic do (check --amd).
+  V_LSHL_ADD_U64,
+  // D = S1 - S0 - VCC, VCC = the borrow (Vega ISA 12.7; gfx10+
+  // v_subrev_co_ci_u32): no rule emits it; clang's borrow chains do.
+  V_SUBBREV_CO_U32,
   // Scratch (per-lane private memory; Vega ISA 9 "Scratch"): loads dst,
   // srcs {byte offset in the lane's area, offset}; stores srcs {offset, data, offset}.
   SCRATCH_LOAD_U8, SCRATCH_LOAD_I8, SCRATCH_LOAD_U16, SCRATCH_LOAD_I16, SCRATCH_LOAD_B32, SCRATCH_LOAD_B64,

@@ -94,6 +94,7 @@ std::vector<MnemonicRename> gfx11Renames() {
       // global memory
       {"global_load_dword", "global_load_b32"},
       {"global_load_dwordx2", "global_load_b64"},
+      {"global_load_dwordx3", "global_load_b96"},
       {"global_load_dwordx4", "global_load_b128"},
       {"global_load_ubyte", "global_load_u8"},
       {"global_load_sbyte", "global_load_i8"},
@@ -101,6 +102,7 @@ std::vector<MnemonicRename> gfx11Renames() {
       {"global_load_sshort", "global_load_i16"},
       {"global_store_dword", "global_store_b32"},
       {"global_store_dwordx2", "global_store_b64"},
+      {"global_store_dwordx3", "global_store_b96"},
       {"global_store_dwordx4", "global_store_b128"},
       {"global_store_byte", "global_store_b8"},
       {"global_store_short", "global_store_b16"},
@@ -136,12 +138,16 @@ std::vector<MnemonicRename> gfx11Renames() {
       // flat (generic addresses)
       {"flat_load_dword", "flat_load_b32"},
       {"flat_load_dwordx2", "flat_load_b64"},
+      {"flat_load_dwordx3", "flat_load_b96"},
+      {"flat_load_dwordx4", "flat_load_b128"},
       {"flat_load_ubyte", "flat_load_u8"},
       {"flat_load_sbyte", "flat_load_i8"},
       {"flat_load_ushort", "flat_load_u16"},
       {"flat_load_sshort", "flat_load_i16"},
       {"flat_store_dword", "flat_store_b32"},
       {"flat_store_dwordx2", "flat_store_b64"},
+      {"flat_store_dwordx3", "flat_store_b96"},
+      {"flat_store_dwordx4", "flat_store_b128"},
       {"flat_store_byte", "flat_store_b8"},
       {"flat_store_short", "flat_store_b16"},
       // scratch (private memory)
@@ -151,10 +157,14 @@ std::vector<MnemonicRename> gfx11Renames() {
       {"scratch_load_sshort", "scratch_load_i16"},
       {"scratch_load_dword", "scratch_load_b32"},
       {"scratch_load_dwordx2", "scratch_load_b64"},
+      {"scratch_load_dwordx3", "scratch_load_b96"},
+      {"scratch_load_dwordx4", "scratch_load_b128"},
       {"scratch_store_byte", "scratch_store_b8"},
       {"scratch_store_short", "scratch_store_b16"},
       {"scratch_store_dword", "scratch_store_b32"},
       {"scratch_store_dwordx2", "scratch_store_b64"},
+      {"scratch_store_dwordx3", "scratch_store_b96"},
+      {"scratch_store_dwordx4", "scratch_store_b128"},
       // LDS
       {"ds_write_b32", "ds_store_b32"},
       {"ds_write_b64", "ds_store_b64"},
@@ -205,6 +215,7 @@ TargetInfo gfx9Like(std::string name, std::string product, bool cdna) {
   t.gfx11_mnemonics = false;
   t.packed_work_item_ids = cdna; // gfx90a and gfx942; not gfx900
   t.architected_flat_scratch = t.name == "gfx942";
+  t.has_lshl_add_u64 = t.name == "gfx942";
   t.global_offset_bits = 13;
   t.counters = TargetInfo::Counters::Gfx9;
   return t;

@@ -58,6 +58,7 @@ struct TargetInfo {
   unsigned constant_bus_limit_64bit_shift = 1;
   bool is_cdna = false;               // gfx90a (CDNA2), gfx942 (CDNA3)
   bool has_vop2_64bit_shift = false;  // gfx12: v_lshlrev_b64 has a VOP2 (_e32) form
+  bool has_lshl_add_u64 = false;      // gfx942: v_lshl_add_u64 (CDNA3 ISA; clang's 64-bit adds)
   // Spellings that depend on wave size / generation.
   std::string vcc = "vcc";            // "vcc" (wave64) / "vcc_lo" (wave32)
   std::string exec = "exec";          // "exec" / "exec_lo"

@@ -363,3 +363,70 @@ TEST_CASE("port: nvcc's literal '%' registers, and a carry set for the caller") 
                               "  return ((unsigned long long)hi << 32) | lo; }\n";
   CHECK(port::portSource(chained, port::PortMode::Guard, costModel()).ported == 2);
 }
+
+namespace {
+
+// clang-19 in HIP mode, device only, to a linked code object for `target`.
+std::string compileHipObject(const std::string &dir, const std::string &file, const std::string &target) {
+  const std::string out = dir + "/" + fs::path(file).stem().string() + "." + target + ".hsaco";
+  Run r = runProgram("clang-19", {"-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc", "-O3",
+                                  "--offload-arch=" + target, "-include", kPortDir + "/hip_shim.h", "-c",
+                                  "--no-gpu-bundle-output", "-o", out, dir + "/" + file});
+  REQUIRE_MESSAGE(r.exited(0), "clang-19 for " << target << ":\n" << r.err);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("port-asm then clang-19: each ported kernel passes check --amd against nvcc's PTX, on every target") {
+  // The PTX is nvcc 13's of the CUDA originals (tests/port/*.ptx); the AMD
+  // side is what a porting engineer ships: port-asm's output, built by clang.
+  const std::string dir = tempPath("ported");
+  fs::create_directories(dir);
+  const std::string header = slurp(kPortDir + "/bignum.h"), helpers = slurp(kPortDir + "/helpers.cu"),
+                    bignum = slurp(kPortDir + "/bignum.cu");
+  std::vector<port::PortedFile> ported =
+      port::portSources({&helpers, &header, &bignum}, port::PortMode::Guard, costModel());
+  REQUIRE(ported[0].ported + ported[1].ported + ported[2].ported == 31);
+  spit(dir + "/helpers.cu", ported[0].text);
+  spit(dir + "/bignum.h", ported[1].text);
+  spit(dir + "/bignum.cu", ported[2].text);
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    for (const char *k : {"helpers", "bignum"}) {
+      const std::string object = compileHipObject(dir, std::string(k) + ".cu", t.name);
+      Run c = run({"check", kPortDir + "/" + k + ".ptx", "--amd", object, "-mcpu=" + t.name, "--trials", "2"});
+      INFO(k << " on " << t.name << ":\n" << c.out << c.err);
+      CHECK(c.exited(0));
+      CHECK(contains(c.out, "AMD code object: kernel '_Z"));
+      CHECK(contains(c.out, "result: every output buffer agrees"));
+    }
+  }
+  // A port that computes something else is caught: rotr7's amount off by one.
+  std::string wrong = ported[0].text;
+  const std::string right = "__builtin_amdgcn_alignbit(p2a_1, p2a_1, 7u)";
+  const size_t at = wrong.find(right);
+  REQUIRE(at != std::string::npos);
+  wrong.replace(at, right.size(), "__builtin_amdgcn_alignbit(p2a_1, p2a_1, 8u)");
+  spit(dir + "/wrong.cu", wrong);
+  const std::string object = compileHipObject(dir, "wrong.cu", "gfx942");
+  Run c = run({"check", kPortDir + "/helpers.ptx", "--amd", object, "-mcpu=gfx942", "--trials", "1"});
+  CHECK(c.exited(1));
+  CHECK(contains(c.out, "MISMATCH"));
+}
+
+TEST_CASE("check --amd: its arguments are checked before anything runs") {
+  const std::string ptx = kPortDir + "/helpers.ptx";
+  Run r = run({"check", ptx, "--kernel", "a=b"});
+  CHECK(r.exited(2));
+  CHECK(contains(r.err, "--kernel PTX=AMD names a kernel of --amd's code object"));
+  r = run({"check", ptx, "--amd", "/nonexistent.hsaco", "-mcpu=gfx942"});
+  CHECK(r.exited(2));
+  CHECK(contains(r.err, "--amd: "));
+  r = run({"check", ptx, "--amd", ptx, "-mcpu=all"});
+  CHECK(r.exited(2));
+  CHECK(contains(r.err, "a code object is built for one GPU"));
+  // Not an ELF file, or no such kernel in it: a located error, exit 2.
+  r = run({"check", ptx, "--amd", ptx, "-mcpu=gfx942"});
+  CHECK(r.exited(2));
+  CHECK(contains(r.err, "--amd: "));
+}

@@ -122,6 +122,10 @@ cl::opt<std::string> CheckDump("dump", cl::desc("Write every buffer's final byte
 cl::opt<bool> CheckProgress("progress",
                             cl::desc("Show which trial, side and block is running (default: when stderr is a terminal)"),
                             cl::sub(CheckCmd), cl::cat(Category));
+cl::opt<std::string> CheckAmd("amd",
+                              cl::desc("Run this AMD code object (ELF object or .hsaco, built for -mcpu) against the PTX "
+                                       "instead of the translation; --kernel PTX=AMD where the names differ"),
+                              cl::value_desc("FILE"), cl::init(""), cl::sub(CheckCmd), cl::cat(Category));
 cl::list<std::string> CheckParams("param", cl::desc("Value of a parameter: NAME=VALUE (default: random; a pointer parameter given a value gets no buffer)"),
                                   cl::sub(CheckCmd), cl::cat(Category));
 
@@ -701,6 +705,26 @@ int runCheck() {
   o.maxVgprs = MaxVgprs;
   o.maxSgprs = MaxSgprs;
   o.kernel = CheckKernel;
+  if (!CheckAmd.empty()) {
+    // --kernel PTX=AMD: HIP may name the kernel otherwise than nvcc did.
+    if (auto [ptxName, amdName] = StringRef(CheckKernel).split('='); !amdName.empty()) {
+      o.kernel = ptxName.str();
+      o.amdKernel = amdName.str();
+    }
+    if (Mcpu == "all") {
+      WithColor::error(errs(), "ptx2amdgpu") << "--amd: a code object is built for one GPU; give its -mcpu\n";
+      return 2;
+    }
+    p2a::input::ReadResult bytes = p2a::input::readInput(CheckAmd, maxInputBytes());
+    if (!bytes.ok) {
+      WithColor::error(errs(), "ptx2amdgpu") << "--amd: " << printableName(bytes.error) << "\n";
+      return 2;
+    }
+    o.amdObject = std::move(bytes.text);
+  } else if (StringRef(CheckKernel).contains('=')) {
+    WithColor::error(errs(), "ptx2amdgpu") << "--kernel PTX=AMD names a kernel of --amd's code object; no --amd given\n";
+    return 2;
+  }
   static const unsigned gridMax[3] = {0x7fffffff, 65535, 65535}, blockMax[3] = {1024, 1024, 64};
   std::optional<Dim3> grid = parseDim3(CheckGrid, "grid", gridMax), block = parseDim3(CheckBlock, "block", blockMax);
   if (!grid || !block)
@@ -914,7 +938,7 @@ int main(int argc, char **argv) {
                                    "  ptx2amdgpu explain [-mcpu=gfxN] [--format=text|json] SNIPPET|FILE|-\n"
                                    "  ptx2amdgpu rules [--format=text|md|json] [-mcpu=gfxN] [--verify] [FILTER]\n"
                                    "  ptx2amdgpu compare --llc=llc_counts.json [--format=md|json]\n"
-                                   "  ptx2amdgpu check FILE.ptx [--kernel NAME] [-mcpu=gfxN|all] [--grid X,Y,Z] [--block X,Y,Z]\n"
+                                   "  ptx2amdgpu check FILE.ptx [--kernel NAME[=AMD]] [--amd FILE.hsaco] [-mcpu=gfxN|all] [--grid X,Y,Z] [--block X,Y,Z]\n"
                                    "                   [--trials N] [--seed S] [--buffer NAME=BYTES] [--param NAME=VALUE] [--shared-bytes N]\n"
                                    "  ptx2amdgpu port-asm FILE.cu... [-o OUT | -i] [--guard|--replace] [--report=FILE.html]\n"
                                    "  ptx2amdgpu FILE.ptx [-mcpu=gfxN] [-o OUT] [-filetype=asm|obj|hsaco] [--print-ir-after=STEP | --print-ir]\n"

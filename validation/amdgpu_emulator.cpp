@@ -34,15 +34,12 @@ std::optional<Fault> Emulator::run() {
     return Fault{"the descriptor asks for wave" + std::to_string(W_) + " but " + t_.name + " code is wave" +
                      std::to_string(t_.wave_size) + " here",
                  -1};
-  if (k_.descriptor.userPrivateSegmentBuffer() || k_.descriptor.userQueuePtr())
-    return Fault{"the descriptor requests a private segment buffer or the queue pointer, which the emulator does "
-                 "not provide (scratch goes through flat scratch)",
-                 -1};
   if (k_.descriptor.userFlatScratchInit() && t_.architected_flat_scratch)
     return Fault{t_.name + " sets up flat scratch itself; the descriptor must not ask for flat_scratch_init", -1};
   if (k_.descriptor.privateSegmentEnabled() && !t_.architected_flat_scratch && !k_.descriptor.userFlatScratchInit())
     return Fault{"scratch is enabled but the descriptor does not ask for flat_scratch_init: on " + t_.name +
-                     " the kernel must set FLAT_SCRATCH from it",
+                     " the kernel would reach scratch through the private segment buffer (buffer_* instructions), "
+                     "which the emulator does not model",
                  -1};
   for (unsigned bz = 0; bz < l_.grid.z; ++bz)
     for (unsigned by = 0; by < l_.grid.y; ++by)
@@ -79,8 +76,17 @@ std::optional<Fault> Emulator::runWorkgroup(unsigned bx, unsigned by, unsigned b
       wave.s[u++] = static_cast<uint32_t>(v);
       wave.s[u++] = static_cast<uint32_t>(v >> 32);
     };
+    // (AMDGPUUsage "Initial Kernel Execution State": the private segment
+    // buffer and the queue pointer are given, as a runtime would, but hold
+    // nothing: scratch through buffer instructions is not modelled, and no
+    // kernel reads the queue but an assert's host call.)
+    if (kd.userPrivateSegmentBuffer())
+      for (unsigned i = 0; i < 4; ++i)
+        wave.s[u++] = 0;
     if (kd.userDispatchPtr())
       put64(l_.dispatchAddress);
+    if (kd.userQueuePtr())
+      put64(0);
     if (kd.userKernargSegmentPtr())
       put64(l_.kernargAddress);
     if (kd.userDispatchId())
@@ -228,7 +234,7 @@ targets::InstFacts Emulator::facts(const Parsed &p, const MemOp *mem) const {
   else if (m.rfind("s_cbranch", 0) == 0 || m == "s_branch")
     f.cls = InstClass::Branch;
   else if (m.rfind("s_wait", 0) == 0 || m == "s_nop" || m == "s_endpgm" || m == "s_trap" || m.rfind("s_barrier", 0) == 0 ||
-           m == "s_delay_alu")
+           m == "s_delay_alu" || m == "s_sendmsg" || m == "s_clause")
     f.cls = InstClass::Other;
   else if (m.rfind("s_", 0) == 0)
     f.cls = InstClass::Salu;
@@ -432,38 +438,36 @@ std::optional<Fault> Emulator::execScalarCompare(Wave &w, const Parsed &p, long 
 }
 
 std::optional<Fault> Emulator::execDual(Wave &w, long inst) {
-  // v_dual_cndmask_b32 X :: v_dual_cndmask_b32 Y (gfx11+ VOPD): both halves
-  // read their sources (and VCC) before either writes.
+  // X :: Y (gfx11+ VOPD, RDNA3 ISA 7.6): two VALU operations issued
+  // together; both read their sources before either writes. Each half runs
+  // as the VALU instruction it pairs (v_dual_mov_b32 is v_mov_b32;
+  // v_dual_cndmask_b32 reads VCC implicitly): Y on a copy of the wave's
+  // state as it was, X on the wave, then Y's destination is copied over.
   const std::string &text = k_.code[size_t(inst)].text;
   const size_t sep = text.find(" :: ");
   if (sep == std::string::npos)
     return fault(inst, "cannot read the dual instruction '" + text + "'");
-  Parsed x = parseText(text.substr(0, sep), W_), y = parseText(text.substr(sep + 4), W_);
-  if (x.mnemonic != "v_dual_cndmask_b32" || y.mnemonic != "v_dual_cndmask_b32" || x.ops.size() != 3 ||
-      y.ops.size() != 3)
-    return fault(inst, "unknown dual instruction '" + text + "': only v_dual_cndmask_b32 pairs are modelled");
-  const amd::OpDef &def = amd::opDef(amd::Op::V_CNDMASK_B32);
-  const uint64_t ex = exec(w);
-  Operand vcc;
-  vcc.kind = Operand::Kind::S;
-  vcc.index = kVcc;
-  std::vector<std::pair<unsigned, uint32_t>> writes;
-  amd::EvalContext ec;
-  for (const Parsed *h : {&x, &y}) {
-    for (const Operand &o : h->ops)
-      if (std::optional<Fault> f = checkRange(o, inst))
-        return f;
-    for (unsigned lane = 0; lane < W_; ++lane) {
-      if (!((ex >> lane) & 1))
-        continue;
-      BV r = def.semantics({laneValue(w, h->ops[1], amd::Slot::V32, lane), laneValue(w, h->ops[2], amd::Slot::V32, lane),
-                            laneValue(w, vcc, amd::Slot::Mask, lane)},
-                           ec);
-      writes.push_back({h->ops[0].index * W_ + lane, static_cast<uint32_t>(r.value())});
+  Parsed halves[2] = {parseText(text.substr(0, sep), W_), parseText(text.substr(sep + 4), W_)};
+  for (Parsed &h : halves) {
+    if (h.mnemonic.rfind("v_dual_", 0) != 0 || h.ops.empty() || h.ops[0].kind != Operand::Kind::V)
+      return fault(inst, "unknown dual instruction '" + text + "'");
+    h.mnemonic = "v_" + h.mnemonic.substr(7);
+    if (h.mnemonic == "v_cndmask_b32") {
+      Operand vcc;
+      vcc.kind = Operand::Kind::S;
+      vcc.index = kVcc;
+      vcc.count = W_ == 64 ? 2 : 1;
+      vcc.text = W_ == 64 ? "vcc" : "vcc_lo";
+      h.ops.push_back(vcc);
     }
   }
-  for (auto [at, v] : writes)
-    w.v[at] = v;
+  Wave before = w;
+  if (std::optional<Fault> f = execAlu(before, halves[1], inst))
+    return f;
+  if (std::optional<Fault> f = execAlu(w, halves[0], inst))
+    return f;
+  const unsigned y = halves[1].ops[0].index;
+  std::copy_n(before.v.begin() + size_t(y) * W_, W_, w.v.begin() + size_t(y) * W_);
   return std::nullopt;
 }
 
@@ -536,6 +540,12 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
       // a VALU instruction with no effect (it counts for VALU-mitigated hazards)
     } else if (m == "s_delay_alu") {
       // a scheduling hint (RDNA3 ISA "s_delay_alu"): no architectural effect
+    } else if (m == "s_clause") {
+      // gfx10+: the next memory instructions issue as a group (RDNA2 ISA
+      // "S_CLAUSE"), a performance hint with no effect on results
+    } else if (m == "s_sendmsg" && k_.code[size_t(inst)].text.find("MSG_DEALLOC_VGPRS") != std::string::npos) {
+      // gfx11+: the wave gives its VGPRs back before s_endpgm (a hint LLVM
+      // emits; RDNA3 ISA "S_SENDMSG"): nothing a later instruction sees
     } else if (cacheMaintenance_.count(m)) {
       // write-backs and invalidations: the model's memory is one coherent
       // level, so they change nothing here (tests check they are emitted)

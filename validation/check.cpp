@@ -93,8 +93,10 @@ public:
               " trial(s), seed " + std::to_string(o_.seed) + "\n  buffers: " + (sizes.empty() ? "none" : sizes) +
               (dynamicShared_ ? ", dynamic shared memory " + std::to_string(*dynamicShared_) + " bytes"
                    : std::string()) +
-              "\n  translation: " + std::to_string(kt_.code.size()) + " AMD instructions, " +
-              std::to_string(kt_.numVgprs) + " VGPRs, " + std::to_string(kt_.numSgprs) + " SGPRs\n";
+              (foreign_ ? "\n  AMD code object: kernel '" + loaded_.name + "', " + std::to_string(kt_.code.size()) +
+                              " instructions, " + std::to_string(kt_.numVgprs) + " VGPRs allocated\n"
+                        : "\n  translation: " + std::to_string(kt_.code.size()) + " AMD instructions, " +
+                              std::to_string(kt_.numVgprs) + " VGPRs, " + std::to_string(kt_.numSgprs) + " SGPRs\n");
     for (unsigned trial = 0; trial < o_.trials; ++trial)
       if (!runTrial(trial))
         return std::move(r_);
@@ -177,6 +179,39 @@ private:
                                  "bytes of LDS a workgroup has");
       dynamicShared_ = o_.sharedBytes ? *o_.sharedBytes : shared.bytes < targets::kLdsBytesPerWorkgroup ? targets::kLdsBytesPerWorkgroup - shared.bytes : 0;
     }
+    if (!o_.amdObject.empty()) {
+      if (!loadAmdObject())
+        return false;
+    } else if (!translateAndLoad()) {
+      return false;
+    }
+    return prepareBuffers();
+  }
+
+  // check --amd: the given code object's kernel, as the runtime would launch
+  // it. Nothing maps its instructions to PTX statements, so a mismatch is
+  // traced on the PTX side only.
+  bool loadAmdObject() {
+    const std::string name = o_.amdKernel.empty() ? k_->name : o_.amdKernel;
+    std::string err;
+    std::optional<emu::LoadedKernel> lk = emu::loadKernel(o_.amdObject, name, costs_.assembler(t_), err);
+    if (!lk)
+      return fail(k_->loc, "--amd: " + err);
+    loaded_ = std::move(*lk);
+    foreign_ = true;
+    kt_.codeStmt.assign(loaded_.code.size(), -1);
+    kt_.code.assign(loaded_.code.size(), std::string());
+    kt_.numVgprs = loaded_.descriptor.vgprCount(t_);
+    // Code object v5: the hidden arguments follow the explicit ones, 8-byte aligned.
+    unsigned explicitBytes = 0;
+    for (const kernel::Param &p : k_->params)
+      explicitBytes = std::max(explicitBytes, p.offset + p.size);
+    kt_.hiddenArgsOffset = (explicitBytes + 7) & ~7u;
+    kt_.kernargBytes = std::max(loaded_.descriptor.kernargSize, kt_.hiddenArgsOffset + 256);
+    return true;
+  }
+
+  bool translateAndLoad() {
     cost::CostModel &costs = costs_;
     klower::Options lo;
     lo.forcedRule = o_.forcedRule;
@@ -211,6 +246,10 @@ private:
     if (loaded_.code.size() != kt_.code.size())
       return fail(k_->loc, "internal error: the object holds " + std::to_string(loaded_.code.size()) +
                                " instructions but the translation emitted " + std::to_string(kt_.code.size()));
+    return true;
+  }
+
+  bool prepareBuffers() {
     for (const kernel::Param &p : k_->params) {
       if (p.pointerSized && !o_.params.count(p.name)) {
         Buffer b;
@@ -529,10 +568,11 @@ private:
         const int s = kt_.codeStmt[size_t(f->instruction)];
         if (s >= 0)
           blame(static_cast<unsigned>(s), where);
-        else
+        else if (!foreign_)
           where += "\n  (in the kernel's ABI prologue or epilogue)";
       }
-      return mismatch("trial " + std::to_string(trial) + ": the translated code fails in the AMDGPU emulator: " +
+      return mismatch("trial " + std::to_string(trial) + (foreign_ ? ": the AMD code object" : ": the translated code") +
+                      " fails in the AMDGPU emulator: " +
                       f->message + where);
     }
     if (!o_.dumpDir.empty() && !dump(trial, ptxMem, amdMem))
@@ -607,13 +647,15 @@ private:
 
   void blame(unsigned s, std::string &out) {
     const Stmt &st = k_->body[s];
-    const mir::TranslatedInstruction &ti = kt_.statements[s];
     out += "\n  PTX line " + std::to_string(st.loc.line) + ": " + st.text;
+    r_.blamedLoc = st.loc;
+    if (foreign_) // (a foreign code object: no AMD code belongs to a statement)
+      return;
+    const mir::TranslatedInstruction &ti = kt_.statements[s];
     if (ti.rule) {
       out += "\n  rule '" + ti.rule->name + "' (" + ti.rule->restriction + ")";
       r_.blamedRule = ti.rule->name;
     }
-    r_.blamedLoc = st.loc;
     out += "\n  AMD code for it:";
     for (const std::string &g : ti.gcn)
       out += "\n    " + g;
@@ -760,6 +802,24 @@ private:
       for (size_t i = 0; i < written.size(); ++i)
         ptxValues[written[i]] = e.values[i];
     }
+    if (foreign_) {
+      // check --amd: nothing maps the object's registers to PTX registers, so
+      // the PTX side is shown: the store that wrote the element, and the
+      // values the thread computed on the way.
+      std::string out = header + "\n  (the AMD side is a code object with no map to PTX statements; the PTX side:)";
+      for (auto it = ptxTrace.rbegin(); it != ptxTrace.rend(); ++it)
+        if (k_->body[it->stmt].kind == Stmt::Kind::Store) {
+          blame(it->stmt, out);
+          std::string inputs;
+          for (const std::string &src : kernel::readRegisters(k_->body[it->stmt]))
+            if (ptxValues.count(src))
+              inputs += " " + src + "=" + hex(ptxValues[src]);
+          if (!inputs.empty())
+            out += "\n  its PTX inputs:" + inputs;
+          break;
+        }
+      return out;
+    }
     std::string out = header + "\n  every register value the thread computed agrees; the difference is in a store";
     // The last store statement the thread executed that covers the element.
     for (auto it = ptxTrace.rbegin(); it != ptxTrace.rend(); ++it)
@@ -787,6 +847,7 @@ private:
   ast::Module module_;
   std::optional<kernel::Kernel> k_;
   klower::KernelTranslation kt_;
+  bool foreign_ = false; // check --amd: kt_ describes only the loaded object
   emu::LoadedKernel loaded_;
   std::vector<Buffer> buffers_;
   std::string header_;

@@ -51,6 +51,12 @@ struct Options {
   // argument); unset: what the 64 KiB of LDS leave beside the static shared
   // variables, for a kernel that has dynamic shared memory.
   std::optional<unsigned> sharedBytes;
+  // `check --amd`: run this AMD code object (an ELF object or a linked
+  // .hsaco: a hand port compiled by hipcc or clang, a port-asm output,
+  // another translator's) instead of our translation, kernel `amdKernel`
+  // in it (empty: the PTX kernel's name). It must be built for the target.
+  std::string amdObject;
+  std::string amdKernel;
   // Progress of a long run, for people: called after each block of each side
   // of each trial with what is running ("trial 1 of 3, PTX interpreter") and
   // the blocks done of the grid's.

@@ -18,9 +18,18 @@ bool Emulator::atomicReturns(const Parsed &p, const MemOp &mo) {
 }
 
 std::optional<Fault> Emulator::checkPending(const Wave &w, const Parsed &p, long inst) const {
-  for (const Operand &o : p.ops)
+  // A global or scratch load may overwrite the destination of an earlier
+  // one still in flight: VMEM loads return in order (Vega ISA 4.4 "Data
+  // dependency resolution"), so the later value lands last, as the pending
+  // writes retire here. clang relies on it.
+  const MemOp *mo = memOp(p.mnemonic);
+  const bool vmLoad = mo && (mo->kind == MemOp::GlobalLoad || mo->kind == MemOp::ScratchLoad);
+  for (size_t i = 0; i < p.ops.size(); ++i) {
+    const Operand &o = p.ops[i];
     for (unsigned k : keys(o))
-      for (const PendingLoad &pl : w.pending)
+      for (const PendingLoad &pl : w.pending) {
+        if (vmLoad && i == 0 && pl.counter == Counter::VmLoad && !pl.flat && !pl.lds)
+          continue;
         if (std::find(pl.keys.begin(), pl.keys.end(), k) != pl.keys.end()) {
           const char *counter = pl.flat ? (pl.vmDone ? (t_.counters == targets::TargetInfo::Counters::Gfx12 ? "dscnt" : "lgkmcnt")
                                                      : t_.counters == targets::TargetInfo::Counters::Gfx12 ? "loadcnt" : "vmcnt")
@@ -32,6 +41,8 @@ std::optional<Fault> Emulator::checkPending(const Wave &w, const Parsed &p, long
                                  "' (instruction " + std::to_string(pl.instruction) +
                                  ") may still be writing it: no wait on " + counter + " retired that load");
         }
+      }
+  }
   return std::nullopt;
 }
 

@@ -34,7 +34,7 @@ __global__ void bignum_kernel(const uint64_t *in, uint64_t *out) {
   ADD256(s, a, b);
   sub256(d, a, b);
   for (int k = 0; k < 4; ++k)
-    out[8 * i + k] = s[k] ^ d[k];
-  out[8 * i + 4] = mulhi_sum((uint32_t)a[0], (uint32_t)b[0], (uint32_t)a[1]);
-  mul_acc(out + 8 * i + 5, a[0], b[0], a[1], b[1], (int64_t)a[2]);
+    out[16 * i + k] = s[k] ^ d[k];
+  out[16 * i + 4] = mulhi_sum((uint32_t)a[0], (uint32_t)b[0], (uint32_t)a[1]);
+  mul_acc(out + 16 * i + 5, a[0], b[0], a[1], b[1], (int64_t)a[2]);
 }
