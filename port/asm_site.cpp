@@ -35,8 +35,7 @@ PortedSite portSite(const AsmStatement &st, const LineTable &lines, cost::CostMo
     leftAsIs(site, lines, sn.errorOffset, sn.error);
     return site;
   }
-  const size_t declarations = sn.text.rfind('\n', sn.text.size() - 2);
-  site.ptx = sn.text.substr(0, sn.text.find_last_not_of("\n", declarations) + 1);
+  site.ptx = sn.text.substr(0, sn.statementsLength);
 
   // Snippet positions back to source offsets.
   std::vector<size_t> snippetLines{0};
@@ -71,10 +70,12 @@ PortedSite portSite(const AsmStatement &st, const LineTable &lines, cost::CostMo
       leftAsIs(site, lines, st.begin, "the PTX could not be translated");
     return site;
   }
-  for (const mir::LoweredInst &li : tr.function.body)
-    site.rules.push_back(li.rule ? li.rule->name : "");
-
   site.cxx = cxxFromMir(tr, sn);
+  for (size_t i = 0; i < tr.function.body.size(); ++i) {
+    const mir::LoweredInst &li = tr.function.body[i];
+    const bool direct = i < site.cxx.statedDirectly.size() && site.cxx.statedDirectly[i];
+    site.rules.push_back(direct ? li.ptx.form.name() + " (stated in C++)" : li.rule ? li.rule->name : "");
+  }
   if (!site.cxx.error.empty()) {
     leftAsIs(site, lines, st.begin, site.cxx.error);
     return site;

@@ -269,6 +269,7 @@ AsmSnippet buildSnippet(const AsmStatement &st) {
   }
   // Declarations after the statements (the snippet translation reads them
   // first wherever they are), so that template lines keep their numbers.
+  sn.statementsLength = sn.text.size();
   std::string decls = "\n";
   for (const SnippetOperand &o : sn.operands)
     decls += ".reg .b" + std::to_string(o.width) + " " + o.ptxRegister() + ";\n";

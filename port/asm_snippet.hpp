@@ -30,6 +30,7 @@ struct AsmSnippet {
   std::vector<SnippetOperand> operands; // outputs, then inputs not tied to an output
   std::vector<std::string> registerOf;  // per %N: its PTX register, or the immediate's text
   std::string text;                     // PTX statements, then the operands' .reg declarations
+  size_t statementsLength = 0;          // text's length without the declarations
   std::vector<size_t> offsets;          // per text character: its source offset
   std::string error;                    // why the statement is no snippet
   size_t errorOffset = 0;

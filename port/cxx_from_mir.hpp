@@ -38,6 +38,9 @@ struct CxxSite {
   // The flag's last value is one the statement set and did not read itself
   // (`add.cc` alone, not `add.cc; addc`): it exists for code after it.
   bool exportsCarry = false;
+  // Per PTX instruction: stated in C++ directly (form_cxx.hpp) rather than
+  // through its rule's instructions.
+  std::vector<bool> statedDirectly;
   std::string error;
 };
 

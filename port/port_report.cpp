@@ -15,7 +15,8 @@ std::string formatPortReport(const std::vector<ReportedFile> &files) {
   std::string h = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>port-asm report</title>\n<style>\n"
                   "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;width:100%}"
                   "td,th{border:1px solid #ccc;padding:4px;vertical-align:top;text-align:left}"
-                  "pre{margin:0;font-size:90%}.ported{color:#060}.left{color:#a00}"
+                  "pre{margin:0;font-size:85%;white-space:pre-wrap;word-break:break-word}.ported{color:#060}.left{color:#a00}"
+                  "td:nth-child(3){min-width:28em}"
                   "</style></head><body>\n<h1>port-asm report</h1>\n";
   h += "<p>" + std::to_string(files.size()) + " files, " + std::to_string(total) + " asm statements, " +
        std::to_string(ported) + " ported (each proved equal to its PTX), " + std::to_string(total - ported) +
