@@ -1,6 +1,7 @@
 #include "port/asm_site.hpp"
 
 #include "driver/translate.hpp"
+#include "port/asm_style.hpp"
 #include "grammar/parser.hpp"
 #include "targets/target_info.hpp"
 
@@ -19,7 +20,7 @@ void leftAsIs(PortedSite &site, const LineTable &lines, size_t offset, const std
 
 } // namespace
 
-PortedSite portSite(const AsmStatement &st, const LineTable &lines, cost::CostModel &costs) {
+PortedSite portSite(const AsmStatement &st, const LineTable &lines, cost::CostModel &costs, PortStyle style) {
   PortedSite site;
   site.statement = &st;
   if (!st.error.empty()) {
@@ -88,6 +89,15 @@ PortedSite portSite(const AsmStatement &st, const LineTable &lines, cost::CostMo
                  : "internal error: the C++ for this statement is not equal to its PTX (" +
                        site.proof.counterexample + ")");
     return site;
+  }
+  if (style == PortStyle::Asm) {
+    const AsmStyleResult a = asmStyleFor(st, sn, *pr.module.functions.front().body, costs);
+    if (!a.error.empty()) {
+      leftAsIs(site, lines, st.begin, a.error);
+      return site;
+    }
+    site.asmBlock = a.block;
+    site.asmPerTarget = a.perTarget;
   }
   site.ported = true;
   return site;

@@ -24,6 +24,9 @@ namespace p2a::port {
 // instruction spelled exists on every target (clang reselects per target).
 inline constexpr const char *kBaselineTarget = "gfx900";
 
+// --style: HIP C++ (builtins and operators), or AMDGPU inline asm per target.
+enum class PortStyle { Builtin, Asm };
+
 struct PortedSite {
   const AsmStatement *statement = nullptr;
   bool ported = false;
@@ -31,9 +34,14 @@ struct PortedSite {
   std::vector<std::string> rules; // the rule of each PTX instruction
   CxxSite cxx;
   SiteProof proof;
+  // --style=asm: the replacement block ("{ ... }", lines unindented), and
+  // whether its text differs by target (#if branches inside).
+  std::string asmBlock;
+  bool asmPerTarget = false;
   Diagnostics diags; // located in the source file
 };
 
-PortedSite portSite(const AsmStatement &st, const LineTable &lines, cost::CostModel &costs);
+PortedSite portSite(const AsmStatement &st, const LineTable &lines, cost::CostModel &costs,
+                    PortStyle style = PortStyle::Builtin);
 
 } // namespace p2a::port

@@ -142,15 +142,33 @@ void rewrite(FileState &fs, PortMode mode, const std::set<std::string> &macros) 
   f.carryDeclarations = static_cast<unsigned>(bodies.size());
 
   auto portText = [&](size_t i, const std::string &indent) {
-    return printSite(f.sites[i].cxx, indent, hasMemoryClobber(f.statements[i])).substr(indent.size());
+    const PortedSite &s = f.sites[i];
+    if (s.asmBlock.empty())
+      return printSite(s.cxx, indent, hasMemoryClobber(f.statements[i])).substr(indent.size());
+    // --style=asm: the block's lines under the statement's indentation
+    // (preprocessor lines at the start of theirs).
+    std::string out;
+    for (size_t at = 0; at < s.asmBlock.size();) {
+      const size_t nl = std::min(s.asmBlock.size(), s.asmBlock.find('\n', at));
+      const std::string line = s.asmBlock.substr(at, nl - at);
+      out += (at == 0 || line[0] == '#' ? "" : indent) + line + (nl < s.asmBlock.size() ? "\n" : "");
+      at = nl + 1;
+    }
+    return out;
   };
   for (size_t i = 0; i < f.sites.size();) {
     const AsmStatement &st = f.statements[i];
     if (st.inMacro) {
       size_t j = i;
-      bool any = false;
       while (j < f.sites.size() && f.statements[j].inMacro && f.statements[j].macroBegin == st.macroBegin)
-        any |= f.sites[j++].ported;
+        ++j;
+      bool any = false;
+      for (size_t k = i; k < j; ++k) {
+        if (f.sites[k].ported && f.sites[k].asmPerTarget)
+          demote(f.sites[k], lines, "its AMDGPU assembly differs by target, and a #define cannot hold #if; use "
+                                    "--style=builtin");
+        any |= f.sites[k].ported;
+      }
       if (any) {
         // The #define with each ported statement in its place, on spliced lines.
         std::string body;
@@ -243,7 +261,7 @@ void rewrite(FileState &fs, PortMode mode, const std::set<std::string> &macros) 
 } // namespace
 
 std::vector<PortedFile> portSources(const std::vector<const std::string *> &texts, PortMode mode,
-                                    cost::CostModel &costs) {
+                                    cost::CostModel &costs, PortStyle style) {
   std::vector<FileState> files;
   files.reserve(texts.size());
   for (const std::string *t : texts) {
@@ -251,7 +269,7 @@ std::vector<PortedFile> portSources(const std::vector<const std::string *> &text
     fs.result.statements = scanInlineAsm(*t);
     fs.result.sites.reserve(fs.result.statements.size());
     for (const AsmStatement &st : fs.result.statements)
-      fs.result.sites.push_back(portSite(st, fs.lines, costs));
+      fs.result.sites.push_back(portSite(st, fs.lines, costs, style));
     files.push_back(std::move(fs));
   }
   // (sites point at their statements: the vectors above are not resized again)
@@ -264,8 +282,8 @@ std::vector<PortedFile> portSources(const std::vector<const std::string *> &text
   return out;
 }
 
-PortedFile portSource(const std::string &text, PortMode mode, cost::CostModel &costs) {
-  return std::move(portSources({&text}, mode, costs).front());
+PortedFile portSource(const std::string &text, PortMode mode, cost::CostModel &costs, PortStyle style) {
+  return std::move(portSources({&text}, mode, costs, style).front());
 }
 
 } // namespace p2a::port

@@ -34,7 +34,8 @@ struct PortedFile {
 // Ports the files together (macros defined in one and expanded in another
 // share the carry flag); results in input order.
 std::vector<PortedFile> portSources(const std::vector<const std::string *> &texts, PortMode mode,
-                                    cost::CostModel &costs);
-PortedFile portSource(const std::string &text, PortMode mode, cost::CostModel &costs);
+                                    cost::CostModel &costs, PortStyle style = PortStyle::Builtin);
+PortedFile portSource(const std::string &text, PortMode mode, cost::CostModel &costs,
+                      PortStyle style = PortStyle::Builtin);
 
 } // namespace p2a::port

@@ -430,3 +430,37 @@ TEST_CASE("check --amd: its arguments are checked before anything runs") {
   CHECK(r.exited(2));
   CHECK(contains(r.err, "--amd: "));
 }
+
+TEST_CASE("port-asm --style=asm: AMDGPU inline asm per target, built by clang-19, passes check --amd everywhere") {
+  const std::string src = slurp(kPortDir + "/asm_style.cu");
+  port::PortedFile f = port::portSource(src, port::PortMode::Guard, costModel(), port::PortStyle::Asm);
+  for (const Diagnostic &d : f.diags)
+    INFO(d.loc.line << ":" << d.loc.col << ": " << d.message);
+  CHECK(f.diags.empty());
+  REQUIRE(f.ported == 7);
+  CHECK(contains(f.text, "asm(\"v_alignbit_b32 %0, %1, %1, 19\""));
+  // prmt's selector constant is a VOP3 literal from gfx10 on, a register before.
+  CHECK(contains(f.text, "#if defined(__gfx900__) || defined(__gfx90a__) || defined(__gfx942__)"));
+  CHECK(contains(f.text, "#error \"port-asm --style=asm: no AMDGPU assembly for this target"));
+  CHECK(contains(f.text, "\"+v\"(acc)"));
+  CHECK(contains(f.text, "asm volatile(")); // the memory clobber keeps its statement in place
+  const std::string dir = tempPath("asm_style");
+  fs::create_directories(dir);
+  spit(dir + "/asm_style.cu", f.text);
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    const std::string object = compileHipObject(dir, "asm_style.cu", t.name);
+    Run c = run({"check", kPortDir + "/asm_style.ptx", "--amd", object, "-mcpu=" + t.name, "--trials", "2"});
+    INFO(t.name << ":\n" << c.out << c.err);
+    CHECK(c.exited(0));
+  }
+  // What inline asm cannot name is left, with the reason.
+  const std::string helpers = slurp(kPortDir + "/helpers.cu");
+  port::PortedFile h = port::portSource(helpers, port::PortMode::Guard, costModel(), port::PortStyle::Asm);
+  std::string all;
+  for (const Diagnostic &d : h.diags)
+    all += d.message + "\n";
+  CHECK(contains(all, "one half of a 64-bit value"));
+  CHECK(contains(all, "the carry flag CC.CF between statements lives in VCC"));
+  CHECK(contains(all, "a #define cannot hold #if"));
+  CHECK(h.ported + h.diags.size() == h.sites.size());
+}

@@ -140,6 +140,12 @@ cl::opt<port::PortMode> PortModeOpt(
                           "#if defined(__HIP_PLATFORM_AMD__) port #else original #endif (default)"),
                clEnumValN(port::PortMode::Replace, "replace", "the port only")),
     cl::sub(PortAsmCmd), cl::cat(Category));
+cl::opt<port::PortStyle> PortStyleOpt(
+    "style", cl::desc("What replaces a statement"), cl::init(port::PortStyle::Builtin),
+    cl::values(clEnumValN(port::PortStyle::Builtin, "builtin",
+                          "HIP C++: clang's AMDGPU builtins and operators (default)"),
+               clEnumValN(port::PortStyle::Asm, "asm", "AMDGPU inline asm, the rule table's sequence per target")),
+    cl::sub(PortAsmCmd), cl::cat(Category));
 cl::opt<std::string> PortReport("report", cl::desc("Write an HTML page listing every asm statement"),
                                 cl::value_desc("file.html"), cl::init(""), cl::sub(PortAsmCmd), cl::cat(Category));
 
@@ -884,7 +890,7 @@ int runPortAsm() {
   std::vector<const std::string *> texts;
   for (const auto &d : done)
     texts.push_back(&d->text);
-  std::vector<port::PortedFile> results = port::portSources(texts, PortModeOpt, costModel());
+  std::vector<port::PortedFile> results = port::portSources(texts, PortModeOpt, costModel(), PortStyleOpt);
   for (size_t i = 0; i < done.size(); ++i) {
     Done &d = *done[i];
     d.result = std::move(results[i]);
@@ -940,7 +946,7 @@ int main(int argc, char **argv) {
                                    "  ptx2amdgpu compare --llc=llc_counts.json [--format=md|json]\n"
                                    "  ptx2amdgpu check FILE.ptx [--kernel NAME[=AMD]] [--amd FILE.hsaco] [-mcpu=gfxN|all] [--grid X,Y,Z] [--block X,Y,Z]\n"
                                    "                   [--trials N] [--seed S] [--buffer NAME=BYTES] [--param NAME=VALUE] [--shared-bytes N]\n"
-                                   "  ptx2amdgpu port-asm FILE.cu... [-o OUT | -i] [--guard|--replace] [--report=FILE.html]\n"
+                                   "  ptx2amdgpu port-asm FILE.cu... [-o OUT | -i] [--style=builtin|asm] [--guard|--replace] [--report=FILE.html]\n"
                                    "  ptx2amdgpu FILE.ptx [-mcpu=gfxN] [-o OUT] [-filetype=asm|obj|hsaco] [--print-ir-after=STEP | --print-ir]\n"
                                    "  ptx2amdgpu INPUT... -o OUTDIR [-j N] [--stats=text|json] [--report=FILE.html]\n",
                                    &errs()))
