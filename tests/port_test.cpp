@@ -12,11 +12,13 @@
 #include "port/source_rewrite.hpp"
 #include "proof/solver_context.hpp"
 #include "targets/target_info.hpp"
+#include "validation/amdgpu_emulator.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <map>
+#include <regex>
 
 using namespace p2a;
 using namespace p2a::testing;
@@ -399,6 +401,16 @@ TEST_CASE("port-asm then clang-19: each ported kernel passes check --amd against
       CHECK(c.exited(0));
       CHECK(contains(c.out, "AMD code object: kernel '_Z"));
       CHECK(contains(c.out, "result: every output buffer agrees"));
+      // The run's measure: a straight-line kernel executes each of its
+      // instructions once per wave, and waits at least one global load's
+      // latency, so the estimate exceeds that plus one cycle an instruction.
+      std::smatch size, run;
+      REQUIRE(std::regex_search(c.out, size, std::regex(R"(kernel '[^']+', (\d+) instructions)")));
+      REQUIRE(std::regex_search(c.out, run, std::regex(R"(AMD run \(trial 0\): (\d+) instructions executed, about (\d+) cycles)")));
+      const unsigned waves = 64 / t.wave_size;
+      if (std::string(k) == "helpers")
+        CHECK(std::stoul(run[1]) == waves * std::stoul(size[1]));
+      CHECK(std::stoul(run[2]) > emu::kVmemLatency + std::stoul(size[1]));
     }
   }
   // A port that computes something else is caught: rotr7's amount off by one.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 
 namespace p2a::emu {
@@ -22,6 +23,21 @@ Emulator::Emulator(const LoadedKernel &k, const targets::TargetInfo &t, const La
       byMnemonic_.insert({stripEncoding(amd::mnemonic(d.op, t)), d.op});
     if (d.encoding == amd::Encoding::CacheMaintenance)
       cacheMaintenance_.insert(amd::mnemonic(d.op, t));
+  }
+  if (o.stats && o.timing) {
+    // One question to the scheduling model per distinct instruction text.
+    std::map<std::string, std::pair<unsigned, unsigned>> byText;
+    for (const mc::Assembler::DecodedInst &d : k.code) {
+      auto [it, fresh] = byText.emplace(d.text, std::pair<unsigned, unsigned>{1, 1});
+      if (!fresh)
+        continue;
+      std::vector<mc::McDiagnostic> diags;
+      if (std::optional<std::vector<mc::InstCost>> c = o.timing->costs(d.text, diags); c && c->size() == 1)
+        it->second = {std::max(1u, c->front().latency),
+                      std::max(1u, static_cast<unsigned>(std::ceil(c->front().rthroughput)))};
+    }
+    for (const mc::Assembler::DecodedInst &d : k.code)
+      timing_.push_back(byText.at(d.text));
   }
   for (size_t i = 0; i < k.code.size(); ++i) {
     parsed_.push_back(parseText(k.code[i].text, W_));
@@ -159,12 +175,22 @@ std::optional<Fault> Emulator::runWorkgroup(unsigned bx, unsigned by, unsigned b
         if (std::optional<Fault> f = runWave(w))
           return f;
     bool live = false;
-    for (Wave &w : ws)
+    uint64_t release = 0; // (the barrier opens when the last wave arrives)
+    for (Wave &w : ws) {
       live |= !w.done;
-    if (!live)
+      release = std::max(release, w.atBarrier ? w.cycle : 0);
+    }
+    if (!live) {
+      if (o_.stats)
+        for (const Wave &w : ws)
+          o_.stats->cycles = std::max(o_.stats->cycles, w.cycle);
       return std::nullopt;
-    for (Wave &w : ws)
+    }
+    for (Wave &w : ws) {
+      if (w.atBarrier)
+        w.cycle = release;
       w.atBarrier = false;
+    }
   }
 }
 
@@ -508,6 +534,32 @@ void Emulator::trace(const Wave &w, long inst) {
   o_.trace->push_back(std::move(r));
 }
 
+void Emulator::account(Wave &w, const targets::InstFacts &f, const MemOp *mo, long inst) {
+  ++o_.stats->instructions;
+  if (timing_.empty())
+    return;
+  const auto [latency, issue] = timing_[size_t(inst)];
+  uint64_t at = w.cycle;
+  auto readyOf = [&](unsigned key) {
+    auto it = w.ready.find(key);
+    return it == w.ready.end() ? 0 : it->second;
+  };
+  for (unsigned r : f.vgprReads)
+    at = std::max(at, readyOf(r));
+  for (unsigned r : f.sgprReads)
+    at = std::max(at, readyOf(1000 + r));
+  w.cycle = at + issue;
+  w.lastIssue = at;
+  // A load's registers are ready when a wait retires it (retire), at its
+  // memory latency (runWave sets it); everything else after its own latency.
+  if (mo)
+    return;
+  for (unsigned r : f.vgprWrites)
+    w.ready[r] = at + latency;
+  for (unsigned r : f.sgprWrites)
+    w.ready[1000 + r] = at + latency;
+}
+
 std::optional<Fault> Emulator::runWave(Wave &w) {
   while (!w.done && !w.atBarrier) {
     if (w.pc >= k_.code.size())
@@ -521,6 +573,8 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
     const targets::InstFacts f = facts(p, mo);
     if (std::optional<Fault> fl = checkHazards(w, f, inst))
       return fl;
+    if (o_.stats)
+      account(w, f, mo, inst);
     if (std::optional<Fault> fl = checkPending(w, p, inst))
       return fl;
     for (const Operand &o : p.ops)
@@ -531,7 +585,15 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
     const std::string &m = p.mnemonic;
     std::optional<Fault> fl;
     if (mo) {
+      const size_t pendingBefore = w.pending.size();
       fl = execMemory(w, p, *mo, inst);
+      const unsigned latency = mo->kind == MemOp::ScalarLoad ? kSmemLatency
+                               : mo->kind == MemOp::LdsLoad || mo->kind == MemOp::LdsStore ||
+                                       mo->kind == MemOp::LdsAtomic || mo->kind == MemOp::LdsPermute
+                                   ? kLdsLatency
+                                   : kVmemLatency;
+      for (size_t i = pendingBefore; o_.stats && i < w.pending.size(); ++i)
+        w.pending[i].readyAt = w.lastIssue + latency;
     } else if (m == "s_endpgm") {
       w.done = true;
     } else if (m == "s_nop") {

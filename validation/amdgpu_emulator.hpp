@@ -51,7 +51,28 @@ struct TraceRecord {
   unsigned lane = 0;
 };
 
+// Dynamic counts and a cycle estimate of a run (issue 20's measure of run
+// time, not a simulation): each wave issues in order; an instruction waits
+// for its sources, then takes its issue cycles; its results are ready
+// after its latency (both from LLVM's scheduling model for the target, the
+// numbers llvm-mca uses); a load's registers are ready a fixed memory
+// latency after it issued, and a wait stalls until the loads it retires are;
+// a barrier releases every wave at the latest arrival. `cycles` is the
+// longest wave's; waves and workgroups are taken to run in parallel, with
+// no contention for the SIMD or memory.
+struct RunStats {
+  uint64_t instructions = 0; // executed, all waves
+  uint64_t cycles = 0;       // the longest wave's estimate
+};
+// The memory latencies the estimate assumes, in cycles (a global load that
+// misses the caches takes several hundred on MI200/MI300 and RDNA3; scalar
+// loads hit the constant cache; LDS is on the CU).
+inline constexpr unsigned kVmemLatency = 500, kSmemLatency = 150, kLdsLatency = 64;
+
 struct Options {
+  // Count instructions and estimate cycles (scheduling model from `timing`).
+  RunStats *stats = nullptr;
+  const mc::Assembler *timing = nullptr;
   uint64_t traceThread = ~0ull; // global linear thread id (x fastest, blocks in order)
   std::vector<TraceRecord> *trace = nullptr;
   uint64_t stepLimit = 4'000'000; // per wave

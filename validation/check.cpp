@@ -101,11 +101,21 @@ public:
       if (!runTrial(trial))
         return std::move(r_);
     r_.status = Status::Pass;
-    r_.report = header_ + "  result: every output buffer agrees in all " + std::to_string(o_.trials) + " trial(s)\n";
+    r_.report = header_ + estimate() + "  result: every output buffer agrees in all " + std::to_string(o_.trials) +
+                " trial(s)\n";
     return std::move(r_);
   }
 
 private:
+  // The first trial's AMD run: dynamic instructions and the cycle estimate
+  // (emu::RunStats).
+  std::string estimate() const {
+    return "  AMD run (trial 0): " + std::to_string(stats_.instructions) + " instructions executed, about " +
+           std::to_string(stats_.cycles) + " cycles for the longest wave (LLVM's scheduling model; memory " +
+           std::to_string(emu::kVmemLatency) + "/" + std::to_string(emu::kSmemLatency) + "/" +
+           std::to_string(emu::kLdsLatency) + " cycles for vector/scalar/LDS loads)\n";
+  }
+
   // How a buffer starts, for the report: " from 12 given bytes, then zero".
   std::string describeStart(const std::string &name) const {
     static const char *fills[] = {"random", "zero", "ones", "seq32"};
@@ -555,6 +565,10 @@ private:
     ptxOpts.afterBlock = progressOf(trial, "PTX interpreter");
     emu::Options amdOpts;
     amdOpts.afterBlock = progressOf(trial, "AMDGPU emulator");
+    if (trial == 0) { // (the first trial's run is the one measured)
+      amdOpts.stats = &stats_;
+      amdOpts.timing = &costs_.assembler(t_);
+    }
     if (std::optional<interp::Fault> f = runPtx(ptxMem, in, ptxOpts))
       return fail(f->loc, "the PTX kernel faults in the reference interpreter (trial " + std::to_string(trial) +
                               "): " + f->message +
@@ -848,6 +862,7 @@ private:
   std::optional<kernel::Kernel> k_;
   klower::KernelTranslation kt_;
   bool foreign_ = false; // check --amd: kt_ describes only the loaded object
+  emu::RunStats stats_;
   emu::LoadedKernel loaded_;
   std::vector<Buffer> buffers_;
   std::string header_;

@@ -47,6 +47,7 @@ std::optional<Fault> Emulator::checkPending(const Wave &w, const Parsed &p, long
 }
 
 void Emulator::retire(Wave &w, const PendingLoad &pl) {
+  w.cycle = std::max(w.cycle, pl.readyAt); // (the cycle estimate: the wave waited for it)
   for (auto [key, value] : pl.writes) {
     if (pl.counter == Counter::Scalar && !pl.lds) // SMEM writes SGPRs; LDS loads write VGPRs
       w.s[key - 1000] = value;

@@ -84,6 +84,7 @@ struct PendingLoad {
   std::vector<std::pair<unsigned, uint32_t>> writes; // (key * 64 + lane) for VGPRs, key for SGPRs -> value
   long instruction = 0;
   std::string text;
+  uint64_t readyAt = 0; // cycle estimate: when its values arrive
 };
 
 struct Wave {
@@ -99,6 +100,10 @@ struct Wave {
   std::vector<std::vector<uint8_t>> scratch; // per lane: the private segment
   uint64_t flatScratchExpected = 0;          // what FLAT_SCRATCH must hold (kernel-initialised scratch)
   uint64_t flatScratchSet = 0;               // gfx10: written through s_setreg (lo | hi << 32)
+  // Cycle estimate (Options::stats): the next issue cycle, and when each
+  // register's value is ready (VGPR n, 1000 + SGPR n).
+  uint64_t cycle = 0, lastIssue = 0;
+  std::map<unsigned, uint64_t> ready;
 };
 
 // ---- decoded text -> operands, and the memory instruction table (emulated_operands.cpp) ----
@@ -233,6 +238,10 @@ private:
   std::map<std::string, amd::Op> byMnemonic_;
   std::set<std::string> cacheMaintenance_; // the op table's write-back and invalidation mnemonics
   std::vector<Parsed> parsed_;
+  // Per instruction, from the scheduling model (Options::timing): latency
+  // and issue cycles.
+  std::vector<std::pair<unsigned, unsigned>> timing_;
+  void account(Wave &w, const targets::InstFacts &f, const MemOp *mo, long inst);
   std::map<uint64_t, size_t> offsetIndex_;
   std::vector<uint8_t> lds_;
   uint64_t blockLinear_ = 0;
