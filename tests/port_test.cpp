@@ -424,6 +424,11 @@ TEST_CASE("port-asm then clang-19: each ported kernel passes check --amd against
   Run c = run({"check", kPortDir + "/helpers.ptx", "--amd", object, "-mcpu=gfx942", "--trials", "1"});
   CHECK(c.exited(1));
   CHECK(contains(c.out, "MISMATCH"));
+  // The trace: the PTX store and its inputs, the AMD lane's last store and its data.
+  CHECK(contains(c.out, "st.global.u32"));
+  CHECK(contains(c.out, "its PTX inputs:"));
+  CHECK(contains(c.out, "the lane's last store: global_store_dword"));
+  CHECK(contains(c.out, "its data v"));
 }
 
 TEST_CASE("check --amd: its arguments are checked before anything runs") {

@@ -820,7 +820,7 @@ private:
       // check --amd: nothing maps the object's registers to PTX registers, so
       // the PTX side is shown: the store that wrote the element, and the
       // values the thread computed on the way.
-      std::string out = header + "\n  (the AMD side is a code object with no map to PTX statements; the PTX side:)";
+      std::string out = header + "\n  (the AMD side is a code object with no map to PTX statements)";
       for (auto it = ptxTrace.rbegin(); it != ptxTrace.rend(); ++it)
         if (k_->body[it->stmt].kind == Stmt::Kind::Store) {
           blame(it->stmt, out);
@@ -832,6 +832,26 @@ private:
             out += "\n  its PTX inputs:" + inputs;
           break;
         }
+      // The AMD side as far as the emulator sees it: the lane's last store
+      // and the data it stored (the data operand follows the address).
+      for (auto it = amdTrace.rbegin(); it != amdTrace.rend(); ++it) {
+        const std::string &text = loaded_.code[it->instruction].text;
+        if (text.find("store") == std::string::npos && text.rfind("ds_write", 0) != 0)
+          continue;
+        out += "\n  AMD instruction " + std::to_string(it->instruction) + ", the lane's last store: " + text;
+        const size_t first = text.find(", ");
+        const size_t second = first == std::string::npos ? first : text.find(',', first + 2);
+        if (first != std::string::npos) {
+          const std::string data = text.substr(first + 2, second == std::string::npos ? second : second - first - 2);
+          if (std::optional<Location> l = parseLocation(data); l && !l->sgpr && l->index + l->count <= it->vgprs.size()) {
+            std::string values;
+            for (unsigned k = 0; k < l->count; ++k)
+              values += (k ? " " : "") + hex(it->vgprs[l->index + k]);
+            out += "\n  its data " + data + " = " + values;
+          }
+        }
+        break;
+      }
       return out;
     }
     std::string out = header + "\n  every register value the thread computed agrees; the difference is in a store";
