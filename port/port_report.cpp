@@ -35,7 +35,8 @@ std::string formatPortReport(const std::vector<ReportedFile> &files) {
       const LineColumn lc = lines.at(st.begin);
       h += "<tr><td>" + escape(f.name) + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) +
            "</td><td><pre>" + escape(s.ptx.empty() ? st.templateText : s.ptx) + "</pre></td><td><pre>" +
-           (s.ported ? escape(printSite(s.cxx, "", false)) : "") + "</pre></td><td>";
+           (!s.ported ? "" : s.asmBlock.empty() ? escape(printSite(s.cxx, "", false)) : escape(s.asmBlock)) +
+           "</pre></td><td>";
       for (size_t i = 0; i < s.rules.size(); ++i)
         h += (i ? "<br>" : "") + escape(s.rules[i]);
       h += "</td><td>";

@@ -8,6 +8,7 @@
 #include "port/amd_op_cxx.hpp"
 #include "port/asm_snippet.hpp"
 #include "port/inline_asm_scanner.hpp"
+#include "port/port_report.hpp"
 #include "port/site_proof.hpp"
 #include "port/source_rewrite.hpp"
 #include "proof/solver_context.hpp"
@@ -461,6 +462,10 @@ TEST_CASE("port-asm --style=asm: AMDGPU inline asm per target, built by clang-19
   CHECK(contains(f.text, "#error \"port-asm --style=asm: no AMDGPU assembly for this target"));
   CHECK(contains(f.text, "\"+v\"(acc)"));
   CHECK(contains(f.text, "asm volatile(")); // the memory clobber keeps its statement in place
+  // The report shows what was written: the assembly, not the C++ it was proved through.
+  const std::string html = port::formatPortReport({{"asm_style.cu", &src, &f}});
+  CHECK(contains(html, "v_alignbit_b32 %0, %1, %1, 19"));
+  CHECK_FALSE(contains(html, "__builtin_amdgcn_alignbit"));
   const std::string dir = tempPath("asm_style");
   fs::create_directories(dir);
   spit(dir + "/asm_style.cu", f.text);
