@@ -708,6 +708,7 @@ bool parseAssignments(const cl::list<std::string> &list, const char *option, std
 // check: 0 all outputs agree, 1 a mismatch, 2 a usage or translation error, 3 a race in the PTX kernel.
 int runCheck() {
   check::Options o;
+  o.estimate = true;
   o.maxVgprs = MaxVgprs;
   o.maxSgprs = MaxSgprs;
   o.kernel = CheckKernel;

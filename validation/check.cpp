@@ -110,6 +110,8 @@ private:
   // The first trial's AMD run: dynamic instructions and the cycle estimate
   // (emu::RunStats).
   std::string estimate() const {
+    if (!o_.estimate)
+      return "";
     return "  AMD run (trial 0): " + std::to_string(stats_.instructions) + " instructions executed, about " +
            std::to_string(stats_.cycles) + " cycles for the longest wave (LLVM's scheduling model; memory " +
            std::to_string(emu::kVmemLatency) + "/" + std::to_string(emu::kSmemLatency) + "/" +
@@ -565,7 +567,7 @@ private:
     ptxOpts.afterBlock = progressOf(trial, "PTX interpreter");
     emu::Options amdOpts;
     amdOpts.afterBlock = progressOf(trial, "AMDGPU emulator");
-    if (trial == 0) { // (the first trial's run is the one measured)
+    if (trial == 0 && o_.estimate) { // (the first trial's run is the one measured)
       amdOpts.stats = &stats_;
       amdOpts.timing = &costs_.assembler(t_);
     }

@@ -57,6 +57,11 @@ struct Options {
   // in it (empty: the PTX kernel's name). It must be built for the target.
   std::string amdObject;
   std::string amdKernel;
+  // Report the first trial's executed instructions and cycle estimate
+  // (emu::RunStats): the command line asks for it; it costs a scheduling-
+  // model query per distinct instruction, which test suites running
+  // thousands of checks do without.
+  bool estimate = false;
   // Progress of a long run, for people: called after each block of each side
   // of each trial with what is running ("trial 1 of 3, PTX interpreter") and
   // the blocks done of the grid's.
