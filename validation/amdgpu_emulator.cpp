@@ -575,7 +575,7 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
       return fl;
     if (o_.stats)
       account(w, f, mo, inst);
-    if (std::optional<Fault> fl = checkPending(w, p, inst))
+    if (std::optional<Fault> fl = checkPending(w, p, mo, inst))
       return fl;
     for (const Operand &o : p.ops)
       if (std::optional<Fault> fl = checkRange(o, inst))

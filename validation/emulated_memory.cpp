@@ -17,12 +17,11 @@ bool Emulator::atomicReturns(const Parsed &p, const MemOp &mo) {
   return false;
 }
 
-std::optional<Fault> Emulator::checkPending(const Wave &w, const Parsed &p, long inst) const {
+std::optional<Fault> Emulator::checkPending(const Wave &w, const Parsed &p, const MemOp *mo, long inst) const {
   // A global or scratch load may overwrite the destination of an earlier
   // one still in flight: VMEM loads return in order (Vega ISA 4.4 "Data
   // dependency resolution"), so the later value lands last, as the pending
   // writes retire here. clang relies on it.
-  const MemOp *mo = memOp(p.mnemonic);
   const bool vmLoad = mo && (mo->kind == MemOp::GlobalLoad || mo->kind == MemOp::ScratchLoad);
   for (size_t i = 0; i < p.ops.size(); ++i) {
     const Operand &o = p.ops[i];

@@ -160,7 +160,8 @@ private:
 
   std::optional<Fault> checkHazards(Wave &w, const targets::InstFacts &f, long inst);
 
-  std::optional<Fault> checkPending(const Wave &w, const Parsed &p, long inst) const;
+  // (mo: the instruction's memory table entry, or null)
+  std::optional<Fault> checkPending(const Wave &w, const Parsed &p, const MemOp *mo, long inst) const;
 
   void retire(Wave &w, const PendingLoad &pl);
 
