@@ -181,6 +181,10 @@ struct Kernel {
   ptx::RegisterTypes registers;
   std::vector<Stmt> body;
   std::map<std::string, unsigned> labels; // label -> index of the next statement
+  // Where a transform reordered the body (transforms/statement_scheduling.hpp):
+  // per statement its index in the decoded body; empty when none did.
+  std::vector<unsigned> sourceIndex;
+  size_t sourceOf(size_t i) const { return sourceIndex.empty() ? i : sourceIndex[i]; }
 
   const Param *param(const std::string &n) const;
   const Variable *variable(const std::string &n) const;

@@ -144,10 +144,12 @@ void Lowering::assemble() {
   std::string a;
   a += "\t.text\n\t.globl " + k_.name + "\n\t.p2align 8\n\t.type " + k_.name + ",@function\n" + k_.name + ":\n";
   unsigned lines = 5; // (counted as the text grows: recounting it per line was quadratic)
+  // Rows and code lines name statements by their place in the source
+  // (Kernel::sourceIndex: scheduling may have moved them within a block).
   out_.statements.resize(k_.body.size());
   for (size_t i = 0; i < k_.body.size(); ++i) {
     const Stmt &s = k_.body[i];
-    mir::TranslatedInstruction &ti = out_.statements[i];
+    mir::TranslatedInstruction &ti = out_.statements[k_.sourceOf(i)];
     ti.ptxText = s.text;
     ti.loc = s.loc;
     ti.rule = fn_.body[i].rule;
@@ -164,12 +166,13 @@ void Lowering::assemble() {
     }
     for (const MInst &mi : printer::expandBundle(ci.mi, t_)) {
     const std::string text = printer::printInst(mi, fn_, out_.allocation, t_);
-    std::vector<std::string> &owner = ci.stmt >= 0 ? out_.statements[static_cast<size_t>(ci.stmt)].gcn
+    const long source = ci.stmt >= 0 ? long(k_.sourceOf(static_cast<size_t>(ci.stmt))) : -1;
+    std::vector<std::string> &owner = source >= 0 ? out_.statements[static_cast<size_t>(source)].gcn
                                       : ci.stmt == mir::kPrologue ? out_.prologue
                                                                    : out_.epilogue;
     owner.push_back(text);
     out_.code.push_back(text);
-    out_.codeStmt.push_back(ci.stmt >= 0 ? ci.stmt : -1);
+    out_.codeStmt.push_back(static_cast<int>(source));
     out_.codeAsmLine.push_back(kHeaderLines + 1 + lines);
     a += "\t" + text + "\n";
     lines += 1 + static_cast<unsigned>(std::count(text.begin(), text.end(), '\n'));

@@ -2,6 +2,7 @@
 // pre-lowering rewrites, the retry without SGPR homes, and the MC check.
 #include "lowering/lowering.hpp"
 #include "lowering/passes.hpp"
+#include "kernel/transforms/statement_scheduling.hpp"
 #include "targets/occupancy.hpp"
 
 namespace p2a::klower {
@@ -71,10 +72,12 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
                      KernelTranslation &out, Diagnostics &diags, const Options &options) {
   // A forced rule (tests) applies to the statements as written.
   const select::RuleCostFn cost = cost::ruleCostFn(costs);
-  const kernel::Kernel k =
+  kernel::Kernel k =
       options.forcedRule ? source
                          : kernel::fuseAdds(kernel::fuseLogicTrees(kernel::substituteConstantOperands(source, t, cost), t, cost),
                                             t, cost);
+  if (options.schedule) // (a forced rule too: scheduling moves statements, it does not rewrite them)
+    k = kernel::scheduleStatements(k);
   const size_t diagsBefore = diags.size();
   bool lowered = false;
   // Up to three tries: as asked; without SGPR homes for computed uniform

@@ -37,7 +37,8 @@ struct KernelTranslation {
   std::string target;
   // The complete text for this kernel: code section, symbol, descriptor.
   std::string assembly;
-  // Per kernel statement (same index as Kernel::body): what it became.
+  // Per kernel statement (same index as the decoded Kernel::body, whatever
+  // order scheduling gave them): what it became.
   std::vector<mir::TranslatedInstruction> statements;
   std::vector<std::string> prologue; // ABI loads before the first statement
   std::vector<std::string> epilogue; // s_endpgm when the body falls off its end
@@ -96,6 +97,9 @@ struct Options {
   // Steps after which the machine IR is written to KernelTranslation::irDump
   // (`--print-ir-after`; names from loweringSteps()).
   std::vector<std::string> printAfter;
+  // Statements reordered within their blocks before lowering
+  // (kernel/transforms/statement_scheduling.hpp); off: as written (`-fno-schedule`).
+  bool schedule = true;
 };
 
 // The lowering's steps, in the order Lowering::run takes them.

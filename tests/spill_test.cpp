@@ -1,6 +1,8 @@
 // Spilling (lowering/spilling.cpp): kernels with more live values than the
 // registers hold translate, keep their values in scratch or VGPR lanes, and
-// agree with the PTX interpreter on every target.
+// agree with the PTX interpreter on every target. The kernels hold their
+// values live in the order written: statement scheduling, which may
+// interleave the loads with their uses, is off (schedule = false).
 #include "driver/module_translation.hpp"
 #include "lowering/kernel_lowering.hpp"
 #include "targets/target_info.hpp"
@@ -116,6 +118,7 @@ struct Translated {
 };
 
 Translated translateKernel(const std::string &src, const targets::TargetInfo &t, klower::Options lo = {}) {
+  lo.schedule = false;
   module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel(), {}, lo);
   Translated r;
   r.ok = m.ok && !m.functions.empty() && m.functions[0].kernel;
@@ -125,6 +128,7 @@ Translated translateKernel(const std::string &src, const targets::TargetInfo &t,
 }
 
 void checkEverywhere(const std::string &src, check::Options o = {}) {
+  o.schedule = false;
   o.trials = 2;
   o.block = {96, 1, 1};
   o.grid = {2, 1, 1};
@@ -196,6 +200,7 @@ TEST_CASE("spilling: 150 uniform values and 60 predicates, SGPRs spilled to VGPR
 TEST_CASE("spilling: a register budget (--max-vgprs, --max-sgprs, .maxnreg) is met by spilling") {
   const std::string src = liveValues(40);
   klower::Options lo;
+  lo.schedule = false;
   lo.maxVgprs = 24;
   lo.maxSgprs = 24;
   for (const targets::TargetInfo &t : targets::allTargets()) {
@@ -206,6 +211,7 @@ TEST_CASE("spilling: a register budget (--max-vgprs, --max-sgprs, .maxnreg) is m
     CHECK(k.kernel.spilledVgprValues > 0);
   }
   check::Options o;
+  o.schedule = false;
   o.maxVgprs = 24;
   checkEverywhere(src, o);
   // .maxnreg asks the same of the allocator.
@@ -223,6 +229,7 @@ TEST_CASE("spilling: a budget nothing can meet is a warning, and the target's re
   module::ModuleResult m = module::translateModule(liveValues(8), targets::defaultTarget(), p2a::testing::costModel(),
                                                    {}, [] {
                                                      klower::Options lo;
+                                                     lo.schedule = false;
                                                      lo.maxVgprs = 2; // the ABI's work-item IDs alone take 2
                                                      return lo;
                                                    }());
@@ -256,6 +263,7 @@ TEST_CASE("spilling: .maxntid holds the registers to a block of that size on one
   CHECK(k.kernel.maxBlockThreads == 512);
   CHECK(p2a::testing::contains(k.kernel.metadata, ".max_flat_workgroup_size: 512"));
   check::Options o;
+  o.schedule = false;
   o.block = {1024, 1, 1};
   o.trials = 1;
   check::Result r = check::run(free, targets::defaultTarget(), o, p2a::testing::costModel());
@@ -300,6 +308,7 @@ TEST_CASE("spilling: registers a rule ties into a pair spill together, as one 64
 TEST_CASE("spilling: block lane masks move to VGPR lanes when SGPRs run out") {
   const std::string src = nestedIfs(60);
   klower::Options lo;
+  lo.schedule = false;
   lo.maxSgprs = 48;
   for (const targets::TargetInfo &t : targets::allTargets()) {
     Translated k = translateKernel(src, t, lo);
@@ -315,6 +324,7 @@ TEST_CASE("spilling: block lane masks move to VGPR lanes when SGPRs run out") {
     }
   }
   check::Options o;
+  o.schedule = false;
   o.maxSgprs = 48;
   checkEverywhere(src, o);
 }

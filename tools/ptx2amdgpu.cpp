@@ -166,6 +166,9 @@ cl::opt<unsigned> MaxSgprs("max-sgprs",
                            cl::desc("SGPRs a kernel may use (default: the target's 100); more live uniform values and "
                                     "predicates are spilled to VGPR lanes"),
                            cl::value_desc("N"), cl::init(0), cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
+cl::opt<bool> NoSchedule("fno-schedule",
+                         cl::desc("Keep each block's statements in the order written (no statement scheduling)"),
+                         cl::sub(cl::SubCommand::getAll()), cl::cat(Category));
 enum class FileType { Asm, Obj, Hsaco };
 cl::opt<FileType> Filetype("filetype", cl::desc("Output kind"), cl::init(FileType::Asm),
                            cl::values(clEnumValN(FileType::Asm, "asm", "AMDGPU assembly"),
@@ -560,6 +563,7 @@ int runTranslateFiles() {
   opts.keepResults = !ReportFile.empty();
   opts.lowering.maxVgprs = MaxVgprs;
   opts.lowering.maxSgprs = MaxSgprs;
+  opts.lowering.schedule = !NoSchedule;
   if (PrintIr)
     opts.lowering.printAfter = klower::loweringSteps();
   for (const std::string &step : PrintAfter) {
@@ -711,6 +715,7 @@ int runCheck() {
   o.estimate = true;
   o.maxVgprs = MaxVgprs;
   o.maxSgprs = MaxSgprs;
+  o.schedule = !NoSchedule;
   o.kernel = CheckKernel;
   if (!CheckAmd.empty()) {
     // --kernel PTX=AMD: HIP may name the kernel otherwise than nvcc did.

@@ -229,6 +229,7 @@ private:
     lo.forcedRule = o_.forcedRule;
     lo.maxVgprs = o_.maxVgprs;
     lo.maxSgprs = o_.maxSgprs;
+    lo.schedule = o_.schedule;
     if (!klower::translateKernel(*k_, t_, costs, kt_, r_.diagnostics, lo))
       return fail(k_->loc, "kernel '" + k_->name + "' does not translate for " + t_.name);
     // A block the translation's registers cannot hold on one CU cannot be

@@ -47,6 +47,7 @@ struct Options {
   std::string dumpDir;
   const rules::Rule *forcedRule = nullptr;     // tests: lower with this rule where it applies
   unsigned maxVgprs = 0, maxSgprs = 0;         // --max-vgprs / --max-sgprs (klower::Options)
+  bool schedule = true;                        // -fno-schedule: statements as written (klower::Options)
   // Dynamic shared memory per block (`extern __shared__`, CUDA's launch
   // argument); unset: what the 64 KiB of LDS leave beside the static shared
   // variables, for a kernel that has dynamic shared memory.

@@ -1,0 +1,455 @@
+#include "kernel/transforms/statement_scheduling.hpp"
+
+#include "kernel/analysis/control_flow_graph.hpp"
+#include "kernel/analysis/work_counter.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+namespace p2a::kernel {
+
+namespace {
+
+// Latencies in cycles, the emulator's cycle estimate's figures
+// (validation/amdgpu_emulator.cpp): a vector memory load waited on costs
+// about 500, a scalar one 150 (uniform .const/.param loads become s_load),
+// LDS 64 (ds_bpermute too). An ALU statement is one or a few VALU
+// instructions, each issued every 4 cycles on GCN/CDNA's SIMDs and
+// completing about then; each statement takes kIssueCycles to issue.
+constexpr unsigned kVectorLoadLatency = 500, kScalarLoadLatency = 150, kLdsLatency = 64, kAluLatency = 4,
+                   kIssueCycles = 4;
+// The ready statements looked at per choice, best first: a bound, so that a
+// block of 50,000 statements is scheduled in O(n log n).
+constexpr unsigned kCandidateWindow = 16;
+
+// Memory a statement may touch, as a set of address spaces.
+enum MemoryClass : unsigned {
+  kGlobalMemory = 1,
+  kSharedMemory = 2,
+  kLocalMemory = 4,
+  kParamMemory = 8,
+  kEveryMemory = 15,
+};
+
+unsigned memoryClasses(Space s) {
+  switch (s) {
+  case Space::Global: return kGlobalMemory;
+  case Space::Shared: return kSharedMemory;
+  case Space::Local: return kLocalMemory;
+  case Space::Param: return kParamMemory;
+  case Space::Const: return 0; // never written by a kernel
+  case Space::Generic: return kEveryMemory;
+  }
+  return kEveryMemory;
+}
+
+struct MemoryEffect {
+  unsigned reads = 0, writes = 0;
+};
+
+// What a statement does to memory and to the order of other threads'
+// view of it. A statement with effects beyond memory is ordered against
+// every memory access and every other such statement: as a write of all
+// memory.
+MemoryEffect memoryEffect(const Stmt &s) {
+  const MemoryEffect ordered{kEveryMemory, kEveryMemory};
+  switch (s.kind) {
+  case Stmt::Kind::Load:
+    if (s.strong || s.ordered)
+      return ordered;
+    if (s.space == Space::Global && s.nonCoherent) // read-only for the kernel's lifetime (PTX ISA 9.7.9.8)
+      return {};
+    return {memoryClasses(s.space), 0};
+  case Stmt::Kind::Store:
+    if (s.strong || s.ordered)
+      return ordered;
+    return {0, memoryClasses(s.space)};
+  case Stmt::Kind::Atomic:
+  case Stmt::Kind::Barrier:
+  case Stmt::Kind::Fence:
+  case Stmt::Kind::Trap:
+  case Stmt::Kind::WarpShuffle:
+  case Stmt::Kind::WarpVote:
+  case Stmt::Kind::WarpSync:
+  case Stmt::Kind::WarpCombine:
+  case Stmt::Kind::Branch:
+  case Stmt::Kind::Return: return ordered;
+  case Stmt::Kind::Compute:
+  case Stmt::Kind::ReadSpecial:
+  case Stmt::Kind::AddressOf:
+  case Stmt::Kind::Cvta:
+  case Stmt::Kind::Nop: return {};
+  }
+  return ordered;
+}
+
+unsigned latencyOf(const Stmt &s) {
+  switch (s.kind) {
+  case Stmt::Kind::Load:
+    return s.space == Space::Shared ? kLdsLatency
+           : s.space == Space::Const || s.space == Space::Param ? kScalarLoadLatency
+                                                                : kVectorLoadLatency;
+  case Stmt::Kind::Atomic: return s.space == Space::Shared ? kLdsLatency : kVectorLoadLatency;
+  case Stmt::Kind::WarpShuffle: return kLdsLatency;
+  default: return kAluLatency;
+  }
+}
+
+// The kernel's registers as small integers, and per statement the ones it
+// reads (a guarded write's old value included) and writes, each once.
+struct RegisterUse {
+  std::vector<unsigned> units;                     // per register: 32-bit VGPRs its value takes (0: a predicate)
+  std::vector<std::vector<unsigned>> reads, writes; // per statement
+};
+
+RegisterUse registerUse(const Kernel &k, std::unordered_map<std::string, unsigned> &ids) {
+  RegisterUse u;
+  auto id = [&](const std::string &r) {
+    auto [it, fresh] = ids.emplace(r, static_cast<unsigned>(ids.size()));
+    if (fresh) {
+      auto t = k.registers.find(r);
+      const unsigned width = t == k.registers.end() ? 32 : t->second.width;
+      u.units.push_back(width <= 1 ? 0 : (width + 31) / 32);
+    }
+    return it->second;
+  };
+  const size_t n = k.body.size();
+  u.reads.resize(n);
+  u.writes.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Stmt &s = k.body[i];
+    for (const std::string &r : writtenRegisters(s)) {
+      u.writes[i].push_back(id(r));
+      if (!s.guard.empty())
+        u.reads[i].push_back(id(r));
+    }
+    for (const std::string &r : readRegisters(s))
+      u.reads[i].push_back(id(r));
+    for (std::vector<unsigned> *v : {&u.reads[i], &u.writes[i]}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+  }
+  return u;
+}
+
+// Where each register is held, as register assignment sees it: one
+// interval per PTX register over statement positions, from its first to its
+// last mark (an access, the first statement of a block it is live into, the
+// last of a block it is live out of; lowering/register_assignment.cpp), with
+// no holes. Per register the first and last block holding a mark.
+struct RegisterExtent {
+  std::vector<unsigned> firstBlock, lastBlock;
+};
+
+// One basic block's statements as a dependence graph (positions 0..m-1 in
+// original order), with the pressure estimate that follows the register
+// intervals: a register accessed in the block is held from its first access
+// to its last, or from the block's start if its interval begins before
+// (live in, or marked in an earlier block), and to the block's end if it
+// continues after. Registers the block does not touch but is live through
+// are a constant.
+class BlockSchedule {
+public:
+  BlockSchedule(const Kernel &k, const RegisterUse &use, const RegisterExtent &extent, unsigned block, size_t first,
+                size_t end, const llvm::SparseBitVector<> &liveIn, const llvm::SparseBitVector<> &liveOut,
+                const std::vector<unsigned> &idOfBit)
+      : k_(k), use_(use), first_(first), m_(static_cast<unsigned>(end - first)), succ_(m_), preds_(m_, 0),
+        touched_(m_) {
+    // The branch or return at the end stays there, and so does the setp
+    // writing its guard right before it (sccFromCompare in the lowering).
+    if (m_ && isTerminator(k.body[end - 1])) {
+      fixedTail_ = 1;
+      const Stmt &term = k.body[end - 1];
+      if (m_ >= 2 && !term.guard.empty()) {
+        const Stmt &cmp = k.body[end - 2];
+        if (cmp.kind == Stmt::Kind::Compute && cmp.inst.form.opcode == ptx::Opcode::Setp && !cmp.inst.dsts.empty() &&
+            cmp.inst.dsts[0].isReg() && cmp.inst.dsts[0].reg == term.guard)
+          fixedTail_ = 2;
+      }
+    }
+    buildGraph();
+    std::unordered_map<unsigned, bool> in, out;
+    for (unsigned bit : liveIn)
+      if (idOfBit[bit] != ~0u)
+        in[idOfBit[bit]] = true;
+    for (unsigned bit : liveOut)
+      if (idOfBit[bit] != ~0u)
+        out[idOfBit[bit]] = true;
+    for (Held &h : held_) {
+      h.fromStart = in.count(h.reg) || extent.firstBlock[h.reg] < block;
+      h.toEnd = out.count(h.reg) || extent.lastBlock[h.reg] > block;
+      if (h.fromStart)
+        entryPressure_ += h.units;
+    }
+    for (const auto &[r, yes] : in) // live through without an access
+      if (!index_.count(r))
+        entryPressure_ += use.units[r];
+  }
+
+  // The estimated pressure's peak in the given order (default: original).
+  unsigned peakOf(const std::vector<unsigned> &order) {
+    resetPressure();
+    unsigned peak = pressure_;
+    for (unsigned p : order)
+      peak = std::max(peak, place(p));
+    return peak;
+  }
+  unsigned originalPeak() {
+    std::vector<unsigned> order(m_);
+    for (unsigned p = 0; p < m_; ++p)
+      order[p] = p;
+    return peakOf(order);
+  }
+
+  // The new order (positions in the block), keeping pressure within `limit`
+  // where original order allows it.
+  std::vector<unsigned> schedule(unsigned limit) {
+    resetPressure();
+    const unsigned free = m_ - fixedTail_;
+    std::vector<unsigned> order;
+    order.reserve(m_);
+    std::vector<unsigned> waiting = preds_;
+    std::vector<uint64_t> available(m_, 0), start(m_, 0);
+    // Ready statements by priority (longest path to the block's end first,
+    // then original order) and by original order.
+    std::set<std::pair<uint64_t, unsigned>> byPriority;
+    std::set<unsigned> byPosition;
+    auto makeReady = [&](unsigned p) {
+      if (p >= free)
+        return;
+      byPriority.insert({~height_[p], p});
+      byPosition.insert(p);
+    };
+    for (unsigned p = 0; p < free; ++p)
+      if (!waiting[p])
+        makeReady(p);
+    uint64_t now = 0;
+    while (order.size() < free) {
+      countWork(1);
+      unsigned pick = ~0u, fallback = ~0u;
+      uint64_t fallbackAvailable = ~uint64_t(0);
+      unsigned looked = 0;
+      for (auto it = byPriority.begin(); it != byPriority.end() && looked < kCandidateWindow; ++it, ++looked) {
+        const unsigned p = it->second;
+        const Change c = change(p);
+        if (pressure_ + c.born > limit && c.born > c.dying)
+          continue;
+        if (available[p] <= now) {
+          pick = p;
+          break;
+        }
+        if (available[p] < fallbackAvailable) {
+          fallbackAvailable = available[p];
+          fallback = p;
+        }
+      }
+      if (pick == ~0u)
+        pick = fallback != ~0u ? fallback : *byPosition.begin();
+      byPriority.erase({~height_[pick], pick});
+      byPosition.erase(pick);
+      order.push_back(pick);
+      place(pick);
+      now = std::max(now, available[pick]);
+      start[pick] = now;
+      now += kIssueCycles;
+      for (const auto &[s, latency] : succ_[pick]) {
+        available[s] = std::max(available[s], start[pick] + latency);
+        if (--waiting[s] == 0)
+          makeReady(s);
+      }
+    }
+    for (unsigned p = free; p < m_; ++p) // the fixed tail, after everything else
+      order.push_back(p);
+    return order;
+  }
+
+private:
+  static bool isTerminator(const Stmt &s) { return s.kind == Stmt::Kind::Branch || s.kind == Stmt::Kind::Return; }
+
+  // A register the block accesses.
+  struct Held {
+    unsigned reg = 0, units = 0;
+    unsigned accesses = 0; // statements touching it
+    bool fromStart = false, toEnd = false;
+  };
+
+  void edge(unsigned from, unsigned to, unsigned latency) {
+    if (from == to)
+      return;
+    succ_[from].push_back({to, latency});
+    ++preds_[to];
+  }
+
+  unsigned heldIndex(unsigned r) {
+    auto [it, fresh] = index_.emplace(r, static_cast<unsigned>(held_.size()));
+    if (fresh)
+      held_.push_back({r, use_.units[r], 0, false, false});
+    return it->second;
+  }
+
+  void buildGraph() {
+    std::unordered_map<unsigned, unsigned> lastWriter;
+    std::unordered_map<unsigned, std::vector<unsigned>> readersSince;
+    // Memory: per class, the last write and the reads since it.
+    long lastWrite[4] = {-1, -1, -1, -1};
+    std::vector<unsigned> readsSince[4];
+    for (unsigned p = 0; p < m_; ++p) {
+      countWork(1);
+      const size_t i = first_ + p;
+      const Stmt &s = k_.body[i];
+      for (unsigned r : use_.reads[i]) {
+        if (auto w = lastWriter.find(r); w != lastWriter.end())
+          edge(w->second, p, latencyOf(k_.body[first_ + w->second]));
+        readersSince[r].push_back(p);
+        touched_[p].push_back(heldIndex(r));
+      }
+      for (unsigned r : use_.writes[i]) {
+        if (auto w = lastWriter.find(r); w != lastWriter.end())
+          edge(w->second, p, 0);
+        for (unsigned q : readersSince[r])
+          edge(q, p, 0);
+        readersSince[r].clear();
+        lastWriter[r] = p;
+        touched_[p].push_back(heldIndex(r));
+      }
+      std::sort(touched_[p].begin(), touched_[p].end());
+      touched_[p].erase(std::unique(touched_[p].begin(), touched_[p].end()), touched_[p].end());
+      for (unsigned h : touched_[p])
+        ++held_[h].accesses;
+      const MemoryEffect e = memoryEffect(s);
+      for (unsigned c = 0; c < 4; ++c) {
+        const unsigned bit = 1u << c;
+        if (e.reads & bit) {
+          if (lastWrite[c] >= 0)
+            edge(static_cast<unsigned>(lastWrite[c]), p, 0);
+          readsSince[c].push_back(p);
+        }
+        if (e.writes & bit) {
+          if (lastWrite[c] >= 0)
+            edge(static_cast<unsigned>(lastWrite[c]), p, 0);
+          for (unsigned q : readsSince[c])
+            edge(q, p, 0);
+          readsSince[c].clear();
+          lastWrite[c] = p;
+        }
+      }
+    }
+    // Longest latency-weighted path to the block's end (edges run forward).
+    height_.assign(m_, 0);
+    for (unsigned p = m_; p-- > 0;) {
+      uint64_t h = latencyOf(k_.body[first_ + p]);
+      for (const auto &[s, latency] : succ_[p])
+        h = std::max<uint64_t>(h, latency + height_[s]);
+      height_[p] = h;
+    }
+  }
+
+  void resetPressure() {
+    pressure_ = entryPressure_;
+    accessesLeft_.resize(held_.size());
+    for (size_t h = 0; h < held_.size(); ++h)
+      accessesLeft_[h] = held_[h].accesses;
+  }
+
+  // What placing statement p does to the pressure: the registers it
+  // touches first (born) and last (dying) in the block. Registers are
+  // assigned over statement positions, so at p both are held.
+  struct Change {
+    unsigned born = 0, dying = 0;
+  };
+  Change change(unsigned p) const {
+    Change c;
+    for (unsigned h : touched_[p]) {
+      const Held &r = held_[h];
+      if (!r.fromStart && accessesLeft_[h] == r.accesses)
+        c.born += r.units;
+      if (!r.toEnd && accessesLeft_[h] == 1)
+        c.dying += r.units;
+    }
+    return c;
+  }
+
+  // Places p: returns the pressure while p runs.
+  unsigned place(unsigned p) {
+    const Change c = change(p);
+    const unsigned during = pressure_ + c.born;
+    pressure_ = during - c.dying;
+    for (unsigned h : touched_[p])
+      --accessesLeft_[h];
+    return during;
+  }
+
+  const Kernel &k_;
+  const RegisterUse &use_;
+  size_t first_;
+  unsigned m_;
+  unsigned fixedTail_ = 0;
+  std::vector<std::vector<std::pair<unsigned, unsigned>>> succ_; // (successor, latency)
+  std::vector<unsigned> preds_;
+  std::vector<uint64_t> height_;
+  std::vector<Held> held_;
+  std::unordered_map<unsigned, unsigned> index_; // register -> held_ index
+  std::vector<std::vector<unsigned>> touched_;   // per statement: held_ indices
+  std::vector<unsigned> accessesLeft_;
+  unsigned entryPressure_ = 0, pressure_ = 0;
+};
+
+} // namespace
+
+Kernel scheduleStatements(const Kernel &k) {
+  const size_t n = k.body.size();
+  if (n < 3)
+    return k;
+  const ControlFlowGraph g = controlFlowGraph(k);
+  const RegisterLiveness live = registerLiveness(k, g);
+  std::unordered_map<std::string, unsigned> ids;
+  const RegisterUse use = registerUse(k, ids);
+  std::vector<unsigned> idOfBit(live.index.size(), ~0u);
+  for (const auto &[name, bit] : live.index)
+    if (auto it = ids.find(name); it != ids.end())
+      idOfBit[bit] = it->second;
+  std::vector<llvm::SparseBitVector<>> liveOut(g.numBlocks);
+  for (unsigned b = 0; b < g.numBlocks; ++b)
+    for (unsigned s : g.succ[b])
+      liveOut[b] |= live.liveIn[s];
+  RegisterExtent extent{std::vector<unsigned>(use.units.size(), ~0u), std::vector<unsigned>(use.units.size(), 0)};
+  auto mark = [&](unsigned r, unsigned b) {
+    extent.firstBlock[r] = std::min(extent.firstBlock[r], b);
+    extent.lastBlock[r] = std::max(extent.lastBlock[r], b);
+  };
+  for (size_t i = 0; i < n; ++i) {
+    for (unsigned r : use.reads[i])
+      mark(r, g.blockOf[i]);
+    for (unsigned r : use.writes[i])
+      mark(r, g.blockOf[i]);
+  }
+  for (unsigned b = 0; b < g.numBlocks; ++b)
+    for (const llvm::SparseBitVector<> *set : {&live.liveIn[b], static_cast<const llvm::SparseBitVector<> *>(&liveOut[b])})
+      for (unsigned bit : *set)
+        if (idOfBit[bit] != ~0u)
+          mark(idOfBit[bit], b);
+  Kernel out = k;
+  out.sourceIndex.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    out.sourceIndex[i] = static_cast<unsigned>(k.sourceOf(i));
+  for (unsigned b = 0; b < g.numBlocks; ++b) {
+    const size_t first = g.blockStart[b], end = g.blockEnd(b);
+    if (end - first < 2)
+      continue;
+    BlockSchedule block(k, use, extent, b, first, end, live.liveIn[b], liveOut[b], idOfBit);
+    // The block's own peak in original order bounds it: the estimate
+    // leaves out what is the same in every order (temporaries within a
+    // statement, registers live across the block without a use).
+    const unsigned limit = block.originalPeak();
+    const std::vector<unsigned> order = block.schedule(limit);
+    for (size_t j = 0; j < order.size(); ++j) {
+      out.body[first + j] = k.body[first + order[j]];
+      out.sourceIndex[first + j] = static_cast<unsigned>(k.sourceOf(first + order[j]));
+    }
+  }
+  return out;
+}
+
+} // namespace p2a::kernel

@@ -1,0 +1,42 @@
+// Statement scheduling: within each basic block, the PTX statements are
+// reordered so that long-latency work starts early and independent work
+// fills the wait for it (issue 20, "Instruction scheduling").
+//
+// Why statements, before lowering, and not machine instructions after it:
+// nvcc's PTX keeps each load next to its first use (ptxas schedules), and
+// after register assignment the registers a loaded value shares with
+// earlier values pin the order (anti-dependences). Registers are assigned
+// over statement positions (lowering/register_assignment.cpp), so a
+// statement order chosen first is one the allocator sees whole: a hoisted
+// load simply gets a register of its own.
+//
+// A top-down list scheduler per block: a statement is ready when every
+// statement it depends on is placed; among the ready ones the first whose
+// inputs are available (latency model below) and which keeps the estimated
+// register pressure within the kernel's peak in its original order, by
+// critical path to the block's end, then original order. When pressure is
+// at that peak, statements are taken in their original order, which never
+// needs more than the original did.
+//
+// Dependences: registers (read after write, write after read and after
+// write; a guarded write also reads the value it may keep), memory by
+// address space (a load never passes a store that may alias it; loads of
+// .const, .param never stored to, and ld.global.nc pass everything), and a
+// total order among statements with effects beyond memory (atomics,
+// barriers, fences, strong or acquire/release accesses, traps, warp
+// operations). The block's branch or return stays last, with the setp that
+// feeds it directly before it (the lowering then branches on SCC).
+//
+// The PTX interpreter runs the kernel as written, so `check` validates
+// every reordering like any other translation. Kernel::sourceIndex keeps
+// where each statement came from: diagnostics, reports and `check`'s traces
+// name statements by their place in the source.
+#pragma once
+
+#include "kernel/kernel_ir.hpp"
+
+namespace p2a::kernel {
+
+Kernel scheduleStatements(const Kernel &k);
+
+} // namespace p2a::kernel
