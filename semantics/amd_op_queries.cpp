@@ -17,7 +17,8 @@ bool available(Op op, const targets::TargetInfo &t) {
   case Op::V_XOR3_B32: return t.has_xor3;
   case Op::V_DUAL_CNDMASK_PAIR: return t.generation >= targets::Generation::GFX11;
   case Op::V_LSHRREV_B32_SDWA_W0: return t.generation <= targets::Generation::GFX10;
-  case Op::V_LSHL_ADD_U64: return t.has_lshl_add_u64;
+  case Op::V_LSHL_ADD_U64:
+  case Op::V_MOV_B64: return t.has_lshl_add_u64;
   default: return true;
   }
 }

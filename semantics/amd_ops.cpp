@@ -232,6 +232,12 @@ OpDef defineOp(Op op) {
   case Op::S_XOR_MASK:
     return OpDef{Op::S_XOR_MASK, "s_xor_b64", E::SOP2, SL::Mask, {SL::Mask, SL::Mask}, true, vega,
         [](const S &s, const Ctx &) { return s[0] ^ s[1]; }};
+  case Op::S_ANDN2_MASK:
+    return OpDef{Op::S_ANDN2_MASK, "s_andn2_b64", E::SOP2, SL::Mask, {SL::Mask, SL::Mask}, false, vega,
+        [](const S &s, const Ctx &) { return s[0] & ~s[1]; }};
+  case Op::S_ORN2_MASK:
+    return OpDef{Op::S_ORN2_MASK, "s_orn2_b64", E::SOP2, SL::Mask, {SL::Mask, SL::Mask}, false, vega,
+        [](const S &s, const Ctx &) { return s[0] | ~s[1]; }};
   case Op::S_MOV_MASK:
     return OpDef{Op::S_MOV_MASK, "s_mov_b64", E::SOP1, SL::Mask, {SL::Mask}, false, vega,
         [](const S &s, const Ctx &) { return s[0]; }};
@@ -486,6 +492,9 @@ OpDef defineOp(Op op) {
     return OpDef{Op::V_SUBBREV_CO_U32, "v_subbrev_co_u32", E::VOP2, SL::V32, {SL::V32, SL::V32, SL::Mask}, false, vega,
         [](const S &s, const Ctx &c) { return carryResult(s[1].zext(33) - s[0].zext(33) - s[2].zext(33), c); }, "",
         true};
+  case Op::V_MOV_B64:
+    return OpDef{Op::V_MOV_B64, "v_mov_b64", E::VOP1, SL::V64, {SL::V64}, false, "CDNA3 ISA V_MOV_B64",
+        [](const S &s, const Ctx &) { return s[0]; }};
   case Op::V_LSHL_ADD_U64:
     return OpDef{Op::V_LSHL_ADD_U64, "v_lshl_add_u64", E::VOP3, SL::V64, {SL::V64, SL::V32, SL::V64}, false,
         "CDNA3 ISA V_LSHL_ADD_U64",

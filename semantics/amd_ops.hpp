@@ -36,6 +36,8 @@ enum class Op {
   V_DUAL_CNDMASK_PAIR,     // gfx11+ VOPD: two v_cndmask_b32 on the halves of a pair, one issue
   V_LSHRREV_B32_SDWA_W0,   // gfx9/gfx10 SDWA: src1_sel:WORD_0 zero-extends the low half first
   S_AND_MASK, S_OR_MASK, S_XOR_MASK, S_MOV_MASK,
+  // S0 & ~S1, S0 | ~S1 on masks: no rule emits them; clang closes divergent regions so (check --amd).
+  S_ANDN2_MASK, S_ORN2_MASK,
   // Bit manipulation (neighbours of the Logic and Shift family).
   V_PERM_B32, V_BFE_I32, V_BFM_B32, V_BFREV_B32, V_BCNT_U32_B32,
   V_FFBH_U32, V_FFBL_B32, V_FFBH_I32,
@@ -64,6 +66,9 @@ enum class Op {
   // D = (S0 << S1[2:0]) + S2 on 64-bit values (CDNA3 ISA, gfx942 only): no
   // rule emits it; clang's 64-bit adds and address arithmetic do (check --amd).
   V_LSHL_ADD_U64,
+  // D = S0 on 64 bits (CDNA3 ISA V_MOV_B64, gfx942 only): no rule emits it;
+  // clang's 64-bit copies do (check --amd).
+  V_MOV_B64,
   // D = S1 - S0 - VCC, VCC = the borrow (Vega ISA 12.7; gfx10+
   // v_subrev_co_ci_u32): no rule emits it; clang's borrow chains do.
   V_SUBBREV_CO_U32,

@@ -91,6 +91,7 @@ std::vector<MnemonicRename> gfx11Renames() {
       {"s_load_dwordx2", "s_load_b64"},
       {"s_load_dwordx4", "s_load_b128"},
       {"s_load_dwordx8", "s_load_b256"},
+      {"s_load_dwordx16", "s_load_b512"},
       // global memory
       {"global_load_dword", "global_load_b32"},
       {"global_load_dwordx2", "global_load_b64"},
@@ -170,6 +171,10 @@ std::vector<MnemonicRename> gfx11Renames() {
       {"ds_write_b64", "ds_store_b64"},
       {"ds_read_b32", "ds_load_b32"},
       {"ds_read_b64", "ds_load_b64"},
+      {"ds_read_b96", "ds_load_b96"},
+      {"ds_read_b128", "ds_load_b128"},
+      {"ds_write_b96", "ds_store_b96"},
+      {"ds_write_b128", "ds_store_b128"},
       {"ds_write_b8", "ds_store_b8"},
       {"ds_write_b16", "ds_store_b16"},
       {"ds_read_u8", "ds_load_u8"},
@@ -189,6 +194,7 @@ std::vector<MnemonicRename> gfx12Renames() {
   r.push_back({"s_sub_i32", "s_sub_co_i32"});
   r.push_back({"s_add_u32", "s_add_co_u32"});
   r.push_back({"s_addc_u32", "s_add_co_ci_u32"});
+  r.push_back({"s_load_dwordx3", "s_load_b96"}); // (gfx12 adds 96-bit scalar loads)
   return r;
 }
 

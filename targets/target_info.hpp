@@ -58,7 +58,12 @@ struct TargetInfo {
   unsigned constant_bus_limit_64bit_shift = 1;
   bool is_cdna = false;               // gfx90a (CDNA2), gfx942 (CDNA3)
   bool has_vop2_64bit_shift = false;  // gfx12: v_lshlrev_b64 has a VOP2 (_e32) form
-  bool has_lshl_add_u64 = false;      // gfx942: v_lshl_add_u64 (CDNA3 ISA; clang's 64-bit adds)
+  bool has_lshl_add_u64 = false;      // gfx942: v_lshl_add_u64 and v_mov_b64 (CDNA3 ISA; clang's 64-bit adds and copies)
+  // gfx101x's VMEM-reads-SGPR-then-scalar-write hazard (LLVM
+  // FeatureVMEMtoScalarWriteHazard, in FeatureISAVersion10_1_Common only):
+  // gfx1030 does not have it, and clang's gfx1030 code does not mitigate it.
+  // No supported target has it; the rule stays for a gfx101x TargetInfo.
+  bool vmem_to_scalar_write_hazard = false;
   // Spellings that depend on wave size / generation.
   std::string vcc = "vcc";            // "vcc" (wave64) / "vcc_lo" (wave32)
   std::string exec = "exec";          // "exec" / "exec_lo"

@@ -50,7 +50,6 @@ std::string waitInstruction(Counter c, unsigned n, const TargetInfo &t) {
 namespace {
 
 bool gfx9(const TargetInfo &t) { return t.generation == Generation::GFX9; }
-bool gfx10(const TargetInfo &t) { return t.generation == Generation::GFX10; }
 
 bool intersects(const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
   for (unsigned x : a)
@@ -89,9 +88,9 @@ const std::vector<HazardRule> &hazardRules() {
                 intersects(p.vgprReads, c.vgprWrites);
        }},
       {"vmem-sgpr-read-scalar-write",
-       "LLVM GCNHazardRecognizer (gfx10 VMEMtoScalarWriteHazard): VMEM reads an SGPR -> SALU/VALU writes it; "
+       "LLVM GCNHazardRecognizer (gfx101x VMEMtoScalarWriteHazard): VMEM reads an SGPR -> SALU/VALU writes it; "
        "a VALU instruction (or s_waitcnt_depctr 0xffe3) must come between",
-       1, true, gfx10,
+       1, true, [](const TargetInfo &t) { return t.vmem_to_scalar_write_hazard; },
        [](const InstFacts &p, const InstFacts &c) {
          return (p.cls == InstClass::Vmem || p.cls == InstClass::Lds) &&
                 (c.cls == InstClass::Salu || c.cls == InstClass::Valu) && intersects(p.sgprReads, c.sgprWrites);

@@ -103,18 +103,23 @@ TEST_CASE("hazards: the wait states still missing before an instruction") {
   CHECK(h->missingStates == 2);
   history.push_back({InstFacts{}, 2, 2}); // s_nop 1: five in all
   CHECK(!findHazard(history, vmemReads, gfx900));
-  // Not a gfx1030 hazard; there a VMEM reading an SGPR then a SALU writing it needs a VALU between.
+  // Not a gfx1030 hazard.
   const TargetInfo &gfx1030 = *findTarget("gfx1030");
   CHECK(!findHazard({{writeSgpr, 1, 0}}, vmemReads, gfx1030));
+  // A VMEM reading an SGPR then a SALU writing it: a VALU must come between
+  // on gfx101x (LLVM FeatureVMEMtoScalarWriteHazard), not on gfx1030.
   InstFacts saluWrite;
   saluWrite.cls = InstClass::Salu;
   saluWrite.sgprWrites = {21};
-  h = findHazard({{vmemReads, 1, 0}, {InstFacts{}, 16, 1}}, saluWrite, gfx1030);
+  CHECK(!findHazard({{vmemReads, 1, 0}, {InstFacts{}, 16, 1}}, saluWrite, gfx1030));
+  TargetInfo gfx101x = gfx1030;
+  gfx101x.vmem_to_scalar_write_hazard = true;
+  h = findHazard({{vmemReads, 1, 0}, {InstFacts{}, 16, 1}}, saluWrite, gfx101x);
   REQUIRE(h);
   CHECK(h->needsValu);
   InstFacts valuNop;
   valuNop.cls = InstClass::Valu;
-  CHECK(!findHazard({{vmemReads, 1, 0}, {valuNop, 1, 1}}, saluWrite, gfx1030));
+  CHECK(!findHazard({{vmemReads, 1, 0}, {valuNop, 1, 1}}, saluWrite, gfx101x));
 }
 
 } // TEST_SUITE

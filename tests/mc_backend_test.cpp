@@ -374,8 +374,10 @@ TEST_CASE("gfx11+ mnemonic renames match LLVM") {
       {"s_flbit_i32_i64", "s0, s[2:3]"},
       {"s_load_dword", "s0, s[0:1], 0x0"},
       {"s_load_dwordx2", "s[0:1], s[0:1], 0x0"},
+      {"s_load_dwordx3", "s[0:2], s[0:1], 0x0"},
       {"s_load_dwordx4", "s[0:3], s[0:1], 0x0"},
       {"s_load_dwordx8", "s[0:7], s[0:1], 0x0"},
+      {"s_load_dwordx16", "s[0:15], s[0:1], 0x0"},
       {"global_load_dword", "v0, v[2:3], off"},
       {"global_load_dwordx2", "v[0:1], v[2:3], off"},
       {"global_load_dwordx4", "v[0:3], v[4:5], off"},
@@ -392,6 +394,8 @@ TEST_CASE("gfx11+ mnemonic renames match LLVM") {
       {"global_store_short", "v[2:3], v0, off"},
       {"ds_write_b32", "v0, v1"},
       {"ds_write_b64", "v0, v[2:3]"},
+      {"ds_write_b96", "v0, v[2:4]"},
+      {"ds_write_b128", "v0, v[2:5]"},
       {"ds_read_b32", "v0, v1"},
       {"ds_write_b8", "v0, v1"},
       {"ds_write_b16", "v0, v1"},
@@ -400,6 +404,8 @@ TEST_CASE("gfx11+ mnemonic renames match LLVM") {
       {"ds_read_u16", "v0, v1"},
       {"ds_read_i16", "v0, v1"},
       {"ds_read_b64", "v[0:1], v1"},
+      {"ds_read_b96", "v[0:2], v1"},
+      {"ds_read_b128", "v[0:3], v1"},
       {"v_max_f32", "v0, v1, v2"},
       {"v_min_f32", "v0, v1, v2"},
       {"v_mad_u64_u32", "v[0:1], s0, v1, v2, v[2:3]"},
@@ -484,10 +490,14 @@ TEST_CASE("gfx11+ mnemonic renames match LLVM") {
       INFO(diagText(rn.diagnostics));
       CHECK(rn.ok);
       CHECK(rn.output.find("\t" + r.to) != std::string::npos);
-      // ...the old name is accepted as an alias and printed as the new one...
-      AssembleResult ro = a->assemble(r.from + " " + ops, OutputKind::Asm);
-      CHECK(ro.ok);
-      CHECK(ro.output.find("\t" + r.to) != std::string::npos);
+      // ...the old name is accepted as an alias and printed as the new one
+      // (where there is one: 96-bit scalar loads are new in gfx12, and only
+      // the emulator's table spells them the gfx9 way)...
+      if (r.from != "s_load_dwordx3") {
+        AssembleResult ro = a->assemble(r.from + " " + ops, OutputKind::Asm);
+        CHECK(ro.ok);
+        CHECK(ro.output.find("\t" + r.to) != std::string::npos);
+      }
       // ...and gfx10 does not know the new name (unless gfx11 and gfx12 differ).
       if (gfx1030.mnemonic(r.from) == r.from)
         CHECK_FALSE(accepts(*a1030, r.to + " " + ops));

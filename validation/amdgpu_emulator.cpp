@@ -52,10 +52,10 @@ std::optional<Fault> Emulator::run() {
                  -1};
   if (k_.descriptor.userFlatScratchInit() && t_.architected_flat_scratch)
     return Fault{t_.name + " sets up flat scratch itself; the descriptor must not ask for flat_scratch_init", -1};
-  if (k_.descriptor.privateSegmentEnabled() && !t_.architected_flat_scratch && !k_.descriptor.userFlatScratchInit())
-    return Fault{"scratch is enabled but the descriptor does not ask for flat_scratch_init: on " + t_.name +
-                     " the kernel would reach scratch through the private segment buffer (buffer_* instructions), "
-                     "which the emulator does not model",
+  if (k_.descriptor.privateSegmentEnabled() && !t_.architected_flat_scratch && !k_.descriptor.userFlatScratchInit() &&
+      !k_.descriptor.userPrivateSegmentBuffer())
+    return Fault{"scratch is enabled but the descriptor asks for neither flat_scratch_init nor the private segment "
+                     "buffer: on " + t_.name + " the kernel has no way to reach its scratch",
                  -1};
   for (unsigned bz = 0; bz < l_.grid.z; ++bz)
     for (unsigned by = 0; by < l_.grid.y; ++by)
@@ -93,12 +93,14 @@ std::optional<Fault> Emulator::runWorkgroup(unsigned bx, unsigned by, unsigned b
       wave.s[u++] = static_cast<uint32_t>(v >> 32);
     };
     // (AMDGPUUsage "Initial Kernel Execution State": the private segment
-    // buffer and the queue pointer are given, as a runtime would, but hold
-    // nothing: scratch through buffer instructions is not modelled, and no
-    // kernel reads the queue but an assert's host call.)
-    if (kd.userPrivateSegmentBuffer())
-      for (unsigned i = 0; i < 4; ++i)
-        wave.s[u++] = 0;
+    // buffer is a V# whose base the kernel offsets by its wave's offset;
+    // buffer_* instructions through it reach the lanes' scratch. The queue
+    // pointer holds nothing: no kernel reads the queue but an assert's host call.)
+    if (kd.userPrivateSegmentBuffer()) {
+      put64(kPrivateBufferBase);
+      wave.s[u++] = 0xffffffffu; // NUM_RECORDS
+      wave.s[u++] = 0;           // the format and swizzle bits, not modelled
+    }
     if (kd.userDispatchPtr())
       put64(l_.dispatchAddress);
     if (kd.userQueuePtr())
@@ -148,6 +150,7 @@ std::optional<Fault> Emulator::runWorkgroup(unsigned bx, unsigned by, unsigned b
       wave.scratch.assign(W_, std::vector<uint8_t>(kd.privateSegmentFixedSize, 0));
       const uint64_t waveOffset = (blockLinear_ * waves + w) * kScratchWaveStride;
       wave.flatScratchExpected = kScratchInitBase + waveOffset;
+      wave.scratchWaveOffset = waveOffset;
       if (!t_.architected_flat_scratch)
         wave.s[u++] = static_cast<uint32_t>(waveOffset);
     }
@@ -304,25 +307,96 @@ std::optional<Fault> Emulator::checkHazards(Wave &w, const targets::InstFacts &f
                          " between; " + h->rule->cite);
 }
 
-std::optional<Fault> Emulator::execAlu(Wave &w, const Parsed &p, long inst) {
-  std::string key = stripEncoding(p.mnemonic);
+std::optional<Fault> Emulator::execAlu(Wave &w, const Parsed &written, long inst) {
+  std::string key = stripEncoding(written.mnemonic);
+  // v_cmpx_*: the compare, its result written to EXEC too (Vega ISA 12.8
+  // "VOPC": also to VCC or the SGPR destination; gfx10+ (RDNA ISA "VOPC"):
+  // to EXEC only, with no destination operand). clang guards a kernel's
+  // bounds test so.
+  const bool writesExec = key.rfind("v_cmpx_", 0) == 0;
+  Parsed withDst;
+  if (writesExec) {
+    key = "v_cmp_" + key.substr(7);
+    auto it = byMnemonic_.find(key);
+    if (it != byMnemonic_.end() && written.ops.size() == amd::opDef(it->second).srcs.size()) {
+      withDst = written;
+      Operand none;
+      none.kind = Operand::Kind::Null;
+      none.text = "(EXEC only)";
+      withDst.ops.insert(withDst.ops.begin(), none);
+    }
+  }
+  // SDWA (gfx9/gfx10, Vega ISA 6.3.2 "SDWA"): the 32-bit operation on a
+  // byte or word of each source (zero- or, with sext(), sign-extended), its
+  // result written to a byte or word of the destination, the other bits
+  // zeroed, sign-extended or kept (dst_unused).
+  struct Sel {
+    unsigned shift = 0, bits = 32;
+    bool sext = false;
+  };
+  Sel srcSel[2], dstSel;
+  enum class Unused { Pad, Sext, Preserve } unused = Unused::Pad;
+  const bool sdwa = key.size() > 5 && key.compare(key.size() - 5, 5, "_sdwa") == 0;
+  Parsed adjusted;
+  if (sdwa) {
+    key = key.substr(0, key.size() - 5);
+    adjusted = withDst.ops.empty() ? written : withDst;
+    auto sel = [](const std::string &v, Sel &out) {
+      if (v == "DWORD") out = {0, 32};
+      else if (v == "WORD_0" || v == "WORD_1") out = {16u * unsigned(v[5] - '0'), 16};
+      else if (v.size() == 6 && v.rfind("BYTE_", 0) == 0 && v[5] >= '0' && v[5] <= '3') out = {8u * unsigned(v[5] - '0'), 8};
+      else return false;
+      return true;
+    };
+    for (const std::string &m : adjusted.modifiers) {
+      const size_t colon = m.find(':');
+      const std::string name = m.substr(0, colon), value = colon == std::string::npos ? "" : m.substr(colon + 1);
+      bool ok = true;
+      if (name == "dst_sel") ok = sel(value, dstSel);
+      else if (name == "src0_sel") ok = sel(value, srcSel[0]);
+      else if (name == "src1_sel") ok = sel(value, srcSel[1]);
+      else if (name == "dst_unused")
+        ok = value == "UNUSED_PAD" ? (unused = Unused::Pad, true)
+             : value == "UNUSED_SEXT" ? (unused = Unused::Sext, true)
+             : value == "UNUSED_PRESERVE" ? (unused = Unused::Preserve, true)
+                                          : false;
+      else ok = false;
+      if (!ok)
+        return fault(inst, "modifier '" + m + "' in '" + k_.code[size_t(inst)].text + "' is not modelled");
+    }
+    adjusted.modifiers.clear();
+    // sext(v1): the selected bits sign-extended.
+    for (size_t i = 0, src = 0; i < adjusted.ops.size(); ++i) {
+      Operand &o = adjusted.ops[i];
+      if (o.kind == Operand::Kind::Other && o.text.rfind("sext(", 0) == 0 && o.text.back() == ')') {
+        o = parseOperand(o.text.substr(5, o.text.size() - 6), W_);
+        const size_t firstSrc = adjusted.ops.size() - (i >= adjusted.ops.size() - 2 ? 2 : 1);
+        src = i - firstSrc;
+        if (src < 2)
+          srcSel[src].sext = true;
+      }
+    }
+  }
+  const Parsed &p = sdwa ? adjusted : withDst.ops.empty() ? written : withDst;
   auto has = [&](const char *m) { return std::find(p.modifiers.begin(), p.modifiers.end(), m) != p.modifiers.end(); };
   std::optional<amd::Op> op;
   if (has("clamp")) {
     if (key == t_.mnemonic("v_sub_u32"))
       op = amd::Op::V_SUB_U32_CLAMP;
-  } else if (key.size() > 5 && key.compare(key.size() - 5, 5, "_sdwa") == 0) {
-    if (key == t_.mnemonic("v_lshrrev_b32") + "_sdwa" && has("src1_sel:WORD_0") &&
-        (has("src0_sel:DWORD") || p.modifiers.size() <= 4) && !has("dst_sel:WORD_1"))
-      op = amd::Op::V_LSHRREV_B32_SDWA_W0;
   } else if (auto it = byMnemonic_.find(key); it != byMnemonic_.end()) {
     op = it->second;
     if (*op == amd::Op::V_SUB_U32_CLAMP) // shares the VOP3 name; without clamp it is the plain subtract
       op = amd::Op::V_SUB_U32;
   }
   for (const std::string &m : p.modifiers)
-    if (!has("clamp") && op && *op != amd::Op::V_LSHRREV_B32_SDWA_W0)
+    if (!has("clamp") && op)
       return fault(inst, "modifier '" + m + "' in '" + k_.code[size_t(inst)].text + "' is not modelled");
+  if (sdwa && op) {
+    const amd::OpDef &d = amd::opDef(*op);
+    if (d.dst == amd::Slot::V64 || std::any_of(d.srcs.begin(), d.srcs.end(), [](amd::Slot s) { return s != amd::Slot::V32; }) ||
+        (d.dst == amd::Slot::Mask && dstSel.bits != 32))
+      return fault(inst, "SDWA form '" + k_.code[size_t(inst)].text + "' is not modelled");
+  }
   if (!op)
     return fault(inst, "unknown instruction '" + k_.code[size_t(inst)].text +
                            "': the emulator does not model it (refusing to guess its effect)");
@@ -361,9 +435,24 @@ std::optional<Fault> Emulator::execAlu(Wave &w, const Parsed &p, long inst) {
     ec.exec = BV::constant(1, scalar ? 1 : (ex >> lane) & 1);
     ec.lane = lane;
     std::vector<BV> srcs;
-    for (size_t i = 0; i < def.srcs.size(); ++i)
+    for (size_t i = 0; i < def.srcs.size(); ++i) {
       srcs.push_back(laneValue(w, p.ops[ndst + i], def.srcs[i], lane));
+      if (sdwa && i < 2 && (srcSel[i].bits < 32 || srcSel[i].sext)) {
+        const BV part = BV::constant(srcSel[i].bits, srcs.back().value() >> srcSel[i].shift);
+        srcs.back() = srcSel[i].bits == 32 ? part : srcSel[i].sext ? part.sext(32) : part.zext(32);
+      }
+    }
     BV r = def.semantics(srcs, ec);
+    if (sdwa && dstSel.bits < 32 && def.dst == amd::Slot::V32) {
+      const uint64_t field = ((uint64_t(1) << dstSel.bits) - 1) << dstSel.shift;
+      const uint64_t placed = (r.value() << dstSel.shift) & field;
+      const uint64_t old = dst.kind == Operand::Kind::V ? w.v[size_t(dst.index) * W_ + lane] : 0;
+      const bool negative = (placed >> (dstSel.shift + dstSel.bits - 1)) & 1;
+      const uint64_t above = ~((uint64_t(1) << (dstSel.shift + dstSel.bits)) - 1) & 0xffffffffull;
+      r = BV::constant(32, unused == Unused::Preserve ? (old & ~field) | placed
+                           : unused == Unused::Sext    ? placed | (negative ? above : 0)
+                                                       : placed);
+    }
     if (def.carryOut) {
       auto [value, c] = amd::splitCarry(r);
       carry |= c.value() << lane;
@@ -379,9 +468,13 @@ std::optional<Fault> Emulator::execAlu(Wave &w, const Parsed &p, long inst) {
         m |= results[lane]->value() << lane;
     if (dst.kind != Operand::Kind::S && dst.kind != Operand::Kind::Null)
       return fault(inst, "mask destination '" + dst.text + "' is not an SGPR");
+    if (writesExec)
+      m &= ex; // inactive lanes compare as 0
     if (dst.kind == Operand::Kind::S)
       setMask(w, dst.index, m);
-    if (scalar)
+    if (writesExec)
+      setMask(w, kExec, m);
+    if (scalar && *op != amd::Op::S_MOV_MASK) // (SOP2 logic sets SCC = result != 0; s_mov leaves it)
       w.scc = m != 0;
   } else {
     if (dst.kind != Operand::Kind::V)
@@ -443,15 +536,22 @@ std::optional<Fault> Emulator::execScalarValue(Wave &w, const Parsed &p, const a
 
 std::optional<Fault> Emulator::execScalarCompare(Wave &w, const Parsed &p, long inst) {
   static const char *ops[] = {"eq", "lg", "gt", "ge", "lt", "le"};
-  const std::string &m = p.mnemonic; // s_cmp_<op>_<u32|i32|u64>
-  const size_t us = m.rfind('_');
-  const std::string op = m.substr(6, us - 6), ty = m.substr(us + 1);
+  // s_cmp_<op>_<u32|i32|u64> S0, S1, or SOPK s_cmpk_<op>_<u32|i32> S0, simm16
+  // (the constant zero- or sign-extended by the type; Vega ISA 12.5 SOPK).
+  const std::string &m = p.mnemonic;
+  const bool sopk = m.rfind("s_cmpk_", 0) == 0;
+  const size_t us = m.rfind('_'), at = sopk ? 7 : 6;
+  const std::string op = m.substr(at, us - at), ty = m.substr(us + 1);
   if (p.ops.size() != 2 || (ty != "u32" && ty != "i32" && ty != "u64") ||
       std::find(std::begin(ops), std::end(ops), op) == std::end(ops) || (ty == "u64" && op != "eq" && op != "lg"))
+    return fault(inst, "unknown instruction '" + k_.code[size_t(inst)].text + "': the emulator does not model it");
+  if (sopk && (ty == "u64" || p.ops[0].kind != Operand::Kind::S || p.ops[1].kind != Operand::Kind::Imm))
     return fault(inst, "unknown instruction '" + k_.code[size_t(inst)].text + "': the emulator does not model it");
   auto value = [&](const Operand &o) -> uint64_t {
     if (o.kind == Operand::Kind::S)
       return ty == "u64" ? (uint64_t(w.s[o.index + 1]) << 32) | w.s[o.index] : w.s[o.index];
+    if (sopk)
+      return ty == "i32" ? uint64_t(int64_t(int16_t(o.imm))) & 0xffffffffu : o.imm & 0xffffu;
     return ty == "u64" ? o.imm : (o.imm & 0xffffffffu);
   };
   uint64_t a = value(p.ops[0]), b = value(p.ops[1]);
@@ -460,6 +560,111 @@ std::optional<Fault> Emulator::execScalarCompare(Wave &w, const Parsed &p, long 
     b ^= 0x80000000u;
   }
   w.scc = op == "eq" ? a == b : op == "lg" ? a != b : op == "gt" ? a > b : op == "ge" ? a >= b : op == "lt" ? a < b : a <= b;
+  return std::nullopt;
+}
+
+std::optional<Fault> Emulator::execGprIndexing(Wave &w, const Parsed &p, long inst) {
+  const std::string m = stripEncoding(p.mnemonic);
+  auto unexpected = [&] { return fault(inst, "unexpected operands in '" + k_.code[size_t(inst)].text + "'"); };
+  if (m == "s_set_gpr_idx_on") {
+    // SOPC (Vega ISA 12.4): M0[7:0] = S0[7:0], M0[15:12] = the mode (the
+    // operands the index offsets); until s_set_gpr_idx_off, VALU
+    // instructions read and write VGPR (operand + index) there.
+    if (p.ops.size() != 2 || (p.ops[0].kind != Operand::Kind::S && p.ops[0].kind != Operand::Kind::Imm))
+      return unexpected();
+    const std::string &modes = p.ops[1].text;
+    if (modes.rfind("gpr_idx(", 0) != 0)
+      return unexpected();
+    unsigned mode = 0;
+    for (auto [name, bit] : {std::pair{"SRC0", 1u}, {"SRC1", 2u}, {"SRC2", 4u}, {"DST", 8u}})
+      if (modes.find(name) != std::string::npos)
+        mode |= bit;
+    const uint32_t index = (p.ops[0].kind == Operand::Kind::S ? w.s[p.ops[0].index] : uint32_t(p.ops[0].imm)) & 0xff;
+    w.s[kM0] = (w.s[kM0] & ~0xf0ffu) | index | mode << 12;
+    w.gprIdxOn = true;
+    w.gprIdx = index;
+    w.gprIdxMode = mode;
+    return std::nullopt;
+  }
+  if (m == "s_set_gpr_idx_off") {
+    w.gprIdxOn = false;
+    return std::nullopt;
+  }
+  auto vgpr = [&](const Operand &o, unsigned add, unsigned lane) -> uint32_t * {
+    if (o.kind != Operand::Kind::V || o.index + add >= nv_)
+      return nullptr;
+    return &w.v[size_t(o.index + add) * W_ + lane];
+  };
+  // The moves: under s_set_gpr_idx_on only v_mov_b32 is modelled (what
+  // clang emits there: an element extracted or inserted by a variable index).
+  unsigned srcAdd = 0, dstAdd = 0;
+  if (m == "v_mov_b32" && w.gprIdxOn) {
+    srcAdd = w.gprIdxMode & 1 ? w.gprIdx : 0;
+    dstAdd = w.gprIdxMode & 8 ? w.gprIdx : 0;
+  } else if (m == "v_movrels_b32" || m == "v_movreld_b32" || m == "v_movrelsd_b32") {
+    // RDNA ISA "VOP1": D = V[S0 + M0], V[D + M0] = S0, V[D + M0] = V[S0 + M0].
+    srcAdd = m == "v_movrels_b32" || m == "v_movrelsd_b32" ? w.s[kM0] : 0;
+    dstAdd = m == "v_movreld_b32" || m == "v_movrelsd_b32" ? w.s[kM0] : 0;
+  } else {
+    return fault(inst, "'" + k_.code[size_t(inst)].text + "' is not modelled" +
+                           (w.gprIdxOn ? " under s_set_gpr_idx_on" : ""));
+  }
+  if (p.ops.size() != 2 || !p.modifiers.empty() || p.ops[0].kind != Operand::Kind::V)
+    return unexpected();
+  const uint64_t ex = exec(w);
+  std::vector<std::pair<uint32_t *, uint32_t>> writes;
+  for (unsigned lane = 0; lane < W_; ++lane) {
+    if (!((ex >> lane) & 1))
+      continue;
+    uint32_t value;
+    if (p.ops[1].kind == Operand::Kind::V) {
+      const uint32_t *src = vgpr(p.ops[1], srcAdd, lane);
+      if (!src)
+        return fault(inst, "'" + k_.code[size_t(inst)].text + "' reads VGPR " + std::to_string(p.ops[1].index + srcAdd) +
+                               ", beyond the " + std::to_string(nv_) + " allocated");
+      value = *src;
+    } else {
+      value = static_cast<uint32_t>(laneValue(w, p.ops[1], amd::Slot::V32, lane).value());
+    }
+    uint32_t *dst = vgpr(p.ops[0], dstAdd, lane);
+    if (!dst)
+      return fault(inst, "'" + k_.code[size_t(inst)].text + "' writes VGPR " + std::to_string(p.ops[0].index + dstAdd) +
+                             ", beyond the " + std::to_string(nv_) + " allocated");
+    writes.push_back({dst, value});
+  }
+  for (auto &[dst, value] : writes)
+    *dst = value;
+  return std::nullopt;
+}
+
+std::optional<Fault> Emulator::execSaveExec(Wave &w, const Parsed &p, long inst) {
+  // s_<op>_saveexec_b32/_b64 sdst, ssrc (Vega ISA 12.3 "SOP1"; RDNA3 ISA
+  // spells andn2 and_not1, andn1 and_not0): D = EXEC; EXEC = op(S0, EXEC);
+  // SCC = EXEC != 0. clang opens a divergent if so.
+  const std::string &m = p.mnemonic;
+  const std::string op = m.substr(2, m.find("_saveexec_b") - 2);
+  const unsigned bits = m.compare(m.size() - 3, 3, "b64") == 0 ? 64 : 32;
+  if (bits != W_ || p.ops.size() != 2 || p.ops[0].kind != Operand::Kind::S ||
+      (p.ops[1].kind != Operand::Kind::S && p.ops[1].kind != Operand::Kind::Imm))
+    return fault(inst, "unexpected operands in '" + k_.code[size_t(inst)].text + "'");
+  const uint64_t all = W_ == 64 ? ~uint64_t(0) : 0xffffffffull;
+  const uint64_t e = exec(w), s0 = p.ops[1].kind == Operand::Kind::S ? mask(w, p.ops[1].index) : p.ops[1].imm & all;
+  uint64_t r;
+  if (op == "and") r = s0 & e;
+  else if (op == "or") r = s0 | e;
+  else if (op == "xor") r = s0 ^ e;
+  else if (op == "andn2" || op == "and_not1") r = s0 & ~e;
+  else if (op == "orn2" || op == "or_not1") r = s0 | ~e;
+  else if (op == "andn1" || op == "and_not0") r = ~s0 & e;
+  else if (op == "orn1" || op == "or_not0") r = ~s0 | e;
+  else if (op == "nand") r = ~(s0 & e);
+  else if (op == "nor") r = ~(s0 | e);
+  else if (op == "xnor") r = ~(s0 ^ e);
+  else
+    return fault(inst, "unknown instruction '" + k_.code[size_t(inst)].text + "': the emulator does not model it");
+  setMask(w, p.ops[0].index, e);
+  setMask(w, kExec, r & all);
+  w.scc = (r & all) != 0;
   return std::nullopt;
 }
 
@@ -644,11 +849,13 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
     } else if (m == "s_mov_b64" && W_ == 32) {
       // (wave64 runs it as the mask move) a 64-bit SGPR pair copy, as the
       // prologue reads the aperture registers.
+      // Or a 64-bit constant (clang's loop counters and pointers).
       if (p.ops.size() != 2 || p.ops[0].kind != Operand::Kind::S || p.ops[0].count != 2 ||
-          p.ops[1].kind != Operand::Kind::S || p.ops[1].count != 2)
+          !((p.ops[1].kind == Operand::Kind::S && p.ops[1].count == 2) || p.ops[1].kind == Operand::Kind::Imm))
         return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
-      w.s[p.ops[0].index] = w.s[p.ops[1].index];
-      w.s[p.ops[0].index + 1] = w.s[p.ops[1].index + 1];
+      const bool imm = p.ops[1].kind == Operand::Kind::Imm;
+      w.s[p.ops[0].index] = imm ? static_cast<uint32_t>(p.ops[1].imm) : w.s[p.ops[1].index];
+      w.s[p.ops[0].index + 1] = imm ? static_cast<uint32_t>(p.ops[1].imm >> 32) : w.s[p.ops[1].index + 1];
     } else if (m == "s_getpc_b64") {
       // The address of the next instruction (Vega ISA 12.3 SOP1).
       if (p.ops.size() != 1 || p.ops[0].kind != Operand::Kind::S || p.ops[0].count != 2)
@@ -661,15 +868,28 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
       w.s[p.ops[0].index] = static_cast<uint32_t>(pc);
       // gfx12 zero-extends the 48-bit PC (LLVM hasGetPCZeroExtension)
       w.s[p.ops[0].index + 1] = static_cast<uint32_t>(pc >> 32) & (t_.getpc_zero_extends ? 0xffffu : 0xffffffffu);
-    } else if (m == "s_setpc_b64") {
-      // SOP1 (Vega ISA 12.3): PC = S0, a long branch within the kernel.
-      if (p.ops.size() != 1 || p.ops[0].kind != Operand::Kind::S || p.ops[0].count != 2)
+    } else if (m == "s_setpc_b64" || m == "s_swappc_b64") {
+      // SOP1 (Vega ISA 12.3): PC = S0, a long branch within the kernel or a
+      // return; s_swappc_b64 D, S0 also saves the next instruction's
+      // address in D, a call (the callee is decoded after the kernel).
+      const bool call = m == "s_swappc_b64";
+      const Operand &target = p.ops[call ? 1 : 0];
+      if (p.ops.size() != (call ? 2u : 1u) || target.kind != Operand::Kind::S || target.count != 2 ||
+          (call && (p.ops[0].kind != Operand::Kind::S || p.ops[0].count != 2)))
         return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
-      const uint64_t to = w.s[p.ops[0].index] | (uint64_t(w.s[p.ops[0].index + 1]) << 32);
+      const uint64_t to = w.s[target.index] | (uint64_t(w.s[target.index + 1]) << 32);
       const uint64_t base = l_.imageAddress + k_.codeAddress;
-      auto it = to >= base ? offsetIndex_.find(to - base) : offsetIndex_.end();
+      auto it = offsetIndex_.find(to - base); // (a callee may lie before the kernel: modulo 2^64)
       if (it == offsetIndex_.end())
-        return fault(inst, "s_setpc_b64 to 0x" + llvm::utohexstr(to) + ", which is no instruction of the kernel");
+        return fault(inst, m + " to 0x" + llvm::utohexstr(to) + ", which is no instruction of the kernel" +
+                               (call ? std::string(" or a function of its section (a call in an unlinked object: link "
+                                                   "it, as a .hsaco, to resolve it)")
+                                     : std::string()));
+      if (call) {
+        const uint64_t ret = base + k_.code[w.pc].offset + k_.code[w.pc].size;
+        w.s[p.ops[0].index] = static_cast<uint32_t>(ret);
+        w.s[p.ops[0].index + 1] = static_cast<uint32_t>(ret >> 32);
+      }
       next = it->second;
     } else if (m == "s_add_u32" || m == "s_addc_u32" || m == "s_add_co_u32" || m == "s_add_co_ci_u32") {
       // (gfx12 spells them s_add_co_u32 / s_add_co_ci_u32)
@@ -683,6 +903,58 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
       const uint64_t sum = val(p.ops[1]) + val(p.ops[2]) + (carryIn && w.scc ? 1 : 0);
       w.s[p.ops[0].index] = static_cast<uint32_t>(sum);
       w.scc = (sum >> 32) != 0;
+    } else if (m == "s_addk_i32" || m == "s_movk_i32" || m == "s_mulk_i32") {
+      // SOPK (Vega ISA 12.5): D = D + simm16 (SCC = signed overflow), D =
+      // simm16, D = D * simm16, the constant sign-extended. clang moves the
+      // stack pointer so around a call.
+      if (p.ops.size() != 2 || p.ops[0].kind != Operand::Kind::S || p.ops[0].count != 1 ||
+          p.ops[1].kind != Operand::Kind::Imm)
+        return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
+      const uint32_t k = static_cast<uint32_t>(int32_t(int16_t(p.ops[1].imm))), d = w.s[p.ops[0].index];
+      if (m == "s_movk_i32") {
+        w.s[p.ops[0].index] = k;
+      } else if (m == "s_mulk_i32") {
+        w.s[p.ops[0].index] = d * k;
+      } else {
+        const uint32_t r = d + k;
+        w.s[p.ops[0].index] = r;
+        w.scc = (((d ^ r) & (k ^ r)) >> 31) & 1;
+      }
+    } else if (m == "s_add_nc_u64" || m == "s_sub_nc_u64") {
+      // gfx12 SOP2 (RDNA4 ISA): D = S0 +/- S1 on 64 bits, SCC unchanged.
+      auto val = [&](const Operand &o) -> uint64_t {
+        return o.kind == Operand::Kind::S ? (o.count == 2 ? (uint64_t(w.s[o.index + 1]) << 32) | w.s[o.index] : w.s[o.index])
+                                          : o.imm;
+      };
+      if (p.ops.size() != 3 || p.ops[0].kind != Operand::Kind::S || p.ops[0].count != 2 ||
+          (p.ops[1].kind != Operand::Kind::S && p.ops[1].kind != Operand::Kind::Imm) ||
+          (p.ops[2].kind != Operand::Kind::S && p.ops[2].kind != Operand::Kind::Imm))
+        return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
+      const uint64_t r = m == "s_add_nc_u64" ? val(p.ops[1]) + val(p.ops[2]) : val(p.ops[1]) - val(p.ops[2]);
+      w.s[p.ops[0].index] = static_cast<uint32_t>(r);
+      w.s[p.ops[0].index + 1] = static_cast<uint32_t>(r >> 32);
+    } else if (m == "v_pk_mov_b32") {
+      // gfx90a/gfx942 VOP3P (CDNA2 ISA "V_PK_MOV_B32"): D.lo = S0's half
+      // op_sel[0] picks, D.hi = S1's half op_sel[1] picks, in active lanes.
+      unsigned sel0 = 0, sel1 = 1;
+      for (const std::string &mod : p.modifiers)
+        if (mod.size() == 12 && mod.rfind("op_sel:[", 0) == 0 && mod[9] == ',' && mod[11] == ']') {
+          sel0 = unsigned(mod[8] - '0') & 1;
+          sel1 = unsigned(mod[10] - '0') & 1;
+        } else {
+          return fault(inst, "modifier '" + mod + "' in '" + k_.code[w.pc].text + "' is not modelled");
+        }
+      if (p.ops.size() != 3 || p.ops[0].kind != Operand::Kind::V || p.ops[0].count != 2)
+        return fault(inst, "unexpected operands in '" + k_.code[w.pc].text + "'");
+      const uint64_t ex = exec(w);
+      for (unsigned lane = 0; lane < W_; ++lane) {
+        if (!((ex >> lane) & 1))
+          continue;
+        const uint64_t a = laneValue(w, p.ops[1], amd::Slot::V64, lane).value();
+        const uint64_t b = laneValue(w, p.ops[2], amd::Slot::V64, lane).value();
+        w.v[size_t(p.ops[0].index) * W_ + lane] = static_cast<uint32_t>(a >> (32 * sel0));
+        w.v[size_t(p.ops[0].index + 1) * W_ + lane] = static_cast<uint32_t>(b >> (32 * sel1));
+      }
     } else if (m == "s_cselect_b32" || m == "s_cselect_b64") {
       // SOP2 (Vega ISA 12.2): D = SCC ? S0 : S1, SCC unchanged.
       const unsigned words = m == "s_cselect_b64" ? 2 : 1;
@@ -710,7 +982,12 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
         w.flatScratchSet = (w.flatScratchSet & ~0xffffffffull) | v;
       else
         w.flatScratchSet = (w.flatScratchSet & 0xffffffffull) | (v << 32);
-    } else if (m.rfind("s_cmp_", 0) == 0) {
+    } else if (m.rfind("s_set_gpr_idx_", 0) == 0 || m.rfind("v_movrel", 0) == 0 ||
+               (w.gprIdxOn && m.rfind("v_", 0) == 0)) {
+      fl = execGprIndexing(w, p, inst);
+    } else if (m.find("_saveexec_b") != std::string::npos) {
+      fl = execSaveExec(w, p, inst);
+    } else if (m.rfind("s_cmp_", 0) == 0 || m.rfind("s_cmpk_", 0) == 0) {
       // SOPC (Vega ISA 12.4): SCC = S0 op S1 on 32 or 64 bits.
       fl = execScalarCompare(w, p, inst);
     } else if (m.rfind("v_dual_", 0) == 0) {

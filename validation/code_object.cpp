@@ -33,6 +33,13 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
   }
   std::optional<std::vector<uint8_t>> code, kd;
   uint64_t codeAddress = 0;
+  // The other functions of the kernel's section (clang keeps noinline
+  // device functions as calls: s_swappc_b64), decoded after the kernel.
+  struct Function {
+    uint64_t address;
+    std::vector<uint8_t> bytes;
+  };
+  std::vector<Function> callees;
   for (const llvm::object::SymbolRef &sym : (*obj)->symbols()) {
     llvm::Expected<llvm::StringRef> n = sym.getName();
     llvm::Expected<uint64_t> value = sym.getValue();
@@ -44,7 +51,11 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
       continue;
     }
     const bool isCode = *n == name, isKd = *n == name + ".kd";
-    if (!isCode && !isKd)
+    llvm::Expected<llvm::object::SymbolRef::Type> type = sym.getType();
+    const bool isFunction = type && *type == llvm::object::SymbolRef::ST_Function;
+    if (!type)
+      llvm::consumeError(type.takeError());
+    if (!isCode && !isKd && !isFunction)
       continue;
     llvm::Expected<llvm::StringRef> contents = (*sec)->getContents();
     if (!contents) {
@@ -63,6 +74,10 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
       return std::nullopt;
     }
     std::vector<uint8_t> bytes(contents->bytes_begin() + start, contents->bytes_begin() + start + size);
+    if (!isCode && !isKd) {
+      callees.push_back({*value, std::move(bytes)});
+      continue;
+    }
     (isKd ? kd : code) = std::move(bytes);
     if (isCode)
       codeAddress = *value;
@@ -116,6 +131,20 @@ std::optional<LoadedKernel> loadKernel(const std::string &elf, const std::string
   if (!insts)
     return std::nullopt;
   k.code = std::move(*insts);
+  // Callees follow the kernel's instructions, their offsets still relative
+  // to the kernel's start (modulo 2^64 for one placed before it), so a
+  // call's address finds them. In an unlinked object a call's target is an
+  // unresolved relocation: the emulator then finds no instruction there.
+  for (Function &f : callees) {
+    std::string why;
+    std::optional<std::vector<mc::Assembler::DecodedInst>> body = asmr.disassemble(f.bytes.data(), f.bytes.size(), why);
+    if (!body)
+      continue; // (data, or another target's code: reached only by a call, which then faults)
+    for (mc::Assembler::DecodedInst &d : *body) {
+      d.offset += f.address - codeAddress;
+      k.code.push_back(std::move(d));
+    }
+  }
   return k;
 }
 

@@ -152,6 +152,18 @@ std::optional<Fault> Emulator::execWait(Wave &w, const Parsed &p, long inst) {
             m == "s_wait_dscnt", *n);
     return std::nullopt;
   }
+  if (m == "s_wait_expcnt" || m == "s_wait_samplecnt" || m == "s_wait_bvhcnt")
+    return std::nullopt; // exports, image samples, BVH queries: none are outstanding in this model
+  if (m == "s_wait_loadcnt_dscnt" || m == "s_wait_storecnt_dscnt") {
+    // gfx12 (RDNA4 ISA "S_WAIT_LOADCNT_DSCNT"): SIMM16[13:8] the load or
+    // store count, SIMM16[5:0] the LDS count, waited on together.
+    if (p.ops.size() != 1 || p.ops[0].kind != Operand::Kind::Imm)
+      return fault(inst, "cannot read the wait '" + p.rest + "'");
+    const unsigned v = static_cast<unsigned>(p.ops[0].imm);
+    waitFor(w, m == "s_wait_loadcnt_dscnt" ? Counter::VmLoad : Counter::VmStore, false, (v >> 8) & 0x3f);
+    waitFor(w, Counter::Scalar, true, v & 0x3f);
+    return std::nullopt;
+  }
   return fault(inst, "unknown wait instruction '" + m + "'");
 }
 
@@ -439,21 +451,72 @@ std::optional<Fault> Emulator::execFlat(Wave &w, const Parsed &p, const MemOp &m
 
 std::optional<Fault> Emulator::execScratch(Wave &w, const Parsed &p, const MemOp &mo, long inst, int64_t offset,
                                            PendingLoad pl) {
+  const bool store = mo.kind == MemOp::ScratchStore;
+  if (p.mnemonic.rfind("buffer_", 0) == 0) {
+    // buffer_load vdst, vaddr|off, s[rsrc:+3], soffset [offen] / buffer_store
+    // vdata, ...: MUBUF through the private segment buffer (Vega ISA 8.1.5
+    // "Buffer addressing"): each lane's private offset is soffset + offset
+    // (+ vaddr with offen). Only that V#, offset by this wave's scratch, is
+    // modelled: the hardware swizzles lanes apart, as the lanes' own
+    // segments are here.
+    if (w.scratch.empty())
+      return fault(inst, "'" + pl.text + "' uses scratch, but the descriptor enables no private segment");
+    bool offen = false;
+    for (const std::string &m : p.modifiers)
+      if (m == "offen")
+        offen = true;
+      else if (m.rfind("offset:", 0) != 0)
+        return fault(inst, "modifier '" + m + "' in '" + pl.text + "' is not modelled");
+    const Operand &data = p.ops.size() == 4 ? p.ops[0] : Operand{};
+    if (p.ops.size() != 4 || data.kind != Operand::Kind::V || p.ops[2].kind != Operand::Kind::S ||
+        p.ops[2].count != 4 || (offen != (p.ops[1].kind == Operand::Kind::V)) ||
+        (p.ops[3].kind != Operand::Kind::S && p.ops[3].kind != Operand::Kind::Imm))
+      return fault(inst, "unexpected operands in '" + pl.text + "'");
+    const unsigned r = p.ops[2].index;
+    const uint64_t base = w.s[r] | (uint64_t(w.s[r + 1] & 0xffff) << 32);
+    if (base != kPrivateBufferBase + w.scratchWaveOffset)
+      return fault(inst, "'" + pl.text + "' reads its V# from s[" + std::to_string(r) + ":" + std::to_string(r + 3) +
+                             "], which is not the private segment buffer plus this wave's scratch offset (buffers "
+                             "other than scratch are not modelled)");
+    const int64_t soffset = p.ops[3].kind == Operand::Kind::S ? int64_t(w.s[p.ops[3].index]) : int64_t(p.ops[3].imm);
+    pl.counter = store ? Counter::VmStore : Counter::VmLoad;
+    const uint64_t ex = exec(w);
+    for (unsigned lane = 0; lane < W_; ++lane) {
+      if (!((ex >> lane) & 1))
+        continue;
+      const int64_t a = soffset + offset + (offen ? int64_t(w.v[size_t(p.ops[1].index) * W_ + lane]) : 0);
+      std::vector<uint8_t> &mem = w.scratch[lane];
+      if (a < 0 || uint64_t(a) + mo.bytes > mem.size())
+        return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses private offset " +
+                               std::to_string(a) + ", outside the " + std::to_string(mem.size()) +
+                               "-byte private segment");
+      transfer(w, pl, mo, store, data, lane, &mem[size_t(a)]);
+    }
+    if (!store)
+      pl.keys = keys(data);
+    w.pending.push_back(std::move(pl));
+    return std::nullopt;
+  }
   if (std::optional<Fault> f = scratchReady(w, inst, pl.text))
     return f;
-  const bool store = mo.kind == MemOp::ScratchStore;
-  if (p.ops.size() != 3 || p.ops[0].kind != Operand::Kind::V || p.ops[1].kind != Operand::Kind::V ||
-      p.ops[2].kind != Operand::Kind::Off)
-    return fault(inst, "unexpected operands in '" + pl.text + "' (the model takes a VGPR offset and no SGPR)");
+  // scratch_load vdst, vaddr|off, saddr|off / scratch_store vaddr|off, vdata, saddr|off:
+  // the lane's private offset is vaddr + saddr + offset, each part optional
+  // (Vega ISA 9 "Scratch": SV, SS and ST modes).
   const Operand &vaddr = store ? p.ops[0] : p.ops[1];
   const Operand &data = store ? p.ops[1] : p.ops[0];
+  if (p.ops.size() != 3 || data.kind != Operand::Kind::V ||
+      (vaddr.kind != Operand::Kind::V && vaddr.kind != Operand::Kind::Off) ||
+      (p.ops[2].kind != Operand::Kind::S && p.ops[2].kind != Operand::Kind::Off))
+    return fault(inst, "unexpected operands in '" + pl.text + "'");
+  const int64_t sbase = p.ops[2].kind == Operand::Kind::S ? int64_t(int32_t(w.s[p.ops[2].index])) : 0;
   const unsigned dwords = std::max(1u, mo.bytes / 4);
   pl.counter = store ? Counter::VmStore : Counter::VmLoad;
   const uint64_t ex = exec(w);
   for (unsigned lane = 0; lane < W_; ++lane) {
     if (!((ex >> lane) & 1))
       continue;
-    const int64_t a = int64_t(w.v[size_t(vaddr.index) * W_ + lane]) + offset;
+    const int64_t a =
+        (vaddr.kind == Operand::Kind::V ? int64_t(w.v[size_t(vaddr.index) * W_ + lane]) : 0) + sbase + offset;
     std::vector<uint8_t> &mem = w.scratch[lane];
     if (a < 0 || uint64_t(a) + mo.bytes > mem.size())
       return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses private offset " +

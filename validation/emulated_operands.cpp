@@ -125,8 +125,10 @@ Parsed parseText(const std::string &text, unsigned wave) {
   p.rest = text.substr(sp + 1);
   std::vector<std::string> toks;
   std::string cur;
+  int depth = 0; // (a comma inside brackets, as in op_sel:[0,1], separates nothing)
   for (char c : p.rest) {
-    if (c == ',') {
+    depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+    if (c == ',' && depth == 0) {
       toks.push_back(cur);
       cur.clear();
     } else {
@@ -204,13 +206,22 @@ const MemOp kMemOps[] = {
     {"global_store_short", MemOp::GlobalStore, 2, false}, {"global_store_dword", MemOp::GlobalStore, 4, false},
     {"global_store_dwordx2", MemOp::GlobalStore, 8, false}, {"global_store_dwordx4", MemOp::GlobalStore, 16, false},
     {"s_load_dword", MemOp::ScalarLoad, 4, false},        {"s_load_dwordx2", MemOp::ScalarLoad, 8, false},
-    {"s_load_dwordx4", MemOp::ScalarLoad, 16, false},     {"s_load_dwordx8", MemOp::ScalarLoad, 32, false},
+    {"s_load_dwordx3", MemOp::ScalarLoad, 12, false},     {"s_load_dwordx4", MemOp::ScalarLoad, 16, false},     {"s_load_dwordx8", MemOp::ScalarLoad, 32, false},
     {"s_load_dwordx16", MemOp::ScalarLoad, 64, false},    {"ds_read_u8", MemOp::LdsLoad, 1, false},
     {"ds_read_i8", MemOp::LdsLoad, 1, true},              {"ds_read_u16", MemOp::LdsLoad, 2, false},
     {"ds_read_i16", MemOp::LdsLoad, 2, true},             {"ds_read_b32", MemOp::LdsLoad, 4, false},
     {"ds_read_b64", MemOp::LdsLoad, 8, false},            {"ds_write_b8", MemOp::LdsStore, 1, false},
     {"ds_write_b16", MemOp::LdsStore, 2, false},          {"ds_write_b32", MemOp::LdsStore, 4, false},
     {"ds_write_b64", MemOp::LdsStore, 8, false},          {"ds_bpermute_b32", MemOp::LdsPermute, 4, false},
+    {"buffer_load_ubyte", MemOp::ScratchLoad, 1, false},  {"buffer_load_sbyte", MemOp::ScratchLoad, 1, true},
+    {"buffer_load_ushort", MemOp::ScratchLoad, 2, false}, {"buffer_load_sshort", MemOp::ScratchLoad, 2, true},
+    {"buffer_load_dword", MemOp::ScratchLoad, 4, false},  {"buffer_load_dwordx2", MemOp::ScratchLoad, 8, false},
+    {"buffer_load_dwordx3", MemOp::ScratchLoad, 12, false}, {"buffer_load_dwordx4", MemOp::ScratchLoad, 16, false},
+    {"buffer_store_byte", MemOp::ScratchStore, 1, false}, {"buffer_store_short", MemOp::ScratchStore, 2, false},
+    {"buffer_store_dword", MemOp::ScratchStore, 4, false}, {"buffer_store_dwordx2", MemOp::ScratchStore, 8, false},
+    {"buffer_store_dwordx3", MemOp::ScratchStore, 12, false}, {"buffer_store_dwordx4", MemOp::ScratchStore, 16, false},
+    {"ds_read_b96", MemOp::LdsLoad, 12, false},           {"ds_read_b128", MemOp::LdsLoad, 16, false},
+    {"ds_write_b96", MemOp::LdsStore, 12, false},         {"ds_write_b128", MemOp::LdsStore, 16, false},
     {"scratch_load_ubyte", MemOp::ScratchLoad, 1, false}, {"scratch_load_sbyte", MemOp::ScratchLoad, 1, true},
     {"scratch_load_ushort", MemOp::ScratchLoad, 2, false}, {"scratch_load_sshort", MemOp::ScratchLoad, 2, true},
     {"scratch_load_dword", MemOp::ScratchLoad, 4, false}, {"scratch_load_dwordx2", MemOp::ScratchLoad, 8, false},

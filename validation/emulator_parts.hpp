@@ -70,6 +70,10 @@ struct MemOp {
 // Where the emulated runtime puts scratch: the flat-scratch base it passes
 // in flat_scratch_init, and each wave's offset from it.
 constexpr uint64_t kScratchInitBase = 0x0000100000000000ull;
+// The private segment buffer's base (gfx9/gfx10 without flat scratch
+// instructions: buffer_* through the V# the runtime gives in s[0:3]; the
+// kernel adds its wave's offset).
+constexpr uint64_t kPrivateBufferBase = 0x0000200000000000ull;
 constexpr uint64_t kScratchWaveStride = 0x100000;
 
 // ---- waves ----
@@ -99,7 +103,12 @@ struct Wave {
   std::deque<targets::IssuedInstruction> history;
   std::vector<std::vector<uint8_t>> scratch; // per lane: the private segment
   uint64_t flatScratchExpected = 0;          // what FLAT_SCRATCH must hold (kernel-initialised scratch)
+  uint64_t scratchWaveOffset = 0;            // this wave's offset into the private segment (either route)
   uint64_t flatScratchSet = 0;               // gfx10: written through s_setreg (lo | hi << 32)
+  // gfx9 VGPR indexing (s_set_gpr_idx_on): on, the index (M0[7:0]) and
+  // which operands it offsets (bit 0 SRC0, 1 SRC1, 2 SRC2, 3 DST).
+  bool gprIdxOn = false;
+  unsigned gprIdx = 0, gprIdxMode = 0;
   // Cycle estimate (Options::stats): the next issue cycle, and when each
   // register's value is ready (VGPR n, 1000 + SGPR n).
   uint64_t cycle = 0, lastIssue = 0;
@@ -218,6 +227,11 @@ private:
   std::optional<Fault> execScalarValue(Wave &w, const Parsed &p, const amd::OpDef &def, amd::EvalContext &ec,
                                        long inst);
 
+  // VGPR indexing: gfx9's s_set_gpr_idx_on/off and v_mov_b32 under it;
+  // gfx10+'s v_movrels/v_movreld/v_movrelsd_b32 through M0.
+  std::optional<Fault> execGprIndexing(Wave &w, const Parsed &p, long inst);
+  // s_<op>_saveexec: EXEC saved, then combined with the source (SCC: any lane left).
+  std::optional<Fault> execSaveExec(Wave &w, const Parsed &p, long inst);
   std::optional<Fault> execScalarCompare(Wave &w, const Parsed &p, long inst);
 
   std::optional<Fault> execDual(Wave &w, long inst);
