@@ -5,6 +5,10 @@
 #            (HIP mode, device only, bench/hip_shim/cuda_builtins.h for the
 #            CUDA built-ins);
 #   quality: our VALU and SALU instruction counts and VGPRs beside clang-19's.
+#   run time: one 64-thread block of each kernel in the emulator (`check`'s
+#            estimate from LLVM's scheduling model and fixed memory latencies),
+#            ours beside clang-19's code object run by `check --amd`, on the
+#            same inputs: instructions executed and estimated cycles.
 # Each time is the median of 5 runs after one warm-up. Nothing is asserted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,5 +71,46 @@ for gpu in gfx942 gfx1100; do
       cg=$(grep -m1 -E '\.vgpr_count' "$W/c.s" | awk '{ print $2 }')
     fi
     printf "%-10s %-8s %22s %22s\n" "$s" "" "$ov/$os/$og" "$cv/$cs/$cg"
+  done
+done
+
+echo
+echo "== run time: one block of 64 threads in the emulator (instructions executed / estimated cycles)"
+# Launch arguments that keep every thread busy (the kernels stop at their
+# element count; siphash reads each message's length from a buffer).
+python3 -c "import struct, sys; sys.stdout.buffer.write(b''.join(struct.pack('<I', (t * 37) % 65) for t in range(64)))" \
+  >"$W/lens.bin"
+launch_args() {
+  case $1 in
+    sha256) echo --param sha256_compress_param_2=64 ;;
+    chacha20) echo --param chacha20_xor_param_4=64 ;;
+    keccak) echo --param keccak_f1600_param_1=64 ;;
+    murmur3) echo --param murmur3_32_param_3=64 ;;
+    crc32) echo --param crc32_blocks_param_2=64 ;;
+    siphash) echo --param siphash24_kernel_param_3=64 --param siphash24_kernel_param_5=64 \
+      --input "siphash24_kernel_param_2=$W/lens.bin" ;;
+  esac
+}
+run_of() { # check output -> "executed/cycles", or FAIL
+  if grep -q "result: every output buffer agrees" <<<"$1"; then
+    sed -nE 's/.*AMD run \(trial 0\): ([0-9]+) instructions executed, about ([0-9]+) cycles.*/\1 \2/p' <<<"$1"
+  else
+    echo "FAIL FAIL"
+  fi
+}
+for gpu in gfx942 gfx1100; do
+  printf "%-10s %-8s %16s %16s %12s\n" sample "$gpu" "ours exec/cyc" "clang exec/cyc" "cycles o/c"
+  for s in $SAMPLES; do
+    # shellcheck disable=SC2046 # (launch_args is a word list)
+    read -r oe oc <<<"$(run_of "$("$P" check "samples/$s/$s.ptx" -mcpu="$gpu" --trials 1 $(launch_args "$s") 2>&1 || true)")"
+    ce=n/a; cc=n/a; r=n/a
+    if clang-19 -x hip --cuda-device-only --no-gpu-bundle-output --offload-arch="$gpu" -nogpuinc -nogpulib -O3 \
+      -include "$SHIM" -c "samples/$s/$s.cu" -o "$W/c.hsaco" 2>/dev/null; then
+      # shellcheck disable=SC2046
+      read -r ce cc <<<"$(run_of "$("$P" check "samples/$s/$s.ptx" -mcpu="$gpu" --trials 1 $(launch_args "$s") \
+        --amd "$W/c.hsaco" 2>&1 || true)")"
+    fi
+    [[ "$oc" =~ ^[0-9]+$ && "$cc" =~ ^[0-9]+$ ]] && r=$(awk -v a="$oc" -v b="$cc" 'BEGIN { printf "%.2f", a / b }')
+    printf "%-10s %-8s %16s %16s %12s\n" "$s" "" "$oe/$oc" "$ce/$cc" "$r"
   done
 done

@@ -76,8 +76,14 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
       options.forcedRule ? source
                          : kernel::fuseAdds(kernel::fuseLogicTrees(kernel::substituteConstantOperands(source, t, cost), t, cost),
                                             t, cost);
-  if (options.schedule) // (a forced rule too: scheduling moves statements, it does not rewrite them)
-    k = kernel::scheduleStatements(k);
+  if (options.schedule) { // (a forced rule too: scheduling moves statements, it does not rewrite them)
+    kernel::ScheduleLimits limits;
+    limits.target = &t;
+    limits.maxVgprs = registerBudgetFor(k, t, options).vgprs; // the command line's and the launch bounds'
+    for (const auto &[name, source] : uniformValuesFor(k, t, costs, options).registers)
+      limits.scalarRegisters.insert(name);
+    k = kernel::scheduleStatements(k, limits);
+  }
   const size_t diagsBefore = diags.size();
   bool lowered = false;
   // Up to three tries: as asked; without SGPR homes for computed uniform

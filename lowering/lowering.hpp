@@ -74,6 +74,19 @@ inline MOperand vregOperand(unsigned v, Part part = Part::Whole) {
 
 using mir::noOperand;
 
+// The registers a kernel may use: the target's, the command line's
+// (--max-vgprs/--max-sgprs) and its launch bounds' (spilling.cpp).
+struct RegisterBudget {
+  unsigned vgprs, sgprs;
+};
+RegisterBudget registerBudgetFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts);
+
+// Which registers are uniform, with the scalar rules that apply on `t`
+// (statement_lowering.cpp): the lowering's homes, and the registers the
+// statement scheduler counts as SGPRs.
+kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,
+                                       const Options &opts);
+
 class Lowering {
 public:
   Lowering(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs, KernelTranslation &out,
@@ -307,10 +320,7 @@ private:
   // loaded before the first instruction that needs it, stored after the
   // last one that writes it (under the EXEC of that write, so lanes that did
   // not run keep theirs). Which values: see spillToFit.
-  struct RegisterBudget {
-    unsigned vgprs, sgprs;
-  };
-  RegisterBudget registerBudget() const;
+  RegisterBudget registerBudget() const { return registerBudgetFor(k_, t_, opts_); }
   // Chooses values to spill where the allocation `a` exceeds `budget` and
   // rewrites every statement naming them; false if none can be chosen.
   bool spillToFit(const mir::Allocation &a, const regalloc::LiveIntervals &live, RegisterBudget budget,

@@ -47,13 +47,13 @@ constexpr unsigned kMaxLoopDepthWeight = 4;
 
 } // namespace
 
-Lowering::RegisterBudget Lowering::registerBudget() const {
+RegisterBudget registerBudgetFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts) {
   RegisterBudget b{targets::kMaxVgprs, targets::kMaxSgprs};
-  if (opts_.maxVgprs)
-    b.vgprs = std::min(b.vgprs, opts_.maxVgprs);
-  if (opts_.maxSgprs)
-    b.sgprs = std::min(b.sgprs, opts_.maxSgprs);
-  const kernel::LaunchBounds &lb = k_.bounds;
+  if (opts.maxVgprs)
+    b.vgprs = std::min(b.vgprs, opts.maxVgprs);
+  if (opts.maxSgprs)
+    b.sgprs = std::min(b.sgprs, opts.maxSgprs);
+  const kernel::LaunchBounds &lb = k.bounds;
   // .maxnreg: registers per thread (a VGPR holds one 32-bit value per lane).
   if (lb.maxRegisters)
     b.vgprs = std::min(b.vgprs, lb.maxRegisters);
@@ -61,8 +61,8 @@ Lowering::RegisterBudget Lowering::registerBudget() const {
   // resident (else it cannot be launched at all); .minnctapersm: that many
   // blocks (of at most 1024 threads without a bound), as ptxas does.
   if (lb.maxThreads || lb.required[0] || lb.minBlocksPerSm) {
-    const unsigned waves = targets::wavesPerSimdNeeded(t_, std::max(1u, lb.minBlocksPerSm), lb.blockLimit());
-    if (const unsigned v = targets::vgprsForWaves(t_, waves, targets::kMaxSgprs))
+    const unsigned waves = targets::wavesPerSimdNeeded(t, std::max(1u, lb.minBlocksPerSm), lb.blockLimit());
+    if (const unsigned v = targets::vgprsForWaves(t, waves, targets::kMaxSgprs))
       b.vgprs = std::min(b.vgprs, v);
   }
   return b;

@@ -6,11 +6,14 @@
 
 namespace p2a::klower {
 
-void Lowering::findUniformValues() {
-  uniform_ = kernel::uniformValues(k_, [&](const Stmt &st) {
-    return !opts_.forcedRule && !select::candidates(st.inst, t_, cost::ruleCostFn(costs_), true).empty();
-  }, opts_.scalarHomeSgprs, kPreloadedParamDwords * 4);
+kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,
+                                       const Options &opts) {
+  return kernel::uniformValues(k, [&](const Stmt &st) {
+    return !opts.forcedRule && !select::candidates(st.inst, t, cost::ruleCostFn(costs), true).empty();
+  }, opts.scalarHomeSgprs, kPreloadedParamDwords * 4);
 }
+
+void Lowering::findUniformValues() { uniform_ = uniformValuesFor(k_, t_, costs_, opts_); }
 
 void Lowering::lowerStatements() {
   before_.assign(k_.body.size(), {});

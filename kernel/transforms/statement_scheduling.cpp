@@ -2,8 +2,10 @@
 
 #include "kernel/analysis/control_flow_graph.hpp"
 #include "kernel/analysis/work_counter.hpp"
+#include "targets/occupancy.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <unordered_map>
 
@@ -99,26 +101,32 @@ unsigned latencyOf(const Stmt &s) {
 // The kernel's registers as small integers, and per statement the ones it
 // reads (a guarded write's old value included) and writes, each once.
 struct RegisterUse {
-  std::vector<unsigned> units;                     // per register: 32-bit VGPRs its value takes (0: a predicate)
+  std::vector<unsigned> units; // per register: 32-bit VGPRs its value takes (0: a predicate, a uniform value)
   std::vector<std::vector<unsigned>> reads, writes; // per statement
+  std::vector<long> base;                          // per statement: a memory access's base register (-1: none)
 };
 
-RegisterUse registerUse(const Kernel &k, std::unordered_map<std::string, unsigned> &ids) {
+RegisterUse registerUse(const Kernel &k, const std::set<std::string> &scalar,
+                        std::unordered_map<std::string, unsigned> &ids) {
   RegisterUse u;
   auto id = [&](const std::string &r) {
     auto [it, fresh] = ids.emplace(r, static_cast<unsigned>(ids.size()));
     if (fresh) {
       auto t = k.registers.find(r);
       const unsigned width = t == k.registers.end() ? 32 : t->second.width;
-      u.units.push_back(width <= 1 ? 0 : (width + 31) / 32);
+      u.units.push_back(width <= 1 || scalar.count(r) ? 0 : (width + 31) / 32);
     }
     return it->second;
   };
   const size_t n = k.body.size();
   u.reads.resize(n);
   u.writes.resize(n);
+  u.base.assign(n, -1);
   for (size_t i = 0; i < n; ++i) {
     const Stmt &s = k.body[i];
+    if ((s.kind == Stmt::Kind::Load || s.kind == Stmt::Kind::Store || s.kind == Stmt::Kind::Atomic) &&
+        !s.baseIsSymbol && !s.base.empty())
+      u.base[i] = id(s.base);
     for (const std::string &r : writtenRegisters(s)) {
       u.writes[i].push_back(id(r));
       if (!s.guard.empty())
@@ -142,6 +150,57 @@ RegisterUse registerUse(const Kernel &k, std::unordered_map<std::string, unsigne
 struct RegisterExtent {
   std::vector<unsigned> firstBlock, lastBlock;
 };
+
+// The maximum over a range of a fixed sequence in O(1) (a sparse table,
+// O(n log n) to build).
+class RangeMax {
+public:
+  void build(const std::vector<unsigned> &v) {
+    table_.assign(1, v);
+    for (size_t w = 1; 2 * w <= v.size(); w *= 2) {
+      const std::vector<unsigned> &prev = table_.back();
+      std::vector<unsigned> next(v.size() - 2 * w + 1);
+      for (size_t i = 0; i < next.size(); ++i)
+        next[i] = std::max(prev[i], prev[i + w]);
+      table_.push_back(std::move(next));
+    }
+  }
+  unsigned max(size_t a, size_t b) const { // a <= b
+    unsigned k = 0;
+    while ((size_t(2) << k) <= b - a + 1)
+      ++k;
+    return std::max(table_[k][a], table_[k][b + 1 - (size_t(1) << k)]);
+  }
+
+private:
+  std::vector<std::vector<unsigned>> table_;
+};
+
+// A memory access, for telling accesses apart: two through the same base
+// register value (the same register, not written between them) or the same
+// variable touch the same bytes only if [lo, hi) overlap; any other two may
+// alias, unless they name different variables.
+struct Access {
+  unsigned statement;
+  bool write, ordered;
+  long baseReg, baseVersion;  // register and the statement that last wrote it in the block (-1: on entry)
+  const std::string *symbol;  // or a variable
+  int64_t lo, hi;             // bytes from the base
+};
+constexpr size_t kRecentAccesses = 64;
+
+bool mayAlias(const Access &a, const Access &b) {
+  if (a.ordered || b.ordered)
+    return true;
+  const bool sameBase = (a.symbol && b.symbol && *a.symbol == *b.symbol) ||
+                        (!a.symbol && !b.symbol && a.baseReg >= 0 && a.baseReg == b.baseReg &&
+                         a.baseVersion == b.baseVersion);
+  if (sameBase)
+    return a.lo < b.hi && b.lo < a.hi;
+  if (a.symbol && b.symbol) // two variables
+    return false;
+  return true;
+}
 
 // One basic block's statements as a dependence graph (positions 0..m-1 in
 // original order), with the pressure estimate that follows the register
@@ -196,15 +255,29 @@ public:
       peak = std::max(peak, place(p));
     return peak;
   }
+  // The peak in original order; records that order's pressure profile.
   unsigned originalPeak() {
-    std::vector<unsigned> order(m_);
-    for (unsigned p = 0; p < m_; ++p)
-      order[p] = p;
-    return peakOf(order);
+    resetPressure();
+    before_.resize(m_ + 1);
+    std::vector<unsigned> during(m_);
+    unsigned peak = pressure_;
+    for (unsigned p = 0; p < m_; ++p) {
+      before_[p] = pressure_;
+      during[p] = place(p);
+      peak = std::max(peak, during[p]);
+    }
+    before_[m_] = pressure_;
+    duringMax_.build(during);
+    return peak;
   }
 
   // The new order (positions in the block), keeping pressure within `limit`
-  // where original order allows it.
+  // where original order allows it (originalPeak() first: its profile).
+  // Taking p ahead of the first statement not yet placed (the frontier, in
+  // original order) holds what p writes across the statements from the
+  // frontier up to p, so p goes first only if what is held beyond the
+  // original order's pressure, plus what p adds, fits under the limit at
+  // the highest original pressure among those statements.
   std::vector<unsigned> schedule(unsigned limit) {
     resetPressure();
     const unsigned free = m_ - fixedTail_;
@@ -231,10 +304,12 @@ public:
       unsigned pick = ~0u, fallback = ~0u;
       uint64_t fallbackAvailable = ~uint64_t(0);
       unsigned looked = 0;
+      const unsigned frontier = *byPosition.begin();
+      const unsigned extra = pressure_ > before_[frontier] ? pressure_ - before_[frontier] : 0;
       for (auto it = byPriority.begin(); it != byPriority.end() && looked < kCandidateWindow; ++it, ++looked) {
         const unsigned p = it->second;
         const Change c = change(p);
-        if (pressure_ + c.born > limit && c.born > c.dying)
+        if (p != frontier && c.born > c.dying && extra + c.born + duringMax_.max(frontier, p - 1) > limit)
           continue;
         if (available[p] <= now) {
           pick = p;
@@ -292,13 +367,26 @@ private:
   void buildGraph() {
     std::unordered_map<unsigned, unsigned> lastWriter;
     std::unordered_map<unsigned, std::vector<unsigned>> readersSince;
-    // Memory: per class, the last write and the reads since it.
-    long lastWrite[4] = {-1, -1, -1, -1};
-    std::vector<unsigned> readsSince[4];
+    // Memory, per class: the accesses since the last flush, each checked
+    // against a new access (see mayAlias), and the flush every later access
+    // follows. A flush, when kRecentAccesses are held, orders everything
+    // held before one access: each access is checked against a bounded set.
+    std::vector<Access> recent[4];
+    long flush[4] = {-1, -1, -1, -1};
     for (unsigned p = 0; p < m_; ++p) {
       countWork(1);
       const size_t i = first_ + p;
       const Stmt &s = k_.body[i];
+      Access access{p, false, false, -1, -1, nullptr, 0, 0};
+      if (s.kind == Stmt::Kind::Load || s.kind == Stmt::Kind::Store || s.kind == Stmt::Kind::Atomic) {
+        access.baseReg = use_.base[i];
+        if (access.baseReg >= 0)
+          if (auto w = lastWriter.find(static_cast<unsigned>(access.baseReg)); w != lastWriter.end())
+            access.baseVersion = w->second;
+        access.symbol = s.baseIsSymbol ? &s.base : nullptr;
+        access.lo = s.offset;
+        access.hi = s.offset + int64_t(std::max<size_t>(1, s.values.size())) * std::max(1u, s.elemBits / 8);
+      }
       for (unsigned r : use_.reads[i]) {
         if (auto w = lastWriter.find(r); w != lastWriter.end())
           edge(w->second, p, latencyOf(k_.body[first_ + w->second]));
@@ -319,21 +407,25 @@ private:
       for (unsigned h : touched_[p])
         ++held_[h].accesses;
       const MemoryEffect e = memoryEffect(s);
+      access.write = e.writes != 0;
+      access.ordered = e.writes == kEveryMemory && e.reads == kEveryMemory;
       for (unsigned c = 0; c < 4; ++c) {
         const unsigned bit = 1u << c;
-        if (e.reads & bit) {
-          if (lastWrite[c] >= 0)
-            edge(static_cast<unsigned>(lastWrite[c]), p, 0);
-          readsSince[c].push_back(p);
+        if (!((e.reads | e.writes) & bit))
+          continue;
+        if (flush[c] >= 0)
+          edge(static_cast<unsigned>(flush[c]), p, 0);
+        for (const Access &a : recent[c])
+          if ((a.write || access.write) && mayAlias(a, access))
+            edge(a.statement, p, 0);
+        if (recent[c].size() >= kRecentAccesses) {
+          for (const Access &a : recent[c])
+            edge(a.statement, p, 0);
+          recent[c].clear();
+          flush[c] = p;
+          continue;
         }
-        if (e.writes & bit) {
-          if (lastWrite[c] >= 0)
-            edge(static_cast<unsigned>(lastWrite[c]), p, 0);
-          for (unsigned q : readsSince[c])
-            edge(q, p, 0);
-          readsSince[c].clear();
-          lastWrite[c] = p;
-        }
+        recent[c].push_back(access);
       }
     }
     // Longest latency-weighted path to the block's end (edges run forward).
@@ -394,18 +486,35 @@ private:
   std::vector<std::vector<unsigned>> touched_;   // per statement: held_ indices
   std::vector<unsigned> accessesLeft_;
   unsigned entryPressure_ = 0, pressure_ = 0;
+  std::vector<unsigned> before_; // original order: the pressure before each statement
+  RangeMax duringMax_;           // original order: the pressure during statements [a, b]
 };
+
+// The estimated pressure a block may reach: the most VGPRs that keep the
+// waves per SIMD of the kernel's estimated peak, under `maxVgprs`. The
+// estimate leaves out the ABI's work-item IDs, temporaries within a
+// statement and the lowering's own values: kMarginVgprs stands for them.
+constexpr unsigned kMarginVgprs = 8;
+unsigned occupancyBudget(const ScheduleLimits &limits, unsigned kernelPeak) {
+  if (!limits.target)
+    return 0;
+  const unsigned waves = targets::occupancy(*limits.target, kernelPeak + kMarginVgprs, 0, 0).wavesPerSimd;
+  unsigned most = targets::vgprsForWaves(*limits.target, waves, 0);
+  if (limits.maxVgprs)
+    most = std::min(most, limits.maxVgprs);
+  return most > kMarginVgprs ? most - kMarginVgprs : 0;
+}
 
 } // namespace
 
-Kernel scheduleStatements(const Kernel &k) {
+Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits) {
   const size_t n = k.body.size();
   if (n < 3)
     return k;
   const ControlFlowGraph g = controlFlowGraph(k);
   const RegisterLiveness live = registerLiveness(k, g);
   std::unordered_map<std::string, unsigned> ids;
-  const RegisterUse use = registerUse(k, ids);
+  const RegisterUse use = registerUse(k, limits.scalarRegisters, ids);
   std::vector<unsigned> idOfBit(live.index.size(), ~0u);
   for (const auto &[name, bit] : live.index)
     if (auto it = ids.find(name); it != ids.end())
@@ -434,16 +543,27 @@ Kernel scheduleStatements(const Kernel &k) {
   out.sourceIndex.resize(n);
   for (size_t i = 0; i < n; ++i)
     out.sourceIndex[i] = static_cast<unsigned>(k.sourceOf(i));
+  std::vector<std::unique_ptr<BlockSchedule>> blocks(g.numBlocks);
+  std::vector<unsigned> blockPeak(g.numBlocks, 0);
+  unsigned kernelPeak = 0;
   for (unsigned b = 0; b < g.numBlocks; ++b) {
     const size_t first = g.blockStart[b], end = g.blockEnd(b);
     if (end - first < 2)
       continue;
-    BlockSchedule block(k, use, extent, b, first, end, live.liveIn[b], liveOut[b], idOfBit);
-    // The block's own peak in original order bounds it: the estimate
-    // leaves out what is the same in every order (temporaries within a
-    // statement, registers live across the block without a use).
-    const unsigned limit = block.originalPeak();
-    const std::vector<unsigned> order = block.schedule(limit);
+    blocks[b] = std::make_unique<BlockSchedule>(k, use, extent, b, first, end, live.liveIn[b], liveOut[b], idOfBit);
+    blockPeak[b] = blocks[b]->originalPeak();
+    kernelPeak = std::max(kernelPeak, blockPeak[b]);
+  }
+  const unsigned budget = occupancyBudget(limits, kernelPeak);
+  for (unsigned b = 0; b < g.numBlocks; ++b) {
+    if (!blocks[b])
+      continue;
+    const size_t first = g.blockStart[b];
+    // A block's own peak as written bounds it, or the occupancy budget if
+    // higher: the estimate leaves out what is the same in every order
+    // (temporaries within a statement), so the two compare like with like.
+    const std::vector<unsigned> order = blocks[b]->schedule(std::max(blockPeak[b], budget));
+    blocks[b].reset(); // (memory: one block's graph at a time from here)
     for (size_t j = 0; j < order.size(); ++j) {
       out.body[first + j] = k.body[first + order[j]];
       out.sourceIndex[first + j] = static_cast<unsigned>(k.sourceOf(first + order[j]));

@@ -34,9 +34,24 @@
 #pragma once
 
 #include "kernel/kernel_ir.hpp"
+#include "targets/target_info.hpp"
+
+#include <set>
+#include <string>
 
 namespace p2a::kernel {
 
-Kernel scheduleStatements(const Kernel &k);
+// What bounds the estimated pressure (in 32-bit VGPRs) besides each block's
+// own peak as written: `target`, when given, lets a block rise to the most
+// VGPRs that keep the waves per SIMD of the kernel's peak as written (as
+// LLVM's GCN scheduler aims at occupancy, not at a register count), never
+// above `maxVgprs` (launch bounds, --max-vgprs; 0: none). `scalarRegisters`
+// are held in SGPRs (uniform values) and left out of the estimate.
+struct ScheduleLimits {
+  const targets::TargetInfo *target = nullptr;
+  unsigned maxVgprs = 0;
+  std::set<std::string> scalarRegisters;
+};
+Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits = {});
 
 } // namespace p2a::kernel
