@@ -74,7 +74,9 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
   const select::RuleCostFn cost = cost::ruleCostFn(costs);
   kernel::Kernel k =
       options.forcedRule ? source
-                         : kernel::fuseAdds(kernel::fuseLogicTrees(kernel::substituteConstantOperands(source, t, cost), t, cost),
+                         : kernel::fuseAdds(kernel::fuseLogicTrees(kernel::fuseByteLoads(
+                                                                        kernel::substituteConstantOperands(source, t, cost)),
+                                                                    t, cost),
                                             t, cost);
   if (options.schedule) { // (a forced rule too: scheduling moves statements, it does not rewrite them)
     kernel::ScheduleLimits limits;

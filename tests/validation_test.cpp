@@ -778,6 +778,47 @@ TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or
   }
 }
 
+TEST_CASE("bytes assembled into words are one dword load and a v_perm_b32 per value used") {
+  // nvcc's big-endian word from four byte loads (sha256's message), with a
+  // partial value (%r8) also read by something else; a second word whose
+  // loads are not .nc and have a store between them stays bytes.
+  const std::string src =
+      ".version 8.0\n.target sm_80\n.address_size 64\n"
+      ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b16 %rs<20>;\n.reg .b32 %r<40>;\n.reg .b64 %rd<8>;\n"
+      "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\nmul.wide.u32 %rd3, %r0, 8;\n"
+      "add.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+      "ld.global.nc.u8 %rs1, [%rd4+1];\ncvt.u32.u16 %r1, %rs1;\nshl.b32 %r2, %r1, 16;\nand.b32 %r3, %r2, 16711680;\n"
+      "ld.global.nc.u8 %rs2, [%rd4];\ncvt.u32.u16 %r4, %rs2;\nshl.b32 %r5, %r4, 24;\nor.b32 %r8, %r3, %r5;\n"
+      "ld.global.nc.u8 %rs3, [%rd4+2];\nmul.wide.u16 %r6, %rs3, 256;\nor.b32 %r9, %r8, %r6;\n"
+      "ld.global.nc.u8 %rs4, [%rd4+3];\ncvt.u32.u16 %r7, %rs4;\nand.b32 %r10, %r7, 255;\nor.b32 %r11, %r9, %r10;\n"
+      "shr.u32 %r12, %r8, 17;\n"
+      "ld.global.u8 %rs5, [%rd4+4];\ncvt.u32.u16 %r13, %rs5;\nld.global.u8 %rs6, [%rd4+5];\ncvt.u32.u16 %r14, %rs6;\n"
+      "st.global.u32 [%rd5+4], %r12;\n"
+      "ld.global.u8 %rs7, [%rd4+6];\ncvt.u32.u16 %r15, %rs7;\nld.global.u8 %rs8, [%rd4+7];\ncvt.u32.u16 %r16, %rs8;\n"
+      "shl.b32 %r17, %r14, 8;\nor.b32 %r18, %r13, %r17;\nshl.b32 %r19, %r15, 16;\nor.b32 %r20, %r18, %r19;\n"
+      "shl.b32 %r21, %r16, 24;\nor.b32 %r22, %r20, %r21;\n"
+      "st.global.u32 [%rd5], %r11;\nst.global.u32 [%rd5+4], %r22;\nret;\n}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    auto count = [&](const std::string &what) {
+      size_t c = 0;
+      for (size_t at = m.assembly.find(what); at != std::string::npos; at = m.assembly.find(what, at + 1))
+        ++c;
+      return c;
+    };
+    CHECK(count(t.mnemonic("global_load_dword") + " ") == 1); // the first word, one dword
+    CHECK(count(t.mnemonic("global_load_ubyte") + " ") == 4); // the second stays bytes: a store between
+    CHECK(count("v_perm_b32") == 2);                          // %r11, and %r8 for the shift
+    check::Options o;
+    o.grid = {2, 1, 1};
+    o.block = {64, 1, 1};
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
+    CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
+  }
+}
+
 TEST_CASE("an add of an add's or a xor's result is one v_add3_u32 or v_xad_u32") {
   const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
                           ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n"

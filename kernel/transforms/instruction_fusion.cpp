@@ -3,6 +3,7 @@
 #include "semantics/amd_ops.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <optional>
 #include <functional>
@@ -280,6 +281,282 @@ Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::Rul
       if (done)
         break;
     }
+  }
+  return out;
+}
+
+} // namespace p2a::kernel
+
+namespace p2a::kernel {
+
+namespace {
+
+// A 32-bit value as its bits' sources: each bit is zero (kZeroBit), a bit of
+// one of the loaded bytes (leaf * 8 + bit), or something else (kOtherBit).
+constexpr int kZeroBit = -1, kOtherBit = -2;
+using BitSources = std::array<int, 32>;
+
+// An unsigned byte load a dword load may replace: ld.global[.nc].u8 into one
+// register, weak (PTX ISA 8.5: a weak load may be combined with its neighbours).
+bool isByteLoad(const Stmt &s) {
+  return s.kind == Stmt::Kind::Load && s.guard.empty() && s.space == Space::Global && s.elemBits == 8 &&
+         s.elemType != ptx::TypeClass::S && s.values.size() == 1 && s.values[0].isReg() && !s.strong && !s.ordered &&
+         !s.baseIsSymbol;
+}
+
+std::optional<unsigned> powerOfTwo(const ptx::Operand &o) {
+  if (!o.isImm() || o.imm == 0 || (o.imm & (o.imm - 1)) || o.imm > 0x80000000ull)
+    return std::nullopt;
+  unsigned k = 0;
+  while ((uint64_t(1) << k) != o.imm)
+    ++k;
+  return k;
+}
+
+
+// The bit sources of statement `s`'s result from those of its register
+// operands (`of`), for the operations a byte assembly uses; nullopt for
+// anything else, or where or/xor/add would combine overlapping bits.
+std::optional<BitSources> assemble(const Stmt &s, const std::function<const BitSources *(const std::string &)> &of) {
+  if (s.kind != Stmt::Kind::Compute || !s.guard.empty() || s.inst.form.carryIn || s.inst.form.carryOut ||
+      s.inst.dsts.size() != 1 || !s.inst.dsts[0].isReg())
+    return std::nullopt;
+  const ptx::Form &f = s.inst.form;
+  const std::vector<ptx::Operand> &src = s.inst.srcs;
+  auto operand = [&](size_t i) -> std::optional<BitSources> {
+    if (i >= src.size())
+      return std::nullopt;
+    if (src[i].isImm()) {
+      BitSources b;
+      for (unsigned bit = 0; bit < 32; ++bit)
+        b[bit] = (src[i].imm >> bit) & 1 ? kOtherBit : kZeroBit;
+      return b;
+    }
+    const BitSources *b = src[i].isReg() ? of(src[i].reg) : nullptr;
+    return b ? std::optional(*b) : std::nullopt;
+  };
+  auto shifted = [](const BitSources &v, int by) {
+    BitSources r;
+    for (int i = 0; i < 32; ++i)
+      r[size_t(i)] = i - by >= 0 && i - by < 32 ? v[size_t(i - by)] : kZeroBit;
+    return r;
+  };
+  auto zext = [](BitSources v, unsigned width) {
+    for (unsigned i = width; i < 32; ++i)
+      v[i] = kZeroBit;
+    return v;
+  };
+  switch (f.opcode) {
+  case ptx::Opcode::Mov:
+    if (f.width < 16 || !src[0].isReg())
+      return std::nullopt;
+    return operand(0);
+  case ptx::Opcode::Cvt: { // zero-extending conversions only
+    if (f.fromType == ptx::TypeClass::S || f.fromWidth > 32 || f.width < f.fromWidth || !src[0].isReg())
+      return std::nullopt;
+    std::optional<BitSources> v = operand(0);
+    return v ? std::optional(zext(*v, f.fromWidth)) : std::nullopt;
+  }
+  case ptx::Opcode::Shl:
+  case ptx::Opcode::Shr: {
+    if (f.width != 32 || !src[1].isImm() || src[1].imm >= 32 || (f.opcode == ptx::Opcode::Shr && f.type == ptx::TypeClass::S))
+      return std::nullopt;
+    std::optional<BitSources> v = operand(0);
+    const int by = static_cast<int>(src[1].imm);
+    return v ? std::optional(shifted(*v, f.opcode == ptx::Opcode::Shl ? by : -by)) : std::nullopt;
+  }
+  case ptx::Opcode::MulWide:
+  case ptx::Opcode::MulLo: { // by a power of two: a shift of the zero-extended source
+    const std::optional<unsigned> k2 = powerOfTwo(src[1]);
+    if (!k2 || f.type == ptx::TypeClass::S || (f.opcode == ptx::Opcode::MulWide ? f.width != 16 : f.width != 32))
+      return std::nullopt;
+    std::optional<BitSources> v = operand(0);
+    return v ? std::optional(shifted(zext(*v, f.opcode == ptx::Opcode::MulWide ? 16 : 32), int(*k2))) : std::nullopt;
+  }
+  case ptx::Opcode::And: { // with a constant mask
+    if (f.width != 32 || !src[1].isImm())
+      return std::nullopt;
+    std::optional<BitSources> v = operand(0);
+    if (v)
+      for (unsigned i = 0; i < 32; ++i)
+        if (!((src[1].imm >> i) & 1))
+          (*v)[i] = kZeroBit;
+    return v;
+  }
+  case ptx::Opcode::Or:
+  case ptx::Opcode::Xor:
+  case ptx::Opcode::Add: { // of disjoint bits: each bit from one side, no carries
+    if (f.width != 32)
+      return std::nullopt;
+    std::optional<BitSources> x = operand(0), y = x ? operand(1) : std::nullopt;
+    if (!x || !y)
+      return std::nullopt;
+    for (unsigned i = 0; i < 32; ++i) {
+      if ((*x)[i] != kZeroBit && (*y)[i] != kZeroBit)
+        return std::nullopt;
+      if ((*x)[i] == kZeroBit)
+        (*x)[i] = (*y)[i];
+    }
+    return x;
+  }
+  default: return std::nullopt;
+  }
+}
+
+// The prmt selector (PTX ISA 9.7.9.7, default mode, a = the dword, b = 0)
+// that makes `v` from the four loaded bytes (leaf n is byte byteOf[n]), if
+// each byte of `v` is zero or one loaded byte in place.
+std::optional<uint32_t> byteSelector(const BitSources &v, const std::array<int, 4> &byteOf) {
+  uint32_t selector = 0;
+  for (unsigned byte = 0; byte < 4; ++byte) {
+    const int b0 = v[8 * byte];
+    if (b0 != kZeroBit && (b0 < 0 || b0 % 8 != 0))
+      return std::nullopt;
+    for (unsigned i = 0; i < 8; ++i)
+      if (v[8 * byte + i] != (b0 == kZeroBit ? kZeroBit : b0 + int(i)))
+        return std::nullopt;
+    selector |= uint32_t(b0 == kZeroBit ? 4 : byteOf[size_t(b0 / 8)]) << (4 * byte);
+  }
+  return selector;
+}
+
+} // namespace
+
+Kernel fuseByteLoads(const Kernel &k) {
+  Kernel out = k;
+  const size_t n = k.body.size();
+  const Dataflow df(k);
+  unsigned fresh = 0;
+  // Per block, its byte loads grouped by base register value (the register
+  // and the statement that last wrote it) and read-only-ness, by offset.
+  size_t blockBegin = 0;
+  while (blockBegin < n) {
+    size_t blockEnd = blockBegin;
+    while (blockEnd < n && df.block[blockEnd] == df.block[blockBegin])
+      ++blockEnd;
+    std::map<std::tuple<std::string, long, bool>, std::map<int64_t, size_t>> groups;
+    std::map<std::string, long> lastWrite;
+    for (size_t i = blockBegin; i < blockEnd; ++i) {
+      const Stmt &s = k.body[i];
+      if (isByteLoad(s)) {
+        auto w = lastWrite.find(s.base);
+        groups[{s.base, w == lastWrite.end() ? -1 : w->second, s.nonCoherent}].emplace(s.offset, i);
+      }
+      for (const std::string &r : writtenRegisters(s))
+        lastWrite[r] = long(i);
+    }
+    for (const auto &[key, byOffset] : groups) {
+      for (auto it = byOffset.begin(); it != byOffset.end();) {
+        // A run of four consecutive offsets o .. o+3.
+        std::array<size_t, 4> leaf{};
+        auto at = it;
+        unsigned got = 0;
+        for (; got < 4 && at != byOffset.end() && at->first == it->first + int64_t(got); ++got, ++at)
+          leaf[got] = at->second;
+        if (got < 4) {
+          ++it;
+          continue;
+        }
+        const int64_t lo = it->first;
+        it = at;
+        const size_t first = *std::min_element(leaf.begin(), leaf.end()),
+                     last = *std::max_element(leaf.begin(), leaf.end());
+        bool ok = true;
+        for (size_t j = first + 1; ok && !std::get<2>(key) && j < last; ++j) {
+          const Stmt &s = out.body[j];
+          ok = !(s.kind == Stmt::Kind::Store || s.kind == Stmt::Kind::Atomic || s.kind == Stmt::Kind::Barrier ||
+                 s.kind == Stmt::Kind::Fence || (s.kind == Stmt::Kind::Load && (s.strong || s.ordered)));
+        }
+        // What the loaded bytes become, forward through the block: every
+        // statement whose result is a byte permutation of them.
+        std::map<std::string, BitSources> known;
+        std::array<int, 4> byteOf{};
+        for (unsigned b = 0; b < 4; ++b) {
+          const Stmt &s = out.body[leaf[b]];
+          ok = ok && df.writes.at(s.values[0].reg) == 1;
+          BitSources v;
+          for (unsigned i = 0; i < 32; ++i)
+            v[i] = i < 8 ? int(b) * 8 + int(i) : kZeroBit;
+          known[s.values[0].reg] = v;
+          byteOf[b] = int(b); // leaf b reads byte lo + b
+        }
+        std::vector<size_t> members; // the statements computing from the bytes alone
+        std::map<std::string, unsigned> readsInside;
+        for (size_t j = first; ok && j < blockEnd; ++j) {
+          const Stmt &s = out.body[j];
+          if (s.kind != Stmt::Kind::Compute)
+            continue;
+          std::optional<BitSources> v = assemble(s, [&](const std::string &r) -> const BitSources * {
+            auto f = known.find(r);
+            return f == known.end() ? nullptr : &f->second;
+          });
+          if (!v || !byteSelector(*v, byteOf) || df.writes.at(s.inst.dsts[0].reg) != 1 ||
+              std::none_of(s.inst.srcs.begin(), s.inst.srcs.end(),
+                           [&](const ptx::Operand &o) { return o.isReg() && known.count(o.reg); }))
+            continue;
+          members.push_back(j);
+          known[s.inst.dsts[0].reg] = *v;
+          for (const ptx::Operand &o : s.inst.srcs)
+            if (o.isReg())
+              ++readsInside[o.reg];
+        }
+        // Values read outside the members become prmts of the dword; the
+        // bytes themselves must not be (a 16-bit register stays a byte load).
+        std::vector<size_t> escaping;
+        for (unsigned b = 0; ok && b < 4; ++b) {
+          const std::string &r = out.body[leaf[b]].values[0].reg;
+          ok = df.reads.count(r) && df.reads.at(r) == readsInside[r];
+        }
+        for (size_t j : members) {
+          const std::string &r = out.body[j].inst.dsts[0].reg;
+          const auto total = df.reads.find(r);
+          if (total == df.reads.end() || total->second > readsInside[r])
+            escaping.push_back(j);
+        }
+        if (!ok || escaping.empty() || members.size() < escaping.size() + 3)
+          continue; // (fewer statements saved than a load and its prmts cost)
+        const std::string dword = "%__dword" + std::to_string(fresh++);
+        out.registers[dword] = ptx::RegisterType{ptx::TypeClass::B, 32};
+        std::string lines;
+        for (size_t j : std::set<size_t>(leaf.begin(), leaf.end()))
+          lines += (lines.empty() ? "" : ", ") + std::to_string(out.body[j].loc.line);
+        Stmt &load = out.body[first];
+        const unsigned loadLine = load.loc.line;
+        for (size_t j : members)
+          if (std::find(escaping.begin(), escaping.end(), j) == escaping.end())
+            foldAway(out.body[j], "folded into the prmt(s) of the 32-bit load at line " + std::to_string(loadLine));
+        for (size_t j : escaping) {
+          Stmt &s = out.body[j];
+          const uint32_t selector = *byteSelector(known.at(s.inst.dsts[0].reg), byteOf);
+          ptx::Instruction perm;
+          perm.form = ptx::Form{ptx::Opcode::Prmt, ptx::TypeClass::B, 32};
+          perm.dsts = s.inst.dsts;
+          perm.loc = s.inst.loc;
+          perm.text = s.inst.text;
+          ptx::Operand a, zero, sel;
+          a.reg = dword;
+          zero.kind = sel.kind = ptx::Operand::Kind::Immediate;
+          zero.imm = 0;
+          sel.imm = selector;
+          perm.srcs = {a, zero, sel};
+          char selText[8];
+          std::snprintf(selText, sizeof selText, "0x%04X", unsigned(selector));
+          s.inst = perm;
+          s.note = std::string("the bytes of lines ") + lines + " placed by one prmt (selector " + selText +
+                   ") of their 32-bit load at line " + std::to_string(loadLine);
+        }
+        for (size_t j : leaf)
+          if (j != first)
+            foldAway(out.body[j], "folded into the 32-bit load at line " + std::to_string(loadLine));
+        load.elemBits = 32;
+        load.elemType = ptx::TypeClass::B;
+        load.offset = lo;
+        load.values[0].reg = dword;
+        load.note = "the byte loads of lines " + lines + " as one 32-bit load (global memory allows unaligned "
+                    "dwords on AMDHSA)";
+      }
+    }
+    blockBegin = blockEnd;
   }
   return out;
 }

@@ -20,6 +20,17 @@
 // 2. An add of an add's or a xor's result: the fused forms add3 (one
 // v_add3_u32) and xad (one v_xad_u32); SHA-256's round additions are
 // chains of adds.
+//
+// 3. Bytes assembled into a word (a message's big-endian words in sha256,
+// siphash's little-endian ones): a tree of cvt, shifts, masks, or/xor/add of
+// disjoint bits and multiplies by powers of two, over four ld.global.u8 of
+// bytes base+o .. base+o+3, whose result's every byte is one loaded byte
+// or zero, is one 32-bit load at base+o and one prmt placing the bytes
+// (v_perm_b32), as clang combines them. AMDHSA runs global memory in
+// unaligned mode (LLVM turns +unaligned-access-mode on for amdhsa), so the
+// dword needs no alignment. Nothing may write memory between the byte loads
+// unless they are .nc. Runs before the lop3 fusion, which would take the
+// tree's or/and apart.
 #pragma once
 
 #include "targets/target_info.hpp"
@@ -30,5 +41,6 @@ namespace p2a::kernel {
 
 Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
 Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+Kernel fuseByteLoads(const Kernel &k);
 
 } // namespace p2a::kernel
