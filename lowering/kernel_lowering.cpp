@@ -72,46 +72,70 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
                      KernelTranslation &out, Diagnostics &diags, const Options &options) {
   // A forced rule (tests) applies to the statements as written.
   const select::RuleCostFn cost = cost::ruleCostFn(costs);
-  kernel::Kernel k =
+  const kernel::Kernel fused =
       options.forcedRule ? source
                          : kernel::fuseAdds(kernel::fuseLogicTrees(kernel::fuseByteLoads(
                                                                         kernel::substituteConstantOperands(source, t, cost)),
                                                                     t, cost),
                                             t, cost);
-  if (options.schedule) { // (a forced rule too: scheduling moves statements, it does not rewrite them)
-    kernel::ScheduleLimits limits;
-    limits.target = &t;
-    limits.maxVgprs = registerBudgetFor(k, t, options).vgprs; // the command line's and the launch bounds'
-    for (const auto &[name, source] : uniformValuesFor(k, t, costs, options).registers)
-      limits.scalarRegisters.insert(name);
-    k = kernel::scheduleStatements(k, limits);
-  }
   const size_t diagsBefore = diags.size();
-  bool lowered = false;
   // Up to three tries: as asked; without SGPR homes for computed uniform
   // values if the kernel ran out of SGPRs with them (see Options); with a
   // budget two SGPRs smaller if a far branch found no SGPR pair for its long
   // jump (spilling makes room). Each adjustment is made once; the last
   // try's errors stand.
-  Options opts = options;
-  bool homesOff = false, pairRoom = false;
-  for (unsigned attempt = 0; attempt < 3; ++attempt) {
-    if (attempt) {
+  auto lower = [&](const kernel::Kernel &k) {
+    Options opts = options;
+    bool homesOff = false, pairRoom = false, lowered = false;
+    for (unsigned attempt = 0; attempt < 3; ++attempt) {
       diags.resize(diagsBefore);
       out = KernelTranslation{};
+      Lowering l(k, t, costs, out, diags, opts);
+      lowered = l.run();
+      if (lowered)
+        break;
+      if (l.outOfSgprsWithHomes() && !homesOff) {
+        opts.scalarHomeSgprs = 0;
+        homesOff = true;
+      } else if (l.needsBranchPair() && !pairRoom) {
+        opts.maxSgprs = (opts.maxSgprs ? opts.maxSgprs : targets::kMaxSgprs) - 2;
+        pairRoom = true;
+      } else {
+        break;
+      }
     }
-    Lowering l(k, t, costs, out, diags, opts);
-    lowered = l.run();
-    if (lowered)
-      break;
-    if (l.outOfSgprsWithHomes() && !homesOff) {
-      opts.scalarHomeSgprs = 0;
-      homesOff = true;
-    } else if (l.needsBranchPair() && !pairRoom) {
-      opts.maxSgprs = (opts.maxSgprs ? opts.maxSgprs : targets::kMaxSgprs) - 2;
-      pairRoom = true;
-    } else {
-      break;
+    return lowered;
+  };
+  if (!options.schedule)
+    return lower(fused);
+  // (A forced rule is scheduled too: scheduling moves statements, it does not rewrite them.)
+  kernel::ScheduleLimits limits;
+  limits.target = &t;
+  limits.maxVgprs = registerBudgetFor(fused, t, options).vgprs; // the command line's and the launch bounds'
+  for (const auto &[name, from] : uniformValuesFor(fused, t, costs, options).registers)
+    limits.scalarRegisters.insert(name);
+  unsigned estimatedPeak = 0;
+  bool lowered = lower(kernel::scheduleStatements(fused, limits, &estimatedPeak));
+  // The occupancy budget rests on an estimate; where the registers came out
+  // beyond the waves it promised (large statements' temporaries, which it
+  // leaves out), each block is held to its own peak as written instead.
+  // If even that loses waves (the estimate does not see how pairs and
+  // temporaries pack), the order as written is kept when it has more.
+  auto waves = [&] { return targets::occupancy(t, out.numVgprs, out.numSgprs, 0).wavesPerSimd; };
+  const unsigned promised =
+      targets::occupancy(t, estimatedPeak + kernel::kScheduleMarginVgprs, out.numSgprs, 0).wavesPerSimd;
+  if (lowered && waves() < promised) {
+    limits.target = nullptr;
+    lowered = lower(kernel::scheduleStatements(fused, limits));
+    if (lowered && waves() < promised) {
+      const unsigned scheduledWaves = waves();
+      KernelTranslation scheduled = std::move(out);
+      const Diagnostics scheduledDiags = diags;
+      if (!lower(fused) || waves() <= scheduledWaves) {
+        out = std::move(scheduled);
+        diags = scheduledDiags;
+        lowered = true;
+      }
     }
   }
   // LLVM MC checks the result where it is assembled: the module's one

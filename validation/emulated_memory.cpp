@@ -452,13 +452,15 @@ std::optional<Fault> Emulator::execFlat(Wave &w, const Parsed &p, const MemOp &m
 std::optional<Fault> Emulator::execScratch(Wave &w, const Parsed &p, const MemOp &mo, long inst, int64_t offset,
                                            PendingLoad pl) {
   const bool store = mo.kind == MemOp::ScratchStore;
+  // Each lane's private offset: `constant` plus its VGPR `vaddr`, if any.
+  const Operand *vaddr = nullptr, *data = nullptr;
+  int64_t constant = offset;
   if (p.mnemonic.rfind("buffer_", 0) == 0) {
     // buffer_load vdst, vaddr|off, s[rsrc:+3], soffset [offen] / buffer_store
     // vdata, ...: MUBUF through the private segment buffer (Vega ISA 8.1.5
-    // "Buffer addressing"): each lane's private offset is soffset + offset
-    // (+ vaddr with offen). Only that V#, offset by this wave's scratch, is
-    // modelled: the hardware swizzles lanes apart, as the lanes' own
-    // segments are here.
+    // "Buffer addressing"): soffset + offset (+ vaddr with offen). Only that
+    // V#, offset by this wave's scratch, is modelled: the hardware swizzles
+    // lanes apart, as the lanes' own segments are here.
     if (w.scratch.empty())
       return fault(inst, "'" + pl.text + "' uses scratch, but the descriptor enables no private segment");
     bool offen = false;
@@ -467,8 +469,7 @@ std::optional<Fault> Emulator::execScratch(Wave &w, const Parsed &p, const MemOp
         offen = true;
       else if (m.rfind("offset:", 0) != 0)
         return fault(inst, "modifier '" + m + "' in '" + pl.text + "' is not modelled");
-    const Operand &data = p.ops.size() == 4 ? p.ops[0] : Operand{};
-    if (p.ops.size() != 4 || data.kind != Operand::Kind::V || p.ops[2].kind != Operand::Kind::S ||
+    if (p.ops.size() != 4 || p.ops[0].kind != Operand::Kind::V || p.ops[2].kind != Operand::Kind::S ||
         p.ops[2].count != 4 || (offen != (p.ops[1].kind == Operand::Kind::V)) ||
         (p.ops[3].kind != Operand::Kind::S && p.ops[3].kind != Operand::Kind::Imm))
       return fault(inst, "unexpected operands in '" + pl.text + "'");
@@ -478,54 +479,39 @@ std::optional<Fault> Emulator::execScratch(Wave &w, const Parsed &p, const MemOp
       return fault(inst, "'" + pl.text + "' reads its V# from s[" + std::to_string(r) + ":" + std::to_string(r + 3) +
                              "], which is not the private segment buffer plus this wave's scratch offset (buffers "
                              "other than scratch are not modelled)");
-    const int64_t soffset = p.ops[3].kind == Operand::Kind::S ? int64_t(w.s[p.ops[3].index]) : int64_t(p.ops[3].imm);
-    pl.counter = store ? Counter::VmStore : Counter::VmLoad;
-    const uint64_t ex = exec(w);
-    for (unsigned lane = 0; lane < W_; ++lane) {
-      if (!((ex >> lane) & 1))
-        continue;
-      const int64_t a = soffset + offset + (offen ? int64_t(w.v[size_t(p.ops[1].index) * W_ + lane]) : 0);
-      std::vector<uint8_t> &mem = w.scratch[lane];
-      if (a < 0 || uint64_t(a) + mo.bytes > mem.size())
-        return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses private offset " +
-                               std::to_string(a) + ", outside the " + std::to_string(mem.size()) +
-                               "-byte private segment");
-      transfer(w, pl, mo, store, data, lane, &mem[size_t(a)]);
-    }
-    if (!store)
-      pl.keys = keys(data);
-    w.pending.push_back(std::move(pl));
-    return std::nullopt;
+    data = &p.ops[0];
+    vaddr = offen ? &p.ops[1] : nullptr;
+    constant += p.ops[3].kind == Operand::Kind::S ? int64_t(w.s[p.ops[3].index]) : int64_t(p.ops[3].imm);
+  } else {
+    // scratch_load vdst, vaddr|off, saddr|off / scratch_store vaddr|off,
+    // vdata, saddr|off: vaddr + saddr + offset, each part optional (Vega
+    // ISA 9 "Scratch": SV, SS and ST modes).
+    if (std::optional<Fault> f = scratchReady(w, inst, pl.text))
+      return f;
+    const Operand &v = store ? p.ops[0] : p.ops[1];
+    data = &(store ? p.ops[1] : p.ops[0]);
+    if (p.ops.size() != 3 || data->kind != Operand::Kind::V ||
+        (v.kind != Operand::Kind::V && v.kind != Operand::Kind::Off) ||
+        (p.ops[2].kind != Operand::Kind::S && p.ops[2].kind != Operand::Kind::Off))
+      return fault(inst, "unexpected operands in '" + pl.text + "'");
+    vaddr = v.kind == Operand::Kind::V ? &v : nullptr;
+    constant += p.ops[2].kind == Operand::Kind::S ? int64_t(int32_t(w.s[p.ops[2].index])) : 0;
   }
-  if (std::optional<Fault> f = scratchReady(w, inst, pl.text))
-    return f;
-  // scratch_load vdst, vaddr|off, saddr|off / scratch_store vaddr|off, vdata, saddr|off:
-  // the lane's private offset is vaddr + saddr + offset, each part optional
-  // (Vega ISA 9 "Scratch": SV, SS and ST modes).
-  const Operand &vaddr = store ? p.ops[0] : p.ops[1];
-  const Operand &data = store ? p.ops[1] : p.ops[0];
-  if (p.ops.size() != 3 || data.kind != Operand::Kind::V ||
-      (vaddr.kind != Operand::Kind::V && vaddr.kind != Operand::Kind::Off) ||
-      (p.ops[2].kind != Operand::Kind::S && p.ops[2].kind != Operand::Kind::Off))
-    return fault(inst, "unexpected operands in '" + pl.text + "'");
-  const int64_t sbase = p.ops[2].kind == Operand::Kind::S ? int64_t(int32_t(w.s[p.ops[2].index])) : 0;
-  const unsigned dwords = std::max(1u, mo.bytes / 4);
   pl.counter = store ? Counter::VmStore : Counter::VmLoad;
   const uint64_t ex = exec(w);
   for (unsigned lane = 0; lane < W_; ++lane) {
     if (!((ex >> lane) & 1))
       continue;
-    const int64_t a =
-        (vaddr.kind == Operand::Kind::V ? int64_t(w.v[size_t(vaddr.index) * W_ + lane]) : 0) + sbase + offset;
+    const int64_t a = constant + (vaddr ? int64_t(w.v[size_t(vaddr->index) * W_ + lane]) : 0);
     std::vector<uint8_t> &mem = w.scratch[lane];
     if (a < 0 || uint64_t(a) + mo.bytes > mem.size())
       return fault(inst, "'" + pl.text + "' lane " + std::to_string(lane) + " accesses private offset " +
                              std::to_string(a) + ", outside the " + std::to_string(mem.size()) +
                              "-byte private segment");
-    transfer(w, pl, mo, store, data, lane, &mem[size_t(a)]);
+    transfer(w, pl, mo, store, *data, lane, &mem[size_t(a)]);
   }
   if (!store)
-    pl.keys = keys(data);
+    pl.keys = keys(*data);
   w.pending.push_back(std::move(pl));
   return std::nullopt;
 }

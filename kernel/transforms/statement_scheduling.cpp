@@ -247,14 +247,6 @@ public:
         entryPressure_ += use.units[r];
   }
 
-  // The estimated pressure's peak in the given order (default: original).
-  unsigned peakOf(const std::vector<unsigned> &order) {
-    resetPressure();
-    unsigned peak = pressure_;
-    for (unsigned p : order)
-      peak = std::max(peak, place(p));
-    return peak;
-  }
   // The peak in original order; records that order's pressure profile.
   unsigned originalPeak() {
     resetPressure();
@@ -491,23 +483,20 @@ private:
 };
 
 // The estimated pressure a block may reach: the most VGPRs that keep the
-// waves per SIMD of the kernel's estimated peak, under `maxVgprs`. The
-// estimate leaves out the ABI's work-item IDs, temporaries within a
-// statement and the lowering's own values: kMarginVgprs stands for them.
-constexpr unsigned kMarginVgprs = 8;
+// waves per SIMD of the kernel's estimated peak, under `maxVgprs`.
 unsigned occupancyBudget(const ScheduleLimits &limits, unsigned kernelPeak) {
   if (!limits.target)
     return 0;
-  const unsigned waves = targets::occupancy(*limits.target, kernelPeak + kMarginVgprs, 0, 0).wavesPerSimd;
+  const unsigned waves = targets::occupancy(*limits.target, kernelPeak + kScheduleMarginVgprs, 0, 0).wavesPerSimd;
   unsigned most = targets::vgprsForWaves(*limits.target, waves, 0);
   if (limits.maxVgprs)
     most = std::min(most, limits.maxVgprs);
-  return most > kMarginVgprs ? most - kMarginVgprs : 0;
+  return most > kScheduleMarginVgprs ? most - kScheduleMarginVgprs : 0;
 }
 
 } // namespace
 
-Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits) {
+Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigned *estimatedPeak) {
   const size_t n = k.body.size();
   if (n < 3)
     return k;
@@ -554,6 +543,8 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits) {
     blockPeak[b] = blocks[b]->originalPeak();
     kernelPeak = std::max(kernelPeak, blockPeak[b]);
   }
+  if (estimatedPeak)
+    *estimatedPeak = kernelPeak;
   const unsigned budget = occupancyBudget(limits, kernelPeak);
   for (unsigned b = 0; b < g.numBlocks; ++b) {
     if (!blocks[b])

@@ -11,17 +11,19 @@
 // load simply gets a register of its own.
 //
 // A top-down list scheduler per block: a statement is ready when every
-// statement it depends on is placed; among the ready ones the first whose
-// inputs are available (latency model below) and which keeps the estimated
-// register pressure within the kernel's peak in its original order, by
-// critical path to the block's end, then original order. When pressure is
-// at that peak, statements are taken in their original order, which never
-// needs more than the original did.
+// statement it depends on is placed; among the ready ones, by critical path
+// to the block's end and then original order, the first whose inputs are
+// available (latency model in the .cpp) and which keeps the estimated
+// register pressure within the block's limit (ScheduleLimits), counting
+// what a statement taken early holds across the statements it passes.
+// Otherwise the first statement in original order, which never needs more
+// than the original did.
 //
 // Dependences: registers (read after write, write after read and after
-// write; a guarded write also reads the value it may keep), memory by
-// address space (a load never passes a store that may alias it; loads of
-// .const, .param never stored to, and ld.global.nc pass everything), and a
+// write; a guarded write also reads the value it may keep), memory (a load
+// never passes a store that may alias it: same address space, and not
+// provably disjoint bytes from the same base register value or variable;
+// loads of .const and ld.global.nc pass everything), and a
 // total order among statements with effects beyond memory (atomics,
 // barriers, fences, strong or acquire/release accesses, traps, warp
 // operations). The block's branch or return stays last, with the setp that
@@ -52,6 +54,11 @@ struct ScheduleLimits {
   unsigned maxVgprs = 0;
   std::set<std::string> scalarRegisters;
 };
-Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits = {});
+// `estimatedPeak`, if given, receives the kernel's estimated peak as
+// written. The estimate leaves out the ABI's work-item IDs, temporaries
+// within a statement and the lowering's own values: the budget keeps
+// kScheduleMarginVgprs for them.
+inline constexpr unsigned kScheduleMarginVgprs = 8;
+Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits = {}, unsigned *estimatedPeak = nullptr);
 
 } // namespace p2a::kernel
