@@ -17,8 +17,11 @@ namespace {
 // (validation/amdgpu_emulator.cpp): a vector memory load waited on costs
 // about 500, a scalar one 150 (uniform .const/.param loads become s_load),
 // LDS 64 (ds_bpermute too). An ALU statement is one or a few VALU
-// instructions, each issued every 4 cycles on GCN/CDNA's SIMDs and
-// completing about then; each statement takes kIssueCycles to issue.
+// instructions, each completing about 4 cycles after it issues. A wave64 on
+// GCN/CDNA's SIMD16s issues one every 4 cycles, so a dependent statement is
+// ready when it could issue anyway; a wave32 on RDNA issues one a cycle
+// (RDNA3 ISA: the dependency stalls s_delay_alu describes), so independent
+// statements fill the gap: kIssueCycles per statement, 1 in wave32.
 constexpr unsigned kVectorLoadLatency = 500, kScalarLoadLatency = 150, kLdsLatency = 64, kAluLatency = 4,
                    kIssueCycles = 4;
 // The ready statements looked at per choice, best first: a bound, so that a
@@ -213,9 +216,9 @@ class BlockSchedule {
 public:
   BlockSchedule(const Kernel &k, const RegisterUse &use, const RegisterExtent &extent, unsigned block, size_t first,
                 size_t end, const llvm::SparseBitVector<> &liveIn, const llvm::SparseBitVector<> &liveOut,
-                const std::vector<unsigned> &idOfBit)
-      : k_(k), use_(use), first_(first), m_(static_cast<unsigned>(end - first)), succ_(m_), preds_(m_, 0),
-        touched_(m_) {
+                const std::vector<unsigned> &idOfBit, unsigned issueCycles)
+      : k_(k), use_(use), first_(first), m_(static_cast<unsigned>(end - first)), issueCycles_(issueCycles), succ_(m_),
+        preds_(m_, 0), touched_(m_) {
     // The branch or return at the end stays there, and so does the setp
     // writing its guard right before it (sccFromCompare in the lowering).
     if (m_ && isTerminator(k.body[end - 1])) {
@@ -320,7 +323,7 @@ public:
       place(pick);
       now = std::max(now, available[pick]);
       start[pick] = now;
-      now += kIssueCycles;
+      now += issueCycles_;
       for (const auto &[s, latency] : succ_[pick]) {
         available[s] = std::max(available[s], start[pick] + latency);
         if (--waiting[s] == 0)
@@ -469,6 +472,7 @@ private:
   const RegisterUse &use_;
   size_t first_;
   unsigned m_;
+  unsigned issueCycles_;
   unsigned fixedTail_ = 0;
   std::vector<std::vector<std::pair<unsigned, unsigned>>> succ_; // (successor, latency)
   std::vector<unsigned> preds_;
@@ -532,6 +536,7 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
   out.sourceIndex.resize(n);
   for (size_t i = 0; i < n; ++i)
     out.sourceIndex[i] = static_cast<unsigned>(k.sourceOf(i));
+  const unsigned issueCycles = limits.target && limits.target->wave_size == 32 ? 1 : kIssueCycles;
   std::vector<std::unique_ptr<BlockSchedule>> blocks(g.numBlocks);
   std::vector<unsigned> blockPeak(g.numBlocks, 0);
   unsigned kernelPeak = 0;
@@ -539,7 +544,8 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
     const size_t first = g.blockStart[b], end = g.blockEnd(b);
     if (end - first < 2)
       continue;
-    blocks[b] = std::make_unique<BlockSchedule>(k, use, extent, b, first, end, live.liveIn[b], liveOut[b], idOfBit);
+    blocks[b] = std::make_unique<BlockSchedule>(k, use, extent, b, first, end, live.liveIn[b], liveOut[b], idOfBit,
+                                                issueCycles);
     blockPeak[b] = blocks[b]->originalPeak();
     kernelPeak = std::max(kernelPeak, blockPeak[b]);
   }
