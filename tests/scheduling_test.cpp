@@ -20,8 +20,6 @@ using namespace p2a;
 
 namespace {
 
-bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
-
 const std::string kHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";
 
 // The kernel's body, decoded and scheduled: each statement's text in the new order.
@@ -186,7 +184,7 @@ TEST_CASE("loads are hoisted only as far as the kernel's occupancy and --max-vgp
     o.maxVgprs = written.vgprs + 4;
     check::Result r = check::run(src, t, o, p2a::testing::costModel());
     CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
-    CHECK_FALSE(contains(r.report, "scratch"));
+    CHECK_FALSE(p2a::testing::contains(r.report, "scratch"));
     std::smatch m;
     REQUIRE(std::regex_search(r.report, m, std::regex("([0-9]+) VGPRs")));
     CHECK(std::stoul(m[1]) <= written.vgprs + 4);

@@ -1143,6 +1143,7 @@ TEST_CASE("the emulator runs what clang emits: SDWA, saveexec, v_cmpx, SOPK, VGP
         "\tv_or_b32_sdwa v5, v4, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:BYTE_3\n"
         "\tv_add_u32_sdwa v6, v4, sext(v1) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:BYTE_3\n"
         "\tv_xor_b32_sdwa v7, v4, v1 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0 src1_sel:WORD_0\n"
+        "\tv_mov_b32_sdwa v18, sext(v1) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_3\n"
         "\tv_cmp_gt_u32 vcc, 3, v0\n\ts_and_saveexec_b64 s[6:7], vcc\n\ts_cselect_b32 s8, 1, 0\n"
         "\tv_mov_b32 v10, exec_lo\n\ts_mov_b64 exec, s[6:7]\n"
         "\tv_cmpx_gt_u32 vcc, 5, v0\n\tv_mov_b32 v11, exec_lo\n\tv_mov_b32 v12, vcc_lo\n\ts_mov_b64 exec, s[6:7]\n"
@@ -1151,7 +1152,7 @@ TEST_CASE("the emulator runs what clang emits: SDWA, saveexec, v_cmpx, SOPK, VGP
         "\tv_mov_b32 v20, 100\n\tv_mov_b32 v21, 101\n\tv_mov_b32 v22, 102\n\ts_mov_b32 s11, 2\n"
         "\ts_set_gpr_idx_on s11, gpr_idx(SRC0)\n\tv_mov_b32 v16, v20\n\ts_set_gpr_idx_off\n"
         "\ts_set_gpr_idx_on s11, gpr_idx(DST)\n\tv_mov_b32 v17, v21\n\ts_set_gpr_idx_off\n" +
-        stores(t, {"v5", "v6", "v7", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v19"});
+        stores(t, {"v5", "v6", "v7", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v19", "v18"});
     HandRun r = runHand("gfx900", body, {64, 1, 1}, 24);
     REQUIRE_MESSAGE(!r.fault, r.fault->message);
     CHECK(word(r, 0) == 0x180u);      // 0x100 | byte 3 (0x80)
@@ -1165,6 +1166,7 @@ TEST_CASE("the emulator runs what clang emits: SDWA, saveexec, v_cmpx, SOPK, VGP
     CHECK(word(r, 8) == 6u);          // 16 != 16 is false
     CHECK(word(r, 9) == 102u);        // v_mov v16, v[20 + 2]
     CHECK(word(r, 10) == 101u);       // v_mov v[17 + 2], v21
+    CHECK(word(r, 11) == 0xffffff80u); // a VOP1's sext(): byte 3 (0x80) sign-extended
   }
   {
     const targets::TargetInfo &t = *targets::findTarget("gfx1030");

@@ -338,6 +338,7 @@ std::optional<Fault> Emulator::execAlu(Wave &w, const Parsed &written, long inst
   enum class Unused { Pad, Sext, Preserve } unused = Unused::Pad;
   const bool sdwa = key.size() > 5 && key.compare(key.size() - 5, 5, "_sdwa") == 0;
   Parsed adjusted;
+  std::vector<bool> sextAt; // per operand of `adjusted`
   if (sdwa) {
     key = key.substr(0, key.size() - 5);
     adjusted = withDst.ops.empty() ? written : withDst;
@@ -365,15 +366,14 @@ std::optional<Fault> Emulator::execAlu(Wave &w, const Parsed &written, long inst
         return fault(inst, "modifier '" + m + "' in '" + k_.code[size_t(inst)].text + "' is not modelled");
     }
     adjusted.modifiers.clear();
-    // sext(v1): the selected bits sign-extended.
-    for (size_t i = 0, src = 0; i < adjusted.ops.size(); ++i) {
+    // sext(v1): the selected bits sign-extended (which source it is is
+    // known once the operation's destinations are).
+    sextAt.assign(adjusted.ops.size(), false);
+    for (size_t i = 0; i < adjusted.ops.size(); ++i) {
       Operand &o = adjusted.ops[i];
       if (o.kind == Operand::Kind::Other && o.text.rfind("sext(", 0) == 0 && o.text.back() == ')') {
         o = parseOperand(o.text.substr(5, o.text.size() - 6), W_);
-        const size_t firstSrc = adjusted.ops.size() - (i >= adjusted.ops.size() - 2 ? 2 : 1);
-        src = i - firstSrc;
-        if (src < 2)
-          srcSel[src].sext = true;
+        sextAt[i] = true;
       }
     }
   }
@@ -406,6 +406,13 @@ std::optional<Fault> Emulator::execAlu(Wave &w, const Parsed &written, long inst
     return fault(inst, "'" + k_.code[size_t(inst)].text + "' has " + std::to_string(p.ops.size()) +
                            " operands; the model of " + def.name + " takes " +
                            std::to_string(ndst + def.srcs.size()));
+  for (size_t i = 0; i < sextAt.size(); ++i)
+    if (sextAt[i]) {
+      if (i < ndst || i - ndst >= 2)
+        return fault(inst, "sext() on operand '" + p.ops[i].text + "' of '" + k_.code[size_t(inst)].text +
+                               "' is not modelled");
+      srcSel[i - ndst].sext = true;
+    }
   for (const Operand &o : p.ops) {
     if (o.kind == Operand::Kind::Other || o.kind == Operand::Kind::Off)
       return fault(inst, "operand '" + o.text + "' of '" + k_.code[size_t(inst)].text + "' is not modelled");

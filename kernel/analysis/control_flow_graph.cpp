@@ -213,8 +213,7 @@ RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g) {
         use[i].push_back(bit(r));
     }
   }
-  std::vector<llvm::SparseBitVector<>> liveOut;
-  blockLiveness(g, use, def, L.liveIn, liveOut);
+  blockLiveness(g, use, def, L.liveIn, L.liveOut);
   return L;
 }
 

@@ -56,6 +56,7 @@ private:
 struct RegisterLiveness {
   std::map<std::string, unsigned> index;       // register -> bit
   std::vector<llvm::SparseBitVector<>> liveIn; // per block (sparse: big inlined kernels)
+  std::vector<llvm::SparseBitVector<>> liveOut; // per block: live into a successor
   bool liveInAt(const std::string &reg, unsigned block) const {
     auto it = index.find(reg);
     return it != index.end() && liveIn[block].test(it->second);

@@ -512,10 +512,7 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
   for (const auto &[name, bit] : live.index)
     if (auto it = ids.find(name); it != ids.end())
       idOfBit[bit] = it->second;
-  std::vector<llvm::SparseBitVector<>> liveOut(g.numBlocks);
-  for (unsigned b = 0; b < g.numBlocks; ++b)
-    for (unsigned s : g.succ[b])
-      liveOut[b] |= live.liveIn[s];
+  const std::vector<llvm::SparseBitVector<>> &liveOut = live.liveOut;
   RegisterExtent extent{std::vector<unsigned>(use.units.size(), ~0u), std::vector<unsigned>(use.units.size(), 0)};
   auto mark = [&](unsigned r, unsigned b) {
     extent.firstBlock[r] = std::min(extent.firstBlock[r], b);
@@ -528,7 +525,7 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
       mark(r, g.blockOf[i]);
   }
   for (unsigned b = 0; b < g.numBlocks; ++b)
-    for (const llvm::SparseBitVector<> *set : {&live.liveIn[b], static_cast<const llvm::SparseBitVector<> *>(&liveOut[b])})
+    for (const llvm::SparseBitVector<> *set : {&live.liveIn[b], &liveOut[b]})
       for (unsigned bit : *set)
         if (idOfBit[bit] != ~0u)
           mark(idOfBit[bit], b);
