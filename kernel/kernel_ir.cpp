@@ -78,8 +78,17 @@ std::vector<std::string> writtenRegisters(const Stmt &s) {
         out.push_back(d.reg);
     break;
   case Stmt::Kind::Load:
+  case Stmt::Kind::ArrayLoad:
     for (const ptx::Operand &v : s.values)
       out.push_back(v.reg);
+    break;
+  case Stmt::Kind::ArrayStore:
+    if (s.base.empty()) { // the elements the values cover
+      const size_t first = size_t(s.offset / 4), dwords = s.values.size() * (s.elemBits == 64 ? 2 : 1);
+      out.insert(out.end(), s.elements.begin() + first, s.elements.begin() + first + dwords);
+    } else { // any of them (the others keep their values: read too)
+      out = s.elements;
+    }
     break;
   case Stmt::Kind::ReadSpecial:
   case Stmt::Kind::AddressOf:
@@ -125,6 +134,23 @@ std::vector<std::string> readRegisters(const Stmt &s) {
   case Stmt::Kind::Load:
     if (!s.baseIsSymbol)
       out.push_back(s.base);
+    break;
+  case Stmt::Kind::ArrayStore:
+    for (const ptx::Operand &o : s.values)
+      add(o);
+    if (s.base.empty())
+      break;
+    out.push_back(s.base);
+    out.insert(out.end(), s.elements.begin(), s.elements.end());
+    break;
+  case Stmt::Kind::ArrayLoad:
+    if (s.base.empty()) {
+      const size_t first = size_t(s.offset / 4), dwords = s.values.size() * (s.elemBits == 64 ? 2 : 1);
+      out.insert(out.end(), s.elements.begin() + first, s.elements.begin() + first + dwords);
+    } else {
+      out.push_back(s.base);
+      out.insert(out.end(), s.elements.begin(), s.elements.end());
+    }
     break;
   case Stmt::Kind::Cvta:
   case Stmt::Kind::WarpShuffle:

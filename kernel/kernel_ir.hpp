@@ -96,6 +96,13 @@ struct Stmt {
     Trap,        // trap, or a call to CUDA's __assertfail: the kernel aborts (srcs: the assertion's
                  // message, file, line and function arguments, for the interpreter's report)
     Nop,         // nothing left to do (a mov folded into its readers; see constant_operands)
+    // A .local access to an array kept in registers (transforms/
+    // local_array_promotion.hpp; never decoded): values <- / -> the dwords
+    // `elements`, at byte (offset + base register's value, when base is
+    // set) from the first. A base register makes the index dynamic: one
+    // 32-bit value, whichever element it picks.
+    ArrayLoad,
+    ArrayStore,
   };
   // atom/red operations (PTX ISA 9.7.13.5): Min/Max by elemType (U or S).
   enum class AtomicOp { Add, Inc, Dec, Min, Max, And, Or, Xor, Exch, Cas };
@@ -153,6 +160,7 @@ struct Stmt {
   bool srcNegated = false;                    // WarpVote: `!a`
   CombineMode combineMode = CombineMode::Redux; // WarpCombine (Redux: atomicOp, elemType; match: elemBits)
   BarrierReduce barrierReduce = BarrierReduce::None; // Barrier
+  std::vector<std::string> elements; // ArrayLoad/ArrayStore: the array's dwords, as 32-bit registers
   std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
 };
 

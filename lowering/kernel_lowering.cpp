@@ -2,6 +2,7 @@
 // pre-lowering rewrites, the retry without SGPR homes, and the MC check.
 #include "lowering/lowering.hpp"
 #include "lowering/passes.hpp"
+#include "kernel/transforms/local_array_promotion.hpp"
 #include "kernel/transforms/statement_scheduling.hpp"
 #include "targets/occupancy.hpp"
 
@@ -72,12 +73,14 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
                      KernelTranslation &out, Diagnostics &diags, const Options &options) {
   // A forced rule (tests) applies to the statements as written.
   const select::RuleCostFn cost = cost::ruleCostFn(costs);
-  const kernel::Kernel fused =
-      options.forcedRule ? source
-                         : kernel::fuseAdds(kernel::fuseLogicTrees(kernel::fuseByteLoads(
-                                                                        kernel::substituteConstantOperands(source, t, cost)),
-                                                                    t, cost),
-                                            t, cost);
+  auto rewritten = [&] {
+    kernel::Kernel k = kernel::promoteLocalArrays(source);
+    k = kernel::substituteConstantOperands(k, t, cost);
+    k = kernel::fuseByteLoads(k);
+    k = kernel::fuseLogicTrees(k, t, cost);
+    return kernel::fuseAdds(k, t, cost);
+  };
+  const kernel::Kernel fused = options.forcedRule ? source : rewritten();
   const size_t diagsBefore = diags.size();
   // Up to three tries: as asked; without SGPR homes for computed uniform
   // values if the kernel ran out of SGPRs with them (see Options); with a

@@ -240,6 +240,10 @@ private:
   // atom / red: one read-modify-write, global_atomic_* or ds_* (atomic_lowering.cpp).
   void lowerAtomic(const Stmt &s);
 
+  // An access to a local array kept in registers: moves, or compares and
+  // v_cndmask over its elements (register_arrays.cpp).
+  void lowerArrayAccess(const Stmt &s);
+
   // shfl.sync / vote.sync: cross-lane code (warp_lowering.cpp).
   void lowerWarpShuffle(const Stmt &s);
   void lowerWarpVote(const Stmt &s);
@@ -468,6 +472,9 @@ private:
   std::optional<unsigned> zeroVgpr_;             // see zeroVgpr()
   std::map<unsigned, MOperand> inPlace_;          // vreg read from fixed SGPRs everywhere (no VGPR copy)
   std::map<size_t, std::string> loweringNote_;    // statement -> how it was lowered, where the rule does not say
+  // Lane masks `index == position` an unguarded register-array access made,
+  // by (index register, position): its statement and the mask (register_arrays.cpp).
+  std::map<std::pair<std::string, int64_t>, std::pair<size_t, unsigned>> arrayMasks_;
   bool outOfSgprsWithHomes_ = false;
   bool needsBranchPair_ = false;
   bool genericReachesSegments_ = false;          // generic pointers into shared/local exist: generic accesses are FLAT

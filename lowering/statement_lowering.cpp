@@ -92,6 +92,8 @@ void Lowering::lower(const Stmt &s) {
     }
     return;
   case Stmt::Kind::Atomic: return lowerAtomic(s);
+  case Stmt::Kind::ArrayLoad:
+  case Stmt::Kind::ArrayStore: return lowerArrayAccess(s);
   case Stmt::Kind::WarpShuffle: return lowerWarpShuffle(s);
   case Stmt::Kind::WarpVote: return lowerWarpVote(s);
   case Stmt::Kind::WarpCombine: return lowerWarpCombine(s);

@@ -499,7 +499,7 @@ TEST_CASE("hostile: scratch per lane and module data past what the hardware addr
   {
     const std::string f = tempFile("local.ptx", kHeader + ".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n"
                                                           "\t.local .align 4 .b8 buf[67108864];\n\tmov.u64 %rd1, buf;\n"
-                                                          "\tst.local.u32 [%rd1], 5;\n\tret;\n}\n");
+                                                          "\tst.local.u8 [%rd1], 5;\n\tret;\n}\n"); // (bytes: kept in scratch)
     Run r = translate(f);
     CHECK(r.exited(1));
     CHECK(contains(r.err, f + ":5:17: error: kernel 'k' declares 67108864 bytes of local memory per thread; a lane on "

@@ -37,8 +37,8 @@ std::string liveValues(unsigned live, unsigned local = 0, const std::string &bou
     s += "xor.b32 %r" + std::to_string(i) + ", %r" + std::to_string(i) + ", " + std::to_string(i * 2654435761u) + ";\n";
   }
   const std::string acc = "%r" + std::to_string(live + 1);
-  if (local)
-    s += "st.local.u32 [scratch+" + std::to_string(local - 4) + "], %r1;\nld.local.u32 " + acc + ", [scratch+" +
+  if (local) // (a byte of it: an array read by bytes stays in scratch, see local_array_promotion.hpp)
+    s += "st.local.u8 [scratch+" + std::to_string(local - 4) + "], %r1;\nld.local.u8 " + acc + ", [scratch+" +
          std::to_string(local - 4) + "];\n";
   else
     s += "mov.u32 " + acc + ", 0;\n";

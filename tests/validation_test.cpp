@@ -492,19 +492,26 @@ TEST_CASE("calls are inlined: guarded, nested, looping callees with early ret, .
 }
 
 TEST_CASE("local memory runs from scratch; a kernel that does not set FLAT_SCRATCH up fails") {
-  // The sample's scratch passes on every target (samples test); here the
+  // Scratch kernels pass on every target (the fixtures' check); here the
   // emulator must catch a missing FLAT_SCRATCH initialisation where the
   // kernel owns it (gfx900, gfx90a: s_add into flat_scratch; gfx1030: s_setreg).
-  std::ifstream in(std::string(P2A_SOURCE_DIR) + "/samples/permute/permute.ptx");
-  std::stringstream ss;
-  ss << in.rdbuf();
+  // A table of 64 dwords indexed at run time: more than registers take
+  // (local_array_promotion.hpp), so it lives in scratch.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry table(.param .u64 in, .param .u64 out)\n{\n"
+                          ".local .align 4 .b8 t[256];\n.reg .b32 %r<8>;\n.reg .b64 %rd<10>;\n"
+                          "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r1, %tid.x;\n"
+                          "ld.global.u32 %r2, [%rd1];\nadd.s32 %r3, %r2, %r1;\nand.b32 %r4, %r3, 63;\n"
+                          "mul.wide.u32 %rd3, %r4, 4;\nmov.u64 %rd4, t;\nadd.s64 %rd5, %rd4, %rd3;\n"
+                          "st.local.u32 [%rd5], %r1;\nld.local.u32 %r5, [%rd5];\nmul.wide.u32 %rd6, %r1, 4;\n"
+                          "add.s64 %rd7, %rd2, %rd6;\nst.global.u32 [%rd7], %r5;\nret;\n}\n";
   for (const char *cpu : {"gfx900", "gfx1030", "gfx942"}) {
     CAPTURE(cpu);
     const targets::TargetInfo &t = *targets::findTarget(cpu);
-    module::ModuleResult m = module::translateModule(ss.str(), t, p2a::testing::costModel());
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
-    CHECK(contains(m.assembly, ".amdhsa_private_segment_fixed_size 64"));
-    CHECK(contains(m.assembly, ".private_segment_fixed_size: 64"));
+    CHECK(contains(m.assembly, ".amdhsa_private_segment_fixed_size 256"));
+    CHECK(contains(m.assembly, ".private_segment_fixed_size: 256"));
     std::string text = m.assembly;
     const char *setup = t.generation == targets::Generation::GFX9 ? "s_addc_u32 flat_scratch_hi" : "s_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI)";
     const size_t at = text.find(setup);
@@ -515,7 +522,7 @@ TEST_CASE("local memory runs from scratch; a kernel that does not set FLAT_SCRAT
     }
     REQUIRE(at != std::string::npos);
     text.erase(at, text.find('\n', at) - at);
-    std::optional<emu::LoadedKernel> k = assembleAndLoad(t, text, "permute");
+    std::optional<emu::LoadedKernel> k = assembleAndLoad(t, text, "table");
     GlobalMemory mem;
     const uint64_t inBuf = mem.add("in", std::vector<uint8_t>(64 * 64, 1));
     const uint64_t outBuf = mem.add("out", std::vector<uint8_t>(4 * 64, 0));

@@ -453,6 +453,50 @@ private:
     t.defined[i] = true;
   }
 
+  // An access to a local array kept in registers (a rewritten kernel's;
+  // decoded kernels have none): the dword the offset picks, and only it,
+  // is read or written.
+  bool runArrayAccess(Thread &t, const Stmt &s, std::optional<Fault> &f) {
+    auto named = [](const std::string &r) {
+      ptx::Operand o;
+      o.reg = r;
+      return o;
+    };
+    int64_t at = s.offset;
+    if (!s.base.empty()) {
+      std::optional<BV> o = read(t, named(s.base), width(s.base), s, f);
+      if (!o)
+        return false;
+      at += int64_t(o->value());
+    }
+    const size_t parts = s.elemBits == 64 ? 2 : 1;
+    if (at < 0 || at % 4 || size_t(at / 4) + s.values.size() * parts > s.elements.size()) {
+      f = fault(s, "'" + s.text + "' is outside its array's " + std::to_string(s.elements.size()) + " dwords");
+      return false;
+    }
+    size_t e = size_t(at / 4);
+    for (const ptx::Operand &v : s.values) {
+      if (s.kind == Stmt::Kind::ArrayLoad) {
+        uint64_t value = 0;
+        for (size_t p = 0; p < parts; ++p) {
+          std::optional<BV> x = read(t, named(s.elements[e + p]), 32, s, f);
+          if (!x)
+            return false;
+          value |= x->value() << (32 * p);
+        }
+        write(t, v.reg, value);
+      } else {
+        std::optional<BV> x = read(t, v, v.isReg() ? width(v.reg) : 64, s, f);
+        if (!x)
+          return false;
+        for (size_t p = 0; p < parts; ++p)
+          write(t, s.elements[e + p], x->value() >> (32 * p));
+      }
+      e += parts;
+    }
+    return true;
+  }
+
   // Resolves [base+offset] in `space` to bytes, or a fault message.
   uint8_t *address(Thread &t, const Stmt &s, unsigned bytes, std::string &why) {
     Space space = s.space;
@@ -737,6 +781,11 @@ private:
       case Stmt::Kind::Barrier: t.atBarrier = true; break;
       case Stmt::Kind::Fence: break; // threads run one at a time over one memory: always ordered
       case Stmt::Kind::Nop: break;
+      case Stmt::Kind::ArrayLoad:
+      case Stmt::Kind::ArrayStore:
+        if (!runArrayAccess(t, s, f))
+          return f;
+        break;
       case Stmt::Kind::Return: t.done = true; break;
       case Stmt::Kind::Trap: return fault(s, trapMessage(t, s));
       }

@@ -84,6 +84,8 @@ MemoryEffect memoryEffect(const Stmt &s) {
   case Stmt::Kind::ReadSpecial:
   case Stmt::Kind::AddressOf:
   case Stmt::Kind::Cvta:
+  case Stmt::Kind::ArrayLoad: // registers only
+  case Stmt::Kind::ArrayStore:
   case Stmt::Kind::Nop: return {};
   }
   return ordered;

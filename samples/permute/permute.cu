@@ -1,6 +1,6 @@
 // A per-thread table indexed by the data itself: nvcc keeps it in local
-// memory (a .local depot addressed through %SPL, st.local.v4 / ld.local),
-// which the translator places in scratch (the private segment).
+// memory (a .local depot addressed through %SPL, st.local.v4 / ld.local);
+// the translator keeps it in VGPRs (kernel/transforms/local_array_promotion.hpp).
 extern "C" __global__ void permute(const unsigned *in, unsigned *out) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned t[16];
