@@ -115,8 +115,12 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
   kernel::ScheduleLimits limits;
   limits.target = &t;
   limits.maxVgprs = registerBudgetFor(fused, t, options).vgprs; // the command line's and the launch bounds'
-  for (const auto &[name, from] : uniformValuesFor(fused, t, costs, options).registers)
+  for (const auto &[name, from] : uniformValuesFor(fused, t, costs, options).registers) {
     limits.scalarRegisters.insert(name);
+    if (from.kind == kernel::UniformSource::Kind::Computed)
+      limits.homeWords[name] = from.bits / 32;
+  }
+  limits.maxHomeWords = options.scalarHomeSgprs;
   unsigned estimatedPeak = 0;
   bool lowered = lower(kernel::scheduleStatements(fused, limits, &estimatedPeak));
   // The occupancy budget rests on an estimate; where the registers came out

@@ -690,30 +690,37 @@ static std::string uniformProductChain(const std::string &tid) {
   return src;
 }
 
-TEST_CASE("computed uniform values keep at most 24 SGPRs; the rest stay per lane") {
-  // A chain of 30 uniform multiplies from an argument: the first 24 on the scalar
-  // ALU, the others on the VALU, and the kernel still computes the PTX's value.
-  std::string src = uniformProductChain("%r35");
-  src += "add.s32 %r36, %r30, %r35;\nmul.wide.u32 %rd2, %r35, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
-         "st.global.u32 [%rd3], %r36;\nret;\n}\n";
-  for (const char *cpu : {"gfx900", "gfx1100"}) {
-    CAPTURE(cpu);
-    const targets::TargetInfo &t = *targets::findTarget(cpu);
-    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
-    REQUIRE(m.ok);
-    size_t scalar = 0, vector = 0;
-    for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
-      if (ti.ptxText.rfind("mul.lo.s32 %r", 0) == 0)
-        for (const std::string &line : ti.gcn) {
-          scalar += line.rfind("s_mul_i32", 0) == 0;
-          vector += line.rfind("v_mul_lo_u32", 0) == 0;
-        }
-    CHECK(scalar == 24);
-    CHECK(vector == 6);
-    check::Options o;
-    o.block = {64, 1, 1};
-    CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
-  }
+TEST_CASE("computed uniform values hold at most 24 SGPRs at once; the rest stay per lane") {
+  // A chain of 30 uniform multiplies from an argument. Read again at the
+  // end, all 30 are held at once: the first 24 on the scalar ALU, the others
+  // on the VALU. Read only by the next, two are held at once: all 30 are
+  // scalar. Both compute the PTX's value.
+  const std::string end = "mul.wide.u32 %rd2, %r35, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r36;\nret;\n}\n";
+  std::string held = uniformProductChain("%r35") + "add.s32 %r36, %r30, %r35;\n";
+  for (int i = 1; i < 30; ++i)
+    held += "add.s32 %r36, %r36, %r" + std::to_string(i) + ";\n";
+  held += end;
+  const std::string chain = uniformProductChain("%r35") + "add.s32 %r36, %r30, %r35;\n" + end;
+  for (const char *cpu : {"gfx900", "gfx1100"})
+    for (const auto &[src, scalarExpected] : {std::pair{held, 24u}, std::pair{chain, 30u}}) {
+      CAPTURE(cpu);
+      CAPTURE(scalarExpected);
+      const targets::TargetInfo &t = *targets::findTarget(cpu);
+      module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+      REQUIRE(m.ok);
+      size_t scalar = 0, vector = 0;
+      for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
+        if (ti.ptxText.rfind("mul.lo.s32 %r", 0) == 0)
+          for (const std::string &line : ti.gcn) {
+            scalar += line.rfind("s_mul_i32", 0) == 0;
+            vector += line.rfind("v_mul_lo_u32", 0) == 0;
+          }
+      CHECK(scalar == scalarExpected);
+      CHECK(vector == 30 - scalarExpected);
+      check::Options o;
+      o.block = {64, 1, 1};
+      CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
+    }
 }
 
 TEST_CASE("a kernel that runs out of SGPRs with uniform-value homes is translated without them") {

@@ -9,6 +9,71 @@ namespace p2a::kernel {
 
 namespace {
 
+// Words held per statement position, added over ranges, with the maximum
+// over a range (a segment tree with lazy additions: O(log n) each).
+class RangePressure {
+public:
+  explicit RangePressure(size_t n) : n_(std::max<size_t>(n, 1)), max_(4 * n_, 0), add_(4 * n_, 0) {}
+  unsigned max(size_t a, size_t b) const { return max(1, 0, n_ - 1, a, b); }
+  void add(size_t a, size_t b, unsigned w) { add(1, 0, n_ - 1, a, b, w); }
+
+private:
+  size_t n_;
+  std::vector<unsigned> max_, add_;
+  unsigned max(size_t node, size_t lo, size_t hi, size_t a, size_t b) const {
+    if (b < lo || hi < a)
+      return 0;
+    if (a <= lo && hi <= b)
+      return max_[node];
+    const size_t mid = (lo + hi) / 2;
+    return add_[node] + std::max(max(2 * node, lo, mid, a, b), max(2 * node + 1, mid + 1, hi, a, b));
+  }
+  void add(size_t node, size_t lo, size_t hi, size_t a, size_t b, unsigned w) {
+    if (b < lo || hi < a)
+      return;
+    if (a <= lo && hi <= b) {
+      max_[node] += w;
+      add_[node] += w;
+      return;
+    }
+    const size_t mid = (lo + hi) / 2;
+    add(2 * node, lo, mid, a, b, w);
+    add(2 * node + 1, mid + 1, hi, a, b, w);
+    max_[node] = add_[node] + std::max(max_[2 * node], max_[2 * node + 1]);
+  }
+};
+
+// Where each register is held, as register assignment sees it (no holes):
+// from its first to its last mark, an access or the start of a block it is
+// live into or the end of one it is live out of.
+std::map<std::string, std::pair<size_t, size_t>> registerExtents(const Kernel &k, const ControlFlowGraph &g,
+                                                                 const RegisterLiveness &live) {
+  std::map<std::string, std::pair<size_t, size_t>> extent;
+  auto mark = [&](const std::string &r, size_t i) {
+    auto [it, fresh] = extent.try_emplace(r, i, i);
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, i);
+      it->second.second = std::max(it->second.second, i);
+    }
+  };
+  for (size_t i = 0; i < k.body.size(); ++i) {
+    for (const std::string &r : writtenRegisters(k.body[i]))
+      mark(r, i);
+    for (const std::string &r : readRegisters(k.body[i]))
+      mark(r, i);
+  }
+  std::vector<const std::string *> name(live.index.size());
+  for (const auto &[r, bit] : live.index)
+    name[bit] = &r;
+  for (unsigned b = 0; b < g.numBlocks && !k.body.empty(); ++b) {
+    for (unsigned bit : live.liveIn[b])
+      mark(*name[bit], g.blockStart[b]);
+    for (unsigned bit : live.liveOut[b])
+      mark(*name[bit], g.blockEnd(b) > g.blockStart[b] ? g.blockEnd(b) - 1 : g.blockStart[b]);
+  }
+  return extent;
+}
+
 bool isModuleVariable(const Kernel &k, const std::string &name) {
   const Variable *v = k.variable(name);
   return v && (v->space == Space::Const || v->space == Space::Global);
@@ -46,7 +111,9 @@ std::vector<std::string> scalarSources(const Stmt &st) {
 // statements; each round drops those reading a non-uniform source, those
 // past the SGPR budget, and those a write could change under waiting lanes.
 void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector<bool> &barrierBlock,
-                   const std::function<bool(const Stmt &)> &scalarRule, unsigned budgetWords, UniformValues &u) {
+                   const std::function<bool(const Stmt &)> &scalarRule, unsigned budgetWords,
+                   const RegisterLiveness &live, const std::map<std::string, std::pair<size_t, size_t>> &extent,
+                   const RangePressure &homes, UniformValues &u) {
   std::map<std::string, std::vector<size_t>> writers;
   for (size_t i = 0; i < k.body.size(); ++i)
     for (const std::string &r : writtenRegisters(k.body[i]))
@@ -75,7 +142,6 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
     if (!u.registers.count(r) && std::all_of(ws.begin(), ws.end(), eligible) &&
         std::any_of(ws.begin(), ws.end(), readsRegister))
       varying.insert(r);
-  const RegisterLiveness live = registerLiveness(k, g);
   std::vector<bool> uniformEnd(g.numBlocks, false);
   for (bool changed = true; changed && !varying.empty();) {
     changed = false;
@@ -103,11 +169,14 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
     for (const std::string &r : varying)
       byFirstWrite.push_back({writers[r].front(), r});
     std::sort(byFirstWrite.begin(), byFirstWrite.end());
-    unsigned words = 0;
+    RangePressure pressure = homes;
     for (const auto &[first, r] : byFirstWrite) {
-      words += width(r) / 32;
-      if (words > budgetWords)
+      const unsigned words = width(r) / 32;
+      const auto [from, to] = extent.at(r);
+      if (pressure.max(from, to) + words > budgetWords)
         drop(r);
+      else
+        pressure.add(from, to, words);
     }
     for (unsigned b = 0; b < g.numBlocks; ++b) {
       const size_t end = g.blockEnd(b);
@@ -178,9 +247,13 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
     return true;
   };
 
+  // Homes are SGPRs assigned by liveness: at most maxHomeWords held at once.
+  const RegisterLiveness live = registerLiveness(k, g);
+  const std::map<std::string, std::pair<size_t, size_t>> extent = registerExtents(k, g, live);
+  RangePressure homes(n);
+
   UniformValues u;
   std::map<std::string, UniformSource> &found = u.registers;
-  unsigned homeWords = 0;
   for (bool changed = true; changed;) {
     changed = false;
     countWork(n);
@@ -234,10 +307,12 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
           computed = sourcesUniform && anyRegister && scalarRule(st);
         }
       }
-      if (computed && dominatesReads(r, i) && !barrierBlock[g.blockOf[i]] && homeWords + bits / 32 <= maxHomeWords) {
+      const auto [from, to] = extent.at(r);
+      if (computed && dominatesReads(r, i) && !barrierBlock[g.blockOf[i]] &&
+          homes.max(from, to) + bits / 32 <= maxHomeWords) {
         src = UniformSource{UniformSource::Kind::Computed, 0, 0, bits, r};
         u.scalarStatements.insert(i);
-        homeWords += bits / 32;
+        homes.add(from, to, bits / 32);
       }
       if (src) {
         found.emplace(r, *src);
@@ -245,7 +320,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
       }
     }
   }
-  varyingValues(k, g, barrierBlock, scalarRule, maxHomeWords - homeWords, u);
+  varyingValues(k, g, barrierBlock, scalarRule, maxHomeWords, live, extent, homes, u);
   return u;
 }
 

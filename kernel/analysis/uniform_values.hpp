@@ -30,8 +30,8 @@
 // fixed point: candidates are dropped until the assumption holds).
 //
 // Computed homes take SGPRs (assigned by liveness, see Lowering::liveIntervals
-// in lowering/register_assignment.cpp), capped at `maxHomeWords`; uniform values past that stay
-// per lane.
+// in lowering/register_assignment.cpp): at most `maxHomeWords` held at any
+// statement, over the same intervals; uniform values past that stay per lane.
 #pragma once
 
 #include "kernel/kernel_ir.hpp"

@@ -107,12 +107,13 @@ unsigned latencyOf(const Stmt &s) {
 // reads (a guarded write's old value included) and writes, each once.
 struct RegisterUse {
   std::vector<unsigned> units; // per register: 32-bit VGPRs its value takes (0: a predicate, a uniform value)
+  std::vector<unsigned> words; // per register: the SGPRs of its scalar home (0: none)
   std::vector<std::vector<unsigned>> reads, writes; // per statement
   std::vector<long> base;                          // per statement: a memory access's base register (-1: none)
 };
 
 RegisterUse registerUse(const Kernel &k, const std::set<std::string> &scalar,
-                        std::unordered_map<std::string, unsigned> &ids) {
+                        const std::map<std::string, unsigned> &homeWords, std::unordered_map<std::string, unsigned> &ids) {
   RegisterUse u;
   auto id = [&](const std::string &r) {
     auto [it, fresh] = ids.emplace(r, static_cast<unsigned>(ids.size()));
@@ -120,6 +121,8 @@ RegisterUse registerUse(const Kernel &k, const std::set<std::string> &scalar,
       auto t = k.registers.find(r);
       const unsigned width = t == k.registers.end() ? 32 : t->second.width;
       u.units.push_back(width <= 1 || scalar.count(r) ? 0 : (width + 31) / 32);
+      auto home = homeWords.find(r);
+      u.words.push_back(home == homeWords.end() ? 0 : home->second);
     }
     return it->second;
   };
@@ -244,12 +247,16 @@ public:
     for (Held &h : held_) {
       h.fromStart = in.count(h.reg) || extent.firstBlock[h.reg] < block;
       h.toEnd = out.count(h.reg) || extent.lastBlock[h.reg] > block;
-      if (h.fromStart)
+      if (h.fromStart) {
         entryPressure_ += h.units;
+        entryWords_ += h.words;
+      }
     }
     for (const auto &[r, yes] : in) // live through without an access
-      if (!index_.count(r))
+      if (!index_.count(r)) {
         entryPressure_ += use.units[r];
+        entryWords_ += use.words[r];
+      }
   }
 
   // The peak in original order; records that order's pressure profile.
@@ -275,7 +282,11 @@ public:
   // frontier up to p, so p goes first only if what is held beyond the
   // original order's pressure, plus what p adds, fits under the limit at
   // the highest original pressure among those statements.
-  std::vector<unsigned> schedule(unsigned limit) {
+  // Scalar homes the same way, but only as they stand: a statement writing
+  // one goes ahead of the frontier only while the homes held stay within
+  // `wordsLimit` (the uniform-value analysis gives no more SGPRs than that
+  // to values held at once; beyond, they would become per-lane values).
+  std::vector<unsigned> schedule(unsigned limit, unsigned wordsLimit) {
     resetPressure();
     const unsigned free = m_ - fixedTail_;
     std::vector<unsigned> order;
@@ -307,6 +318,8 @@ public:
         const unsigned p = it->second;
         const Change c = change(p);
         if (p != frontier && c.born > c.dying && extra + c.born + duringMax_.max(frontier, p - 1) > limit)
+          continue;
+        if (p != frontier && wordsLimit && c.wordsBorn > c.wordsDying && words_ + c.wordsBorn > wordsLimit)
           continue;
         if (available[p] <= now) {
           pick = p;
@@ -342,7 +355,7 @@ private:
 
   // A register the block accesses.
   struct Held {
-    unsigned reg = 0, units = 0;
+    unsigned reg = 0, units = 0, words = 0;
     unsigned accesses = 0; // statements touching it
     bool fromStart = false, toEnd = false;
   };
@@ -357,7 +370,7 @@ private:
   unsigned heldIndex(unsigned r) {
     auto [it, fresh] = index_.emplace(r, static_cast<unsigned>(held_.size()));
     if (fresh)
-      held_.push_back({r, use_.units[r], 0, false, false});
+      held_.push_back({r, use_.units[r], use_.words[r], 0, false, false});
     return it->second;
   }
 
@@ -437,6 +450,7 @@ private:
 
   void resetPressure() {
     pressure_ = entryPressure_;
+    words_ = entryWords_;
     accessesLeft_.resize(held_.size());
     for (size_t h = 0; h < held_.size(); ++h)
       accessesLeft_[h] = held_[h].accesses;
@@ -445,17 +459,22 @@ private:
   // What placing statement p does to the pressure: the registers it
   // touches first (born) and last (dying) in the block. Registers are
   // assigned over statement positions, so at p both are held.
+  // (The same for scalar homes' SGPRs: wordsBorn, wordsDying.)
   struct Change {
-    unsigned born = 0, dying = 0;
+    unsigned born = 0, dying = 0, wordsBorn = 0, wordsDying = 0;
   };
   Change change(unsigned p) const {
     Change c;
     for (unsigned h : touched_[p]) {
       const Held &r = held_[h];
-      if (!r.fromStart && accessesLeft_[h] == r.accesses)
+      if (!r.fromStart && accessesLeft_[h] == r.accesses) {
         c.born += r.units;
-      if (!r.toEnd && accessesLeft_[h] == 1)
+        c.wordsBorn += r.words;
+      }
+      if (!r.toEnd && accessesLeft_[h] == 1) {
         c.dying += r.units;
+        c.wordsDying += r.words;
+      }
     }
     return c;
   }
@@ -465,6 +484,7 @@ private:
     const Change c = change(p);
     const unsigned during = pressure_ + c.born;
     pressure_ = during - c.dying;
+    words_ = words_ + c.wordsBorn - c.wordsDying;
     for (unsigned h : touched_[p])
       --accessesLeft_[h];
     return during;
@@ -483,7 +503,7 @@ private:
   std::unordered_map<unsigned, unsigned> index_; // register -> held_ index
   std::vector<std::vector<unsigned>> touched_;   // per statement: held_ indices
   std::vector<unsigned> accessesLeft_;
-  unsigned entryPressure_ = 0, pressure_ = 0;
+  unsigned entryPressure_ = 0, pressure_ = 0, entryWords_ = 0, words_ = 0;
   std::vector<unsigned> before_; // original order: the pressure before each statement
   RangeMax duringMax_;           // original order: the pressure during statements [a, b]
 };
@@ -509,7 +529,7 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
   const ControlFlowGraph g = controlFlowGraph(k);
   const RegisterLiveness live = registerLiveness(k, g);
   std::unordered_map<std::string, unsigned> ids;
-  const RegisterUse use = registerUse(k, limits.scalarRegisters, ids);
+  const RegisterUse use = registerUse(k, limits.scalarRegisters, limits.homeWords, ids);
   std::vector<unsigned> idOfBit(live.index.size(), ~0u);
   for (const auto &[name, bit] : live.index)
     if (auto it = ids.find(name); it != ids.end())
@@ -558,7 +578,7 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
     // A block's own peak as written bounds it, or the occupancy budget if
     // higher: the estimate leaves out what is the same in every order
     // (temporaries within a statement), so the two compare like with like.
-    const std::vector<unsigned> order = blocks[b]->schedule(std::max(blockPeak[b], budget));
+    const std::vector<unsigned> order = blocks[b]->schedule(std::max(blockPeak[b], budget), limits.maxHomeWords);
     blocks[b].reset(); // (memory: one block's graph at a time from here)
     for (size_t j = 0; j < order.size(); ++j) {
       out.body[first + j] = k.body[first + order[j]];

@@ -38,6 +38,7 @@
 #include "kernel/kernel_ir.hpp"
 #include "targets/target_info.hpp"
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -49,10 +50,15 @@ namespace p2a::kernel {
 // LLVM's GCN scheduler aims at occupancy, not at a register count), never
 // above `maxVgprs` (launch bounds, --max-vgprs; 0: none). `scalarRegisters`
 // are held in SGPRs (uniform values) and left out of the estimate.
+// `homeWords` are the SGPRs of those computed into scalar homes, of which
+// at most `maxHomeWords` are held at once (0: no limit; see
+// uniform_values.hpp): a scalar load goes no further ahead than that allows.
 struct ScheduleLimits {
   const targets::TargetInfo *target = nullptr;
   unsigned maxVgprs = 0;
   std::set<std::string> scalarRegisters;
+  std::map<std::string, unsigned> homeWords;
+  unsigned maxHomeWords = 0;
 };
 // `estimatedPeak`, if given, receives the kernel's estimated peak as
 // written. The estimate leaves out the ABI's work-item IDs, temporaries
