@@ -77,6 +77,7 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
     kernel::Kernel k = kernel::promoteLocalArrays(source);
     k = kernel::substituteConstantOperands(k, t, cost);
     k = kernel::fuseByteLoads(k);
+    k = kernel::fuseNegatedBits(k, t, cost);
     k = kernel::fuseLogicTrees(k, t, cost);
     return kernel::fuseAdds(k, t, cost);
   };

@@ -792,6 +792,38 @@ TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or
   }
 }
 
+TEST_CASE("the negated low bit -(x & 1) is one v_bfe_i32; an and read elsewhere is left alone") {
+  // A CRC step's mask: neg.s32 of and.b32 with 1, and the same as a
+  // subtraction from 0; %r9 is read twice, so its neg keeps the and.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
+                          "mul.wide.u32 %rd3, %r0, 4;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                          "ld.global.u32 %r1, [%rd4];\n"
+                          "and.b32 %r2, %r1, 1;\nneg.s32 %r3, %r2;\nand.b32 %r4, %r3, -306674912;\n"
+                          "shr.u32 %r5, %r1, 1;\nand.b32 %r6, %r5, 1;\nsub.s32 %r7, 0, %r6;\nxor.b32 %r8, %r4, %r7;\n"
+                          "and.b32 %r9, %r1, 1;\nneg.s32 %r10, %r9;\nadd.s32 %r11, %r10, %r9;\nxor.b32 %r12, %r8, %r11;\n"
+                          "st.global.u32 [%rd5], %r12;\nret;\n}\n";
+  const targets::TargetInfo &t = *targets::findTarget("gfx942");
+  module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+  REQUIRE(m.ok);
+  auto code = [&](const std::string &ptx) { return statementCode(m.functions[0], ptx, {"s_wait"}); };
+  const std::vector<std::string> neg = code("neg.s32 %r3, %r2"), sub = code("sub.s32 %r7, 0, %r6");
+  REQUIRE(neg.size() == 1);
+  CHECK(contains(neg[0], "v_bfe_i32"));
+  REQUIRE(sub.size() == 1);
+  CHECK(contains(sub[0], "v_bfe_i32"));
+  CHECK(code("and.b32 %r2, %r1, 1").empty());
+  CHECK(!code("and.b32 %r9, %r1, 1").empty()); // read twice
+  for (const targets::TargetInfo &target : targets::allTargets()) {
+    check::Options o;
+    o.grid = {2, 1, 1};
+    o.block = {64, 1, 1};
+    check::Result r = check::run(src, target, o, p2a::testing::costModel());
+    CHECK_MESSAGE(r.status == check::Status::Pass, target.name << ": " << r.report);
+  }
+}
+
 TEST_CASE("bytes assembled into words are one dword load and a v_perm_b32 per value used") {
   // nvcc's big-endian word from four byte loads (sha256's message), with a
   // partial value (%r8) also read by something else; a second word whose

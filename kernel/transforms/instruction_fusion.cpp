@@ -235,6 +235,49 @@ Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::Rul
   return out;
 }
 
+Kernel fuseNegatedBits(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
+  Kernel out = k;
+  const Dataflow df(k);
+  auto plain32 = [](const Stmt &s, ptx::Opcode op) {
+    return s.kind == Stmt::Kind::Compute && s.guard.empty() && s.inst.form.opcode == op && s.inst.form.width == 32 &&
+           !s.inst.form.carryIn && !s.inst.form.carryOut && s.inst.dsts.size() == 1;
+  };
+  auto isImm = [](const ptx::Operand &o, uint64_t v) { return o.isImm() && (o.imm & 0xffffffffu) == v; };
+  for (size_t root = 0; root < k.body.size(); ++root) {
+    const Stmt &rs = out.body[root];
+    // neg.s32 d, b  or  sub d, 0, b
+    const ptx::Operand *b = nullptr;
+    if (plain32(rs, ptx::Opcode::Neg) && rs.inst.srcs.size() == 1)
+      b = &rs.inst.srcs[0];
+    else if (plain32(rs, ptx::Opcode::Sub) && rs.inst.srcs.size() == 2 && isImm(rs.inst.srcs[0], 0))
+      b = &rs.inst.srcs[1];
+    const std::optional<size_t> j = b && b->isReg() ? df.singleUseDef(b->reg, root) : std::nullopt;
+    if (!j || !plain32(out.body[*j], ptx::Opcode::And))
+      continue;
+    const ptx::Instruction &mask = out.body[*j].inst;
+    const int side = isImm(mask.srcs[1], 1) ? 0 : isImm(mask.srcs[0], 1) ? 1 : -1;
+    if (side < 0 || !mask.srcs[side].isReg() || !unchangedBetween(out, mask.srcs[side], *j, root))
+      continue;
+    ptx::Operand pos, len;
+    pos.kind = len.kind = ptx::Operand::Kind::Immediate;
+    pos.imm = 0;
+    len.imm = 1;
+    ptx::Instruction f;
+    f.form = ptx::Form{ptx::Opcode::Bfe, ptx::TypeClass::S, 32};
+    f.dsts = rs.inst.dsts;
+    f.srcs = {mask.srcs[side], pos, len};
+    f.loc = rs.inst.loc;
+    f.text = rs.inst.text;
+    if (bestCost(f, t, cost) > bestCost(rs.inst, t, cost) + bestCost(mask, t, cost))
+      continue;
+    out.body[root].inst = f;
+    out.body[root].note = "fused with line " + std::to_string(out.body[*j].loc.line) +
+                          " into one bfe.s32 (bit 0, sign-extended: the same all-ones or zero mask)";
+    foldAway(out.body[*j], "folded into the bfe.s32 at line " + std::to_string(rs.loc.line));
+  }
+  return out;
+}
+
 } // namespace p2a::kernel
 
 namespace p2a::kernel {

@@ -31,6 +31,10 @@
 // dword needs no alignment. Nothing may write memory between the byte loads
 // unless they are .nc. Runs before the lop3 fusion, which would take the
 // tree's or/and apart.
+//
+// 4. The negated low bit, -(x & 1) (neg or a subtraction from 0 of an and
+// with 1): all ones where bit 0 is set, else zero, which is bfe.s32 x, 0, 1
+// (one v_bfe_i32): the mask of a bitwise CRC step.
 #pragma once
 
 #include "targets/target_info.hpp"
@@ -42,5 +46,6 @@ namespace p2a::kernel {
 Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
 Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
 Kernel fuseByteLoads(const Kernel &k);
+Kernel fuseNegatedBits(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
 
 } // namespace p2a::kernel
