@@ -274,6 +274,17 @@ void Decoder::decodeCallParam(const ast::Instruction &in, const std::string &ful
     const int64_t off = addr.offset + int64_t(e * ty.bits / 8);
     const unsigned slotBits = std::max(ty.bits, 16u);
     const std::string slot = slotName(off, ty.bits);
+    if (const unsigned dstBits = declaredWidth(*members[e], ty.bits); !store && ty.bits == 32 && dstBits == 64) {
+      // A 32-bit load into a 64-bit register (`ld.param.s32 %rd1, [a]`, as
+      // nvcc reads an int argument it widens): extended by the load's type
+      // (PTX ISA 9.7.9.8, ld: a wider destination is sign- or zero-extended).
+      ptx::Operand d;
+      if (!regOperand(*members[e], 64, d, false))
+        return;
+      typeReg(slot, 32, addr.loc);
+      emit(cvt(ty.cls == TypeClass::S ? TypeClass::S : TypeClass::U, 64, 32), d, {reg(slot)});
+      continue;
+    }
     if (ty.bits >= 32 || store) {
       // A store of 8 or 16 bits keeps the low 16 bits of its register (PTX
       // ISA 5.4: a register wider than the type stores its low bits).

@@ -2259,6 +2259,50 @@ TEST_CASE("call parameters narrower than 32 bits (nvcc's char and short argument
   }
 }
 
+TEST_CASE("a 32-bit call parameter loaded into a 64-bit register is sign- or zero-extended by the load's type") {
+  // ld.param.s32 / ld.param.u32 into a .b64 register inside an inlined
+  // .func (KeyHunt's kernels): held to a C++ model, since both sides run the
+  // same decoded statements.
+  const std::string src =
+      ".version 8.0\n.target sm_80\n.address_size 64\n"
+      ".func (.param .b64 ret) widen(.param .b32 a)\n{\n.reg .b64 %rd<5>;\n"
+      "ld.param.s32 %rd1, [a];\nld.param.u32 %rd2, [a];\nshl.b64 %rd3, %rd2, 32;\nadd.s64 %rd4, %rd1, %rd3;\n"
+      "st.param.b64 [ret], %rd4;\nret;\n}\n"
+      ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<10>;\n"
+      "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\n"
+      "add.s64 %rd4, %rd1, %rd3;\nld.global.u32 %r2, [%rd4];\n"
+      "{\n.param .b32 p0;\nst.param.b32 [p0], %r2;\n.param .b64 r0;\ncall.uni (r0), widen, (p0);\n"
+      "ld.param.b64 %rd5, [r0];\n}\n"
+      "mul.wide.u32 %rd6, %r1, 8;\nadd.s64 %rd7, %rd2, %rd6;\nst.global.u64 [%rd7], %rd5;\nret;\n}\n";
+  std::vector<uint8_t> in;
+  std::vector<uint32_t> words;
+  for (uint32_t i = 0; i < 64; ++i) {
+    words.push_back(0x7ffffff0u + i * 0x02000001u); // both signs
+    for (unsigned b = 0; b < 4; ++b)
+      in.push_back(static_cast<uint8_t>(words.back() >> (8 * b)));
+  }
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    check::Options o;
+    o.trials = 1;
+    o.contents["in"] = in;
+    o.dumpDir = p2a::testing::tempPath("widen_dump");
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
+    INFO(r.report);
+    REQUIRE(r.status == check::Status::Pass);
+    const std::string out = p2a::testing::slurp(o.dumpDir + "/out.trial0.ptx");
+    REQUIRE(out.size() >= 64 * 8);
+    for (uint32_t i = 0; i < 64; ++i) {
+      const uint64_t want = uint64_t(int64_t(int32_t(words[i]))) + (uint64_t(words[i]) << 32);
+      uint64_t got = 0;
+      for (unsigned b = 0; b < 8; ++b)
+        got |= uint64_t(uint8_t(out[8 * i + b])) << (8 * b);
+      INFO("thread " << i);
+      CHECK(got == want);
+    }
+  }
+}
+
 TEST_CASE("video operand selectors: parts extended by their operand's type, on every target and as the ISA says") {
   const std::string src = checkKernelFileOnEveryTarget("video_selectors.ptx", 2);
   check::Options o;
