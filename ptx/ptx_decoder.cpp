@@ -621,9 +621,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     if (mods.size() > 2 || (mods.size() == 2 && mods[1] != "cc"))
       return bad("unexpected modifier '." + mods.back() + "'");
     if (!typeOneOf({"u32", "s32", "u64", "s64"}))
-      return limit("extended-precision multiply-add is supported for .u32 and .s32, and .hi for .u64 and .s64");
-    if (f.opcode == Opcode::MadLo && f.width == 64)
-      return limit("extended-precision multiply-add is supported for .u32 and .s32, and .hi for .u64 and .s64");
+      return limit("extended-precision multiply-add is supported for .u32, .s32, .u64 and .s64");
     if (f.opcode == Opcode::MadLo)
       f.type = TypeClass::U; // the low half is the same for either signedness
   } else if (in.opcode == "mad" && mods.size() == 1 && (mods[0] == "hi" || mods[0] == "wide")) {

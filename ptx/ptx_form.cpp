@@ -312,14 +312,20 @@ const std::vector<Form> &allForms() {
           f.carryOut = outFlag;
           add(f);
         }
-    // ... and the 64-bit high-product forms secp256k1 field arithmetic uses.
-    for (auto [in, outFlag] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}})
+    // ... and the 64-bit product forms secp256k1 field arithmetic and
+    // cuda-fixnum's multi-word products use (.lo sign-agnostic).
+    for (auto [in, outFlag] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}}) {
       for (TypeClass t : {TypeClass::U, TypeClass::S}) {
         Form hi{Opcode::MadHi, t, 64};
         hi.carryIn = in;
         hi.carryOut = outFlag;
         add(hi);
       }
+      Form lo{Opcode::MadLo, TypeClass::U, 64};
+      lo.carryIn = in;
+      lo.carryOut = outFlag;
+      add(lo);
+    }
     // Extended-precision multiply-add (32-bit): .lo sign-agnostic, .hi by type.
     for (auto [in, outFlag] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}}) {
       Form lo{Opcode::MadLo, TypeClass::U, 32};

@@ -241,20 +241,21 @@ void addArithRules(std::vector<Rule> &out) {
     // and treats the 128-bit products as opaque (opaqueProducts), so the
     // carry chain is all that is compared.
     for (const Form &f : ptx::allForms()) {
-      if (f.opcode != Opcode::MadHi || f.width != 64 || !(f.carryIn || f.carryOut))
+      if ((f.opcode != Opcode::MadHi && f.opcode != Opcode::MadLo) || f.width != 64 || !(f.carryIn || f.carryOut))
         continue;
-      const bool sgn = f.type == TypeClass::S;
+      const bool low = f.opcode == Opcode::MadLo, sgn = !low && f.type == TypeClass::S;
       std::vector<OperandReq> reqs{OperandReq::Any, OperandReq::Any, OperandReq::Any};
       if (f.carryIn)
         reqs.push_back(OperandReq::Reg);
-      Rule r = makeRule(f, f.carryIn ? "mulhi-vcc-in" : "mulhi-vcc-out", reqs);
+      Rule r = makeRule(f, std::string(low ? "mullo" : "mulhi") + (f.carryIn ? "-vcc-in" : "-vcc-out"), reqs);
       // The product rule's whole template, its destination renamed to the
       // temporary `product` (unsigned: hi's T(2); signed: a sixth
-      // temporary, shi keeps its unsigned product in T(2)).
-      const Rule &product = sgn ? shi : hi;
-      const unsigned into = sgn ? 5 : 2;
-      r.temps = shi.temps;
-      if (sgn)
+      // temporary, shi keeps its unsigned product in T(2); the low half:
+      // mul.lo.u64's, after its two temporaries).
+      const Rule &product = low ? lo : sgn ? shi : hi;
+      const unsigned into = low ? 2 : sgn ? 5 : 2;
+      r.temps = low ? lo.temps : shi.temps;
+      if (sgn || low)
         r.temps.push_back(TempKind::V64);
       for (TInst ti : product.seq) {
         auto rename = [&](Ref &x) {
@@ -277,8 +278,8 @@ void addArithRules(std::vector<Rule> &out) {
         r.seq.push_back(inst(Op::S_MOV_MASK, D(1), {VCC()}));
       r.lemma = Rule::Lemma{product.name, static_cast<unsigned>(product.seq.size()), into};
       r.opaqueProducts = true;
-      r.restriction = std::string("no multiply-add with a carry: the ") + (sgn ? "signed " : "") +
-                      "64-bit high product (mul.hi." + (sgn ? "s64" : "u64") +
+      r.restriction = std::string("no multiply-add with a carry: the ") + (sgn ? "signed " : "") + "64-bit " +
+                      (low ? "low" : "high") + " product (mul." + (low ? "lo.u64" : sgn ? "hi.s64" : "hi.u64") +
                       "'s sequence) into a temporary, then c added through VCC across both halves (CC.CF, a lane "
                       "mask, copied in and out)";
       out.push_back(r);

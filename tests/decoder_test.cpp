@@ -849,9 +849,7 @@ TEST_CASE("error: extended-precision, 24-bit and packing forms") {
   CHECK(decodeOk("mad.lo.cc.s32 %r1, %r2, %r3, %r4;").form.name() == "mad.lo.cc.u32");
   expectError("madc.b32 %r1, %r2, %r3;", 1, 1,
               "invalid form 'madc.b32': madc needs .lo or .hi (madc.lo[.cc].u32, madc.hi[.cc].u32)");
-  expectError("madc.lo.cc.u64 %rd1, %rd2, %rd3, %rd4;", 1, 1,
-              "unsupported form 'madc.lo.cc.u64': extended-precision multiply-add is supported for .u32 and .s32, and "
-              ".hi for .u64 and .s64");
+  CHECK(decodeOk("madc.lo.cc.s64 %rd1, %rd2, %rd3, %rd4;").form.name() == "madc.lo.cc.u64"); // (cuda-fixnum)
   CHECK(decodeOk("setp.lt.s16 %p1, %rs2, %rs3;").form.name() == "setp.lt.s16");
   CHECK(decodeOk("mad.lo.s64 %rd1, %rd2, %rd3, %rd4;").form.name() == "mad.lo.u64");
   CHECK(decodeOk("mul.hi.u64 %rd1, %rd2, 7;").form.name() == "mul.hi.u64");

@@ -1863,7 +1863,7 @@ TEST_CASE("16-bit div and rem: 16 restoring steps in 32-bit registers agree with
   checkKernelFileOnEveryTarget("divide16.ptx", 3);
 }
 
-TEST_CASE("64-bit carry chains (add/sub .cc, madc.hi .u64/.s64) agree with the PTX interpreter on every target") {
+TEST_CASE("64-bit carry chains (add/sub .cc, madc.hi .u64/.s64, madc.lo .u64) agree with the PTX interpreter on every target") {
   checkKernelFileOnEveryTarget("carry64.ptx", 3);
 }
 
