@@ -1,4 +1,5 @@
 #include "isel/cost_model.hpp"
+#include "targets/target_info.hpp"
 #include "cli_support.hpp"
 
 #include <algorithm>
@@ -26,6 +27,16 @@ namespace p2a::testing {
 cost::CostModel &costModel() {
   static cost::CostModel model;
   return model;
+}
+
+std::vector<const targets::TargetInfo *> checkedTargets() {
+  std::vector<const targets::TargetInfo *> out;
+  for (const targets::TargetInfo &t : targets::allTargets())
+#ifdef P2A_SANITIZED
+    if (t.name == "gfx900" || t.name == "gfx942" || t.name == "gfx1100")
+#endif
+      out.push_back(&t);
+  return out;
 }
 
 

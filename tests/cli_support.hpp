@@ -15,11 +15,21 @@
 namespace p2a::cost {
 class CostModel;
 }
+namespace p2a::targets {
+struct TargetInfo;
+}
 
 namespace p2a::testing {
 
 // The tests' one cost model (cached per rule and target across test cases).
 cost::CostModel &costModel();
+
+// The targets the heavy `check` loops run on: all six in the release
+// suite; under the sanitizers (tests/CMakeLists.txt, P2A_SANITIZED) one of
+// each family (GCN gfx900, CDNA gfx942, RDNA wave32 gfx1100). The
+// instrumented emulator and interpreter take about ten times as long, and
+// the other three targets run no code path of ours those do not.
+std::vector<const targets::TargetInfo *> checkedTargets();
 
 namespace fs = std::filesystem;
 

@@ -41,20 +41,8 @@ std::string readFixture(const std::string &name) {
   return ss.str();
 }
 
-// The targets the whole-corpus `check` cases run on. The release suite runs
-// all six; sanitizer builds (tests/CMakeLists.txt) run one of each family
-// (GCN, CDNA, RDNA wave32): the instrumented emulator and interpreter take
-// over ten times as long, and the other three targets add no code path the
-// sanitizers do not already see.
-std::vector<const targets::TargetInfo *> corpusTargets() {
-  std::vector<const targets::TargetInfo *> out;
-  for (const targets::TargetInfo &t : targets::allTargets())
-#ifdef P2A_SANITIZED
-    if (t.name == "gfx900" || t.name == "gfx942" || t.name == "gfx1100")
-#endif
-      out.push_back(&t);
-  return out;
-}
+// The targets the whole-corpus `check` cases run on (tests/cli_support.hpp).
+std::vector<const targets::TargetInfo *> corpusTargets() { return p2a::testing::checkedTargets(); }
 
 std::vector<std::string> kernelNames(const std::string &src) {
   std::vector<std::string> names;
