@@ -62,8 +62,8 @@ unsigned scratchBytesAfterCheck(const std::string &src, const targets::TargetInf
 
 // nvcc's shape for `unsigned t[8]` filled from memory, then swapped
 // through in a rolled loop at an index computed from the data: the index
-// is a multiple of 4 but unbounded (the loop counter and the data decide
-// it), so the whole variable is one part.
+// is a multiple of 4 but unbounded (the loop counter, an int scaled by
+// mul.wide.s32, and the data decide it), so the whole variable is one part.
 const std::string kRolledSwap =
     kHeader +
     ".visible .entry swap(.param .u64 in, .param .u64 out)\n{\n"
@@ -78,7 +78,7 @@ const std::string kRolledSwap =
     "mov.u32 %r10, 0;\nmov.u32 %r11, 0;\n"
     "$L_loop:\n"
     "xor.b32 %r12, %r11, %r10;\nrem.u32 %r13, %r12, 8;\nmul.wide.u32 %rd7, %r13, 4;\nadd.s64 %rd8, %rd6, %rd7;\n"
-    "ld.local.u32 %r14, [%rd8];\nmul.wide.u32 %rd9, %r10, 4;\nadd.s64 %rd10, %rd6, %rd9;\n"
+    "ld.local.u32 %r14, [%rd8];\nmul.wide.s32 %rd9, %r10, 4;\nadd.s64 %rd10, %rd6, %rd9;\n"
     "ld.local.u32 %r15, [%rd10];\nst.local.u32 [%rd8], %r15;\nadd.s32 %r16, %r14, %r10;\n"
     "st.local.u32 [%rd10], %r16;\nadd.s32 %r11, %r11, %r14;\nadd.s32 %r10, %r10, 1;\n"
     "setp.lt.u32 %p1, %r10, 8;\n@%p1 bra $L_loop;\n"

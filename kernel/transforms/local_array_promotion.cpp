@@ -306,11 +306,15 @@ private:
       break;
     case ptx::Opcode::MulLo:
     case ptx::Opcode::MulWide:
-      if (src.size() == 2 && f.type != ptx::TypeClass::S) {
+      // (A signed product by 2^k has k low zero bits too; its largest
+      // value is unknown: nvcc's `mul.wide.s32 %rd, %r, 4` of an int index.)
+      if (src.size() == 2) {
         if (std::optional<unsigned> k = pow2(src[1]))
           out = shiftedLeft(boundsOf(src[0]), *k);
         else if (std::optional<unsigned> k0 = pow2(src[0]))
           out = shiftedLeft(boundsOf(src[1]), *k0);
+        if (f.type == ptx::TypeClass::S)
+          out.max = allOnes(w);
       }
       break;
     case ptx::Opcode::Cvt:
@@ -406,7 +410,7 @@ private:
         continue;
       ptx::Instruction narrowed;
       std::optional<size_t> extension;
-      if (def.inst.form.opcode == ptx::Opcode::MulWide && def.inst.form.type == ptx::TypeClass::U) {
+      if (def.inst.form.opcode == ptx::Opcode::MulWide) { // (the low half is the same for either signedness)
         if (std::has_single_bit(imm.imm)) {
           ptx::Operand k;
           k.kind = ptx::Operand::Kind::Immediate;
