@@ -68,10 +68,12 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
       arrayMasks_[key] = {current_, mask};
     return vregOperand(mask);
   };
+  // Every element: an index may be negative (nvcc's `mul.wide.s32` of an
+  // int, with a constant offset past it: a[j + 2] at j = -1), and the
+  // compares work modulo 2^32 (position() keeps the low 32 bits).
   std::vector<size_t> candidates;
   for (size_t e = 0; e < s.elements.size(); ++e)
-    if (int64_t(4 * e) - s.offset >= 0)
-      candidates.push_back(e);
+    candidates.push_back(e);
   // Every compare first: independent of one another, they also hide the
   // latency of the mask each v_cndmask waits for.
   std::vector<MOperand> match(candidates.size());

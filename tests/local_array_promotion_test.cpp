@@ -175,3 +175,23 @@ TEST_CASE("of two arrays in one depot, the one indexed over too many dwords stay
   for (const targets::TargetInfo &t : targets::allTargets())
     CHECK(scratchBytesAfterCheck(src, t) > 0);
 }
+
+TEST_CASE("a negative int index with a constant offset past it picks the right element (a[j + 2], j = -2 .. 5)") {
+  // nvcc's mul.wide.s32 of an int index: the index is negative for some
+  // threads while index + 8 bytes stays inside a[8].
+  std::string src = kHeader +
+                    ".visible .entry neg(.param .u64 out)\n{\n.local .align 16 .b8 __local_depot0[32];\n"
+                    ".reg .b64 %SPL;\n.reg .b32 %r<24>;\n.reg .b64 %rd<8>;\n"
+                    "mov.u64 %SPL, __local_depot0;\nld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd2, %rd1;\n"
+                    "mov.u32 %r1, %tid.x;\nadd.u64 %rd3, %SPL, 0;\nshl.b32 %r2, %r1, 3;\n";
+  for (int e = 0; e < 8; ++e)
+    src += "add.s32 %r" + std::to_string(10 + e) + ", %r2, " + std::to_string(e) + ";\n";
+  src += "st.local.v4.u32 [%rd3], {%r10, %r11, %r12, %r13};\nst.local.v4.u32 [%rd3+16], {%r14, %r15, %r16, %r17};\n"
+         "and.b32 %r3, %r1, 7;\nadd.s32 %r4, %r3, -2;\nmul.wide.s32 %rd4, %r4, 4;\nadd.s64 %rd5, %rd3, %rd4;\n"
+         "ld.local.u32 %r5, [%rd5+8];\nst.local.u32 [%rd5+8], %r1;\nld.local.u32 %r6, [%rd3];\n"
+         "ld.local.u32 %r7, [%rd3+4];\nadd.s32 %r8, %r5, %r6;\nadd.s32 %r9, %r8, %r7;\n"
+         "mul.wide.u32 %rd6, %r1, 4;\nadd.s64 %rd7, %rd2, %rd6;\nst.global.u32 [%rd7], %r9;\nret;\n}\n";
+  CHECK(localAccesses(promoted(src)) == 0);
+  for (const targets::TargetInfo &t : targets::allTargets())
+    CHECK(scratchBytesAfterCheck(src, t) == 0);
+}

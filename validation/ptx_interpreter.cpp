@@ -464,10 +464,13 @@ private:
     };
     int64_t at = s.offset;
     if (!s.base.empty()) {
-      std::optional<BV> o = read(t, named(s.base), width(s.base), s, f);
+      const unsigned w = width(s.base);
+      std::optional<BV> o = read(t, named(s.base), w, s, f);
       if (!o)
         return false;
-      at += int64_t(o->value());
+      // (An index register of either width, wrapping like an address: a
+      // 32-bit one narrowed from nvcc's mul.wide.s32 may be negative.)
+      at = int64_t(uint64_t(at) + (w < 64 ? uint64_t(o->sext(64).value()) : o->value()));
     }
     const size_t parts = s.elemBits == 64 ? 2 : 1;
     if (at < 0 || at % 4 || size_t(at / 4) + s.values.size() * parts > s.elements.size()) {

@@ -360,7 +360,11 @@ private:
     if (a.index.empty()) {
       acc.hi = acc.offset + int64_t(s.values.size() * (s.elemBits / 8));
     } else {
-      if (s.values.size() != 1 || s.elemBits != 32 || df_.block[a.indexAt] != df_.block[i] || a.indexAt >= i)
+      // The address register and the add that brought the index in both
+      // run before the access in its block (so both saw this pass's index).
+      const std::optional<size_t> based = s.baseIsSymbol ? std::nullopt : singleDef(s.base);
+      if (s.values.size() != 1 || s.elemBits != 32 || df_.block[a.indexAt] != df_.block[i] || a.indexAt >= i ||
+          !based || df_.block[*based] != df_.block[i] || *based >= i)
         return std::nullopt;
       ptx::Operand index;
       index.reg = a.index;
