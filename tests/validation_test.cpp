@@ -743,6 +743,17 @@ TEST_CASE("a kernel that runs out of SGPRs with uniform-value homes is translate
   CHECK(check::run(src, t, o, p2a::testing::costModel()).status == check::Status::Pass);
 }
 
+// `src` passes check on every target (two blocks of 64 threads).
+static void passesOnEveryTarget(const std::string &src) {
+  for (const targets::TargetInfo &target : targets::allTargets()) {
+    check::Options o;
+    o.grid = {2, 1, 1};
+    o.block = {64, 1, 1};
+    check::Result r = check::run(src, target, o, p2a::testing::costModel());
+    CHECK_MESSAGE(r.status == check::Status::Pass, target.name << ": " << r.report);
+  }
+}
+
 TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or cross-block values do not") {
   // Ch(e, f, g) = (e & f) ^ (~e & g) is lop3 0xCA: one v_bfi_b32.
   // %r9 = (%r1 & %r2) is read twice, so its tree stays apart; %r1 is
@@ -771,13 +782,7 @@ TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or
   CHECK(!code("and.b32 %r9, %r1, %r2").empty()); // read twice
   CHECK(!code("xor.b32 %r10, %r1, %r4").empty()); // %r1 changes before the use
   CHECK(!code("or.b32 %r14, %r2, %r3").empty());  // another block
-  for (const targets::TargetInfo &target : targets::allTargets()) {
-    check::Options o;
-    o.grid = {2, 1, 1};
-    o.block = {64, 1, 1};
-    check::Result r = check::run(src, target, o, p2a::testing::costModel());
-    CHECK_MESSAGE(r.status == check::Status::Pass, target.name << ": " << r.report);
-  }
+  passesOnEveryTarget(src);
 }
 
 TEST_CASE("the negated low bit -(x & 1) is one v_bfe_i32; an and read elsewhere is left alone") {
@@ -803,13 +808,7 @@ TEST_CASE("the negated low bit -(x & 1) is one v_bfe_i32; an and read elsewhere 
   CHECK(contains(sub[0], "v_bfe_i32"));
   CHECK(code("and.b32 %r2, %r1, 1").empty());
   CHECK(!code("and.b32 %r9, %r1, 1").empty()); // read twice
-  for (const targets::TargetInfo &target : targets::allTargets()) {
-    check::Options o;
-    o.grid = {2, 1, 1};
-    o.block = {64, 1, 1};
-    check::Result r = check::run(src, target, o, p2a::testing::costModel());
-    CHECK_MESSAGE(r.status == check::Status::Pass, target.name << ": " << r.report);
-  }
+  passesOnEveryTarget(src);
 }
 
 TEST_CASE("bytes assembled into words are one dword load and a v_perm_b32 per value used") {
