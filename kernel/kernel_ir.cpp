@@ -69,6 +69,13 @@ void foldAway(Stmt &s, std::string note) {
   s.note = std::move(note);
 }
 
+std::vector<std::string> arrayElementsAccessed(const Stmt &s) {
+  if (!s.base.empty()) // any of them (a store's others keep their values: it reads them too)
+    return s.elements;
+  const size_t first = size_t(s.offset / 4), dwords = s.values.size() * (s.elemBits == 64 ? 2 : 1);
+  return {s.elements.begin() + first, s.elements.begin() + first + dwords};
+}
+
 std::vector<std::string> writtenRegisters(const Stmt &s) {
   std::vector<std::string> out;
   switch (s.kind) {
@@ -82,14 +89,7 @@ std::vector<std::string> writtenRegisters(const Stmt &s) {
     for (const ptx::Operand &v : s.values)
       out.push_back(v.reg);
     break;
-  case Stmt::Kind::ArrayStore:
-    if (s.base.empty()) { // the elements the values cover
-      const size_t first = size_t(s.offset / 4), dwords = s.values.size() * (s.elemBits == 64 ? 2 : 1);
-      out.insert(out.end(), s.elements.begin() + first, s.elements.begin() + first + dwords);
-    } else { // any of them (the others keep their values: read too)
-      out = s.elements;
-    }
-    break;
+  case Stmt::Kind::ArrayStore: out = arrayElementsAccessed(s); break;
   case Stmt::Kind::ReadSpecial:
   case Stmt::Kind::AddressOf:
   case Stmt::Kind::Cvta:
@@ -136,22 +136,19 @@ std::vector<std::string> readRegisters(const Stmt &s) {
       out.push_back(s.base);
     break;
   case Stmt::Kind::ArrayStore:
-    for (const ptx::Operand &o : s.values)
-      add(o);
-    if (s.base.empty())
-      break;
-    out.push_back(s.base);
-    out.insert(out.end(), s.elements.begin(), s.elements.end());
-    break;
-  case Stmt::Kind::ArrayLoad:
-    if (s.base.empty()) {
-      const size_t first = size_t(s.offset / 4), dwords = s.values.size() * (s.elemBits == 64 ? 2 : 1);
-      out.insert(out.end(), s.elements.begin() + first, s.elements.begin() + first + dwords);
-    } else {
-      out.push_back(s.base);
-      out.insert(out.end(), s.elements.begin(), s.elements.end());
+  case Stmt::Kind::ArrayLoad: {
+    if (s.kind == Stmt::Kind::ArrayStore) {
+      for (const ptx::Operand &o : s.values)
+        add(o);
+      if (s.base.empty()) // (a store at a constant offset only writes its elements)
+        break;
     }
+    if (!s.base.empty())
+      out.push_back(s.base);
+    const std::vector<std::string> elements = arrayElementsAccessed(s);
+    out.insert(out.end(), elements.begin(), elements.end());
     break;
+  }
   case Stmt::Kind::Cvta:
   case Stmt::Kind::WarpShuffle:
   case Stmt::Kind::WarpVote:

@@ -224,6 +224,10 @@ SegmentLayout layoutSegment(const Kernel &k, Space space);
 // instruction_fusion): a Nop saying so.
 void foldAway(Stmt &s, std::string note);
 
+// The elements an ArrayLoad/ArrayStore may touch: those its values cover at
+// a constant offset, every one at a run-time index.
+std::vector<std::string> arrayElementsAccessed(const Stmt &s);
+
 // The registers a statement writes and reads (for tracing and checks).
 std::vector<std::string> writtenRegisters(const Stmt &s);
 std::vector<std::string> readRegisters(const Stmt &s);

@@ -195,3 +195,14 @@ TEST_CASE("a negative int index with a constant offset past it picks the right e
   for (const targets::TargetInfo &t : targets::allTargets())
     CHECK(scratchBytesAfterCheck(src, t) == 0);
 }
+
+TEST_CASE("a local variable named only by underscores is promoted too") {
+  // (Its registers are named after it: `__` once failed with an internal error.)
+  const std::string src = kHeader +
+                          ".visible .entry k(.param .u64 out)\n{\n.local .align 4 .b8 __[16];\n.reg .b32 %r<4>;\n"
+                          ".reg .b64 %rd<4>;\nld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nst.local.u32 [__+4], %r1;\n"
+                          "ld.local.u32 %r2, [__+4];\ncvta.to.global.u64 %rd2, %rd1;\nmul.wide.u32 %rd3, %r1, 4;\n"
+                          "add.s64 %rd2, %rd2, %rd3;\nst.global.u32 [%rd2], %r2;\nret;\n}\n";
+  CHECK(localAccesses(promoted(src)) == 0);
+  CHECK(scratchBytesAfterCheck(src, targets::defaultTarget()) == 0);
+}

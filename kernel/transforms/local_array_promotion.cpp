@@ -100,7 +100,10 @@ public:
         promotedDwords += dwords;
         std::vector<std::string> elements;
         for (unsigned d = 0; d < dwords; ++d) {
-          std::string reg = "%__" + name.substr(name.find_first_not_of('_')) + "_" + std::to_string(lo / 4 + d);
+          // (PTX names may start with underscores, or be only underscores and digits.)
+          const size_t letters = name.find_first_not_of('_');
+          std::string reg = "%__" + (letters == std::string::npos ? name : name.substr(letters)) + "_" +
+                            std::to_string(lo / 4 + d);
           out.registers[reg] = ptx::RegisterType{ptx::TypeClass::B, 32};
           elements.push_back(std::move(reg));
         }
