@@ -83,6 +83,10 @@ bool operandsMatch(const Rule &rule, const ptx::Instruction &inst, const targets
   for (auto [x, y] : rule.distinctReg)
     if (inst.srcs[x].isReg() && inst.srcs[y].isReg() && inst.srcs[x].reg == inst.srcs[y].reg)
       return false;
+  if (rule.dstDistinct)
+    for (const ptx::Operand &s : inst.srcs)
+      if (s.isReg() && !inst.dsts.empty() && inst.dsts[0].isReg() && s.reg == inst.dsts[0].reg)
+        return false;
   if (!rule.constraints.empty()) {
     if (!sources)
       sources = concreteSources(inst);

@@ -380,7 +380,7 @@ std::vector<Scenario> scenarios(const Rule &rule) {
         for (auto [x, y] : rule.sameReg)
           if (static_cast<int>(y) == alias)
             distinctFromOthers = false; // covered by aliasing the representative
-        if (!distinctFromOthers || !aliasCanMatter(rule, static_cast<unsigned>(alias)))
+        if (!distinctFromOthers || rule.dstDistinct || !aliasCanMatter(rule, static_cast<unsigned>(alias)))
           continue;
       }
       Scenario sc{k, alias};

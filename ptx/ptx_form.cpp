@@ -62,6 +62,7 @@ std::string Form::name() const {
   case Opcode::MovUnpack: return "mov.unpack." + ty; // mov.bN {lo, hi}, a
   case Opcode::Add3: return "add3." + ty;            // fused: add of an add
   case Opcode::Xad: return "xad." + ty;              // fused: add of a xor
+  case Opcode::Rotl: return "rotl." + ty;            // fused: nvcc's shl/shr/add rotate
   case Opcode::Cvt: return "cvt." + ty + "." + typePrefix(fromType) + std::to_string(fromWidth);
   case Opcode::Setp: {
     static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
@@ -190,7 +191,8 @@ unsigned Form::srcWidth(unsigned i) const {
   case Opcode::Lop3: return i < 3 ? 32 : i == 3 ? 8 : 1;
   case Opcode::Shf: return 32;
   case Opcode::Shl:
-  case Opcode::Shr: return i == 1 ? 32 : width; // PTX 9.7.8.7/8: the amount is .u32
+  case Opcode::Shr:
+  case Opcode::Rotl: return i == 1 ? 32 : width; // PTX 9.7.8.7/8: the amount is .u32
   case Opcode::Cvt: return std::max(fromWidth, 16u); // an 8-bit value sits in a 16-bit register
   case Opcode::MovPack: return width / 2;
   case Opcode::MadWide: return i == 2 ? 2 * width : width; // c is as wide as d
@@ -345,6 +347,7 @@ const std::vector<Form> &allForms() {
     }
     add(Form{Opcode::Add3, TypeClass::U, 32});
     add(Form{Opcode::Xad, TypeClass::U, 32});
+    add(Form{Opcode::Rotl, TypeClass::B, 64});
     auto cvt = [&](TypeClass to, unsigned tw, TypeClass from, unsigned fw) {
       Form f{Opcode::Cvt, to, tw};
       f.fromType = from;

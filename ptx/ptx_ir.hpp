@@ -39,8 +39,9 @@ enum class Opcode {
   // Fused forms: no PTX spelling of their own; kernel/transforms/
   // instruction_fusion.cpp forms them from two PTX instructions so that a
   // rule can map them to one AMD instruction: add3 = (a + b) + c,
-  // xad = (a ^ b) + c.
-  Add3, Xad,
+  // xad = (a ^ b) + c; rotl.b64 d, a, k = nvcc's 64-bit rotate
+  // {shl.b64 l, a, k; shr.b64 r, a, 64-k; add.u64 d, l, r} (two v_alignbit_b32).
+  Add3, Xad, Rotl,
   // PTX ISA 9.7.18.1 "Scalar Video Instructions": vshl / vshr
   // .dtype.atype.u32{.sat}.mode{.add|.min|.max}; vadd, vsub, vabsdiff, vmin,
   // vmax .dtype.atype.btype{.sat}{.add|.min|.max}. Operand selectors and the
@@ -122,9 +123,9 @@ struct Form {
     return opcode == Opcode::Vmad &&
            ((vmadMode == VmadMode::NegProduct && i == 0) || (vmadMode == VmadMode::NegC && i == 2));
   }
-  // A fused form (add3, xad): not in PTX source, made by
+  // A fused form (add3, xad, rotl): not in PTX source, made by
   // kernel/transforms/instruction_fusion.cpp.
-  bool fused() const { return opcode == Opcode::Add3 || opcode == Opcode::Xad; }
+  bool fused() const { return opcode == Opcode::Add3 || opcode == Opcode::Xad || opcode == Opcode::Rotl; }
   // Number of destination / source operands (lop3: immLut counts as a source).
   unsigned numDsts() const;
   unsigned numSrcs() const;

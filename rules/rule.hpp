@@ -85,6 +85,11 @@ struct Rule {
   std::vector<OperandReq> srcReqs;  // one per PTX source
   std::vector<std::pair<unsigned, unsigned>> sameReg; // sources that must be one register
   std::vector<std::pair<unsigned, unsigned>> distinctReg; // sources that must differ (pair operands)
+  // The destination is never one of the register sources (d != a): the
+  // selector refuses the rule otherwise, and the proof needs no aliasing
+  // case. For fused forms whose template reads both halves of a source
+  // after writing a half of d (the fusion never names d as a source).
+  bool dstDistinct = false;
   std::vector<ValueConstraint> constraints;
   TargetPredicate target;
   std::vector<TempKind> temps;

@@ -81,6 +81,12 @@ std::string Rule::constraintText() const {
     os << sep << sourceName(x, form) << "!=" << sourceName(y, form);
     sep = ", ";
   }
+  if (dstDistinct)
+    for (unsigned i = 0; i < srcReqs.size(); ++i)
+      if (srcReqs[i] != OperandReq::Imm) {
+        os << sep << "d!=" << sourceName(i, form);
+        sep = ", ";
+      }
   for (const ValueConstraint &c : constraints) {
     os << sep << c.text();
     sep = ", ";

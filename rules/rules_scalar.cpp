@@ -87,6 +87,42 @@ void addScalarRules(std::vector<Rule> &out) {
       r.constraints = {when(src(1, "b") < w)};
       out.push_back(r);
     }
+  // nvcc's 64-bit rotate (rotl.b64, fused; rules_shift.cpp): the 64-bit
+  // shift one way, then the bits it dropped into the other half. d is not a
+  // (the fusion never makes it so): a's halves are read after d is written.
+  {
+    const Expr k = src(1, "b");
+    const Form rot{Opcode::Rotl, TypeClass::B, 64};
+    Rule left = scalarRule(rot, {R, Im},
+                           {inst(Op::S_LSHL_B64, D(), {S(0), S(1)}), inst(Op::S_LSHR_B32, T(0), {S(0, Part::Hi), F(0)}),
+                            inst(Op::S_OR_B32, D(0, Part::Lo), {D(0, Part::Lo), T(0)})},
+                           "a uniform value: no scalar rotate or funnel shift, so s_lshl_b64 by k, then the high "
+                           "half's top k bits into the low half");
+    left.constraints = {when(k < 32 && (k & 31) != 0)};
+    left.immFns = {32 - (k & 31)};
+    left.temps = {TempKind::S32};
+    left.dstDistinct = true;
+    out.push_back(left);
+    Rule right = scalarRule(rot, {R, Im},
+                            {inst(Op::S_LSHR_B64, D(), {S(0), F(0)}), inst(Op::S_LSHL_B32, T(0), {S(0, Part::Lo), F(1)}),
+                             inst(Op::S_OR_B32, D(0, Part::Hi), {D(0, Part::Hi), T(0)})},
+                            "a uniform value: past 32 a rotate left is one right by 64-k: s_lshr_b64, then the low "
+                            "half's bottom bits into the high half");
+    right.name += "-right";
+    right.constraints = {when(k > 32 && k < 64)};
+    right.immFns = {32 - (k & 31), k & 31};
+    right.temps = {TempKind::S32};
+    right.dstDistinct = true;
+    out.push_back(right);
+    Rule swap = scalarRule(rot, {R, Im},
+                           {inst(Op::S_MOV_B32, D(0, Part::Lo), {S(0, Part::Hi)}),
+                            inst(Op::S_MOV_B32, D(0, Part::Hi), {S(0, Part::Lo)})},
+                           "a uniform value: a rotate by 32 swaps the halves");
+    swap.name += "-swap";
+    swap.constraints = {when(k == 32)};
+    swap.dstDistinct = true;
+    out.push_back(swap);
+  }
   // Widening a 32-bit value into a pair, and narrowing one.
   for (TypeClass from : {TypeClass::U, TypeClass::S}) {
     const bool sgn = from == TypeClass::S;

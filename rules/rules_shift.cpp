@@ -286,11 +286,47 @@ void addShlShr(std::vector<Rule> &out) {
   }
 }
 
+// rotl.b64 d, a, k: nvcc's 64-bit rotate, fused from {shl.b64 l, a, k;
+// shr.b64 r, a, 64-k; add.u64 d, l, r} (kernel/transforms/instruction_fusion.cpp;
+// PTX has no 64-bit rotate). Each half of the result is a funnel shift of the
+// two halves, one v_alignbit_b32; past 32 the halves trade places. Both
+// halves read both of a's halves after d's first write, so d must not be a
+// (the fusion never makes it so).
+void addRotates(std::vector<Rule> &out) {
+  const Expr k = src(1, "b");
+  const Form f{Opcode::Rotl, TypeClass::B, 64};
+  struct Shape { const char *name; bool swapped; Expr when; const char *restriction; };
+  for (const Shape &sh :
+       {Shape{"alignbit", false, k < 32 && (k & 31) != 0,
+              "no 64-bit rotate: each half is {hi,lo} or {lo,hi} >> 32-k, one v_alignbit_b32 (right shifts only)"},
+        Shape{"alignbit-swapped", true, k > 32 && k < 64,
+              "no 64-bit rotate: past 32 the halves trade places, each one v_alignbit_b32 by 64-k"}}) {
+    Rule r = makeRule(f, sh.name, {R, Im});
+    r.constraints = {when(sh.when)};
+    r.immFns = {32 - (k & 31)};
+    r.dstDistinct = true;
+    const Part hiSrc = sh.swapped ? Part::Lo : Part::Hi, loSrc = sh.swapped ? Part::Hi : Part::Lo;
+    r.seq = {inst(Op::V_ALIGNBIT_B32, D(0, Part::Hi), {S(0, hiSrc), S(0, loSrc), F(0)}),
+             inst(Op::V_ALIGNBIT_B32, D(0, Part::Lo), {S(0, loSrc), S(0, hiSrc), F(0)})};
+    r.restriction = sh.restriction;
+    out.push_back(r);
+  }
+  {
+    Rule r = makeRule(f, "swap", {R, Im});
+    r.constraints = {when(k == 32)};
+    r.dstDistinct = true;
+    r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {S(0, Part::Hi)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {S(0, Part::Lo)})};
+    r.restriction = "a rotate by 32 swaps the halves: two moves";
+    out.push_back(r);
+  }
+}
+
 } // namespace
 
 void addShiftRules(std::vector<Rule> &out) {
   addShf(out);
   addShlShr(out);
+  addRotates(out);
 }
 
 } // namespace p2a::rules

@@ -176,6 +176,10 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   }
   case Opcode::Add3: return {s[0] + s[1] + s[2]};   // add.u32 d, (add.u32 t, a, b), c
   case Opcode::Xad: return {(s[0] ^ s[1]) + s[2]};  // add.u32 d, (xor.b32 t, a, b), c
+  case Opcode::Rotl: { // fused rotate: (a << k) + (a >> (64 - k)), disjoint bits, for k = b mod 64
+    const BV k = (s[1] & s[1].lit(63)).zext(f.width);
+    return {s[0].shl(k) | s[0].lshr((k.lit(f.width) - k) & k.lit(f.width - 1))};
+  }
   case Opcode::MovPack: return {BV::concat(s[1], s[0])}; // 9.7.9.3: d = {lo, hi}, lo in the low bits
   case Opcode::MovUnpack: {
     const unsigned h = f.width / 2;

@@ -279,6 +279,25 @@ TEST_CASE("a wrong rule is refuted with a counterexample") {
   early.seq = {inst(Op::V_XOR_B32, D(0, rules::Part::Hi), {S(0, rules::Part::Lo), S(1, rules::Part::Hi)}),
                inst(Op::V_XOR_B32, D(0, rules::Part::Lo), {S(0, rules::Part::Lo), S(1, rules::Part::Lo)})};
   CHECK(verify::proveRule(early, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
+
+  // The fused 64-bit rotate: its halves trade places past 32, and it reads
+  // a's halves after writing d's, so d must never be a.
+  const rules::Rule &rotl = ruleNamed("rotl.b64/alignbit");
+  CHECK(verify::proveRule(rotl, targets::defaultTarget()).status == verify::ProofResult::Status::Proved);
+  rules::Rule past32 = rotl;
+  past32.name = "broken-past-32";
+  past32.constraints = {rules::dsl::when(rules::src(1, "b") > 32 && rules::src(1, "b") < 64)};
+  CHECK(verify::proveRule(past32, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
+  rules::Rule aliased = rotl;
+  aliased.name = "broken-rotl-alias";
+  aliased.dstDistinct = false;
+  CHECK(verify::proveRule(aliased, targets::defaultTarget()).status == verify::ProofResult::Status::Failed);
+  // ... and the selector holds it to that.
+  std::optional<p2a::ptx::Instruction> sample = verify::sampleInstruction(rotl, false, 0);
+  REQUIRE(sample);
+  CHECK(select::ruleMatches(rotl, *sample, targets::defaultTarget()));
+  sample->dsts[0].reg = sample->srcs[0].reg;
+  CHECK(!select::ruleMatches(rotl, *sample, targets::defaultTarget()));
 }
 
 TEST_CASE("scalar compares: SCC is modelled, and a predicate's inactive lanes must be 0") {
@@ -514,7 +533,7 @@ TEST_CASE("every rule's template computes the PTX result on edge values") {
         std::vector<BV> want = sem::evalPtx(r.form, srcs);
         for (int alias = -1; alias < static_cast<int>(srcs.size()); ++alias) {
           if (alias >= 0 && (r.srcReqs[alias] == rules::OperandReq::Imm || r.form.srcWidth(alias) != r.form.dstWidth(0) ||
-                             !r.distinctReg.empty()))
+                             !r.distinctReg.empty() || r.dstDistinct))
             continue;
           std::vector<BV> got = verify::runTemplate(r, t, srcs, alias);
           for (unsigned k = 0; k < want.size(); ++k) {

@@ -811,6 +811,58 @@ TEST_CASE("the negated low bit -(x & 1) is one v_bfe_i32; an and read elsewhere 
   passesOnEveryTarget(src);
 }
 
+TEST_CASE("nvcc's 64-bit rotate (shl, shr by 64-k, add) is one rotl.b64: two v_alignbit_b32") {
+  // nvcc writes every 64-bit rotate this way, in a scope of its own. By 13
+  // (an add), 51 (an or, the operands the other way), 32 (a xor: the halves
+  // swap) and 1; then shapes that must stay apart: amounts that do not add
+  // up to 64, an arithmetic shift right, a rotate written back into its own
+  // source, and a uniform rotate of a kernel argument (the scalar rule).
+  std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 in, .param .u64 out, .param .u64 key)\n{\n.reg .b32 %r<4>;\n"
+                    ".reg .b64 %rd<40>;\n"
+                    "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nld.param.u64 %rd30, [key];\n"
+                    "mov.u32 %r0, %tid.x;\nmul.wide.u32 %rd3, %r0, 8;\nadd.s64 %rd4, %rd1, %rd3;\n"
+                    "add.s64 %rd5, %rd2, %rd3;\nld.global.u64 %rd6, [%rd4];\n";
+  auto rot = [&](const std::string &d, const std::string &a, const std::string &shl, const std::string &shr,
+                 const std::string &join, bool swapped, const char *shrType = "b64") {
+    src += "{\n.reg .b64 %lhs;\n.reg .b64 %rhs;\nshl.b64 %lhs, " + a + ", " + shl + ";\nshr." + shrType + " %rhs, " + a +
+           ", " + shr + ";\n" + join + " " + d + ", " + (swapped ? "%rhs, %lhs" : "%lhs, %rhs") + ";\n}\n";
+  };
+  rot("%rd7", "%rd6", "13", "51", "add.u64", false);
+  rot("%rd8", "%rd7", "51", "13", "or.b64", true);
+  rot("%rd9", "%rd8", "32", "32", "xor.b64", false);
+  rot("%rd10", "%rd9", "1", "63", "add.u64", false);
+  rot("%rd11", "%rd10", "12", "51", "add.u64", false);    // 12 + 51 != 64
+  rot("%rd12", "%rd11", "7", "57", "or.b64", false, "s64"); // sign fill
+  rot("%rd12", "%rd12", "9", "55", "add.u64", false);     // d is a
+  rot("%rd31", "%rd30", "21", "43", "add.u64", false);    // uniform
+  src += "xor.b64 %rd13, %rd12, %rd31;\nst.global.u64 [%rd5], %rd13;\nret;\n}\n";
+  for (const char *gpu : {"gfx942", "gfx1100"}) {
+    const targets::TargetInfo &t = *targets::findTarget(gpu);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    auto code = [&](const std::string &ptx) { return statementCode(m.functions[0], ptx, {"s_wait", "s_delay_alu"}); };
+    for (const char *fusedAt : {"add.u64 %rd7, %lhs, %rhs", "or.b64 %rd8, %rhs, %lhs", "add.u64 %rd10, %lhs, %rhs"}) {
+      const std::vector<std::string> c = code(fusedAt);
+      REQUIRE_MESSAGE(c.size() == 2, fusedAt);
+      CHECK(contains(c[0], "v_alignbit_b32"));
+      CHECK(contains(c[1], "v_alignbit_b32"));
+    }
+    const std::vector<std::string> swap = code("xor.b64 %rd9, %lhs, %rhs");
+    REQUIRE(swap.size() == 2);
+    CHECK(contains(swap[0], "v_mov_b32"));
+    CHECK(code("shl.b64 %lhs, %rd6, 13").empty());
+    CHECK(code("shr.b64 %rhs, %rd6, 51").empty());
+    CHECK(!code("shl.b64 %lhs, %rd10, 12").empty());
+    CHECK(!code("shr.s64 %rhs, %rd11, 57").empty());
+    CHECK(!code("shl.b64 %lhs, %rd12, 9").empty());
+    const std::vector<std::string> uniform = code("add.u64 %rd31, %lhs, %rhs");
+    REQUIRE(!uniform.empty());
+    CHECK(contains(uniform[0], "s_lshl_b64"));
+  }
+  passesOnEveryTarget(src);
+}
+
 TEST_CASE("bytes assembled into words are one dword load and a v_perm_b32 per value used") {
   // nvcc's big-endian word from four byte loads (sha256's message), with a
   // partial value (%r8) also read by something else; a second word whose

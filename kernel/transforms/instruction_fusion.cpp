@@ -278,6 +278,60 @@ Kernel fuseNegatedBits(const Kernel &k, const targets::TargetInfo &t, const sele
   return out;
 }
 
+Kernel fuseRotates(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
+  Kernel out = k;
+  const Dataflow df(k);
+  auto plain64 = [](const Stmt &s, ptx::Opcode op) {
+    return s.kind == Stmt::Kind::Compute && s.guard.empty() && s.inst.form.opcode == op && s.inst.form.width == 64 &&
+           !s.inst.form.carryIn && !s.inst.form.carryOut && s.inst.dsts.size() == 1 && s.inst.dsts[0].isReg();
+  };
+  // shl.b64 / shr.{b,u}64 of a register by a constant: the register and the amount.
+  auto shiftOf = [&](size_t j, ptx::Opcode op) -> std::optional<std::pair<ptx::Operand, uint64_t>> {
+    const Stmt &s = out.body[j];
+    if (!plain64(s, op) || s.inst.form.type == ptx::TypeClass::S || !s.inst.srcs[0].isReg() || !s.inst.srcs[1].isImm())
+      return std::nullopt;
+    return std::pair{s.inst.srcs[0], s.inst.srcs[1].imm & 0xffffffffu};
+  };
+  for (size_t root = 0; root < k.body.size(); ++root) {
+    const Stmt &rs = out.body[root];
+    if (!plain64(rs, ptx::Opcode::Add) && !plain64(rs, ptx::Opcode::Or) && !plain64(rs, ptx::Opcode::Xor))
+      continue;
+    for (size_t side = 0; side < 2; ++side) {
+      const ptx::Operand &l = rs.inst.srcs[side], &r = rs.inst.srcs[1 - side];
+      const std::optional<size_t> jl = l.isReg() ? df.singleUseDef(l.reg, root) : std::nullopt;
+      const std::optional<size_t> jr = r.isReg() ? df.singleUseDef(r.reg, root) : std::nullopt;
+      if (!jl || !jr)
+        continue;
+      const auto left = shiftOf(*jl, ptx::Opcode::Shl), right = shiftOf(*jr, ptx::Opcode::Shr);
+      // (a << k) and (a >> (64 - k)) have disjoint bits: add, or and xor all join them.
+      if (!left || !right || left->first.reg != right->first.reg || left->second == 0 || left->second >= 64 ||
+          left->second + right->second != 64 || rs.inst.dsts[0].reg == left->first.reg ||
+          !unchangedBetween(out, left->first, *jl, root) || !unchangedBetween(out, right->first, *jr, root))
+        continue;
+      ptx::Operand amount;
+      amount.kind = ptx::Operand::Kind::Immediate;
+      amount.imm = left->second;
+      ptx::Instruction f;
+      f.form = ptx::Form{ptx::Opcode::Rotl, ptx::TypeClass::B, 64};
+      f.dsts = rs.inst.dsts;
+      f.srcs = {left->first, amount};
+      f.loc = rs.inst.loc;
+      f.text = rs.inst.text;
+      if (bestCost(f, t, cost) >
+          bestCost(rs.inst, t, cost) + bestCost(out.body[*jl].inst, t, cost) + bestCost(out.body[*jr].inst, t, cost))
+        break;
+      out.body[root].note = "fused with lines " + std::to_string(out.body[std::min(*jl, *jr)].loc.line) + ", " +
+                            std::to_string(out.body[std::max(*jl, *jr)].loc.line) + " into one rotl.b64 (by " +
+                            std::to_string(left->second) + ")";
+      out.body[root].inst = f;
+      for (size_t j : {*jl, *jr})
+        foldAway(out.body[j], "folded into the rotl.b64 at line " + std::to_string(rs.loc.line));
+      break;
+    }
+  }
+  return out;
+}
+
 } // namespace p2a::kernel
 
 namespace p2a::kernel {

@@ -35,6 +35,13 @@
 // 4. The negated low bit, -(x & 1) (neg or a subtraction from 0 of an and
 // with 1): all ones where bit 0 is set, else zero, which is bfe.s32 x, 0, 1
 // (one v_bfe_i32): the mask of a bitwise CRC step.
+//
+// 5. nvcc's 64-bit rotate: PTX has none, so nvcc writes a rotate left by a
+// constant k as {shl.b64 l, a, k; shr.b64 r, a, 64-k; add.u64 d, l, r} in a
+// scope of its own (keccak, siphash, blake2b, every 64-bit hash). The fused
+// form rotl.b64 d, a, k is two v_alignbit_b32 (one per half) where the
+// three instructions were four VALU (two 64-bit shifts, a carry chain).
+// The add (or an or or xor) joins disjoint bits. Not where d is a itself.
 #pragma once
 
 #include "targets/target_info.hpp"
@@ -47,5 +54,6 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
 Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
 Kernel fuseByteLoads(const Kernel &k);
 Kernel fuseNegatedBits(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+Kernel fuseRotates(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
 
 } // namespace p2a::kernel
