@@ -52,6 +52,19 @@ struct Pool {
     return take(count, align);
   }
 
+  bool isFree(unsigned r) const { return r >= used.size() || released[r]; }
+
+  // Register r, known free, for a value that starts now.
+  void takeOne(unsigned r) {
+    if (used.size() <= r) {
+      used.resize(r + 1, false);
+      released.resize(r + 1, false);
+    }
+    used[r] = true;
+    released[r] = false;
+    ++inUse;
+  }
+
   void release(unsigned base, unsigned count) {
     for (unsigned k = 0; k < count; ++k)
       released[base + k] = true;
@@ -189,9 +202,74 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   std::vector<bool> released(n, false);
   a.vgprsInUse.assign(fn.body.size(), 0);
   a.sgprsInUse.assign(fn.body.size(), 0);
+  // Copies made free (CopyHint): the registers of a source handed on to a
+  // destination (bit k: its register k), which its end no longer releases.
+  std::vector<uint8_t> handedOn(n, 0);
+  auto isVgprValue = [&](unsigned v) {
+    return fn.vregs[v].cls == mir::RegClass::V32 || fn.vregs[v].cls == mir::RegClass::V64;
+  };
+  size_t nextHint = 0;
+  auto coalesceCopies = [&](size_t u) {
+    const std::vector<CopyHint> &hints = live->copies;
+    const size_t first = nextHint;
+    while (nextHint < hints.size() && hints[nextHint].at <= static_cast<long>(u))
+      ++nextHint;
+    for (size_t h = first; h < nextHint; ++h) {
+      if (hints[h].at != static_cast<long>(u))
+        continue;
+      const unsigned d = hints[h].dst;
+      if (a.phys[d] != unset || spilled(d) || !isVgprValue(d) || pairOf[d] >= 0 || !reusable(d) ||
+          firstPos[d] != static_cast<long>(u))
+        continue;
+      // Every hint of d at u names one base for it, from sources ending here.
+      const unsigned w = width(d);
+      long base = -1;
+      bool ok = true;
+      uint8_t fromSource[2] = {0, 0}; // d's register k <- (source index + 1) into hints
+      for (size_t g = h; g < nextHint && ok; ++g) {
+        const CopyHint &c = hints[g];
+        if (c.dst != d)
+          continue;
+        const unsigned s = c.src;
+        const bool usable = a.phys[s] != unset && !spilled(s) && isVgprValue(s) && pairOf[s] < 0 && reusable(s) &&
+                            hasInterval(s) && lastUse[s] == static_cast<long>(u) && !released[s] &&
+                            c.srcHalf < width(s) && c.dstHalf < w && !(handedOn[s] >> c.srcHalf & 1);
+        if (!usable)
+          continue; // this half is copied by its move
+        const long b = static_cast<long>(a.phys[s] + c.srcHalf) - static_cast<long>(c.dstHalf);
+        if ((base >= 0 && b != base) || b < 0 || b % w || fromSource[c.dstHalf])
+          ok = false;
+        base = b;
+        fromSource[c.dstHalf] = static_cast<uint8_t>(g - h + 1);
+      }
+      if (!ok || base < 0)
+        continue;
+      for (unsigned k = 0; k < w && ok; ++k)
+        ok = fromSource[k] || vgprs.isFree(static_cast<unsigned>(base) + k);
+      if (!ok)
+        continue;
+      a.phys[d] = static_cast<unsigned>(base);
+      for (unsigned k = 0; k < w; ++k) {
+        if (!fromSource[k]) {
+          vgprs.takeOne(static_cast<unsigned>(base) + k);
+          continue;
+        }
+        const CopyHint &c = hints[h + fromSource[k] - 1];
+        handedOn[c.src] |= static_cast<uint8_t>(1u << c.srcHalf);
+      }
+    }
+  };
   auto releaseOne = [&](unsigned v) {
     if (a.phys[v] == unset)
       return;
+    if (handedOn[v]) { // only the registers it kept
+      if (!released[v])
+        for (unsigned k = 0; k < width(v); ++k)
+          if (!(handedOn[v] >> k & 1))
+            vgprs.release(a.phys[v] + k, 1);
+      released[v] = true;
+      return;
+    }
     if (pairOf[v] >= 0) { // a pair goes back whole, once, through its low half
       const unsigned lo = fn.pairs[static_cast<size_t>(pairOf[v])].first;
       if (!released[lo])
@@ -204,6 +282,8 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     released[v] = true;
   };
   for (size_t u = 0; u < fn.body.size(); ++u) {
+    if (live)
+      coalesceCopies(u);
     for (unsigned v : startsAt[u])
       if (a.phys[v] == unset)
         assign(v);

@@ -32,8 +32,22 @@ namespace p2a::regalloc {
 // Never within one position, so a rule's operands and temporaries stay distinct.
 // A vreg marked `spilled` (its value lives in memory; lowering/spilling.cpp)
 // gets no register, and no instruction may name it.
+//
+// `copies` (optional): registers a position copies and nothing else does
+// there -- a move statement's v_mov_b32 (mov, mov.b64's pack and unpack,
+// cvt's zero extension and truncation). Register `dstHalf` of dst (0, or 1
+// for a V64's high half) takes register `srcHalf` of src when src's
+// interval ends at `at` and dst's starts there: the move then reads and
+// writes one register, and layout drops it. The only exception to "never
+// within one position": a copy's proof holds whatever the aliasing, since
+// it reads each source register once, before any write to the same one.
+struct CopyHint {
+  long at = 0;
+  unsigned dst = 0, dstHalf = 0, src = 0, srcHalf = 0;
+};
 struct LiveIntervals {
   std::vector<long> start, end;
+  std::vector<CopyHint> copies; // in order of `at`
 };
 mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, unsigned firstVgpr = 0,
                          unsigned firstSgpr = 0, const LiveIntervals *live = nullptr);

@@ -8,7 +8,14 @@
 namespace p2a::klower {
 
 void Lowering::placePhysical(const MInst &mi, int stmt) {
-  place(printer::physical(mi, fn_, out_.allocation, t_), stmt);
+  MInst physical = printer::physical(mi, fn_, out_.allocation, t_);
+  // A copy register assignment made free (regalloc.hpp, CopyHint) moves a
+  // register onto itself: nothing to do in any lane.
+  if (physical.op == amd::Op::V_MOV_B32 && physical.srcs.size() == 1 && physical.dst.kind == MOperand::Kind::Phys &&
+      physical.srcs[0].kind == MOperand::Kind::Phys && physical.dst.file == physical.srcs[0].file &&
+      physical.dst.physIndex == physical.srcs[0].physIndex && physical.dst.physCount == physical.srcs[0].physCount)
+    return;
+  place(physical, stmt);
 }
 
 void Lowering::barrier(int stmt) {

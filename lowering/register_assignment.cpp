@@ -168,6 +168,19 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
         mark(v, cfg_.blockEnd(last) - 1);
       }
   }
+  // Statements that only copy VGPR values (mov, mov.b64's pack and unpack,
+  // cvt's zero extension and truncation): the allocator may give the copy
+  // its source's registers (regalloc.hpp, CopyHint).
+  for (size_t i = 0; i < n; ++i) {
+    const std::vector<MInst> &insts = fn_.body[i].insts;
+    if (!k_.body[i].guard.empty() || insts.empty() || !before_[i].empty() || !after_[i].empty() ||
+        std::any_of(insts.begin(), insts.end(), [](const MInst &mi) { return mi.op != amd::Op::V_MOV_B32; }))
+      continue;
+    for (const MInst &mi : insts)
+      if (mi.dst.kind == MOperand::Kind::VReg && mi.srcs.size() == 1 && mi.srcs[0].kind == MOperand::Kind::VReg)
+        iv.copies.push_back({static_cast<long>(i), mi.dst.vreg, mi.dst.part == rules::Part::Hi ? 1u : 0u,
+                             mi.srcs[0].vreg, mi.srcs[0].part == rules::Part::Hi ? 1u : 0u});
+  }
   // Block lane masks (shareLaneMasks) are cleared before the first
   // statement and read and written around block boundaries to the end: held
   // throughout, which makes them values the spiller may move to VGPR lanes
