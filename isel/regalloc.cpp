@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <optional>
 #include <stdexcept>
 
 namespace p2a::regalloc {
@@ -155,6 +156,41 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   for (unsigned v = 0; v < n; ++v)
     if (!spilled(v) && firstPos[v] >= 0 && static_cast<size_t>(firstPos[v]) < fn.body.size())
       startsAt[static_cast<size_t>(firstPos[v])].push_back(v);
+  // Halves of a later copy into a pair (mov.b64's pack, cvt's zero
+  // extension) that end there: each prefers the register that lets the
+  // copy take it (CopyHint), the low half an even one with its next free,
+  // the high half the one after its partner's.
+  struct PairRole {
+    bool high = false;
+    long partner = -1; // the other half's source, if one is hinted
+  };
+  std::vector<std::optional<PairRole>> pairRole(n);
+  if (live)
+    for (const CopyHint &c : live->copies) {
+      const bool ok = c.dst < n && c.src < n && fn.vregs[c.dst].cls == mir::RegClass::V64 &&
+                      fn.vregs[c.src].cls == mir::RegClass::V32 && c.srcHalf == 0 && pairOf[c.src] < 0 &&
+                      pairOf[c.dst] < 0 && hasInterval(c.src) && lastUse[c.src] == c.at && firstPos[c.dst] == c.at;
+      if (!ok || pairRole[c.src])
+        continue;
+      PairRole role;
+      role.high = c.dstHalf == 1;
+      for (const CopyHint &o : live->copies) // (a pack's other half: the same dst at the same position)
+        if (o.at == c.at && o.dst == c.dst && o.dstHalf != c.dstHalf && o.src != c.src)
+          role.partner = o.src;
+      pairRole[c.src] = role;
+    }
+  auto preferredVgpr = [&](unsigned v) -> std::optional<unsigned> {
+    const PairRole &role = *pairRole[v];
+    if (role.partner >= 0 && a.phys[static_cast<size_t>(role.partner)] != unset) {
+      const unsigned p = a.phys[static_cast<size_t>(role.partner)];
+      if (role.high ? p % 2 == 0 && vgprs.isFree(p + 1) : p % 2 == 1 && vgprs.isFree(p - 1))
+        return role.high ? p + 1 : p - 1;
+      return std::nullopt;
+    }
+    for (unsigned b = 0;; b += 2)
+      if (vgprs.isFree(b) && vgprs.isFree(b + 1))
+        return role.high ? b + 1 : b;
+  };
   auto assign = [&](unsigned v) {
     const bool temp = reusable(v);
     switch (fn.vregs[v].cls) {
@@ -171,6 +207,12 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     case mir::RegClass::V32: {
       const unsigned half = fn.vregs[v].cls == mir::RegClass::V64 ? 2 : 1;
       if (pairOf[v] < 0) {
+        if (temp && pairRole[v])
+          if (const std::optional<unsigned> r = preferredVgpr(v)) {
+            a.phys[v] = *r;
+            vgprs.takeOne(*r);
+            return;
+          }
         a.phys[v] = temp ? vgprs.takeForTemp(half, half) : vgprs.take(half, half);
         return;
       }

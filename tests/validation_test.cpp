@@ -868,7 +868,7 @@ TEST_CASE("nvcc's 64-bit rotate (shl, shr by 64-k, add) is one rotl.b64: two v_a
   passesOnEveryTarget(src);
 }
 
-TEST_CASE("a copy whose source ends there takes its registers: mov.b64 unpack and cvt truncation emit nothing") {
+TEST_CASE("a copy whose source ends there takes its registers: mov.b64 pack and unpack, cvt truncation emit nothing") {
   // %rd6 is unpacked and never read again: %r1 and %r2 take its two VGPRs.
   // %rd7 is unpacked too but read again after, so its halves are copied.
   // %rd8's low half is its last use: %r7 takes that VGPR, the high one is free.
@@ -889,6 +889,8 @@ TEST_CASE("a copy whose source ends there takes its registers: mov.b64 unpack an
     CHECK(code("mov.b64 {%r1, %r2}, %rd6").empty());
     CHECK(code("mov.b64 {%r5, %r6}, %rd7").size() == 2);
     CHECK(code("cvt.u32.u64 %r7, %rd8").empty());
+    // %r3 and %r4 end in the pack: assigned an aligned pair beforehand, which %rd10 takes.
+    CHECK(code("mov.b64 %rd10, {%r3, %r4}").empty());
   }
   passesOnEveryTarget(src);
 }
