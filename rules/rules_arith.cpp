@@ -81,12 +81,23 @@ void addArithRules(std::vector<Rule> &out) {
                inst(Op::V_ADDC_CO_U32, D(0, Part::Hi), {S(0, Part::Hi), S(1, Part::Hi), VCC()})};
     add.restriction = "no 64-bit VALU add before gfx942's v_lshl_add_u64: low halves carry through VCC into the high";
     out.push_back(add);
-    Rule lshlAdd = makeRule(Form{Opcode::Add, TypeClass::U, 64}, "lshl-add", {OperandReq::Any, OperandReq::Any});
-    lshlAdd.seq = {inst(Op::V_LSHL_ADD_U64, D(), {S(0), I(0), S(1)})};
-    lshlAdd.priority = 1;
-    lshlAdd.target = {"gfx942", [](const targets::TargetInfo &t) { return t.has_lshl_add_u64; }};
-    lshlAdd.restriction = "gfx942 (CDNA3 ISA): v_lshl_add_u64 d, a, 0, b is a whole 64-bit add in one VALU instruction";
-    out.push_back(lshlAdd);
+    // gfx942's whole 64-bit add. A VOP3 takes no literal on CDNA3: a
+    // constant b outside the inline range would cost two moves, where the
+    // carry chain's VOP2 halves take it as it is.
+    for (const bool inlineB : {false, true}) {
+      Rule lshlAdd = makeRule(Form{Opcode::Add, TypeClass::U, 64}, inlineB ? "lshl-add-inline" : "lshl-add",
+                              {OperandReq::Reg, inlineB ? OperandReq::Imm : OperandReq::Reg});
+      if (inlineB) // -16..64, the integer inline constants (sign-extended to 64 bits)
+        lshlAdd.constraints = {when(src(1, "b") + 16 <= 80)};
+      lshlAdd.seq = {inst(Op::V_LSHL_ADD_U64, D(), {S(0), I(0), S(1)})};
+      lshlAdd.priority = 1;
+      lshlAdd.target = {"gfx942", [](const targets::TargetInfo &t) { return t.has_lshl_add_u64; }};
+      lshlAdd.restriction = inlineB ? "gfx942 (CDNA3 ISA): v_lshl_add_u64 d, a, 0, b adds an inline constant b "
+                                      "(-16..64) in one VALU instruction"
+                                    : "gfx942 (CDNA3 ISA): v_lshl_add_u64 d, a, 0, b is a whole 64-bit add in one "
+                                      "VALU instruction";
+      out.push_back(lshlAdd);
+    }
     Rule sub = makeRule(Form{Opcode::Sub, TypeClass::U, 64}, "borrow-chain", {OperandReq::Any, OperandReq::Any});
     sub.seq = {inst(Op::V_SUB_CO_U32, D(0, Part::Lo), {S(0, Part::Lo), S(1, Part::Lo)}),
                inst(Op::V_SUBB_CO_U32, D(0, Part::Hi), {S(0, Part::Hi), S(1, Part::Hi), VCC()})};
