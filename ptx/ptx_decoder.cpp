@@ -553,8 +553,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
     const bool unary = f.opcode == Opcode::Abs || f.opcode == Opcode::Neg;
-    if (unary ? !typeOneOf({"s32", "s64"}) : !typeOneOf({"u16", "s16", "u32", "s32", "u64", "s64"}))
-      return limit(in.opcode + (unary ? " is supported for .s32 and .s64"
+    if (unary ? !typeOneOf({"s16", "s32", "s64"}) : !typeOneOf({"u16", "s16", "u32", "s32", "u64", "s64"}))
+      return limit(in.opcode + (unary ? " is supported for .s16, .s32 and .s64"
                                       : " is supported for .u16, .s16, .u32, .s32, .u64 and .s64"));
   } else if (in.opcode == "div" || in.opcode == "rem") {
     f.opcode = in.opcode == "div" ? Opcode::Div : Opcode::Rem;

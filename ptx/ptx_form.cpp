@@ -394,8 +394,10 @@ const std::vector<Form> &allForms() {
         add(Form{Opcode::Div, t, w});
         add(Form{Opcode::Rem, t, w});
       }
+    add(Form{Opcode::Abs, TypeClass::S, 16});
     add(Form{Opcode::Abs, TypeClass::S, 32});
     add(Form{Opcode::Abs, TypeClass::S, 64});
+    add(Form{Opcode::Neg, TypeClass::S, 16});
     add(Form{Opcode::Neg, TypeClass::S, 32});
     add(Form{Opcode::Neg, TypeClass::S, 64});
     // Video shifts and arithmetic, canonical forms only (canonicalVideoForm);

@@ -120,6 +120,15 @@ void addCompareRules(std::vector<Rule> &out) {
       r.seq = {inst(Op::V_SUB_U32, D(), {I(0), S(0)})};
       r.restriction = "no VALU negate for integers: 0 - a";
       out.push_back(r);
+    } else if (f.opcode == Opcode::Abs && f.width == 16) {
+      // The high half is don't-care: sign-extend first, then the 32-bit
+      // max(a, 0 - a); its low half is the 16-bit result (-32768 stays itself).
+      Rule r = makeRule(f, "bfe-sub-max", {OperandReq::Reg});
+      r.temps = {TempKind::V32, TempKind::V32};
+      r.seq = {inst(Op::V_BFE_I32, T(0), {S(0), I(0), I(16)}), inst(Op::V_SUB_U32, T(1), {I(0), T(0)}),
+               inst(Op::V_MAX_I32, D(), {T(0), T(1)})};
+      r.restriction = "no integer abs, and a 16-bit value's high half is don't-care: sign-extend, then max(a, 0 - a)";
+      out.push_back(r);
     } else if (f.opcode == Opcode::Abs) {
       Rule r = makeRule(f, "sub-max", {OperandReq::Reg});
       r.temps = {TempKind::V32};
