@@ -245,8 +245,34 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   a.vgprsInUse.assign(fn.body.size(), 0);
   a.sgprsInUse.assign(fn.body.size(), 0);
   // Copies made free (CopyHint): the registers of a source handed on to a
-  // destination (bit k: its register k), which its end no longer releases.
+  // destination (bit k: its register k), which its end no longer releases;
+  // and VGPRs two values share (a copy of a source that lives on, where
+  // neither is written while the other is live), released by the later end.
   std::vector<uint8_t> handedOn(n, 0);
+  std::vector<uint8_t> shared; // per VGPR: 1 while two values hold it
+  auto sharedReg = [&](unsigned r) { return r < shared.size() && shared[r]; };
+  std::vector<std::vector<long>> defsOf(live ? n : 0); // positions writing each vreg, ascending
+  if (live)
+    for (size_t u = 0; u < fn.body.size(); ++u)
+      for (const mir::MInst &mi : fn.body[u].insts)
+        for (unsigned v : {mi.dst.vreg, mi.dst.vregHi}) {
+          if ((mi.dst.kind != mir::MOperand::Kind::VReg && mi.dst.kind != mir::MOperand::Kind::Pair) ||
+              (v == mi.dst.vregHi && mi.dst.kind != mir::MOperand::Kind::Pair) || v >= n)
+            continue;
+          if (defsOf[v].empty() || defsOf[v].back() != static_cast<long>(u))
+            defsOf[v].push_back(static_cast<long>(u));
+        }
+  auto writtenIn = [&](unsigned v, long from, long to) { // a write of v at a position in (from, to]
+    auto it = std::upper_bound(defsOf[v].begin(), defsOf[v].end(), from);
+    return it != defsOf[v].end() && *it <= to;
+  };
+  auto releaseVgprs = [&](unsigned base, unsigned count) {
+    for (unsigned r = base; r < base + count; ++r)
+      if (sharedReg(r))
+        shared[r] = 0; // the other holder keeps it
+      else
+        vgprs.release(r, 1);
+  };
   auto isVgprValue = [&](unsigned v) {
     return fn.vregs[v].cls == mir::RegClass::V32 || fn.vregs[v].cls == mir::RegClass::V64;
   };
@@ -273,9 +299,13 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
         if (c.dst != d)
           continue;
         const unsigned s = c.src;
-        const bool usable = a.phys[s] != unset && !spilled(s) && isVgprValue(s) && pairOf[s] < 0 && reusable(s) &&
-                            hasInterval(s) && lastUse[s] == static_cast<long>(u) && !released[s] &&
-                            c.srcHalf < width(s) && c.dstHalf < w && !(handedOn[s] >> c.srcHalf & 1);
+        const long at = static_cast<long>(u);
+        bool usable = a.phys[s] != unset && !spilled(s) && isVgprValue(s) && pairOf[s] < 0 && reusable(s) &&
+                      hasInterval(s) && !released[s] && c.srcHalf < width(s) && c.dstHalf < w &&
+                      !(handedOn[s] >> c.srcHalf & 1) && !sharedReg(a.phys[s] + c.srcHalf);
+        // A source that lives on is shared where neither value is written
+        // while the other is live (positions bound both intervals).
+        usable = usable && (lastUse[s] == at || (!writtenIn(s, at, lastUse[d]) && !writtenIn(d, at, lastUse[s])));
         if (!usable)
           continue; // this half is copied by its move
         const long b = static_cast<long>(a.phys[s] + c.srcHalf) - static_cast<long>(c.dstHalf);
@@ -297,7 +327,14 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
           continue;
         }
         const CopyHint &c = hints[h + fromSource[k] - 1];
-        handedOn[c.src] |= static_cast<uint8_t>(1u << c.srcHalf);
+        if (lastUse[c.src] == static_cast<long>(u)) {
+          handedOn[c.src] |= static_cast<uint8_t>(1u << c.srcHalf);
+          continue;
+        }
+        const unsigned r = static_cast<unsigned>(base) + k;
+        if (shared.size() <= r)
+          shared.resize(r + 1, 0);
+        shared[r] = 1;
       }
     }
   };
@@ -308,7 +345,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
       if (!released[v])
         for (unsigned k = 0; k < width(v); ++k)
           if (!(handedOn[v] >> k & 1))
-            vgprs.release(a.phys[v] + k, 1);
+            releaseVgprs(a.phys[v] + k, 1);
       released[v] = true;
       return;
     }
@@ -319,8 +356,12 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
       released[lo] = true;
       return;
     }
-    if (!released[v])
-      poolOf(v).release(a.phys[v], width(v));
+    if (!released[v]) {
+      if (isVgprValue(v))
+        releaseVgprs(a.phys[v], width(v));
+      else
+        poolOf(v).release(a.phys[v], width(v));
+    }
     released[v] = true;
   };
   for (size_t u = 0; u < fn.body.size(); ++u) {

@@ -868,28 +868,33 @@ TEST_CASE("nvcc's 64-bit rotate (shl, shr by 64-k, add) is one rotl.b64: two v_a
   passesOnEveryTarget(src);
 }
 
-TEST_CASE("a copy whose source ends there takes its registers: mov.b64 pack and unpack, cvt truncation emit nothing") {
+TEST_CASE("copies cost nothing where the registers can be shared: pack, unpack, truncation; not past a write") {
   // %rd6 is unpacked and never read again: %r1 and %r2 take its two VGPRs.
-  // %rd7 is unpacked too but read again after, so its halves are copied.
-  // %rd8's low half is its last use: %r7 takes that VGPR, the high one is free.
+  // %rd7 is unpacked and read again after (%rd9), but neither it nor %r5,
+  // %r6 is written meanwhile: they share its VGPRs. %rd11 is unpacked, then
+  // written while %r10 is still to be read: that half is a copy. %rd8's low
+  // half is its last use: %r7 takes that VGPR. %r3 and %r4 end in the pack:
+  // assigned an aligned pair beforehand, which %rd10 takes.
   const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
                           ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<20>;\n"
                           "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
                           "mul.wide.u32 %rd3, %r0, 32;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
-                          "ld.global.v2.u64 {%rd6, %rd7}, [%rd4];\nld.global.u64 %rd8, [%rd4+16];\n"
+                          "ld.global.v2.u64 {%rd6, %rd7}, [%rd4];\nld.global.v2.u64 {%rd8, %rd11}, [%rd4+16];\n"
                           "mov.b64 {%r1, %r2}, %rd6;\nshf.l.wrap.b32 %r3, %r1, %r2, 14;\nshf.l.wrap.b32 %r4, %r2, %r1, 14;\n"
                           "mov.b64 {%r5, %r6}, %rd7;\nxor.b32 %r8, %r5, %r6;\nadd.s64 %rd9, %rd7, 1;\n"
-                          "cvt.u32.u64 %r7, %rd8;\nadd.s32 %r9, %r7, %r8;\nmov.b64 %rd10, {%r3, %r4};\n"
-                          "st.global.v2.u64 [%rd5], {%rd10, %rd9};\nst.global.u32 [%rd5+16], %r9;\nret;\n}\n";
+                          "mov.b64 {%r10, %r11}, %rd11;\nadd.s64 %rd11, %rd11, 3;\nxor.b32 %r12, %r10, %r11;\n"
+                          "cvt.u32.u64 %r7, %rd8;\nadd.s32 %r9, %r7, %r8;\nadd.s32 %r9, %r9, %r12;\nmov.b64 %rd10, {%r3, %r4};\n"
+                          "st.global.v2.u64 [%rd5], {%rd10, %rd9};\nst.global.u32 [%rd5+16], %r9;\n"
+                          "st.global.u64 [%rd5+24], %rd11;\nret;\n}\n";
   for (const targets::TargetInfo &t : targets::allTargets()) {
     CAPTURE(t.name);
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     auto code = [&](const std::string &ptx) { return statementCode(m.functions[0], ptx, {"s_wait", "s_delay_alu"}); };
     CHECK(code("mov.b64 {%r1, %r2}, %rd6").empty());
-    CHECK(code("mov.b64 {%r5, %r6}, %rd7").size() == 2);
+    CHECK(code("mov.b64 {%r5, %r6}, %rd7").empty());
+    CHECK(!code("mov.b64 {%r10, %r11}, %rd11").empty());
     CHECK(code("cvt.u32.u64 %r7, %rd8").empty());
-    // %r3 and %r4 end in the pack: assigned an aligned pair beforehand, which %rd10 takes.
     CHECK(code("mov.b64 %rd10, {%r3, %r4}").empty());
   }
   passesOnEveryTarget(src);
