@@ -78,6 +78,7 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
     k = kernel::substituteConstantOperands(k, t, cost);
     k = kernel::fuseByteLoads(k);
     k = kernel::fuseNegatedBits(k, t, cost);
+    k = kernel::fuseHalves(k);
     k = kernel::fuseRotates(k, t, cost);
     k = kernel::fuseLogicTrees(k, t, cost);
     return kernel::fuseAdds(k, t, cost);

@@ -900,6 +900,36 @@ TEST_CASE("copies cost nothing where the registers can be shared: pack, unpack, 
   passesOnEveryTarget(src);
 }
 
+TEST_CASE("a 64-bit value's halves split by cvt and shr 32 and joined by bfi 32, 32 are copies that cost nothing") {
+  // nvcc's rotate on the halves (__funnelshift_l on a uint64_t's halves):
+  // split, two shf, join. Only the two v_alignbit_b32 remain. A bfi at
+  // another position is left alone.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<20>;\n"
+                          "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
+                          "mul.wide.u32 %rd3, %r0, 16;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                          "ld.global.v2.u64 {%rd6, %rd11}, [%rd4];\n"
+                          "shr.u64 %rd7, %rd6, 32;\ncvt.u32.u64 %r1, %rd7;\ncvt.u32.u64 %r2, %rd6;\n"
+                          "shf.l.wrap.b32 %r3, %r2, %r1, 13;\nshf.l.wrap.b32 %r4, %r1, %r2, 13;\n"
+                          "cvt.u64.u32 %rd8, %r3;\ncvt.u64.u32 %rd9, %r4;\nbfi.b64 %rd10, %rd8, %rd9, 32, 32;\n"
+                          "cvt.u64.u32 %rd12, %r3;\nbfi.b64 %rd13, %rd12, %rd11, 16, 32;\n"
+                          "st.global.v2.u64 [%rd5], {%rd10, %rd13};\nret;\n}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    auto code = [&](const std::string &ptx) { return statementCode(m.functions[0], ptx, {"s_wait", "s_delay_alu"}); };
+    CHECK(code("shr.u64 %rd7, %rd6, 32").empty()); // the split, now mov.b64 {%r2, %r1}, %rd6
+    CHECK(code("cvt.u32.u64 %r1, %rd7").empty());
+    CHECK(code("cvt.u32.u64 %r2, %rd6").empty());
+    CHECK(code("shf.l.wrap.b32 %r3, %r2, %r1, 13").size() == 1);
+    CHECK(code("cvt.u64.u32 %rd8, %r3").empty());
+    CHECK(code("bfi.b64 %rd10, %rd8, %rd9, 32, 32").empty()); // the join, now mov.b64 %rd10, {%r4, %r3}
+    CHECK(!code("bfi.b64 %rd13, %rd12, %rd11, 16, 32").empty());
+  }
+  passesOnEveryTarget(src);
+}
+
 TEST_CASE("bytes assembled into words are one dword load and a v_perm_b32 per value used") {
   // nvcc's big-endian word from four byte loads (sha256's message), with a
   // partial value (%r8) also read by something else; a second word whose

@@ -278,6 +278,127 @@ Kernel fuseNegatedBits(const Kernel &k, const targets::TargetInfo &t, const sele
   return out;
 }
 
+Kernel fuseHalves(const Kernel &k) {
+  Kernel out = k;
+  const size_t n = k.body.size();
+  const Dataflow df(k);
+  auto unguarded = [](const Stmt &s, ptx::Opcode op) {
+    return s.kind == Stmt::Kind::Compute && s.guard.empty() && s.inst.form.opcode == op && s.inst.dsts.size() == 1 &&
+           s.inst.dsts[0].isReg();
+  };
+  auto isCvt = [&](const Stmt &s, unsigned to, unsigned from) {
+    return unguarded(s, ptx::Opcode::Cvt) && s.inst.form.width == to && s.inst.form.fromWidth == from &&
+           s.inst.form.type == ptx::TypeClass::U && s.inst.form.fromType == ptx::TypeClass::U &&
+           s.inst.srcs[0].isReg();
+  };
+  auto isImm = [](const ptx::Operand &o, uint64_t v) { return o.isImm() && (o.imm & 0xffffffffu) == v; };
+  auto writtenOnce = [&](const std::string &r) {
+    auto w = df.writes.find(r);
+    return w != df.writes.end() && w->second == 1;
+  };
+  // Is `reg` neither read nor written in (from, to)?
+  auto untouched = [&](const std::string &reg, size_t from, size_t to) {
+    for (size_t j = from + 1; j < to; ++j) {
+      for (const std::string &r : readRegisters(out.body[j]))
+        if (r == reg)
+          return false;
+      for (const std::string &w : writtenRegisters(out.body[j]))
+        if (w == reg)
+          return false;
+    }
+    return true;
+  };
+  auto operand = [](const std::string &reg) {
+    ptx::Operand o;
+    o.reg = reg;
+    return o;
+  };
+  // The high halves: x -> `shr.{b,u}64 t, x, 32` read only by `cvt.u32.u64 hi, t`.
+  std::unordered_map<std::string, std::vector<std::pair<size_t, size_t>>> highOf; // x -> (shr, cvt)
+  for (size_t j = 0; j < n; ++j) {
+    const Stmt &s = out.body[j];
+    if (!unguarded(s, ptx::Opcode::Shr) || s.inst.form.width != 64 || s.inst.form.type == ptx::TypeClass::S ||
+        !s.inst.srcs[0].isReg() || !isImm(s.inst.srcs[1], 32))
+      continue;
+    const std::string &t = s.inst.dsts[0].reg;
+    // its one reader: the narrowing cvt (found from the register's single use)
+    for (size_t c = j + 1; c < n && df.block[c] == df.block[j]; ++c)
+      if (isCvt(out.body[c], 32, 64) && out.body[c].inst.srcs[0].reg == t) {
+        if (df.singleUseDef(t, c) == j)
+          highOf[s.inst.srcs[0].reg].push_back({j, c});
+        break;
+      }
+  }
+  std::vector<bool> done(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    // Split: `cvt.u32.u64 lo, x` beside the high half's pair, in one block:
+    // one `mov.b64 {lo, hi}, x` at the first of them.
+    const Stmt &s = out.body[i];
+    if (done[i] || !isCvt(s, 32, 64))
+      continue;
+    const std::string &x = s.inst.srcs[0].reg, &lo = s.inst.dsts[0].reg;
+    auto it = highOf.find(x);
+    if (it == highOf.end())
+      continue;
+    for (const auto &[j, c] : it->second) {
+      if (done[j] || done[c] || df.block[j] != df.block[i])
+        continue;
+      const std::string &hi = out.body[c].inst.dsts[0].reg;
+      const size_t at = std::min(i, j), last = std::max(i, c);
+      if (lo == hi || lo == x || hi == x || !writtenOnce(lo) || !writtenOnce(hi) ||
+          !unchangedBetween(out, s.inst.srcs[0], at, last) || !untouched(lo, at, i) || !untouched(hi, at, c))
+        continue;
+      ptx::Instruction u;
+      u.form = ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64};
+      u.dsts = {operand(lo), operand(hi)};
+      u.srcs = {s.inst.srcs[0]};
+      u.loc = out.body[at].inst.loc;
+      u.text = out.body[at].inst.text;
+      const unsigned line = out.body[at].loc.line;
+      const std::string others = std::to_string(out.body[i].loc.line) + ", " + std::to_string(out.body[j].loc.line) +
+                                 ", " + std::to_string(out.body[c].loc.line);
+      for (size_t f : {i, j, c})
+        if (f != at)
+          foldAway(out.body[f], "folded into the mov.b64 {lo, hi} at line " + std::to_string(line));
+      out.body[at].inst = u;
+      out.body[at].note = "lines " + others + " (a 64-bit value's low half, and its high half by shr 32) as one "
+                          "mov.b64 {lo, hi}: the halves are the value's own registers";
+      done[i] = done[j] = done[c] = true;
+      break;
+    }
+  }
+  for (size_t b = 0; b < n; ++b) {
+    // Join: `bfi.b64 d, a, b, 32, 32` of two zero-extended 32-bit values
+    // (`cvt.u64.u32`, each read only there) is `mov.b64 d, {b32, a32}`.
+    const Stmt &s = out.body[b];
+    if (done[b] || !unguarded(s, ptx::Opcode::Bfi) || s.inst.form.width != 64 || !isImm(s.inst.srcs[2], 32) ||
+        !isImm(s.inst.srcs[3], 32) || !s.inst.srcs[0].isReg() || !s.inst.srcs[1].isReg())
+      continue;
+    const std::optional<size_t> ja = df.singleUseDef(s.inst.srcs[0].reg, b);
+    const std::optional<size_t> jb = df.singleUseDef(s.inst.srcs[1].reg, b);
+    if (!ja || !jb || done[*ja] || done[*jb] || !isCvt(out.body[*ja], 64, 32) || !isCvt(out.body[*jb], 64, 32))
+      continue;
+    const ptx::Operand hi = out.body[*ja].inst.srcs[0], lo = out.body[*jb].inst.srcs[0];
+    if (!unchangedBetween(out, hi, *ja, b) || !unchangedBetween(out, lo, *jb, b))
+      continue;
+    ptx::Instruction p;
+    p.form = ptx::Form{ptx::Opcode::MovPack, ptx::TypeClass::B, 64};
+    p.dsts = s.inst.dsts;
+    p.srcs = {lo, hi};
+    p.loc = s.inst.loc;
+    p.text = s.inst.text;
+    const unsigned line = s.loc.line;
+    out.body[b].note = "with lines " + std::to_string(out.body[std::min(*ja, *jb)].loc.line) + ", " +
+                       std::to_string(out.body[std::max(*ja, *jb)].loc.line) +
+                       " (two zero-extended halves joined by bfi 32, 32) one mov.b64 d, {lo, hi}";
+    out.body[b].inst = p;
+    for (size_t f : {*ja, *jb})
+      foldAway(out.body[f], "folded into the mov.b64 d, {lo, hi} at line " + std::to_string(line));
+    done[b] = done[*ja] = done[*jb] = true;
+  }
+  return out;
+}
+
 Kernel fuseRotates(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   Kernel out = k;
   const Dataflow df(k);

@@ -42,6 +42,14 @@
 // form rotl.b64 d, a, k is two v_alignbit_b32 (one per half) where the
 // three instructions were four VALU (two 64-bit shifts, a carry chain).
 // The add (or an or or xor) joins disjoint bits. Not where d is a itself.
+//
+// 6. A 64-bit value's halves, the way nvcc writes them for 32-bit work on
+// halves (__funnelshift on a uint64_t's halves): `cvt.u32.u64 lo, x` with
+// `shr.u64 t, x, 32; cvt.u32.u64 hi, t` is one `mov.b64 {lo, hi}, x`, and
+// `bfi.b64 d, a, b, 32, 32` of two `cvt.u64.u32` is `mov.b64 d, {lo, hi}`:
+// copies, which register assignment makes free where the registers can be
+// shared (regalloc.hpp, CopyHint), where they were a 64-bit shift, moves
+// and two v_bfi_b32.
 #pragma once
 
 #include "targets/target_info.hpp"
@@ -55,5 +63,6 @@ Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::Rul
 Kernel fuseByteLoads(const Kernel &k);
 Kernel fuseNegatedBits(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
 Kernel fuseRotates(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+Kernel fuseHalves(const Kernel &k);
 
 } // namespace p2a::kernel
