@@ -2,6 +2,7 @@
 // pre-lowering rewrites, the retry without SGPR homes, and the MC check.
 #include "lowering/lowering.hpp"
 #include "lowering/passes.hpp"
+#include "kernel/transforms/identity_operations.hpp"
 #include "kernel/transforms/local_array_promotion.hpp"
 #include "kernel/transforms/statement_scheduling.hpp"
 #include "targets/occupancy.hpp"
@@ -76,6 +77,7 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
   auto rewritten = [&] {
     kernel::Kernel k = kernel::promoteLocalArrays(source);
     k = kernel::substituteConstantOperands(k, t, cost);
+    k = kernel::dropIdentityOperations(k);
     k = kernel::fuseByteLoads(k);
     k = kernel::fuseNegatedBits(k, t, cost);
     k = kernel::fuseHalves(k);

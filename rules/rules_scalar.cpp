@@ -52,6 +52,10 @@ void addScalarRules(std::vector<Rule> &out) {
   binary(Opcode::Max, TypeClass::S, Op::S_MAX_I32);
   out.push_back(scalarRule(Form{Opcode::Not, TypeClass::B, 32}, {R}, {inst(Op::S_NOT_B32, D(), {S(0)})}, uniform));
   out.push_back(scalarRule(Form{Opcode::Mov, TypeClass::B, 32}, {A}, {inst(Op::S_MOV_B32, D(), {S(0)})}, uniform));
+  out.push_back(scalarRule(Form{Opcode::Mov, TypeClass::B, 64}, {R},
+                           {inst(Op::S_MOV_B32, D(0, Part::Lo), {S(0, Part::Lo)}),
+                            inst(Op::S_MOV_B32, D(0, Part::Hi), {S(0, Part::Hi)})},
+                           "a uniform value: its SGPR pair copied half by half"));
   {
     Rule mad = scalarRule(Form{Opcode::MadLo, TypeClass::U, 32}, {A, A, A},
                           {inst(Op::S_MUL_I32, T(0), {S(0), S(1)}), inst(Op::S_ADD_I32, D(), {T(0), S(2)})},

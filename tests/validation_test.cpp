@@ -930,6 +930,28 @@ TEST_CASE("a 64-bit value's halves split by cvt and shr 32 and joined by bfi 32,
   passesOnEveryTarget(src);
 }
 
+TEST_CASE("operations with 0 that leave their source as it is are copies; 0 - x is not") {
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<20>;\n"
+                          "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
+                          "mul.wide.u32 %rd3, %r0, 32;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                          "ld.global.v2.u64 {%rd6, %rd7}, [%rd4];\nadd.u64 %rd8, %rd6, 0;\nxor.b64 %rd9, 0, %rd7;\n"
+                          "ld.global.u32 %r5, [%rd4+16];\nadd.s32 %r1, %r5, 7;\nshl.b32 %r2, %r1, 0;\nsub.s32 %r3, 0, %r2;\nor.b32 %r4, %r3, 0;\n"
+                          "st.global.v2.u64 [%rd5], {%rd8, %rd9};\nst.global.u32 [%rd5+16], %r4;\nret;\n}\n";
+  for (const char *gpu : {"gfx900", "gfx942", "gfx1100"}) {
+    const targets::TargetInfo &t = *targets::findTarget(gpu);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    auto code = [&](const std::string &ptx) { return statementCode(m.functions[0], ptx, {"s_wait", "s_delay_alu"}); };
+    CHECK(code("add.u64 %rd8, %rd6, 0").empty()); // %rd6 ends there: %rd8 takes its VGPRs
+    CHECK(code("xor.b64 %rd9, 0, %rd7").empty());
+    CHECK(code("shl.b32 %r2, %r1, 0").empty());
+    CHECK(!code("sub.s32 %r3, 0, %r2").empty());
+    CHECK(code("or.b32 %r4, %r3, 0").empty());
+  }
+  passesOnEveryTarget(src);
+}
+
 TEST_CASE("bytes assembled into words are one dword load and a v_perm_b32 per value used") {
   // nvcc's big-endian word from four byte loads (sha256's message), with a
   // partial value (%r8) also read by something else; a second word whose
