@@ -61,6 +61,8 @@ void Lowering::layOutCode() {
   fn_.code.clear();
   emitPrologue(); // abi.cpp
   clearLaneMasks();
+  for (const auto &[v, value] : literalSgprs_) // (uniform_operands.cpp: readLiteralsFromSgprs)
+    placePhysical(MInst{amd::Op::S_MOV_B32, vregOperand(v), {mir::immOperand(value)}}, mir::kPrologue);
   for (size_t i = 0; i < k_.body.size(); ++i) {
     const Stmt &s = k_.body[i];
     const int stmt = static_cast<int>(i);

@@ -28,6 +28,7 @@ bool Lowering::run() {
   // printed (the report shows it beside the error), but the caller gets false.
   const bool lowered = !errorsSince(diags_, before);
   readUniformsInPlace(); // uniform_operands.cpp: VALU readers take SGPR homes in place
+  readLiteralsFromSgprs(); // uniform_operands.cpp: gfx9/CDNA literals of VOP3 operands from SGPRs set once
   dumpAfter("uniform-operands");
   if (!assignRegisters(lowered)) // register_assignment.cpp: liveness, then physical registers (and spills)
     return false;

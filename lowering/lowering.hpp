@@ -295,6 +295,13 @@ private:
 
   void readUniformsInPlace();
 
+  // gfx9/CDNA (no literal in VOP3): a literal VALU operands need in a VGPR
+  // is set once, in the prologue, into an SGPR of its own (the most used,
+  // at most kLiteralSgprs), and read from there where the constant bus has
+  // room, instead of a v_mov_b32 before each use (uniform_operands.cpp).
+  static constexpr unsigned kLiteralSgprs = 8;
+  void readLiteralsFromSgprs();
+
   // Before register assignment a computed home has no number yet.
   std::string homeText(const MOperand &h) const;
   static std::string sgprText(const MOperand &sg);
@@ -475,6 +482,7 @@ private:
   // Lane masks `index == position` an unguarded register-array access made,
   // by (index register, position): its statement and the mask (register_arrays.cpp).
   std::map<std::pair<std::string, int64_t>, std::pair<size_t, unsigned>> arrayMasks_;
+  std::vector<std::pair<unsigned, uint32_t>> literalSgprs_; // (S32 vreg, literal) set in the prologue
   bool outOfSgprsWithHomes_ = false;
   bool needsBranchPair_ = false;
   bool genericReachesSegments_ = false;          // generic pointers into shared/local exist: generic accesses are FLAT

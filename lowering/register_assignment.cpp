@@ -31,8 +31,8 @@ bool Lowering::assignRegisters(bool lowered) {
       break;
     // Out of SGPRs with homes for uniform values: the caller translates
     // again without them first (the lane masks come first).
-    outOfSgprsWithHomes_ = out_.numSgprs > targets::kMaxSgprs && !uniform_.scalarStatements.empty() &&
-                           opts_.scalarHomeSgprs > 0;
+    outOfSgprsWithHomes_ = out_.numSgprs > targets::kMaxSgprs &&
+                           (!uniform_.scalarStatements.empty() || !literalSgprs_.empty()) && opts_.scalarHomeSgprs > 0;
     const bool spilled = !outOfSgprsWithHomes_ && round < kMaxRounds && spillToFit(out_.allocation, live, budget, round);
     if (spilled)
       continue;
@@ -185,6 +185,11 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   // statement and read and written around block boundaries to the end: held
   // throughout, which makes them values the spiller may move to VGPR lanes
   // when SGPRs run out (a kernel with a hundred blocks in one loop).
+  if (n)
+    for (const auto &[v, value] : literalSgprs_) { // set in the prologue, read anywhere
+      iv.start[v] = 0;
+      iv.end[v] = static_cast<long>(n) - 1;
+    }
   if (n)
     for (unsigned v : maskVreg_) {
       iv.start[v] = 0;

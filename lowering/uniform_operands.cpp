@@ -156,6 +156,82 @@ void Lowering::readUniformsInPlace() {
   }
 }
 
+void Lowering::readLiteralsFromSgprs() {
+  if (t_.has_literal_in_vop3 || opts_.scalarHomeSgprs == 0) // (no homes: a retry short of SGPRs)
+    return;
+  // The moves legalisation made: `v_mov_b32 tN, literal` into a temporary
+  // read only by the statement's other instructions.
+  struct Move {
+    size_t stmt, index;
+  };
+  std::map<uint32_t, std::vector<Move>> moves;
+  for (size_t i = 0; i < fn_.body.size(); ++i) {
+    const std::vector<MInst> &insts = fn_.body[i].insts;
+    for (size_t j = 0; j < insts.size(); ++j) {
+      const MInst &mi = insts[j];
+      if (mi.op != amd::Op::V_MOV_B32 || mi.dst.kind != MOperand::Kind::VReg || mi.srcs.size() != 1 ||
+          mi.srcs[0].kind != MOperand::Kind::Imm || fn_.vregs[mi.dst.vreg].role != mir::VRegRole::Temporary ||
+          fn_.vregs[mi.dst.vreg].cls != mir::RegClass::V32 ||
+          amd::isInlineConstant(static_cast<int32_t>(static_cast<uint32_t>(mi.srcs[0].imm))))
+        continue;
+      moves[static_cast<uint32_t>(mi.srcs[0].imm)].push_back({i, j});
+    }
+  }
+  // The most used literals, each used at least twice.
+  std::vector<std::pair<size_t, uint32_t>> byUses;
+  for (const auto &[value, at] : moves)
+    if (at.size() >= 2)
+      byUses.push_back({at.size(), value});
+  std::sort(byUses.begin(), byUses.end(), [](const auto &a, const auto &b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  if (byUses.size() > kLiteralSgprs)
+    byUses.resize(kLiteralSgprs);
+  const size_t limit = t_.isGfx10Plus() ? 2 : 1;
+  for (const auto &[uses, value] : byUses) {
+    const unsigned sgpr = select::vregFor(fn_, "%__literal_" + std::to_string(value), 32, true, mir::VRegRole::Lowering);
+    bool used = false;
+    for (const Move &m : moves.at(value)) {
+      std::vector<MInst> &insts = fn_.body[m.stmt].insts;
+      const unsigned temp = insts[m.index].dst.vreg;
+      // Every reader of the temporary takes the SGPR, or the move stays.
+      std::vector<std::pair<size_t, size_t>> readers;
+      bool all = true;
+      for (size_t j = 0; j < insts.size() && all; ++j) {
+        if (j == m.index)
+          continue;
+        if (insts[j].dst.kind == MOperand::Kind::VReg && insts[j].dst.vreg == temp)
+          all = false; // written again: not a plain constant
+        for (size_t k = 0; k < insts[j].srcs.size(); ++k)
+          if (insts[j].srcs[k].kind == MOperand::Kind::Pair &&
+              (insts[j].srcs[k].vreg == temp || insts[j].srcs[k].vregHi == temp))
+            all = false;
+          else if (insts[j].srcs[k].kind == MOperand::Kind::VReg && insts[j].srcs[k].vreg == temp)
+            readers.push_back({j, k});
+      }
+      for (const auto &[j, k] : readers) {
+        MInst trial = insts[j];
+        const amd::OpDef &def = amd::opDef(trial.op);
+        if (!all || !valuTakesSgpr(trial) || k >= def.srcs.size() || def.srcs[k] != amd::Slot::V32) {
+          all = false;
+          break;
+        }
+        trial.srcs[k] = vregOperand(sgpr);
+        all = scalarReads(trial).size() <= limit;
+      }
+      if (!all || readers.empty())
+        continue;
+      for (const auto &[j, k] : readers)
+        insts[j].srcs[k] = vregOperand(sgpr);
+      insts.erase(insts.begin() + static_cast<long>(m.index));
+      loweringNote_.try_emplace(m.stmt, "the literal read from the SGPR set once in the prologue");
+      used = true;
+    }
+    if (used)
+      literalSgprs_.push_back({sgpr, value});
+  }
+}
+
 std::string Lowering::homeText(const MOperand &h) const {
   return h.kind == MOperand::Kind::Phys ? sgprText(h) : "its scalar-ALU SGPR" + std::string(homeWords(h) == 2 ? " pair" : "");
 }

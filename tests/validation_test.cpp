@@ -952,6 +952,43 @@ TEST_CASE("operations with 0 that leave their source as it is are copies; 0 - x 
   passesOnEveryTarget(src);
 }
 
+TEST_CASE("gfx9/CDNA: a literal VOP3 operands need is set once into an SGPR, not moved into a VGPR before each use") {
+  // murmur3's mixing: mul.lo by the same two constants four times each.
+  std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<40>;\n.reg .b64 %rd<8>;\n"
+                    "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
+                    "mul.wide.u32 %rd3, %r0, 16;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                    "ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd4];\nmov.u32 %r20, 0;\n";
+  for (int i = 1; i <= 4; ++i) {
+    const std::string r = "%r" + std::to_string(i), a = "%r" + std::to_string(4 + i), b = "%r" + std::to_string(8 + i),
+                      h = "%r" + std::to_string(20 + i), p = "%r" + std::to_string(19 + i);
+    src += "mul.lo.s32 " + a + ", " + r + ", -862048943;\nshf.l.wrap.b32 " + b + ", " + a + ", " + a +
+           ", 15;\nmul.lo.s32 " + b + ", " + b + ", 461845907;\nxor.b32 " + h + ", " + p + ", " + b + ";\n";
+  }
+  src += "st.global.u32 [%rd5], %r24;\nret;\n}\n";
+  for (const char *gpu : {"gfx900", "gfx942", "gfx1100"}) {
+    const targets::TargetInfo &t = *targets::findTarget(gpu);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    const std::string &code = m.assembly;
+    auto count = [&](const std::string &part) {
+      size_t c = 0;
+      for (size_t at = code.find(part); at != std::string::npos; at = code.find(part, at + 1))
+        ++c;
+      return c;
+    };
+    CAPTURE(gpu);
+    if (t.has_literal_in_vop3) { // gfx10+: the literal in the multiply itself
+      CHECK(count("0xcc9e2d51") == 4);
+    } else {
+      CHECK(count("s_mov_b32") >= 2); // each literal once, into an SGPR: no v_mov_b32 of it
+      CHECK(count("0xcc9e2d51") == 1);
+      CHECK(count("0x1b873593") == 1);
+    }
+  }
+  passesOnEveryTarget(src);
+}
+
 TEST_CASE("bytes assembled into words are one dword load and a v_perm_b32 per value used") {
   // nvcc's big-endian word from four byte loads (sha256's message), with a
   // partial value (%r8) also read by something else; a second word whose
