@@ -133,26 +133,38 @@ void Lowering::readUniformsInPlace() {
           read(o.vreg, Part::Whole);
           read(o.vregHi, Part::Whole);
         }
+  std::map<unsigned, bool> unread; // per register read in place: nothing reads its VGPR copy any more
   for (const auto &[v, sg] : byVreg) {
     const bool none = !stillRead.count({v, Part::Lo}) && !stillRead.count({v, Part::Hi}) &&
                       !stillRead.count({v, Part::Whole});
+    unread.emplace(v, none);
     if (none) {
       inPlace_.emplace(v, sg);
       fn_.vregs[v].readInPlace = true;
     }
-    for (size_t i = 0; i < fn_.body.size(); ++i) {
-      std::vector<MInst> &insts = fn_.body[i].insts;
-      const size_t n = insts.size();
-      insts.erase(std::remove_if(insts.begin(), insts.end(),
-                                 [&](const MInst &mi) {
-                                   return mi.dst.kind == MOperand::Kind::VReg && mi.dst.vreg == v &&
-                                          (none || (mi.dst.part != Part::Whole && !stillRead.count({v, mi.dst.part})));
-                                 }),
-                  insts.end());
-      if (insts.size() != n)
-        loweringNote_.try_emplace(i, none ? "read in place from " + homeText(sg) + " (a uniform value: no VGPR copy)"
-                                   : "partly read in place from " + homeText(sg));
-    }
+  }
+  // One pass over the body (per register, a pass each was quadratic in
+  // kernels with thousands of uniform registers); a statement's note names
+  // the lowest register whose copy it lost.
+  for (size_t i = 0; i < fn_.body.size(); ++i) {
+    std::vector<MInst> &insts = fn_.body[i].insts;
+    std::optional<unsigned> first;
+    insts.erase(std::remove_if(insts.begin(), insts.end(),
+                               [&](const MInst &mi) {
+                                 if (mi.dst.kind != MOperand::Kind::VReg)
+                                   return false;
+                                 auto u = unread.find(mi.dst.vreg);
+                                 if (u == unread.end() ||
+                                     !(u->second || (mi.dst.part != Part::Whole && !stillRead.count({u->first, mi.dst.part}))))
+                                   return false;
+                                 first = first ? std::min(*first, u->first) : u->first;
+                                 return true;
+                               }),
+                insts.end());
+    if (first)
+      loweringNote_.try_emplace(i, unread.at(*first) ? "read in place from " + homeText(byVreg.at(*first)) +
+                                                           " (a uniform value: no VGPR copy)"
+                                                     : "partly read in place from " + homeText(byVreg.at(*first)));
   }
 }
 
