@@ -200,6 +200,7 @@ void Lowering::readLiteralsFromSgprs() {
   if (byUses.size() > kLiteralSgprs)
     byUses.resize(kLiteralSgprs);
   const size_t limit = t_.isGfx10Plus() ? 2 : 1;
+  std::vector<std::pair<size_t, size_t>> dropped; // moves made unnecessary, removed at the end (indices stay valid)
   for (const auto &[uses, value] : byUses) {
     const unsigned sgpr = select::vregFor(fn_, "%__literal_" + std::to_string(value), 32, true, mir::VRegRole::Lowering);
     bool used = false;
@@ -235,13 +236,16 @@ void Lowering::readLiteralsFromSgprs() {
         continue;
       for (const auto &[j, k] : readers)
         insts[j].srcs[k] = vregOperand(sgpr);
-      insts.erase(insts.begin() + static_cast<long>(m.index));
+      dropped.push_back({m.stmt, m.index});
       loweringNote_.try_emplace(m.stmt, "the literal read from the SGPR set once in the prologue");
       used = true;
     }
     if (used)
       literalSgprs_.push_back({sgpr, value});
   }
+  std::sort(dropped.rbegin(), dropped.rend()); // (later instructions of a statement first)
+  for (const auto &[stmt, index] : dropped)
+    fn_.body[stmt].insts.erase(fn_.body[stmt].insts.begin() + static_cast<long>(index));
 }
 
 std::string Lowering::homeText(const MOperand &h) const {

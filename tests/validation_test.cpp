@@ -965,7 +965,10 @@ TEST_CASE("gfx9/CDNA: a literal VOP3 operands need is set once into an SGPR, not
     src += "mul.lo.s32 " + a + ", " + r + ", -862048943;\nshf.l.wrap.b32 " + b + ", " + a + ", " + a +
            ", 15;\nmul.lo.s32 " + b + ", " + b + ", 461845907;\nxor.b32 " + h + ", " + p + ", " + b + ";\n";
   }
-  src += "st.global.u32 [%rd5], %r24;\nret;\n}\n";
+  // Two literals moved for one instruction (v_bfi_b32's masks), twice.
+  src += "lop3.b32 %r30, %r1, 305419896, 252645135, 0xCA;\nlop3.b32 %r31, %r2, 305419896, 252645135, 0xCA;\n"
+         "xor.b32 %r32, %r30, %r31;\nxor.b32 %r33, %r32, %r24;\n";
+  src += "st.global.u32 [%rd5], %r33;\nret;\n}\n";
   for (const char *gpu : {"gfx900", "gfx942", "gfx1100"}) {
     const targets::TargetInfo &t = *targets::findTarget(gpu);
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
@@ -984,6 +987,8 @@ TEST_CASE("gfx9/CDNA: a literal VOP3 operands need is set once into an SGPR, not
       CHECK(count("s_mov_b32") >= 2); // each literal once, into an SGPR: no v_mov_b32 of it
       CHECK(count("0xcc9e2d51") == 1);
       CHECK(count("0x1b873593") == 1);
+      // the bfi's masks: one from an SGPR (the constant bus takes one), the other moved per use
+      CHECK(count("0x12345678") + count("0xf0f0f0f") == 3);
     }
   }
   passesOnEveryTarget(src);
