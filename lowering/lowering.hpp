@@ -292,6 +292,9 @@ private:
   // VOPD, whose operand rules differ), and what scalar values does it read?
   static bool valuTakesSgpr(const MInst &mi);
   std::set<std::string> scalarReads(const MInst &mi) const;
+  // How many of those `mi` may read (TargetInfo: 1 on gfx9, 2 on gfx10+,
+  // 1 everywhere for the 64-bit shifts).
+  size_t constantBusLimit(const MInst &mi) const;
 
   void readUniformsInPlace();
 

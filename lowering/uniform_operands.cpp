@@ -78,6 +78,11 @@ std::set<std::string> Lowering::scalarReads(const MInst &mi) const {
   return reads;
 }
 
+size_t Lowering::constantBusLimit(const MInst &mi) const {
+  const bool shift64 = mi.op == amd::Op::V_LSHLREV_B64 || mi.op == amd::Op::V_LSHRREV_B64 || mi.op == amd::Op::V_ASHRREV_I64;
+  return shift64 ? t_.constant_bus_limit_64bit_shift : t_.constant_bus_limit;
+}
+
 void Lowering::readUniformsInPlace() {
   bindScalarSources();
   std::map<unsigned, MOperand> byVreg;
@@ -86,7 +91,6 @@ void Lowering::readUniformsInPlace() {
       byVreg.emplace(it->second, homeOf(u));
   if (byVreg.empty())
     return;
-  const size_t limit = t_.isGfx10Plus() ? 2 : 1;
   for (mir::LoweredInst &li : fn_.body)
     for (MInst &mi : li.insts) {
       if (!valuTakesSgpr(mi))
@@ -110,7 +114,7 @@ void Lowering::readUniformsInPlace() {
           continue;
         const MOperand before = o;
         o = repl;
-        if (scalarReads(mi).size() > limit)
+        if (scalarReads(mi).size() > constantBusLimit(mi))
           o = before;
       }
     }
@@ -199,7 +203,6 @@ void Lowering::readLiteralsFromSgprs() {
   });
   if (byUses.size() > kLiteralSgprs)
     byUses.resize(kLiteralSgprs);
-  const size_t limit = t_.isGfx10Plus() ? 2 : 1;
   std::vector<std::pair<size_t, size_t>> dropped; // moves made unnecessary, removed at the end (indices stay valid)
   for (const auto &[uses, value] : byUses) {
     const unsigned sgpr = select::vregFor(fn_, "%__literal_" + std::to_string(value), 32, true, mir::VRegRole::Lowering);
@@ -230,7 +233,7 @@ void Lowering::readLiteralsFromSgprs() {
           break;
         }
         trial.srcs[k] = vregOperand(sgpr);
-        all = scalarReads(trial).size() <= limit;
+        all = scalarReads(trial).size() <= constantBusLimit(trial);
       }
       if (!all || readers.empty())
         continue;

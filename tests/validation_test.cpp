@@ -759,6 +759,27 @@ static void passesOnEveryTarget(const std::string &src) {
   }
 }
 
+TEST_CASE("a 64-bit shift reads one scalar value on every target, gfx10+ included") {
+  // A uniform pair shifted by a uniform amount: both arguments are SGPRs,
+  // but v_lshlrev_b64 takes only one of them (LLVM's getConstantBusLimit),
+  // so the pair is copied and the amount read in place.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out, .param .u64 x, .param .u32 n)\n{\n"
+                          ".reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [x];\nld.param.u32 %r1, [n];\n"
+                          "mov.u32 %r0, %tid.x;\nshl.b64 %rd3, %rd2, %r1;\nmul.wide.u32 %rd4, %r0, 8;\n"
+                          "add.s64 %rd5, %rd1, %rd4;\nst.global.u64 [%rd5], %rd3;\nret;\n}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE_MESSAGE(m.ok, (m.diagnostics.empty() ? std::string() : m.diagnostics[0].message));
+    for (const std::string &line : statementCode(m.functions[0], "shl.b64 %rd3, %rd2, %r1"))
+      if (line.find("v_lshlrev_b64") != std::string::npos)
+        CHECK(line.find("s[") == std::string::npos); // the pair from VGPRs
+  }
+  passesOnEveryTarget(src);
+}
+
 TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or cross-block values do not") {
   // Ch(e, f, g) = (e & f) ^ (~e & g) is lop3 0xCA: one v_bfi_b32.
   // %r9 = (%r1 & %r2) is read twice, so its tree stays apart; %r1 is
