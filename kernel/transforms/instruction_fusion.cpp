@@ -47,6 +47,47 @@ Leaf leafOf(const ptx::Operand &o) {
   return l;
 }
 
+// The operand a leaf stands for.
+ptx::Operand operandOf(const Leaf &l) {
+  ptx::Operand o;
+  o.kind = l.imm ? ptx::Operand::Kind::Immediate : ptx::Operand::Kind::Register;
+  o.reg = l.reg;
+  o.imm = l.value;
+  return o;
+}
+
+// What the fusions rewrite: an unguarded computation `op` (of `width`
+// bits; 0: any) with no carry in or out, not a predicate.
+bool isPlain(const Stmt &s, ptx::Opcode op, unsigned width = 0) {
+  const ptx::Form &f = s.inst.form;
+  return s.kind == Stmt::Kind::Compute && s.guard.empty() && f.opcode == op && (width == 0 || f.width == width) &&
+         !f.carryIn && !f.carryOut && f.type != ptx::TypeClass::Pred;
+}
+
+bool writesOneRegister(const Stmt &s) { return s.inst.dsts.size() == 1 && s.inst.dsts[0].isReg(); }
+
+// An immediate whose low 32 bits are v.
+bool isImmValue(const ptx::Operand &o, uint64_t v) { return o.isImm() && (o.imm & 0xffffffffu) == v; }
+
+ptx::Operand immediate(uint64_t v) {
+  ptx::Operand o;
+  o.kind = ptx::Operand::Kind::Immediate;
+  o.imm = v;
+  return o;
+}
+
+// The instruction that takes the place of `at`, keeping its source location and text.
+ptx::Instruction replacing(const ptx::Instruction &at, ptx::Form form, std::vector<ptx::Operand> dsts,
+                           std::vector<ptx::Operand> srcs) {
+  ptx::Instruction r;
+  r.form = form;
+  r.dsts = std::move(dsts);
+  r.srcs = std::move(srcs);
+  r.loc = at.loc;
+  r.text = at.text;
+  return r;
+}
+
 double bestCost(const ptx::Instruction &inst, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   std::vector<const rules::Rule *> c = select::candidates(inst, t, cost);
   return c.empty() ? 1e30 : cost(*c.front(), t);
@@ -67,10 +108,7 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
   const Dataflow df(k);
   std::vector<bool> fused(n, false);
   auto unchanged = [&](const Leaf &leaf, size_t from, size_t to) {
-    ptx::Operand o;
-    o.kind = leaf.imm ? ptx::Operand::Kind::Immediate : ptx::Operand::Kind::Register;
-    o.reg = leaf.reg;
-    return unchangedBetween(out, o, from, to);
+    return unchangedBetween(out, operandOf(leaf), from, to);
   };
   for (size_t root = n; root-- > 0;) {
     const Stmt &rs = out.body[root];
@@ -146,23 +184,12 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
       return masks[it - leaves.begin()];
     };
     const uint32_t lut = eval(root) & 0xFFu;
-    ptx::Instruction fusedInst;
-    fusedInst.form = ptx::Form{ptx::Opcode::Lop3, ptx::TypeClass::B, 32};
-    fusedInst.dsts = rs.inst.dsts;
-    fusedInst.loc = rs.inst.loc;
-    fusedInst.text = rs.inst.text;
-    for (size_t i = 0; i < 3; ++i) {
-      const Leaf &l = leaves[std::min(i, leaves.size() - 1)]; // unused slots repeat a leaf (the LUT ignores them)
-      ptx::Operand o;
-      o.kind = l.imm ? ptx::Operand::Kind::Immediate : ptx::Operand::Kind::Register;
-      o.reg = l.reg;
-      o.imm = l.value;
-      fusedInst.srcs.push_back(o);
-    }
-    ptx::Operand lutOp;
-    lutOp.kind = ptx::Operand::Kind::Immediate;
-    lutOp.imm = lut;
-    fusedInst.srcs.push_back(lutOp);
+    std::vector<ptx::Operand> srcs;
+    for (size_t i = 0; i < 3; ++i) // unused slots repeat a leaf (the LUT ignores them)
+      srcs.push_back(operandOf(leaves[std::min(i, leaves.size() - 1)]));
+    srcs.push_back(immediate(lut));
+    const ptx::Instruction fusedInst =
+        replacing(rs.inst, ptx::Form{ptx::Opcode::Lop3, ptx::TypeClass::B, 32}, rs.inst.dsts, std::move(srcs));
     double before = 0;
     for (size_t s : inner)
       before += bestCost(out.body[s].inst, t, cost);
@@ -192,13 +219,9 @@ Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::Rul
   Kernel out = k;
   const Dataflow df(k);
   std::vector<bool> fused(k.body.size(), false);
-  auto plain32 = [](const Stmt &s, ptx::Opcode op) {
-    return s.kind == Stmt::Kind::Compute && s.guard.empty() && s.inst.form.opcode == op && s.inst.form.width == 32 &&
-           !s.inst.form.carryIn && !s.inst.form.carryOut && s.inst.form.type != ptx::TypeClass::Pred;
-  };
   for (size_t root = k.body.size(); root-- > 0;) {
     const Stmt &rs = out.body[root];
-    if (fused[root] || !plain32(rs, ptx::Opcode::Add))
+    if (fused[root] || !isPlain(rs, ptx::Opcode::Add, 32))
       continue;
     // Either source may be the intermediate; prefer an add (add3), then a xor (xad).
     for (ptx::Opcode inner : {ptx::Opcode::Add, ptx::Opcode::Xor}) {
@@ -206,19 +229,16 @@ Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::Rul
       for (size_t side = 0; side < 2 && !done; ++side) {
         const ptx::Operand &o = rs.inst.srcs[side];
         const std::optional<size_t> j = o.isReg() ? df.singleUseDef(o.reg, root) : std::nullopt;
-        if (!j || fused[*j] || !plain32(out.body[*j], inner))
+        if (!j || fused[*j] || !isPlain(out.body[*j], inner, 32))
           continue;
         const ptx::Instruction &in = out.body[*j].inst;
         const ptx::Operand &other = rs.inst.srcs[1 - side];
         if (!unchangedBetween(out, in.srcs[0], *j, root) || !unchangedBetween(out, in.srcs[1], *j, root) ||
             literalCostsMove(in.srcs[0], t) || literalCostsMove(in.srcs[1], t) || literalCostsMove(other, t))
           continue;
-        ptx::Instruction f;
-        f.form = ptx::Form{inner == ptx::Opcode::Add ? ptx::Opcode::Add3 : ptx::Opcode::Xad, ptx::TypeClass::U, 32};
-        f.dsts = rs.inst.dsts;
-        f.srcs = {in.srcs[0], in.srcs[1], other};
-        f.loc = rs.inst.loc;
-        f.text = rs.inst.text;
+        const ptx::Instruction f = replacing(
+            rs.inst, ptx::Form{inner == ptx::Opcode::Add ? ptx::Opcode::Add3 : ptx::Opcode::Xad, ptx::TypeClass::U, 32},
+            rs.inst.dsts, {in.srcs[0], in.srcs[1], other});
         if (bestCost(f, t, cost) > bestCost(rs.inst, t, cost) + bestCost(in, t, cost))
           continue;
         out.body[root].inst = f;
@@ -238,36 +258,24 @@ Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::Rul
 Kernel fuseNegatedBits(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   Kernel out = k;
   const Dataflow df(k);
-  auto plain32 = [](const Stmt &s, ptx::Opcode op) {
-    return s.kind == Stmt::Kind::Compute && s.guard.empty() && s.inst.form.opcode == op && s.inst.form.width == 32 &&
-           !s.inst.form.carryIn && !s.inst.form.carryOut && s.inst.dsts.size() == 1;
-  };
-  auto isImm = [](const ptx::Operand &o, uint64_t v) { return o.isImm() && (o.imm & 0xffffffffu) == v; };
+  auto plain32 = [](const Stmt &s, ptx::Opcode op) { return isPlain(s, op, 32) && s.inst.dsts.size() == 1; };
   for (size_t root = 0; root < k.body.size(); ++root) {
     const Stmt &rs = out.body[root];
     // neg.s32 d, b  or  sub d, 0, b
     const ptx::Operand *b = nullptr;
     if (plain32(rs, ptx::Opcode::Neg) && rs.inst.srcs.size() == 1)
       b = &rs.inst.srcs[0];
-    else if (plain32(rs, ptx::Opcode::Sub) && rs.inst.srcs.size() == 2 && isImm(rs.inst.srcs[0], 0))
+    else if (plain32(rs, ptx::Opcode::Sub) && rs.inst.srcs.size() == 2 && isImmValue(rs.inst.srcs[0], 0))
       b = &rs.inst.srcs[1];
     const std::optional<size_t> j = b && b->isReg() ? df.singleUseDef(b->reg, root) : std::nullopt;
     if (!j || !plain32(out.body[*j], ptx::Opcode::And))
       continue;
     const ptx::Instruction &mask = out.body[*j].inst;
-    const int side = isImm(mask.srcs[1], 1) ? 0 : isImm(mask.srcs[0], 1) ? 1 : -1;
+    const int side = isImmValue(mask.srcs[1], 1) ? 0 : isImmValue(mask.srcs[0], 1) ? 1 : -1;
     if (side < 0 || !mask.srcs[side].isReg() || !unchangedBetween(out, mask.srcs[side], *j, root))
       continue;
-    ptx::Operand pos, len;
-    pos.kind = len.kind = ptx::Operand::Kind::Immediate;
-    pos.imm = 0;
-    len.imm = 1;
-    ptx::Instruction f;
-    f.form = ptx::Form{ptx::Opcode::Bfe, ptx::TypeClass::S, 32};
-    f.dsts = rs.inst.dsts;
-    f.srcs = {mask.srcs[side], pos, len};
-    f.loc = rs.inst.loc;
-    f.text = rs.inst.text;
+    const ptx::Instruction f = replacing(rs.inst, ptx::Form{ptx::Opcode::Bfe, ptx::TypeClass::S, 32}, rs.inst.dsts,
+                                         {mask.srcs[side], immediate(0), immediate(1)});
     if (bestCost(f, t, cost) > bestCost(rs.inst, t, cost) + bestCost(mask, t, cost))
       continue;
     out.body[root].inst = f;
@@ -282,16 +290,12 @@ Kernel fuseHalves(const Kernel &k) {
   Kernel out = k;
   const size_t n = k.body.size();
   const Dataflow df(k);
-  auto unguarded = [](const Stmt &s, ptx::Opcode op) {
-    return s.kind == Stmt::Kind::Compute && s.guard.empty() && s.inst.form.opcode == op && s.inst.dsts.size() == 1 &&
-           s.inst.dsts[0].isReg();
-  };
+  auto unguarded = [](const Stmt &s, ptx::Opcode op) { return isPlain(s, op) && writesOneRegister(s); };
   auto isCvt = [&](const Stmt &s, unsigned to, unsigned from) {
     return unguarded(s, ptx::Opcode::Cvt) && s.inst.form.width == to && s.inst.form.fromWidth == from &&
            s.inst.form.type == ptx::TypeClass::U && s.inst.form.fromType == ptx::TypeClass::U &&
            s.inst.srcs[0].isReg();
   };
-  auto isImm = [](const ptx::Operand &o, uint64_t v) { return o.isImm() && (o.imm & 0xffffffffu) == v; };
   auto writtenOnce = [&](const std::string &r) {
     auto w = df.writes.find(r);
     return w != df.writes.end() && w->second == 1;
@@ -313,22 +317,22 @@ Kernel fuseHalves(const Kernel &k) {
     o.reg = reg;
     return o;
   };
-  // The high halves: x -> `shr.{b,u}64 t, x, 32` read only by `cvt.u32.u64 hi, t`.
-  std::unordered_map<std::string, std::vector<std::pair<size_t, size_t>>> highOf; // x -> (shr, cvt)
-  for (size_t j = 0; j < n; ++j) {
-    const Stmt &s = out.body[j];
-    if (!unguarded(s, ptx::Opcode::Shr) || s.inst.form.width != 64 || s.inst.form.type == ptx::TypeClass::S ||
-        !s.inst.srcs[0].isReg() || !isImm(s.inst.srcs[1], 32))
+  // The high halves: x -> `shr.{b,u}64 t, x, 32` read only by `cvt.u32.u64 hi, t`
+  // (each narrowing cvt asks for the single-use definition of its source).
+  std::unordered_map<std::string, std::vector<std::pair<size_t, size_t>>> highOf; // x -> (shr, cvt), by shr
+  for (size_t c = 0; c < n; ++c) {
+    if (!isCvt(out.body[c], 32, 64))
       continue;
-    const std::string &t = s.inst.dsts[0].reg;
-    // its one reader: the narrowing cvt (found from the register's single use)
-    for (size_t c = j + 1; c < n && df.block[c] == df.block[j]; ++c)
-      if (isCvt(out.body[c], 32, 64) && out.body[c].inst.srcs[0].reg == t) {
-        if (df.singleUseDef(t, c) == j)
-          highOf[s.inst.srcs[0].reg].push_back({j, c});
-        break;
-      }
+    const std::optional<size_t> j = df.singleUseDef(out.body[c].inst.srcs[0].reg, c);
+    if (!j)
+      continue;
+    const Stmt &s = out.body[*j];
+    if (unguarded(s, ptx::Opcode::Shr) && s.inst.form.width == 64 && s.inst.form.type != ptx::TypeClass::S &&
+        s.inst.srcs[0].isReg() && isImmValue(s.inst.srcs[1], 32))
+      highOf[s.inst.srcs[0].reg].push_back({*j, c});
   }
+  for (auto &[x, pairs] : highOf)
+    std::sort(pairs.begin(), pairs.end());
   std::vector<bool> done(n, false);
   for (size_t i = 0; i < n; ++i) {
     // Split: `cvt.u32.u64 lo, x` beside the high half's pair, in one block:
@@ -348,12 +352,8 @@ Kernel fuseHalves(const Kernel &k) {
       if (lo == hi || lo == x || hi == x || !writtenOnce(lo) || !writtenOnce(hi) ||
           !unchangedBetween(out, s.inst.srcs[0], at, last) || !untouched(lo, at, i) || !untouched(hi, at, c))
         continue;
-      ptx::Instruction u;
-      u.form = ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64};
-      u.dsts = {operand(lo), operand(hi)};
-      u.srcs = {s.inst.srcs[0]};
-      u.loc = out.body[at].inst.loc;
-      u.text = out.body[at].inst.text;
+      const ptx::Instruction u = replacing(out.body[at].inst, ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
+                                           {operand(lo), operand(hi)}, {s.inst.srcs[0]});
       const unsigned line = out.body[at].loc.line;
       const std::string others = std::to_string(out.body[i].loc.line) + ", " + std::to_string(out.body[j].loc.line) +
                                  ", " + std::to_string(out.body[c].loc.line);
@@ -371,8 +371,8 @@ Kernel fuseHalves(const Kernel &k) {
     // Join: `bfi.b64 d, a, b, 32, 32` of two zero-extended 32-bit values
     // (`cvt.u64.u32`, each read only there) is `mov.b64 d, {b32, a32}`.
     const Stmt &s = out.body[b];
-    if (done[b] || !unguarded(s, ptx::Opcode::Bfi) || s.inst.form.width != 64 || !isImm(s.inst.srcs[2], 32) ||
-        !isImm(s.inst.srcs[3], 32) || !s.inst.srcs[0].isReg() || !s.inst.srcs[1].isReg())
+    if (done[b] || !unguarded(s, ptx::Opcode::Bfi) || s.inst.form.width != 64 || !isImmValue(s.inst.srcs[2], 32) ||
+        !isImmValue(s.inst.srcs[3], 32) || !s.inst.srcs[0].isReg() || !s.inst.srcs[1].isReg())
       continue;
     const std::optional<size_t> ja = df.singleUseDef(s.inst.srcs[0].reg, b);
     const std::optional<size_t> jb = df.singleUseDef(s.inst.srcs[1].reg, b);
@@ -381,12 +381,7 @@ Kernel fuseHalves(const Kernel &k) {
     const ptx::Operand hi = out.body[*ja].inst.srcs[0], lo = out.body[*jb].inst.srcs[0];
     if (!unchangedBetween(out, hi, *ja, b) || !unchangedBetween(out, lo, *jb, b))
       continue;
-    ptx::Instruction p;
-    p.form = ptx::Form{ptx::Opcode::MovPack, ptx::TypeClass::B, 64};
-    p.dsts = s.inst.dsts;
-    p.srcs = {lo, hi};
-    p.loc = s.inst.loc;
-    p.text = s.inst.text;
+    const ptx::Instruction p = replacing(s.inst, ptx::Form{ptx::Opcode::MovPack, ptx::TypeClass::B, 64}, s.inst.dsts, {lo, hi});
     const unsigned line = s.loc.line;
     out.body[b].note = "with lines " + std::to_string(out.body[std::min(*ja, *jb)].loc.line) + ", " +
                        std::to_string(out.body[std::max(*ja, *jb)].loc.line) +
@@ -402,10 +397,7 @@ Kernel fuseHalves(const Kernel &k) {
 Kernel fuseRotates(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   Kernel out = k;
   const Dataflow df(k);
-  auto plain64 = [](const Stmt &s, ptx::Opcode op) {
-    return s.kind == Stmt::Kind::Compute && s.guard.empty() && s.inst.form.opcode == op && s.inst.form.width == 64 &&
-           !s.inst.form.carryIn && !s.inst.form.carryOut && s.inst.dsts.size() == 1 && s.inst.dsts[0].isReg();
-  };
+  auto plain64 = [](const Stmt &s, ptx::Opcode op) { return isPlain(s, op, 64) && writesOneRegister(s); };
   // shl.b64 / shr.{b,u}64 of a register by a constant: the register and the amount.
   auto shiftOf = [&](size_t j, ptx::Opcode op) -> std::optional<std::pair<ptx::Operand, uint64_t>> {
     const Stmt &s = out.body[j];
@@ -429,15 +421,8 @@ Kernel fuseRotates(const Kernel &k, const targets::TargetInfo &t, const select::
           left->second + right->second != 64 || rs.inst.dsts[0].reg == left->first.reg ||
           !unchangedBetween(out, left->first, *jl, root) || !unchangedBetween(out, right->first, *jr, root))
         continue;
-      ptx::Operand amount;
-      amount.kind = ptx::Operand::Kind::Immediate;
-      amount.imm = left->second;
-      ptx::Instruction f;
-      f.form = ptx::Form{ptx::Opcode::Rotl, ptx::TypeClass::B, 64};
-      f.dsts = rs.inst.dsts;
-      f.srcs = {left->first, amount};
-      f.loc = rs.inst.loc;
-      f.text = rs.inst.text;
+      const ptx::Instruction f = replacing(rs.inst, ptx::Form{ptx::Opcode::Rotl, ptx::TypeClass::B, 64}, rs.inst.dsts,
+                                           {left->first, immediate(left->second)});
       if (bestCost(f, t, cost) >
           bestCost(rs.inst, t, cost) + bestCost(out.body[*jl].inst, t, cost) + bestCost(out.body[*jr].inst, t, cost))
         break;
@@ -696,20 +681,12 @@ Kernel fuseByteLoads(const Kernel &k) {
         for (size_t j : escaping) {
           Stmt &s = out.body[j];
           const uint32_t selector = *byteSelector(known.at(s.inst.dsts[0].reg), byteOf);
-          ptx::Instruction perm;
-          perm.form = ptx::Form{ptx::Opcode::Prmt, ptx::TypeClass::B, 32};
-          perm.dsts = s.inst.dsts;
-          perm.loc = s.inst.loc;
-          perm.text = s.inst.text;
-          ptx::Operand a, zero, sel;
+          ptx::Operand a;
           a.reg = dword;
-          zero.kind = sel.kind = ptx::Operand::Kind::Immediate;
-          zero.imm = 0;
-          sel.imm = selector;
-          perm.srcs = {a, zero, sel};
           char selText[8];
           std::snprintf(selText, sizeof selText, "0x%04X", unsigned(selector));
-          s.inst = perm;
+          s.inst = replacing(s.inst, ptx::Form{ptx::Opcode::Prmt, ptx::TypeClass::B, 32}, s.inst.dsts,
+                             {a, immediate(0), immediate(selector)});
           s.note = std::string("the bytes of lines ") + lines + " placed by one prmt (selector " + selText +
                    ") of their 32-bit load at line " + std::to_string(loadLine);
         }
