@@ -136,13 +136,12 @@ std::vector<std::string> readRegisters(const Stmt &s) {
       out.push_back(s.base);
     break;
   case Stmt::Kind::ArrayStore:
+    for (const ptx::Operand &o : s.values)
+      add(o);
+    if (s.base.empty()) // (a store at a constant offset only writes its elements)
+      break;
+    [[fallthrough]];
   case Stmt::Kind::ArrayLoad: {
-    if (s.kind == Stmt::Kind::ArrayStore) {
-      for (const ptx::Operand &o : s.values)
-        add(o);
-      if (s.base.empty()) // (a store at a constant offset only writes its elements)
-        break;
-    }
     if (!s.base.empty())
       out.push_back(s.base);
     const std::vector<std::string> elements = arrayElementsAccessed(s);
