@@ -5,6 +5,7 @@
 #include "kernel/transforms/identity_operations.hpp"
 #include "kernel/transforms/local_array_promotion.hpp"
 #include "kernel/transforms/statement_scheduling.hpp"
+#include "kernel/transforms/xor_linear_maps.hpp"
 #include "targets/occupancy.hpp"
 
 namespace p2a::klower {
@@ -81,6 +82,7 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
     k = kernel::dropIdentityOperations(k);
     k = kernel::fuseByteLoads(k);
     k = kernel::fuseNegatedBits(k, t, cost);
+    k = kernel::collapseXorLinearMaps(k, t, cost);
     k = kernel::fuseHalves(k);
     k = kernel::fuseRotates(k, t, cost);
     k = kernel::fuseLogicTrees(k, t, cost);

@@ -813,14 +813,16 @@ TEST_CASE("bitwise trees over three leaves become one lop3; shared, redefined or
 
 TEST_CASE("the negated low bit -(x & 1) is one v_bfe_i32; an and read elsewhere is left alone") {
   // A CRC step's mask: neg.s32 of and.b32 with 1, and the same as a
-  // subtraction from 0; %r9 is read twice, so its neg keeps the and.
+  // subtraction from 0; %r9 is read twice, so its neg keeps the and. (The
+  // two masks are of different registers: together they would be one
+  // linear map, xor_linear_maps.hpp.)
   const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
                           ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n"
                           "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
                           "mul.wide.u32 %rd3, %r0, 4;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
                           "ld.global.u32 %r1, [%rd4];\n"
                           "and.b32 %r2, %r1, 1;\nneg.s32 %r3, %r2;\nand.b32 %r4, %r3, -306674912;\n"
-                          "shr.u32 %r5, %r1, 1;\nand.b32 %r6, %r5, 1;\nsub.s32 %r7, 0, %r6;\nxor.b32 %r8, %r4, %r7;\n"
+                          "ld.global.u32 %r5, [%rd4];\nand.b32 %r6, %r5, 1;\nsub.s32 %r7, 0, %r6;\nxor.b32 %r8, %r4, %r7;\n"
                           "and.b32 %r9, %r1, 1;\nneg.s32 %r10, %r9;\nadd.s32 %r11, %r10, %r9;\nxor.b32 %r12, %r8, %r11;\n"
                           "st.global.u32 [%rd5], %r12;\nret;\n}\n";
   const targets::TargetInfo &t = *targets::findTarget("gfx942");
@@ -969,6 +971,65 @@ TEST_CASE("operations with 0 that leave their source as it is are copies; 0 - x 
     CHECK(code("shl.b32 %r2, %r1, 0").empty());
     CHECK(!code("sub.s32 %r3, 0, %r2").empty());
     CHECK(code("or.b32 %r4, %r3, 0").empty());
+  }
+  passesOnEveryTarget(src);
+}
+
+TEST_CASE("chains of bitwise CRC steps are one linear map: a shift and independent masked bits; xorshift is left") {
+  // CRC-32C (0x82F63B78: its low bits are set, so later steps' masks depend
+  // on earlier steps) in nvcc's shape, 8 steps; its result is stored, so the
+  // next 4 steps (the -(crc & 1) mask as shl 31, shr.s32 31) start from it.
+  std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<80>;\n.reg .b64 %rd<8>;\n"
+                    "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
+                    "mul.wide.u32 %rd3, %r0, 16;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                    "ld.global.u32 %r1, [%rd4];\nld.global.u32 %r2, [%rd4+4];\n";
+  int r = 3;
+  auto reg = [](int i) { return "%r" + std::to_string(i); };
+  std::string crc = "%r1";
+  for (int step = 0; step < 8; ++step, r += 5) {
+    src += "and.b32 " + reg(r) + ", " + crc + ", 1;\nneg.s32 " + reg(r + 1) + ", " + reg(r) + ";\nand.b32 " + reg(r + 2) +
+           ", " + reg(r + 1) + ", -2097792136;\nshr.u32 " + reg(r + 3) + ", " + crc + ", 1;\nxor.b32 " + reg(r + 4) +
+           ", " + reg(r + 2) + ", " + reg(r + 3) + ";\n";
+    crc = reg(r + 4);
+  }
+  src += "st.global.u32 [%rd5], " + crc + ";\n";
+  for (int step = 0; step < 4; ++step, r += 5) {
+    src += "shl.b32 " + reg(r) + ", " + crc + ", 31;\nshr.s32 " + reg(r + 1) + ", " + reg(r) + ", 31;\nand.b32 " +
+           reg(r + 2) + ", " + reg(r + 1) + ", -306674912;\nshr.u32 " + reg(r + 3) + ", " + crc + ", 1;\nxor.b32 " +
+           reg(r + 4) + ", " + reg(r + 3) + ", " + reg(r + 2) + ";\n";
+    crc = reg(r + 4);
+  }
+  src += "st.global.u32 [%rd5+4], " + crc + ";\n";
+  // xorshift32: linear too, but already shorter than any shift-and-bits form.
+  src += "shl.b32 %r70, %r2, 13;\nxor.b32 %r71, %r2, %r70;\nshr.u32 %r72, %r71, 17;\nxor.b32 %r73, %r71, %r72;\n"
+         "shl.b32 %r74, %r73, 5;\nxor.b32 %r75, %r73, %r74;\nst.global.u32 [%rd5+8], %r75;\nret;\n}\n";
+  for (const char *gpu : {"gfx900", "gfx942", "gfx1100"}) {
+    const targets::TargetInfo &t = *targets::findTarget(gpu);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    CAPTURE(gpu);
+    auto count = [&](const std::string &part) {
+      size_t c = 0;
+      for (size_t at = m.assembly.find(part); at != std::string::npos; at = m.assembly.find(part, at + 1))
+        ++c;
+      return c;
+    };
+    CHECK(count("v_bfe_i32") == 12);       // one broadcast bit per step
+    CHECK(count("v_lshrrev_b32") == 3);    // crc >> 8, crc >> 4, and xorshift's >> 17
+    CHECK(count("v_lshlrev_b32") == 2);    // xorshift's << 13 and << 5 only
+    auto code = [&](const std::string &ptx) { return statementCode(m.functions[0], ptx, {"s_wait", "s_delay_alu"}); };
+    auto note = [&](const std::string &ptx) {
+      for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
+        if (ti.ptxText == ptx)
+          return ti.note;
+      return std::string("(no statement)");
+    };
+    CHECK(contains(note("xor.b32 %r42, %r40, %r41"), "%r1 >> 8 xor 8 of its bits"));
+    CHECK(contains(note("xor.b32 %r62, %r61, %r60"), "%r42 >> 4 xor 4 of its bits"));
+    CHECK(contains(note("shr.u32 %r41, %r37, 1"), "folded into the linear map of %r1"));
+    CHECK(!code("xor.b32 %r71, %r2, %r70").empty());
+    CHECK(note("xor.b32 %r71, %r2, %r70").empty());
   }
   passesOnEveryTarget(src);
 }

@@ -1,6 +1,7 @@
 #include "kernel/transforms/instruction_fusion.hpp"
 
 #include "kernel/analysis/dataflow.hpp"
+#include "kernel/transforms/statement_building.hpp"
 #include "semantics/amd_ops.hpp"
 
 #include <algorithm>
@@ -69,30 +70,6 @@ bool writesOneRegister(const Stmt &s) { return s.inst.dsts.size() == 1 && s.inst
 // An immediate whose low 32 bits are v.
 bool isImmValue(const ptx::Operand &o, uint64_t v) { return o.isImm() && (o.imm & 0xffffffffu) == v; }
 
-ptx::Operand immediate(uint64_t v) {
-  ptx::Operand o;
-  o.kind = ptx::Operand::Kind::Immediate;
-  o.imm = v;
-  return o;
-}
-
-// The instruction that takes the place of `at`, keeping its source location and text.
-ptx::Instruction replacing(const ptx::Instruction &at, ptx::Form form, std::vector<ptx::Operand> dsts,
-                           std::vector<ptx::Operand> srcs) {
-  ptx::Instruction r;
-  r.form = form;
-  r.dsts = std::move(dsts);
-  r.srcs = std::move(srcs);
-  r.loc = at.loc;
-  r.text = at.text;
-  return r;
-}
-
-double bestCost(const ptx::Instruction &inst, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
-  std::vector<const rules::Rule *> c = select::candidates(inst, t, cost);
-  return c.empty() ? 1e30 : cost(*c.front(), t);
-}
-
 // A literal that is not an inline constant costs a v_mov in a VOP3 operand
 // on gfx9/CDNA: fusions into VOP3 instructions avoid them there.
 bool literalCostsMove(const ptx::Operand &o, const targets::TargetInfo &t) {
@@ -123,18 +100,19 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
       const std::optional<size_t> j = df.singleUseDef(o.reg, user);
       return j && df.block[*j] == df.block[root] && !fused[*j] && isLogic32(out.body[*j]);
     };
-    // Leaves of the tree rooted at statement s, expanding greedily while at most three stay distinct.
-    std::function<void(size_t)> collect = [&](size_t s) {
+    // Leaves of the tree rooted at statement s, expanding greedily while at
+    // most three stay distinct, down to `depth` levels below the root.
+    std::function<void(size_t, unsigned)> collect = [&](size_t s, unsigned depth) {
       const ptx::Instruction &in = out.body[s].inst;
       const size_t nsrc = in.form.opcode == ptx::Opcode::Lop3 ? 3 : in.srcs.size();
       for (size_t i = 0; i < nsrc; ++i) {
         const ptx::Operand &o = in.srcs[i];
-        if (expandable(o, s)) {
+        if (depth > 0 && expandable(o, s)) {
           // Try it: the candidate's own leaves must fit with those so far.
           std::vector<Leaf> saved = leaves;
           std::vector<size_t> savedInner = inner;
           inner.push_back(df.def.at(o.reg));
-          collect(df.def.at(o.reg));
+          collect(df.def.at(o.reg), depth - 1);
           bool ok = leaves.size() <= 3;
           for (const Leaf &l : leaves)
             ok = ok && unchanged(l, df.def.at(o.reg), root);
@@ -150,7 +128,15 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
           leaves.push_back(l);
       }
     };
-    collect(root);
+    // Deep expansions first; where they leave a later source no room (a
+    // chain of xors expanded to its bottom first), shallower ones.
+    for (unsigned depth : {~0u, 2u, 1u}) {
+      inner = {root};
+      leaves.clear();
+      collect(root, depth);
+      if (leaves.size() <= 3)
+        break;
+    }
     if (inner.size() < 2 || leaves.size() > 3 ||
         std::any_of(leaves.begin(), leaves.end(), [](const Leaf &l) { return l.imm && l.value == ~0ull; }))
       continue;
@@ -203,7 +189,8 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
         lines += (lines.empty() ? "" : ", ") + std::to_string(out.body[s].loc.line);
     char lutText[8];
     std::snprintf(lutText, sizeof lutText, "0x%02X", lut);
-    out.body[root].note = "fused with line(s) " + lines + " into one lop3 (LUT " + lutText + ")";
+    out.body[root].note = (rs.note.empty() ? "" : rs.note + "; then ") + "fused with line(s) " + lines +
+                          " into one lop3 (LUT " + lutText + ")";
     out.body[root].inst = fusedInst;
     for (size_t s : inner)
       if (s != root) {

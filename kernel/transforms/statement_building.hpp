@@ -1,0 +1,26 @@
+// What the rewrites in kernel/transforms/ build statements from: immediates,
+// the instruction that takes an old one's place (its source location and
+// text kept, for notes and diagnostics), and the cost of an instruction's
+// cheapest rule, which decides whether a rewrite pays.
+#pragma once
+
+#include "isel/selector.hpp"
+#include "kernel/kernel_ir.hpp"
+#include "targets/target_info.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace p2a::kernel {
+
+ptx::Operand immediate(uint64_t v);
+ptx::Operand registerOperand(const std::string &name);
+
+// The instruction that takes the place of `at`, keeping its source location and text.
+ptx::Instruction replacing(const ptx::Instruction &at, ptx::Form form, std::vector<ptx::Operand> dsts,
+                           std::vector<ptx::Operand> srcs);
+
+// The cost of the cheapest rule for `inst` on `t` (1e30 where none applies).
+double bestCost(const ptx::Instruction &inst, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+
+} // namespace p2a::kernel

@@ -1,0 +1,402 @@
+#include "kernel/transforms/xor_linear_maps.hpp"
+
+#include "kernel/analysis/dataflow.hpp"
+#include "kernel/transforms/statement_building.hpp"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace p2a::kernel {
+
+namespace {
+
+// A linear map of a 32-bit register x: column j is its value for x = 1 << j.
+using Columns = std::array<uint32_t, 32>;
+
+Columns identityColumns() {
+  Columns c{};
+  for (unsigned j = 0; j < 32; ++j)
+    c[j] = 1u << j;
+  return c;
+}
+
+// An unguarded 32-bit integer instruction with one register result and no carry.
+bool isPlain32(const Stmt &s) {
+  const ptx::Form &f = s.inst.form;
+  return s.kind == Stmt::Kind::Compute && s.guard.empty() && f.width == 32 && f.type != ptx::TypeClass::Pred &&
+         !f.carryIn && !f.carryOut && s.inst.dsts.size() == 1 && s.inst.dsts[0].isReg();
+}
+
+bool allBits0(const Columns &c) {
+  return std::all_of(c.begin(), c.end(), [](uint32_t v) { return v <= 1; });
+}
+
+// The columns of `in`'s result, given those of its register sources (regs[i]
+// for srcs[i]; null for an immediate), where `in` is linear over GF(2) in
+// them (PTX ISA 9.7.8 logic and shift, 9.7.1.14 bfe, 9.7.1.9 neg, 9.7.1.3
+// mul): a linear operation applied to the image of each one-bit input.
+std::optional<Columns> linearImage(const ptx::Instruction &in, const std::vector<const Columns *> &regs) {
+  auto reg = [&](size_t i) { return i < regs.size() ? regs[i] : nullptr; };
+  auto imm = [&](size_t i) -> std::optional<uint32_t> {
+    if (i < in.srcs.size() && in.srcs[i].isImm())
+      return static_cast<uint32_t>(in.srcs[i].imm);
+    return std::nullopt;
+  };
+  auto each = [](const Columns &a, auto f) {
+    Columns r{};
+    for (unsigned j = 0; j < 32; ++j)
+      r[j] = f(a[j]);
+    return r;
+  };
+  const ptx::Form &f = in.form;
+  switch (f.opcode) {
+  case ptx::Opcode::Mov:
+    if (reg(0))
+      return *reg(0);
+    return std::nullopt;
+  case ptx::Opcode::Xor:
+    if (reg(0) && reg(1)) {
+      Columns r{};
+      for (unsigned j = 0; j < 32; ++j)
+        r[j] = (*reg(0))[j] ^ (*reg(1))[j];
+      return r;
+    }
+    return std::nullopt;
+  case ptx::Opcode::Lop3: // a ^ b ^ c (LUT 0x96 = 0xF0 ^ 0xCC ^ 0xAA)
+    if (f.boolop == ptx::BoolOp::None && reg(0) && reg(1) && reg(2) && imm(3) && (*imm(3) & 0xFF) == 0x96) {
+      Columns r{};
+      for (unsigned j = 0; j < 32; ++j)
+        r[j] = (*reg(0))[j] ^ (*reg(1))[j] ^ (*reg(2))[j];
+      return r;
+    }
+    return std::nullopt;
+  case ptx::Opcode::And:
+    for (size_t side = 0; side < 2; ++side)
+      if (reg(side) && imm(1 - side)) {
+        const uint32_t mask = *imm(1 - side);
+        return each(*reg(side), [&](uint32_t v) { return v & mask; });
+      }
+    return std::nullopt;
+  case ptx::Opcode::Shl: // (shift amounts past 31 give 0, PTX ISA 9.7.8.7)
+    if (reg(0) && imm(1)) {
+      const uint32_t k = *imm(1);
+      return each(*reg(0), [&](uint32_t v) { return k >= 32 ? 0u : v << k; });
+    }
+    return std::nullopt;
+  case ptx::Opcode::Shr: // .s32 replicates the sign bit (9.7.8.8)
+    if (reg(0) && imm(1)) {
+      const uint32_t k = *imm(1);
+      if (f.type == ptx::TypeClass::S)
+        return each(*reg(0), [&](uint32_t v) {
+          return static_cast<uint32_t>(static_cast<int32_t>(v) >> std::min(k, 31u));
+        });
+      return each(*reg(0), [&](uint32_t v) { return k >= 32 ? 0u : v >> k; });
+    }
+    return std::nullopt;
+  case ptx::Opcode::Bfe: // bits pos .. pos+len-1, zero- or sign-extended (9.7.1.14)
+    if (reg(0) && imm(1) && imm(2)) {
+      const uint32_t pos = *imm(1) & 0xFF, len = *imm(2) & 0xFF;
+      if (len == 0 || pos + len > 32)
+        return std::nullopt;
+      const bool sign = f.type == ptx::TypeClass::S;
+      return each(*reg(0), [&](uint32_t v) {
+        uint32_t field = len == 32 ? v : (v >> pos) & ((1u << len) - 1);
+        if (sign && len < 32 && ((field >> (len - 1)) & 1))
+          field |= ~0u << len;
+        return field;
+      });
+    }
+    return std::nullopt;
+  case ptx::Opcode::Neg: // of a 0-or-1 value: all ones or zero
+    if (reg(0) && allBits0(*reg(0)))
+      return each(*reg(0), [](uint32_t v) { return 0u - v; });
+    return std::nullopt;
+  case ptx::Opcode::MulLo: // a 0-or-1 value times a constant: the constant or zero
+    for (size_t side = 0; side < 2; ++side)
+      if (reg(side) && imm(1 - side) && allBits0(*reg(side))) {
+        const uint32_t c = *imm(1 - side);
+        return each(*reg(side), [&](uint32_t v) { return v * c; });
+      }
+    return std::nullopt;
+  default: return std::nullopt;
+  }
+}
+
+// The value of a register at a statement: x itself, or computed from x
+// (`from`: the statement that did) by linear statements of the block.
+struct LinearValue {
+  std::string base;         // x
+  unsigned baseVersion = 0; // which write of x in the block (0: its value at the block's start)
+  Columns columns{};
+};
+
+// One shift of x (or none) as the part of a map its columns share.
+struct Shift {
+  enum class Kind { None, Right, Left } kind = Kind::None;
+  unsigned amount = 0; // Right 0: x itself
+  uint32_t of(uint32_t v) const {
+    return kind == Kind::None ? 0u : kind == Kind::Right ? v >> amount : v << amount;
+  }
+};
+
+// The statements computing `columns` from `x`: the shift that leaves the
+// fewest columns over, then each remaining input bit j broadcast
+// (bfe.s32 x, j, 1) and masked, all xor-ed together. The last one writes `dst`.
+// `described` says what it is, for the statement's note.
+std::vector<ptx::Instruction> shortestForm(const Columns &columns, const ptx::Operand &x, const ptx::Operand &dst,
+                                           const ptx::Instruction &at, const std::function<std::string()> &fresh,
+                                           std::string &described) {
+  auto instructionsFor = [&](const Shift &s) {
+    unsigned count = s.kind != Shift::Kind::None && s.amount != 0 ? 1 : 0, terms = s.kind != Shift::Kind::None;
+    for (unsigned j = 0; j < 32; ++j)
+      if (const uint32_t rest = columns[j] ^ s.of(1u << j); rest != 0) {
+        count += rest == ~0u ? 1 : 2;
+        ++terms;
+      }
+    return count + (terms > 1 ? terms - 1 : 0);
+  };
+  Shift best;
+  unsigned bestCount = instructionsFor(best);
+  for (Shift::Kind kind : {Shift::Kind::Right, Shift::Kind::Left})
+    for (unsigned amount = kind == Shift::Kind::Right ? 0 : 1; amount < 32; ++amount)
+      if (const Shift s{kind, amount}; instructionsFor(s) < bestCount) {
+        best = s;
+        bestCount = instructionsFor(s);
+      }
+  std::vector<ptx::Instruction> out;
+  auto emit = [&](ptx::Opcode op, ptx::TypeClass type, std::vector<ptx::Operand> srcs) {
+    out.push_back(replacing(at, ptx::Form{op, type, 32}, {registerOperand(fresh())}, std::move(srcs)));
+    return out.back().dsts[0];
+  };
+  std::vector<ptx::Operand> terms;
+  if (best.kind != Shift::Kind::None)
+    terms.push_back(best.amount == 0 ? x
+                                     : emit(best.kind == Shift::Kind::Right ? ptx::Opcode::Shr : ptx::Opcode::Shl,
+                                            ptx::TypeClass::B, {x, immediate(best.amount)}));
+  for (unsigned j = 0; j < 32; ++j)
+    if (const uint32_t rest = columns[j] ^ best.of(1u << j); rest != 0) {
+      const ptx::Operand bit = emit(ptx::Opcode::Bfe, ptx::TypeClass::S, {x, immediate(j), immediate(1)});
+      terms.push_back(rest == ~0u ? bit : emit(ptx::Opcode::And, ptx::TypeClass::B, {bit, immediate(rest)}));
+    }
+  described = best.kind == Shift::Kind::None ? ""
+              : best.amount == 0                ? x.reg
+              : x.reg + (best.kind == Shift::Kind::Right ? " >> " : " << ") + std::to_string(best.amount);
+  if (const size_t bits = terms.size() - (best.kind != Shift::Kind::None); bits > 0)
+    described += (described.empty() ? "" : " xor ") + std::to_string(bits) + " of its bits, each broadcast (bfe.s32) "
+                 "and masked, independent of each other";
+  if (described.empty())
+    described = "0";
+  ptx::Operand sum = terms.empty() ? immediate(0) : terms[0];
+  for (size_t i = 1; i < terms.size(); ++i)
+    sum = emit(ptx::Opcode::Xor, ptx::TypeClass::B, {sum, terms[i]});
+  if (out.empty() || !(sum.isReg() && sum.reg == out.back().dsts[0].reg))
+    out.push_back(replacing(at, ptx::Form{ptx::Opcode::Mov, ptx::TypeClass::B, 32}, {dst}, {sum}));
+  else
+    out.back().dsts[0] = dst;
+  return out;
+}
+
+// The columns the statements compute from x, for the check before a rewrite.
+std::optional<Columns> evaluate(const std::vector<ptx::Instruction> &code, const std::string &x) {
+  std::map<std::string, Columns> known{{x, identityColumns()}};
+  std::optional<Columns> last;
+  for (const ptx::Instruction &in : code) {
+    std::vector<const Columns *> regs;
+    for (const ptx::Operand &o : in.srcs) {
+      const auto it = o.isReg() ? known.find(o.reg) : known.end();
+      if (o.isReg() && it == known.end())
+        return std::nullopt;
+      regs.push_back(o.isReg() ? &it->second : nullptr);
+    }
+    last = in.form.opcode == ptx::Opcode::Mov && in.srcs[0].isImm()
+               ? std::optional<Columns>(Columns{}) // (mov of 0: the zero map)
+               : linearImage(in, regs);
+    if (!last)
+      return std::nullopt;
+    known[in.dsts[0].reg] = *last;
+  }
+  return last;
+}
+
+} // namespace
+
+Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
+  Kernel out = k;
+  const size_t n = k.body.size();
+  const Dataflow df(k);
+  unsigned freshCount = 0;
+  auto fresh = [&] { // (declared once the rewrite is made)
+    std::string name;
+    do
+      name = "%__xl" + std::to_string(freshCount++);
+    while (out.registers.count(name));
+    return name;
+  };
+  // Per statement that computes a linear map of some x: the map, and the
+  // statements its register sources came from (-1: x itself or an immediate).
+  std::vector<std::optional<LinearValue>> valueOf(n);
+  std::vector<std::array<long, 3>> sourcesOf(n, {-1, -1, -1});
+  std::vector<bool> consumed(n, false);
+  size_t blockBegin = 0;
+  while (blockBegin < n) {
+    size_t blockEnd = blockBegin;
+    while (blockEnd < n && df.block[blockEnd] == df.block[blockBegin])
+      ++blockEnd;
+    // Forward: the linear value of each register's latest write in the
+    // block, from a base x. A value read other than by the linear
+    // statements computed from it (a store, an add, another block, a
+    // second write) is a boundary: later statements take it as their x.
+    // Boundaries only grow (a statement mixing two bases stops being
+    // linear and may make its sources boundaries), so this settles.
+    std::vector<bool> boundary(blockEnd - blockBegin, false);
+    for (bool settled = false; !settled;) {
+      std::map<std::string, size_t> latest; // register -> statement whose linear value it holds
+      std::map<std::string, unsigned> version;
+      for (size_t i = blockBegin; i < blockEnd; ++i) {
+        const Stmt &s = k.body[i];
+        valueOf[i].reset();
+        sourcesOf[i] = {-1, -1, -1};
+        if (isPlain32(s) && s.inst.srcs.size() <= 4) {
+          std::optional<std::pair<std::string, unsigned>> base;
+          bool sameBase = true;
+          std::vector<Columns> identities; // (x itself, where a source is)
+          identities.reserve(s.inst.srcs.size());
+          std::vector<const Columns *> regs;
+          for (size_t o = 0; o < s.inst.srcs.size(); ++o) {
+            const ptx::Operand &src = s.inst.srcs[o];
+            if (!src.isReg()) {
+              regs.push_back(nullptr);
+              continue;
+            }
+            std::pair<std::string, unsigned> b{src.reg, version[src.reg]};
+            const auto l = latest.find(src.reg);
+            if (l != latest.end()) {
+              b = {valueOf[l->second]->base, valueOf[l->second]->baseVersion};
+              regs.push_back(&valueOf[l->second]->columns);
+              if (o < 3)
+                sourcesOf[i][o] = long(l->second);
+            } else {
+              identities.push_back(identityColumns());
+              regs.push_back(&identities.back());
+            }
+            sameBase = sameBase && (!base || *base == b);
+            base = b;
+          }
+          if (base && sameBase && (s.inst.srcs.size() < 4 || s.inst.form.opcode == ptx::Opcode::Lop3))
+            if (std::optional<Columns> c = linearImage(s.inst, regs))
+              valueOf[i] = LinearValue{base->first, base->second, *c};
+        }
+        for (const std::string &r : writtenRegisters(s)) {
+          ++version[r];
+          latest.erase(r);
+        }
+        if (valueOf[i] && !boundary[i - blockBegin])
+          latest[s.inst.dsts[0].reg] = i;
+      }
+      std::map<size_t, unsigned> linearReads; // statement -> reads of its result as a linear source
+      for (size_t i = blockBegin; i < blockEnd; ++i)
+        if (valueOf[i])
+          for (long from : sourcesOf[i])
+            if (from >= 0)
+              ++linearReads[size_t(from)];
+      settled = true;
+      for (size_t i = blockBegin; i < blockEnd; ++i) {
+        if (!valueOf[i] || boundary[i - blockBegin])
+          continue;
+        const std::string &r = k.body[i].inst.dsts[0].reg;
+        const auto reads = df.reads.find(r);
+        if (df.writes.at(r) != 1 || (reads != df.reads.end() && reads->second != linearReads[i])) {
+          boundary[i - blockBegin] = true;
+          settled = false;
+        }
+      }
+    }
+    // Backward: each linear result not absorbed by a later region is a root;
+    // its region is every statement it was computed from since x.
+    for (size_t root = blockEnd; root-- > blockBegin;) {
+      if (!valueOf[root] || consumed[root])
+        continue;
+      const LinearValue &v = *valueOf[root];
+      std::vector<size_t> region{root}, work{root};
+      std::set<size_t> inRegion{root};
+      std::map<std::string, unsigned> readsInside;
+      bool ok = true;
+      while (ok && !work.empty()) {
+        const size_t s = work.back();
+        work.pop_back();
+        for (const ptx::Operand &o : k.body[s].inst.srcs)
+          if (o.isReg())
+            ++readsInside[o.reg];
+        for (long from : sourcesOf[s]) {
+          if (from < 0 || !inRegion.insert(size_t(from)).second)
+            continue;
+          const std::string &r = k.body[size_t(from)].inst.dsts[0].reg;
+          ok = ok && !consumed[size_t(from)] && df.writes.at(r) == 1;
+          region.push_back(size_t(from));
+          work.push_back(size_t(from));
+        }
+      }
+      for (size_t s : region)
+        if (s != root) {
+          const std::string &r = k.body[s].inst.dsts[0].reg;
+          ok = ok && df.reads.count(r) && df.reads.at(r) == readsInside[r];
+        }
+      if (!ok || region.size() < 2)
+        continue;
+      std::sort(region.begin(), region.end());
+      const ptx::Operand x = registerOperand(v.base);
+      bool xUnchanged = true; // (from the first statement of the region to the root)
+      for (size_t j = region.front(); xUnchanged && j < root; ++j)
+        for (const std::string &w : writtenRegisters(out.body[j]))
+          xUnchanged = xUnchanged && w != v.base;
+      if (!xUnchanged)
+        continue;
+      std::string described;
+      const std::vector<ptx::Instruction> code =
+          shortestForm(v.columns, x, k.body[root].inst.dsts[0], k.body[root].inst, fresh, described);
+      const std::optional<Columns> check = evaluate(code, v.base);
+      if (code.size() > region.size() || !check || *check != v.columns)
+        continue;
+      double before = 0, after = 0;
+      for (size_t s : region)
+        before += bestCost(k.body[s].inst, t, cost);
+      for (const ptx::Instruction &in : code)
+        after += bestCost(in, t, cost);
+      if (after >= before)
+        continue;
+      for (size_t i = 0; i + 1 < code.size(); ++i)
+        out.registers[code[i].dsts[0].reg] = ptx::RegisterType{ptx::TypeClass::B, 32};
+      std::string lines;
+      for (size_t s : region)
+        lines += (lines.empty() ? "" : ", ") + std::to_string(k.body[s].loc.line);
+      const std::string rootLine = std::to_string(k.body[root].loc.line);
+      for (size_t i = 0; i < region.size(); ++i) {
+        Stmt &s = out.body[region[i]];
+        consumed[region[i]] = true;
+        const bool last = region[i] == root;
+        if (!last && i + 1 >= code.size()) {
+          foldAway(s, "folded into the linear map of " + v.base + " at line " + rootLine);
+          continue;
+        }
+        s.inst = last ? code.back() : code[i];
+        s.inst.loc = k.body[region[i]].inst.loc;
+        s.inst.text = k.body[region[i]].inst.text;
+        const bool copy = code.size() == 1 && code[0].form.opcode == ptx::Opcode::Mov;
+        s.note = !last ? "part of the linear map of " + v.base + " at line " + rootLine
+                 : copy ? "lines " + lines + " copy " + described + ": one mov"
+                        : "lines " + lines + " compute a map of " + v.base + " that is linear over GF(2): " +
+                              described + " (" + std::to_string(code.size()) + " PTX instructions for " +
+                              std::to_string(region.size()) + ")";
+      }
+    }
+    blockBegin = blockEnd;
+  }
+  return out;
+}
+
+} // namespace p2a::kernel
