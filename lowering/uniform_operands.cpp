@@ -193,11 +193,11 @@ void Lowering::readLiteralsFromSgprs() {
       moves[static_cast<uint32_t>(mi.srcs[0].imm)].push_back({i, j});
     }
   }
-  // The most used literals, each used at least twice.
+  // The most used literals (one used once still moves its v_mov_b32 to the
+  // SALU, as clang sets them: s_mov_b32 once per wave).
   std::vector<std::pair<size_t, uint32_t>> byUses;
   for (const auto &[value, at] : moves)
-    if (at.size() >= 2)
-      byUses.push_back({at.size(), value});
+    byUses.push_back({at.size(), value});
   std::sort(byUses.begin(), byUses.end(), [](const auto &a, const auto &b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
