@@ -450,6 +450,7 @@ ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
     if (it != cache.end())
       return it->second;
   }
+  freshContextBetweenProofs(1);
   ProofResult res = proveScenarios(rule, high16Zeroed);
   std::lock_guard<std::mutex> lock(mu);
   cache.emplace(std::make_pair(&rule, high16Zeroed), res);
@@ -604,6 +605,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
       from.push_back(sem::mulWide(srcs[0], srcs[1], false).toExpr(ctx));
       to.push_back(unsignedProduct.toExpr(ctx));
       caseSolver.emplace(ctx, "QF_BV");
+      ownSignals(*caseSolver);
       for (z3::expr e : solver.assertions())
         caseSolver->add(e.substitute(from, to));
       if (related)
@@ -653,6 +655,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
           }
         } else {
           caseSolver.emplace(ctx, "QF_BV");
+          ownSignals(*caseSolver);
           for (const z3::expr &e : common)
             caseSolver->add(e);
           caseSolver->add(c.toExpr(ctx) == ctx.bv_val(1, 1));

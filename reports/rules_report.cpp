@@ -13,6 +13,8 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <tuple>
+#include <algorithm>
 
 namespace p2a::report {
 
@@ -29,6 +31,24 @@ std::vector<RuleRow> buildRuleRows(const RulesQuery &q, cost::CostModel &costs) 
   // (row, target) let two threads prove the same rule at once for targets
   // that share its proof (verify::proveRule's cache): twice the CPU, no
   // gain in time.)
+  // The longest proofs first, so that no thread is left with one at the end
+  // (fns's proof alone is a third of the table's): proofs by cases, then
+  // those over 64-bit values, then by template length.
+  std::vector<size_t> order(rows.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  if (q.prove) {
+    auto effort = [&](size_t i) {
+      const rules::Rule &r = *rows[i].rule;
+      bool wide = false;
+      for (unsigned s = 0; s < r.form.numSrcs(); ++s)
+        wide = wide || r.form.srcWidth(s) == 64;
+      for (unsigned d = 0; d < r.form.numDsts(); ++d)
+        wide = wide || r.form.dstWidth(d) == 64;
+      return std::tuple(bool(r.proofCases), wide, r.seq.size());
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return effort(a) > effort(b); });
+  }
   std::atomic<size_t> next{0};
   const size_t items = rows.size();
   // An exception in a worker is carried to the caller, not left to abort.
@@ -36,7 +56,7 @@ std::vector<RuleRow> buildRuleRows(const RulesQuery &q, cost::CostModel &costs) 
   std::exception_ptr firstError;
   auto work = [&] {
     for (size_t i = next++; i < items; i = next++) {
-      RuleRow &row = rows[i];
+      RuleRow &row = rows[order[i]];
       for (size_t ti = 0; ti < q.targets.size(); ++ti) {
         const targets::TargetInfo &t = *q.targets[ti];
         if (!row.rule->servesTarget(t))
