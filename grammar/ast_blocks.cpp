@@ -72,7 +72,9 @@ void renameOperand(Operand &o, const Names &scope) {
     if (auto it = scope.find(n); it != scope.end())
       n = it->second;
   };
-  if (o.kind == Operand::Kind::Register || o.kind == Operand::Kind::Address || o.kind == Operand::Kind::Pair) {
+  // (A call's argument list names its .param variables as symbols.)
+  if (o.kind == Operand::Kind::Register || o.kind == Operand::Kind::Address || o.kind == Operand::Kind::Pair ||
+      o.kind == Operand::Kind::Symbol) {
     rename(o.name);
     rename(o.name2);
   }
@@ -84,7 +86,7 @@ void scopeBlock(Block &b, Names scope, bool nested, const Declared &declared, un
   const unsigned id = nested ? ++blocks : 0;
   // Declarations first: a block's registers are visible in all of it.
   for (Statement &s : b.statements)
-    if (Declaration *d = std::get_if<Declaration>(&s); d && d->space == "reg" && nested)
+    if (Declaration *d = std::get_if<Declaration>(&s); d && (d->space == "reg" || d->space == "param") && nested)
       for (Declarator &dr : d->declarators)
         if (!dr.range && declared.count(dr.name) > 1) {
           const std::string renamed = dr.name + "#" + std::to_string(id);

@@ -14,7 +14,10 @@ std::vector<const Statement *> flatten(const Block &body);
 // A `.reg` declared in a `{ }` block is visible in that block only, and
 // shadows a register of the same name outside it (PTX ISA 5.3 "Scope";
 // nvcc's inline-asm blocks rely on it: `.reg .u64 n;` in one block, `.reg
-// .u32 n;` in the next). Flattening would merge such registers, so this
+// .u32 n;` in the next). So is a `.param`: nvcc declares `param0` and
+// `retval0` afresh in each call sequence's block, and one name per call
+// keeps each argument a value written once (a copy that register
+// assignment can make free). Flattening would merge such registers, so this
 // returns a copy of `body` in which a register declared in a nested block
 // under a name declared more than once in the function is renamed to
 // `NAME#B` (B numbers the blocks in source order), along with every use
