@@ -11,6 +11,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -24,7 +25,10 @@ kernel::Kernel promoted(const std::string &src) {
   ::ptx::ParseResult pr = ::ptx::parseModule(src);
   REQUIRE(pr.ok());
   Diagnostics d;
-  std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, pr.module.functions.at(0), d);
+  const auto entry = std::find_if(pr.module.functions.begin(), pr.module.functions.end(),
+                                 [](const auto &f) { return f.is_entry; });
+  REQUIRE(entry != pr.module.functions.end());
+  std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, *entry, d);
   REQUIRE(k);
   return kernel::promoteLocalArrays(*k);
 }
@@ -205,4 +209,43 @@ TEST_CASE("a local variable named only by underscores is promoted too") {
                           "add.s64 %rd2, %rd2, %rd3;\nst.global.u32 [%rd2], %r2;\nret;\n}\n";
   CHECK(localAccesses(promoted(src)) == 0);
   CHECK(scratchBytesAfterCheck(src, targets::defaultTarget()) == 0);
+}
+
+TEST_CASE("a local array passed to a helper as a generic pointer is promoted once the helper is inlined") {
+  // nvcc's shape for `uint32_t priv[4]; h = mix(priv, h);` with a
+  // __noinline__ mix over generic ld/st: %SP = cvta.local of the depot,
+  // the argument slot holds %SP + 0, the helper's accesses are generic.
+  auto kernelWith = [](const std::string &after) {
+    return kHeader +
+           ".func (.param .b32 r) mix(.param .b64 p, .param .b32 s)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<2>;\n"
+           "ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [s];\nld.u32 %r2, [%rd1];\nxor.b32 %r3, %r2, %r1;\n"
+           "st.u32 [%rd1], %r3;\nld.u32 %r4, [%rd1+12];\nadd.s32 %r5, %r4, %r3;\nst.u32 [%rd1+12], %r5;\n"
+           "st.param.b32 [r], %r5;\nret;\n}\n"
+           ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.local .align 16 .b8 __local_depot0[16];\n"
+           ".reg .b64 %SP;\n.reg .b64 %SPL;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n"
+           "mov.u64 %SPL, __local_depot0;\ncvta.local.u64 %SP, %SPL;\n"
+           "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\ncvta.to.global.u64 %rd3, %rd1;\n"
+           "cvta.to.global.u64 %rd4, %rd2;\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd5, %r1, 16;\n"
+           "add.s64 %rd6, %rd3, %rd5;\nadd.s64 %rd7, %rd4, %rd5;\n"
+           "ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd6];\nadd.u64 %rd8, %SP, 0;\nadd.u64 %rd9, %SPL, 0;\n"
+           "st.local.v4.u32 [%rd9], {%r2, %r3, %r4, %r5};\n"
+           "{\n.param .b64 param0;\nst.param.b64 [param0], %rd8;\n.param .b32 param1;\n"
+           "st.param.b32 [param1], %r1;\n.param .b32 retval0;\ncall.uni (retval0), mix, (param0, param1);\n"
+           "ld.param.b32 %r6, [retval0];\n}\n"
+           "{\n.param .b64 param0;\nst.param.b64 [param0], %rd8;\n.param .b32 param1;\n"
+           "st.param.b32 [param1], %r6;\n.param .b32 retval0;\ncall.uni (retval0), mix, (param0, param1);\n"
+           "ld.param.b32 %r7, [retval0];\n}\n" +
+           after + "ld.local.v4.u32 {%r8, %r9, %r10, %r11}, [%rd9];\n"
+           "st.global.v4.u32 [%rd7], {%r8, %r9, %r10, %r7};\nret;\n}\n";
+  };
+  const std::string helper = kernelWith("");
+  // The generic pointer also stored to memory: anyone may use it.
+  const std::string escapes = kernelWith("st.global.u64 [%rd7], %rd8;\nbar.sync 0;\n");
+  CHECK(localAccesses(promoted(helper)) == 0);
+  CHECK(promoted(helper).variable("__local_depot0") == nullptr);
+  CHECK(localAccesses(promoted(escapes)) == 2);
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CHECK(scratchBytesAfterCheck(helper, t) == 0);
+    CHECK(scratchBytesAfterCheck(escapes, t) == 16);
+  }
 }

@@ -24,12 +24,15 @@ struct Bounds {
 uint64_t allOnes(unsigned bits) { return bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1; }
 
 // An address into a local variable: its start, plus `offset`, plus the
-// value register `index` held when statement `indexAt` added it.
+// value register `index` held when statement `indexAt` added it; in the
+// generic space (after a cvta.local: nvcc's %SP, and every pointer to a
+// local array passed to a helper) or the local one.
 struct LocalAddress {
   std::string variable;
   int64_t offset = 0;
   std::string index;
   size_t indexAt = 0;
+  bool generic = false;
 };
 
 // One ld.local / st.local of a variable, and the bytes it may touch.
@@ -58,7 +61,13 @@ public:
       checkUses(i, rejected);
       if (s.kind == Stmt::Kind::Atomic && s.space == Space::Local)
         return out; // (through a register never recognised as an address: checkUses rejects those it knows)
-      if ((s.kind != Stmt::Kind::Load && s.kind != Stmt::Kind::Store) || s.space != Space::Local)
+      if (s.kind != Stmt::Kind::Load && s.kind != Stmt::Kind::Store)
+        continue;
+      // A generic access through a local address is one (the others reach
+      // other memory: a local address that could reach them is rejected).
+      const bool generic = s.space == Space::Generic && !s.baseIsSymbol && addressIn(s.base) &&
+                           addressIn(s.base)->generic;
+      if (s.space != Space::Local && !generic)
         continue;
       std::optional<LocalAddress> a;
       if (s.baseIsSymbol) {
@@ -67,7 +76,7 @@ public:
       } else {
         a = addressIn(s.base);
       }
-      if (!a)
+      if (!a || a->generic != generic)
         return out; // a local access the analysis cannot place: any variable may be its target
       std::optional<Access> acc = access(i, *a);
       if (acc)
@@ -165,6 +174,18 @@ private:
     const Stmt *s = d ? &k_.body[*d] : nullptr;
     if (s && s->guard.empty() && s->kind == Stmt::Kind::AddressOf && isLocalVariable(s->symbol)) {
       out = LocalAddress{s->symbol};
+    } else if (s && s->guard.empty() && s->kind == Stmt::Kind::Cvta && s->toGeneric && s->space == Space::Local) {
+      // cvta.local of the variable or of a local address: the same place, generic
+      if (!s->symbol.empty()) {
+        if (isLocalVariable(s->symbol))
+          out = LocalAddress{s->symbol};
+      } else if (s->srcs.size() == 1 && s->srcs[0].isReg()) {
+        out = addressIn(s->srcs[0].reg);
+        if (out && out->generic)
+          out.reset();
+      }
+      if (out)
+        out->generic = true;
     } else if (s && s->guard.empty() && s->kind == Stmt::Kind::Compute && s->inst.dsts.size() == 1) {
       const ptx::Form &f = s->inst.form;
       const std::vector<ptx::Operand> &src = s->inst.srcs;
@@ -209,7 +230,7 @@ private:
     const Stmt &s = k_.body[i];
     if (s.kind == Stmt::Kind::AddressOf && isLocalVariable(s.symbol) && !addressIn(s.dst))
       rejected.insert(s.symbol);
-    if (s.kind == Stmt::Kind::Cvta && isLocalVariable(s.symbol) && df_.reads.count(s.dst))
+    if (s.kind == Stmt::Kind::Cvta && isLocalVariable(s.symbol) && df_.reads.count(s.dst) && !addressIn(s.dst))
       rejected.insert(s.symbol);
     if (s.kind == Stmt::Kind::Atomic && s.baseIsSymbol && isLocalVariable(s.base))
       rejected.insert(s.base);
@@ -225,11 +246,12 @@ private:
         break;
       case Stmt::Kind::Load:
       case Stmt::Kind::Store:
-        allowed = s.space == Space::Local && !s.baseIsSymbol && s.base == r && r != s.guard &&
+        allowed = (s.space == (a->generic ? Space::Generic : Space::Local)) && !s.baseIsSymbol && s.base == r &&
+                  r != s.guard &&
                   std::none_of(s.values.begin(), s.values.end(),
                                [&](const ptx::Operand &o) { return o.isReg() && o.reg == r; });
         break;
-      case Stmt::Kind::Cvta: allowed = s.toGeneric && !df_.reads.count(s.dst); break;
+      case Stmt::Kind::Cvta: allowed = s.toGeneric && (!df_.reads.count(s.dst) || addressIn(s.dst)); break;
       default: break;
       }
       if (!allowed)
