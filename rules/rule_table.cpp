@@ -10,6 +10,7 @@ namespace p2a::rules {
 const std::vector<Rule> &ruleTable() {
   static const std::vector<Rule> table = [] {
     std::vector<Rule> t;
+    t.reserve(4096); // (no reallocation: it would copy every rule built so far)
     addLogicRules(t);
     addLop3Rules(t);
     addShiftRules(t);
