@@ -953,6 +953,41 @@ TEST_CASE("a 64-bit value's halves split by cvt and shr 32 and joined by bfi 32,
   passesOnEveryTarget(src);
 }
 
+TEST_CASE("a join of halves widened in an earlier block is a copy where the halves' sources are written once") {
+  // calls.cu's ((uint64_t)a << 32) | b: nvcc widens a in the first block
+  // (and reads the widened value there too), b after a branch, and joins
+  // them with bfi 32, 32. %r5's widening is of a register written twice:
+  // that join keeps its bfi.
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .pred %p<2>;\n"
+                          ".reg .b32 %r<20>;\n.reg .b64 %rd<20>;\n"
+                          "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
+                          "mul.wide.u32 %rd3, %r0, 16;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                          "ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd4];\ncvt.u64.u32 %rd6, %r1;\n"
+                          "mov.u32 %r5, %r3;\ncvt.u64.u32 %rd9, %r5;\n"
+                          "and.b32 %r6, %r2, 1;\nsetp.eq.u32 %p1, %r6, 0;\n@%p1 bra $L_skip;\n"
+                          "cvt.u32.u64 %r7, %rd6;\nadd.s32 %r2, %r2, %r7;\nadd.s32 %r5, %r5, 1;\n$L_skip:\n"
+                          "cvt.u64.u32 %rd7, %r2;\nbfi.b64 %rd8, %rd6, %rd7, 32, 32;\n"
+                          "cvt.u64.u32 %rd10, %r4;\nbfi.b64 %rd11, %rd9, %rd10, 32, 32;\n"
+                          "st.global.v2.u64 [%rd5], {%rd8, %rd11};\nret;\n}\n";
+  for (const char *gpu : {"gfx900", "gfx942", "gfx1100"}) {
+    CAPTURE(gpu);
+    module::ModuleResult m = module::translateModule(src, *targets::findTarget(gpu), p2a::testing::costModel());
+    REQUIRE(m.ok);
+    auto text = [&](const std::string &ptx) {
+      std::string all;
+      for (const std::string &line : statementCode(m.functions[0], ptx, {"s_wait", "s_delay_alu"}))
+        all += line + "\n";
+      return all;
+    };
+    const std::string joined = text("bfi.b64 %rd8, %rd6, %rd7, 32, 32");
+    CHECK_FALSE(contains(joined, "v_bfi_b32"));
+    CHECK_FALSE(contains(joined, "lshlrev_b64"));
+    CHECK(contains(text("bfi.b64 %rd11, %rd9, %rd10, 32, 32"), "v_bfi_b32"));
+  }
+  passesOnEveryTarget(src);
+}
+
 TEST_CASE("operations with 0 that leave their source as it is are copies; 0 - x is not") {
   const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
                           ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<20>;\n"

@@ -372,13 +372,25 @@ Kernel fuseHalves(const Kernel &k) {
     if (done[b] || !unguarded(s, ptx::Opcode::Bfi) || s.inst.form.width != 64 || !isImmValue(s.inst.srcs[2], 32) ||
         !isImmValue(s.inst.srcs[3], 32) || !s.inst.srcs[0].isReg() || !s.inst.srcs[1].isReg())
       continue;
-    const std::optional<size_t> ja = df.singleUseDef(s.inst.srcs[0].reg, b);
-    const std::optional<size_t> jb = df.singleUseDef(s.inst.srcs[1].reg, b);
-    if (!ja || !jb || done[*ja] || done[*jb] || !isCvt(out.body[*ja], 64, 32) || !isCvt(out.body[*jb], 64, 32))
+    // Each half's cvt: in the block before the bfi, its source unchanged up
+    // to there; or anywhere, its source written once in the kernel (nvcc
+    // widens a value in one block and joins it in a later one). A cvt read
+    // elsewhere too stays for its other readers.
+    auto half = [&](const std::string &reg) -> std::optional<size_t> {
+      if (!writtenOnce(reg))
+        return std::nullopt;
+      const size_t j = df.def.at(reg);
+      if (j == b || done[j] || !isCvt(out.body[j], 64, 32))
+        return std::nullopt;
+      const ptx::Operand &src = out.body[j].inst.srcs[0];
+      if (writtenOnce(src.reg) || (df.block[j] == df.block[b] && j < b && unchangedBetween(out, src, j, b)))
+        return j;
+      return std::nullopt;
+    };
+    const std::optional<size_t> ja = half(s.inst.srcs[0].reg), jb = half(s.inst.srcs[1].reg);
+    if (!ja || !jb || *ja == *jb)
       continue;
     const ptx::Operand hi = out.body[*ja].inst.srcs[0], lo = out.body[*jb].inst.srcs[0];
-    if (!unchangedBetween(out, hi, *ja, b) || !unchangedBetween(out, lo, *jb, b))
-      continue;
     const ptx::Instruction p = replacing(s.inst, ptx::Form{ptx::Opcode::MovPack, ptx::TypeClass::B, 64}, s.inst.dsts, {lo, hi});
     const unsigned line = s.loc.line;
     out.body[b].note = "with lines " + std::to_string(out.body[std::min(*ja, *jb)].loc.line) + ", " +
@@ -386,8 +398,11 @@ Kernel fuseHalves(const Kernel &k) {
                        " (two zero-extended halves joined by bfi 32, 32) one mov.b64 d, {lo, hi}";
     out.body[b].inst = p;
     for (size_t f : {*ja, *jb})
-      foldAway(out.body[f], "folded into the mov.b64 d, {lo, hi} at line " + std::to_string(line));
-    done[b] = done[*ja] = done[*jb] = true;
+      if (df.reads.at(out.body[f].inst.dsts[0].reg) == 1) {
+        foldAway(out.body[f], "folded into the mov.b64 d, {lo, hi} at line " + std::to_string(line));
+        done[f] = true;
+      }
+    done[b] = true;
   }
   return out;
 }
