@@ -170,10 +170,13 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   }
   // Statements that only copy VGPR values (mov, mov.b64's pack and unpack,
   // cvt's zero extension and truncation): the allocator may give the copy
-  // its source's registers (regalloc.hpp, CopyHint).
+  // its source's registers (regalloc.hpp, CopyHint). Also the first or last
+  // statement of a block, whose control flow (EXEC, masks, branches) touches
+  // no VGPR: the destination starts there, so no lane held a value of it
+  // that the move, under EXEC, would have kept.
   for (size_t i = 0; i < n; ++i) {
     const std::vector<MInst> &insts = fn_.body[i].insts;
-    if (!k_.body[i].guard.empty() || insts.empty() || !before_[i].empty() || !after_[i].empty() ||
+    if (!k_.body[i].guard.empty() || insts.empty() ||
         std::any_of(insts.begin(), insts.end(), [](const MInst &mi) { return mi.op != amd::Op::V_MOV_B32; }))
       continue;
     for (const MInst &mi : insts)

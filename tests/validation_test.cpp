@@ -988,6 +988,36 @@ TEST_CASE("a join of halves widened in an earlier block is a copy where the halv
   passesOnEveryTarget(src);
 }
 
+TEST_CASE("a copy that opens a block costs nothing, as one inside a block does") {
+  // The mov after the label is the block's first statement (its code opens
+  // the block: EXEC from the block's mask); its destination starts there, so
+  // it takes its source's register as a copy inside a block does (the mov
+  // before the branch, which shares %r2's register).
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .pred %p<2>;\n"
+                          ".reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
+                          "mul.wide.u32 %rd3, %r0, 8;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                          "ld.global.v2.u32 {%r1, %r2}, [%rd4];\nand.b32 %r3, %r2, 1;\nsetp.eq.u32 %p1, %r3, 0;\n"
+                          "mov.u32 %r4, %r2;\n@%p1 bra $L_skip;\nxor.b32 %r1, %r1, %r4;\n$L_skip:\n"
+                          "mov.u32 %r5, %r1;\nshf.l.wrap.b32 %r6, %r5, %r5, 7;\nadd.s32 %r7, %r6, %r4;\n"
+                          "st.global.u32 [%rd5], %r7;\nret;\n}\n";
+  for (const char *gpu : {"gfx900", "gfx942", "gfx1100"}) {
+    CAPTURE(gpu);
+    module::ModuleResult m = module::translateModule(src, *targets::findTarget(gpu), p2a::testing::costModel());
+    REQUIRE(m.ok);
+    auto movs = [&](const std::string &ptx) {
+      size_t n = 0;
+      for (const std::string &line : statementCode(m.functions[0], ptx))
+        n += line.rfind("v_mov_b32", 0) == 0;
+      return n;
+    };
+    CHECK(movs("mov.u32 %r5, %r1") == 0);
+    CHECK(movs("mov.u32 %r4, %r2") == 0);
+  }
+  passesOnEveryTarget(src);
+}
+
 TEST_CASE("operations with 0 that leave their source as it is are copies; 0 - x is not") {
   const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
                           ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<20>;\n"
