@@ -13,26 +13,16 @@ namespace p2a::verify {
 // most of these proofs. But not for ever: a context that served many
 // unrelated proofs makes each later one slower (`rules --verify`: 137 s of
 // CPU in one context per thread, 130 s with a new one every 16 rules, 125 s
-// with a new one per rule), so `freshContextBetweenProofs` replaces it.
-struct ThreadContext {
-  std::unique_ptr<z3::context> ctx = std::make_unique<z3::context>();
-  unsigned proofs = 0;
-};
-inline ThreadContext &threadContextState() {
-  thread_local ThreadContext state;
-  return state;
+// with a new one per rule), so each rule's proof starts in a new one.
+inline std::unique_ptr<z3::context> &threadContextSlot() {
+  thread_local std::unique_ptr<z3::context> ctx = std::make_unique<z3::context>();
+  return ctx;
 }
-inline z3::context &threadContext() { return *threadContextState().ctx; }
+inline z3::context &threadContext() { return *threadContextSlot(); }
 
-// Called where no expression of this thread's context is alive: after
-// `every` calls, the next proof starts in a new context.
-inline void freshContextBetweenProofs(unsigned every) {
-  ThreadContext &state = threadContextState();
-  if (++state.proofs >= every) {
-    state.ctx = std::make_unique<z3::context>();
-    state.proofs = 0;
-  }
-}
+// Called where no expression of this thread's context is alive (before a
+// rule's proof): the next queries go to a new context.
+inline void freshThreadContext() { threadContextSlot() = std::make_unique<z3::context>(); }
 
 // Z3 catches SIGINT during a check by default, installing and restoring its
 // handler around each one: across threads that raced, so an interrupt was

@@ -450,7 +450,7 @@ ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
     if (it != cache.end())
       return it->second;
   }
-  freshContextBetweenProofs(1);
+  freshThreadContext();
   ProofResult res = proveScenarios(rule, high16Zeroed);
   std::lock_guard<std::mutex> lock(mu);
   cache.emplace(std::make_pair(&rule, high16Zeroed), res);

@@ -57,16 +57,6 @@ ptx::Operand operandOf(const Leaf &l) {
   return o;
 }
 
-// What the fusions rewrite: an unguarded computation `op` (of `width`
-// bits; 0: any) with no carry in or out, not a predicate.
-bool isPlain(const Stmt &s, ptx::Opcode op, unsigned width = 0) {
-  const ptx::Form &f = s.inst.form;
-  return s.kind == Stmt::Kind::Compute && s.guard.empty() && f.opcode == op && (width == 0 || f.width == width) &&
-         !f.carryIn && !f.carryOut && f.type != ptx::TypeClass::Pred;
-}
-
-bool writesOneRegister(const Stmt &s) { return s.inst.dsts.size() == 1 && s.inst.dsts[0].isReg(); }
-
 // An immediate whose low 32 bits are v.
 bool isImmValue(const ptx::Operand &o, uint64_t v) { return o.isImm() && (o.imm & 0xffffffffu) == v; }
 
@@ -176,7 +166,7 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
     double before = 0;
     for (size_t s : inner)
       before += bestCost(out.body[s].inst, t, cost);
-    if (bestCost(fusedInst, t, cost) > before || (cutShort && bestCost(fusedInst, t, cost) >= before))
+    if (const double after = bestCost(fusedInst, t, cost); after > before || (cutShort && after >= before))
       return Outcome::Kept;
     std::vector<size_t> folded(inner.begin(), inner.end());
     std::sort(folded.begin(), folded.end());
@@ -310,11 +300,6 @@ Kernel fuseHalves(const Kernel &k) {
     }
     return true;
   };
-  auto operand = [](const std::string &reg) {
-    ptx::Operand o;
-    o.reg = reg;
-    return o;
-  };
   // The high halves: x -> `shr.{b,u}64 t, x, 32` read only by `cvt.u32.u64 hi, t`
   // (each narrowing cvt asks for the single-use definition of its source).
   std::unordered_map<std::string, std::vector<std::pair<size_t, size_t>>> highOf; // x -> (shr, cvt), by shr
@@ -351,7 +336,7 @@ Kernel fuseHalves(const Kernel &k) {
           !unchangedBetween(out, s.inst.srcs[0], at, last) || !untouched(lo, at, i) || !untouched(hi, at, c))
         continue;
       const ptx::Instruction u = replacing(out.body[at].inst, ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
-                                           {operand(lo), operand(hi)}, {s.inst.srcs[0]});
+                                           {registerOperand(lo), registerOperand(hi)}, {s.inst.srcs[0]});
       const unsigned line = out.body[at].loc.line;
       const std::string others = std::to_string(out.body[i].loc.line) + ", " + std::to_string(out.body[j].loc.line) +
                                  ", " + std::to_string(out.body[c].loc.line);
@@ -694,12 +679,10 @@ Kernel fuseByteLoads(const Kernel &k) {
         for (size_t j : escaping) {
           Stmt &s = out.body[j];
           const uint32_t selector = *byteSelector(known.at(s.inst.dsts[0].reg), byteOf);
-          ptx::Operand a;
-          a.reg = dword;
           char selText[8];
           std::snprintf(selText, sizeof selText, "0x%04X", unsigned(selector));
           s.inst = replacing(s.inst, ptx::Form{ptx::Opcode::Prmt, ptx::TypeClass::B, 32}, s.inst.dsts,
-                             {a, immediate(0), immediate(selector)});
+                             {registerOperand(dword), immediate(0), immediate(selector)});
           s.note = std::string("the bytes of lines ") + lines + " placed by one prmt (selector " + selText +
                    ") of their 32-bit load at line " + std::to_string(loadLine);
         }

@@ -2,6 +2,14 @@
 
 namespace p2a::kernel {
 
+bool isPlain(const Stmt &s, ptx::Opcode op, unsigned width) {
+  const ptx::Form &f = s.inst.form;
+  return s.kind == Stmt::Kind::Compute && s.guard.empty() && f.opcode == op && (width == 0 || f.width == width) &&
+         !f.carryIn && !f.carryOut && f.type != ptx::TypeClass::Pred;
+}
+
+bool writesOneRegister(const Stmt &s) { return s.inst.dsts.size() == 1 && s.inst.dsts[0].isReg(); }
+
 ptx::Operand immediate(uint64_t v) {
   ptx::Operand o;
   o.kind = ptx::Operand::Kind::Immediate;

@@ -1,7 +1,8 @@
-// What the rewrites in kernel/transforms/ build statements from: immediates,
-// the instruction that takes an old one's place (its source location and
-// text kept, for notes and diagnostics), and the cost of an instruction's
-// cheapest rule, which decides whether a rewrite pays.
+// What the rewrites in kernel/transforms/ look for and build statements
+// from: plain computations; immediates, the instruction that takes an old
+// one's place (its source location and text kept, for notes and
+// diagnostics), and the cost of an instruction's cheapest rule, which
+// decides whether a rewrite pays.
 #pragma once
 
 #include "isel/selector.hpp"
@@ -12,6 +13,11 @@
 #include <vector>
 
 namespace p2a::kernel {
+
+// What the rewrites take apart: an unguarded computation `op` (of `width`
+// bits; 0: any) with no carry in or out, not a predicate.
+bool isPlain(const Stmt &s, ptx::Opcode op, unsigned width = 0);
+bool writesOneRegister(const Stmt &s);
 
 ptx::Operand immediate(uint64_t v);
 ptx::Operand registerOperand(const std::string &name);

@@ -25,13 +25,6 @@ Columns identityColumns() {
   return c;
 }
 
-// An unguarded 32-bit integer instruction with one register result and no carry.
-bool isPlain32(const Stmt &s) {
-  const ptx::Form &f = s.inst.form;
-  return s.kind == Stmt::Kind::Compute && s.guard.empty() && f.width == 32 && f.type != ptx::TypeClass::Pred &&
-         !f.carryIn && !f.carryOut && s.inst.dsts.size() == 1 && s.inst.dsts[0].isReg();
-}
-
 bool allBits0(const Columns &c) {
   return std::all_of(c.begin(), c.end(), [](uint32_t v) { return v <= 1; });
 }
@@ -58,6 +51,8 @@ std::optional<Columns> linearImage(const ptx::Instruction &in, const std::vector
   case ptx::Opcode::Mov:
     if (reg(0))
       return *reg(0);
+    if (imm(0) == 0u)
+      return Columns{}; // (the zero map)
     return std::nullopt;
   case ptx::Opcode::Xor:
     if (reg(0) && reg(1)) {
@@ -127,8 +122,8 @@ std::optional<Columns> linearImage(const ptx::Instruction &in, const std::vector
   }
 }
 
-// The value of a register at a statement: x itself, or computed from x
-// (`from`: the statement that did) by linear statements of the block.
+// The value a linear statement leaves in its register: a map of x (one
+// version of it) computed by linear statements of the block.
 struct LinearValue {
   std::string base;         // x
   unsigned baseVersion = 0; // which write of x in the block (0: its value at the block's start)
@@ -213,9 +208,7 @@ std::optional<Columns> evaluate(const std::vector<ptx::Instruction> &code, const
         return std::nullopt;
       regs.push_back(o.isReg() ? &it->second : nullptr);
     }
-    last = in.form.opcode == ptx::Opcode::Mov && in.srcs[0].isImm()
-               ? std::optional<Columns>(Columns{}) // (mov of 0: the zero map)
-               : linearImage(in, regs);
+    last = linearImage(in, regs);
     if (!last)
       return std::nullopt;
     known[in.dsts[0].reg] = *last;
@@ -261,7 +254,7 @@ Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, cons
         const Stmt &s = k.body[i];
         valueOf[i].reset();
         sourcesOf[i] = {-1, -1, -1};
-        if (isPlain32(s) && s.inst.srcs.size() <= 4) {
+        if (isPlain(s, s.inst.form.opcode, 32) && writesOneRegister(s) && s.inst.srcs.size() <= 4) {
           std::optional<std::pair<std::string, unsigned>> base;
           bool sameBase = true;
           std::vector<Columns> identities; // (x itself, where a source is)
