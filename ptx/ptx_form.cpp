@@ -1,6 +1,9 @@
 #include "ptx/ptx_ir.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <mutex>
+#include <unordered_map>
 
 namespace p2a::ptx {
 
@@ -107,6 +110,67 @@ std::string Form::name() const {
   }
   }
   return "?";
+}
+
+namespace {
+
+// Every field of a form, packed (nullopt: a width too large to pack). Equal
+// packings are equal forms, so equal names; different packings may still
+// share a name (a field the opcode does not use), which the id settles.
+std::optional<uint64_t> packedFields(const Form &f) {
+  if (f.width > 0xff || f.fromWidth > 0xff || f.vmadShift > 0xff)
+    return std::nullopt;
+  uint64_t k = static_cast<uint64_t>(f.opcode);
+  auto put = [&k](uint64_t v, unsigned bits) { k = (k << bits) | v; };
+  put(static_cast<uint64_t>(f.type), 2);
+  put(f.width, 8);
+  put(static_cast<uint64_t>(f.dir), 1);
+  put(static_cast<uint64_t>(f.mode), 1);
+  put(static_cast<uint64_t>(f.boolop), 2);
+  put(static_cast<uint64_t>(f.prmt), 3);
+  put(f.shiftamt, 1);
+  put(static_cast<uint64_t>(f.fromType), 2);
+  put(f.fromWidth, 8);
+  put(static_cast<uint64_t>(f.cmp), 3);
+  put(f.carryIn, 1);
+  put(f.carryOut, 1);
+  put(static_cast<uint64_t>(f.videoBType), 2);
+  put(f.saturate, 1);
+  put(static_cast<uint64_t>(f.videoOp2), 2);
+  put(static_cast<uint64_t>(f.vmadMode), 2);
+  put(f.vmadShift, 8);
+  return k; // 7 bits of opcode + 48
+}
+
+// The process's interned form names; never freed (forms are compared until exit).
+struct InternedNames {
+  std::mutex lock;
+  std::unordered_map<std::string, unsigned> ids;
+};
+InternedNames &internedNames() {
+  static InternedNames *names = new InternedNames;
+  return *names;
+}
+
+unsigned internName(const std::string &name) {
+  InternedNames &n = internedNames();
+  std::lock_guard<std::mutex> hold(n.lock);
+  return n.ids.try_emplace(name, static_cast<unsigned>(n.ids.size())).first->second;
+}
+
+} // namespace
+
+unsigned Form::id() const {
+  const std::optional<uint64_t> key = packedFields(*this);
+  if (!key)
+    return internName(name());
+  thread_local std::unordered_map<uint64_t, unsigned> memo;
+  auto it = memo.find(*key);
+  if (it != memo.end())
+    return it->second;
+  const unsigned id = internName(name());
+  memo.emplace(*key, id);
+  return id;
 }
 
 std::string Form::mnemonic() const {

@@ -132,7 +132,11 @@ struct Form {
   // Width in bits of source operand i (shift amounts are .u32; lop3's immLut is 8).
   unsigned srcWidth(unsigned i) const;
   unsigned dstWidth(unsigned i) const;
-  bool operator==(const Form &o) const { return name() == o.name(); }
+  // The form's number among the distinct names seen by this process: equal
+  // ids exactly when the names are equal. A thread's memo answers by the
+  // packed fields, so rule lookup and comparison build no string.
+  unsigned id() const;
+  bool operator==(const Form &o) const { return id() == o.id(); }
 };
 
 // A video arithmetic or shift form with the types that change no bit set to

@@ -8,7 +8,9 @@
 namespace p2a::rules {
 
 const std::vector<Rule> &ruleTable() {
-  static const std::vector<Rule> table = [] {
+  // (Never destroyed: freeing thousands of rules at exit costs a small file's
+  // translation a few percent, and nothing runs after it.)
+  static const std::vector<Rule> &table = *new std::vector<Rule>([] {
     std::vector<Rule> t;
     t.reserve(4096); // (no reallocation: it would copy every rule built so far)
     addLogicRules(t);
@@ -25,19 +27,19 @@ const std::vector<Rule> &ruleTable() {
     addScalarRules(t);
     addConstantFoldRules(t);
     return t;
-  }();
+  }());
   return table;
 }
 
 const std::vector<const Rule *> &rulesForForm(const ptx::Form &form) {
-  static const std::unordered_map<std::string, std::vector<const Rule *>> byForm = [] {
-    std::unordered_map<std::string, std::vector<const Rule *>> m;
+  static const std::unordered_map<unsigned, std::vector<const Rule *>> byForm = [] {
+    std::unordered_map<unsigned, std::vector<const Rule *>> m;
     for (const Rule &r : ruleTable())
-      m[r.form.name()].push_back(&r);
+      m[r.form.id()].push_back(&r);
     return m;
   }();
   static const std::vector<const Rule *> none;
-  auto it = byForm.find(form.name());
+  auto it = byForm.find(form.id());
   return it == byForm.end() ? none : it->second;
 }
 
