@@ -146,7 +146,13 @@ void Lowering::assemble() {
   unsigned lines = 5; // (counted as the text grows: recounting it per line was quadratic)
   // Rows and code lines name statements by their place in the source
   // (Kernel::sourceIndex: scheduling may have moved them within a block).
-  out_.statements.resize(k_.body.size());
+  // A statement split in two (kernel/transforms/logic_splitting.hpp) has
+  // both parts' code and cycles; the second part, which writes its result,
+  // names the rule and the note.
+  size_t sources = 0;
+  for (size_t i = 0; i < k_.body.size(); ++i)
+    sources = std::max(sources, k_.sourceOf(i) + 1);
+  out_.statements.resize(sources);
   for (size_t i = 0; i < k_.body.size(); ++i) {
     const Stmt &s = k_.body[i];
     mir::TranslatedInstruction &ti = out_.statements[k_.sourceOf(i)];
@@ -156,7 +162,7 @@ void Lowering::assemble() {
     ti.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
     if (ti.note.empty() && loweringNote_.count(i))
       ti.note = loweringNote_.at(i);
-    ti.cycles = ti.rule ? costs_.cost(*ti.rule, t_).cycles : 0;
+    ti.cycles += ti.rule ? costs_.cost(*ti.rule, t_).cycles : 0;
   }
   for (const mir::CodeInst &ci : fn_.code) {
     if (ci.mi.op == amd::Op::LABEL) {

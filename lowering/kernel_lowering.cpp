@@ -4,6 +4,7 @@
 #include "lowering/passes.hpp"
 #include "kernel/transforms/identity_operations.hpp"
 #include "kernel/transforms/local_array_promotion.hpp"
+#include "kernel/transforms/logic_splitting.hpp"
 #include "kernel/transforms/statement_scheduling.hpp"
 #include "kernel/transforms/xor_linear_maps.hpp"
 #include "targets/occupancy.hpp"
@@ -86,7 +87,8 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
     k = kernel::fuseHalves(k);
     k = kernel::fuseRotates(k, t, cost);
     k = kernel::fuseLogicTrees(k, t, cost);
-    return kernel::fuseAdds(k, t, cost);
+    k = kernel::fuseAdds(k, t, cost);
+    return kernel::splitLogicForLatency(k, t, cost);
   };
   const kernel::Kernel fused = options.forcedRule ? source : rewritten();
   const size_t diagsBefore = diags.size();

@@ -1040,6 +1040,92 @@ TEST_CASE("operations with 0 that leave their source as it is are copies; 0 - x 
   passesOnEveryTarget(src);
 }
 
+TEST_CASE("wave32: a two-instruction lop3 splits so that its older inputs' step is scheduled early") {
+  // SHA-2's rounds: a' = rotl(a, 10) + w + Maj(a, b, c), where b and c are
+  // the a's of the two rounds before. Maj (0xE8) is v_xor_b32 of b and c,
+  // then v_bfi_b32 with a: as one statement the xor sits between a and the
+  // bfi; split, it is scheduled before a is ready.
+  std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<80>;\n.reg .b64 %rd<8>;\n"
+                    "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
+                    "mul.wide.u32 %rd3, %r0, 64;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                    "ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd4];\nld.global.v4.u32 {%r5, %r6, %r7, %r8}, [%rd4+16];\n";
+  std::vector<std::string> a{"%r1", "%r2", "%r3"};
+  for (int round = 0; round < 6; ++round) {
+    const std::string m = "%r" + std::to_string(20 + 4 * round), s = "%r" + std::to_string(21 + 4 * round),
+                      t = "%r" + std::to_string(22 + 4 * round), next = "%r" + std::to_string(23 + 4 * round),
+                      w = "%r" + std::to_string(3 + round % 6);
+    const size_t n = a.size();
+    src += "lop3.b32 " + m + ", " + a[n - 1] + ", " + a[n - 2] + ", " + a[n - 3] + ", 0xE8;\nshf.l.wrap.b32 " + s +
+           ", " + a[n - 1] + ", " + a[n - 1] + ", 10;\nadd.s32 " + t + ", " + s + ", " + w + ";\nadd.s32 " + next +
+           ", " + t + ", " + m + ";\n";
+    a.push_back(next);
+  }
+  src += "st.global.u32 [%rd5], " + a.back() + ";\nret;\n}\n";
+  const std::string maj = "lop3.b32 %r24, %r23, %r3, %r2, 0xE8"; // round 1: a from round 0, b and c loaded
+  for (const char *gpu : {"gfx942", "gfx1030", "gfx1100"}) {
+    CAPTURE(gpu);
+    const targets::TargetInfo &t = *targets::findTarget(gpu);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    std::string note;
+    for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
+      if (ti.ptxText == maj)
+        note = ti.note;
+    const std::vector<std::string> code = statementCode(m.functions[0], maj, {"s_delay_alu"});
+    REQUIRE(code.size() == 2);
+    CHECK(code[0].rfind("v_xor_b32", 0) == 0);
+    CHECK(code[1].rfind("v_bfi_b32", 0) == 0);
+    if (t.wave_size == 64) { // (a wave64 issues every four cycles: nothing to gain)
+      CHECK(note.empty());
+      continue;
+    }
+    CHECK(contains(note, "split in two: %r3 and %r2 first, so that %r23 waits for one instruction"));
+    // The xor is no longer right before the bfi: other VALU work is between.
+    std::vector<std::string> lines;
+    std::istringstream assembly(m.assembly);
+    for (std::string line; std::getline(assembly, line);)
+      if (line.rfind("\tv_", 0) == 0)
+        lines.push_back(line.substr(1));
+    const size_t xorAt = std::find(lines.begin(), lines.end(), code[0]) - lines.begin();
+    const size_t bfiAt = std::find(lines.begin(), lines.end(), code[1]) - lines.begin();
+    REQUIRE(bfiAt < lines.size());
+    CHECK(xorAt + 2 <= bfiAt);
+  }
+  passesOnEveryTarget(src);
+}
+
+TEST_CASE("wave32: every three-input lop3 LUT with a younger input computes the same once split") {
+  // All 256 LUTs, each with its third input written just before it (the
+  // youngest): those whose cheapest rule is two instructions are split
+  // (the two truth tables composed); check compares every result.
+  std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<1100>;\n.reg .b64 %rd<8>;\n"
+                    "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r0, %tid.x;\n"
+                    "mul.wide.u32 %rd3, %r0, 16;\nadd.s64 %rd4, %rd1, %rd3;\nmul.wide.u32 %rd3, %r0, 1024;\n"
+                    "add.s64 %rd5, %rd2, %rd3;\nld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd4];\n";
+  for (int lut = 0; lut < 256; ++lut) {
+    const std::string young = "%r" + std::to_string(10 + 2 * lut), d = "%r" + std::to_string(11 + 2 * lut);
+    src += "add.s32 " + young + ", %r3, " + std::to_string(lut * 0x010101 + 7) + ";\nlop3.b32 " + d + ", %r1, %r2, " +
+           young + ", " + std::to_string(lut) + ";\nst.global.u32 [%rd5+" + std::to_string(4 * lut) + "], " + d + ";\n";
+  }
+  src += "ret;\n}\n";
+  const targets::TargetInfo &t = *targets::findTarget("gfx1100");
+  module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+  REQUIRE(m.ok);
+  unsigned split = 0;
+  for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
+    split += contains(ti.note, "split in two");
+  CHECK(split >= 50); // (most LUTs without a single AMD instruction)
+  for (const char *gpu : {"gfx1030", "gfx1100", "gfx1200"}) {
+    CAPTURE(gpu);
+    check::Options o;
+    o.block = {64, 1, 1};
+    check::Result r = check::run(src, *targets::findTarget(gpu), o, p2a::testing::costModel());
+    CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
+  }
+}
+
 TEST_CASE("chains of bitwise CRC steps are one linear map: a shift and independent masked bits; xorshift is left") {
   // CRC-32C (0x82F63B78: its low bits are set, so later steps' masks depend
   // on earlier steps) in nvcc's shape, 8 steps; its result is stored, so the

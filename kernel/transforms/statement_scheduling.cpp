@@ -2,6 +2,7 @@
 
 #include "kernel/analysis/control_flow_graph.hpp"
 #include "kernel/analysis/work_counter.hpp"
+#include "targets/alu_delay.hpp"
 #include "targets/occupancy.hpp"
 
 #include <algorithm>
@@ -19,11 +20,22 @@ namespace {
 // LDS 64 (ds_bpermute too). An ALU statement is one or a few VALU
 // instructions, each completing about 4 cycles after it issues. A wave64 on
 // GCN/CDNA's SIMD16s issues one every 4 cycles, so a dependent statement is
-// ready when it could issue anyway; a wave32 on RDNA issues one a cycle
-// (RDNA3 ISA: the dependency stalls s_delay_alu describes), so independent
-// statements fill the gap: kIssueCycles per statement, 1 in wave32.
+// ready when it could issue anyway; a wave32 on RDNA issues one a cycle and
+// has its result 5 cycles later (RDNA3 ISA: the dependency stalls
+// s_delay_alu describes; targets/alu_delay.hpp), so independent statements
+// fill the gap: kIssueCycles per statement, 1 in wave32. (Latency 5 on
+// gfx942 too measured slightly worse: sha256 3,204 -> 3,215 cycles.)
 constexpr unsigned kVectorLoadLatency = 500, kScalarLoadLatency = 150, kLdsLatency = 64, kAluLatency = 4,
                    kIssueCycles = 4;
+
+struct Timing {
+  unsigned issueCycles = kIssueCycles, aluLatency = kAluLatency;
+};
+Timing timingFor(const targets::TargetInfo *t) {
+  if (t && t->wave_size == 32)
+    return {1, targets::kValuLatency};
+  return {};
+}
 // The ready statements looked at per choice, best first: a bound, so that a
 // block of 50,000 statements is scheduled in O(n log n).
 constexpr unsigned kCandidateWindow = 16;
@@ -91,7 +103,7 @@ MemoryEffect memoryEffect(const Stmt &s) {
   return ordered;
 }
 
-unsigned latencyOf(const Stmt &s) {
+unsigned latencyOf(const Stmt &s, const Timing &timing) {
   switch (s.kind) {
   case Stmt::Kind::Load:
     return s.space == Space::Shared ? kLdsLatency
@@ -99,7 +111,7 @@ unsigned latencyOf(const Stmt &s) {
                                                                 : kVectorLoadLatency;
   case Stmt::Kind::Atomic: return s.space == Space::Shared ? kLdsLatency : kVectorLoadLatency;
   case Stmt::Kind::WarpShuffle: return kLdsLatency;
-  default: return kAluLatency;
+  default: return timing.aluLatency;
   }
 }
 
@@ -221,8 +233,8 @@ class BlockSchedule {
 public:
   BlockSchedule(const Kernel &k, const RegisterUse &use, const RegisterExtent &extent, unsigned block, size_t first,
                 size_t end, const llvm::SparseBitVector<> &liveIn, const llvm::SparseBitVector<> &liveOut,
-                const std::vector<unsigned> &idOfBit, unsigned issueCycles)
-      : k_(k), use_(use), first_(first), m_(static_cast<unsigned>(end - first)), issueCycles_(issueCycles), succ_(m_),
+                const std::vector<unsigned> &idOfBit, const Timing &timing)
+      : k_(k), use_(use), first_(first), m_(static_cast<unsigned>(end - first)), timing_(timing), succ_(m_),
         preds_(m_, 0), touched_(m_) {
     // The branch or return at the end stays there, and so does the setp
     // writing its guard right before it (sccFromCompare in the lowering).
@@ -338,7 +350,7 @@ public:
       place(pick);
       now = std::max(now, available[pick]);
       start[pick] = now;
-      now += issueCycles_;
+      now += timing_.issueCycles;
       for (const auto &[s, latency] : succ_[pick]) {
         available[s] = std::max(available[s], start[pick] + latency);
         if (--waiting[s] == 0)
@@ -399,7 +411,7 @@ private:
       }
       for (unsigned r : use_.reads[i]) {
         if (auto w = lastWriter.find(r); w != lastWriter.end())
-          edge(w->second, p, latencyOf(k_.body[first_ + w->second]));
+          edge(w->second, p, latencyOf(k_.body[first_ + w->second], timing_));
         readersSince[r].push_back(p);
         touched_[p].push_back(heldIndex(r));
       }
@@ -441,7 +453,7 @@ private:
     // Longest latency-weighted path to the block's end (edges run forward).
     height_.assign(m_, 0);
     for (unsigned p = m_; p-- > 0;) {
-      uint64_t h = latencyOf(k_.body[first_ + p]);
+      uint64_t h = latencyOf(k_.body[first_ + p], timing_);
       for (const auto &[s, latency] : succ_[p])
         h = std::max<uint64_t>(h, latency + height_[s]);
       height_[p] = h;
@@ -494,7 +506,7 @@ private:
   const RegisterUse &use_;
   size_t first_;
   unsigned m_;
-  unsigned issueCycles_;
+  Timing timing_;
   unsigned fixedTail_ = 0;
   std::vector<std::vector<std::pair<unsigned, unsigned>>> succ_; // (successor, latency)
   std::vector<unsigned> preds_;
@@ -555,7 +567,7 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
   out.sourceIndex.resize(n);
   for (size_t i = 0; i < n; ++i)
     out.sourceIndex[i] = static_cast<unsigned>(k.sourceOf(i));
-  const unsigned issueCycles = limits.target && limits.target->wave_size == 32 ? 1 : kIssueCycles;
+  const Timing timing = timingFor(limits.target);
   std::vector<std::unique_ptr<BlockSchedule>> blocks(g.numBlocks);
   std::vector<unsigned> blockPeak(g.numBlocks, 0);
   unsigned kernelPeak = 0;
@@ -564,7 +576,7 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
     if (end - first < 2)
       continue;
     blocks[b] = std::make_unique<BlockSchedule>(k, use, extent, b, first, end, live.liveIn[b], liveOut[b], idOfBit,
-                                                issueCycles);
+                                                timing);
     blockPeak[b] = blocks[b]->originalPeak();
     kernelPeak = std::max(kernelPeak, blockPeak[b]);
   }
