@@ -12,19 +12,29 @@ namespace p2a::regalloc {
 namespace {
 
 // A register file: registers ever handed out (`used`, whose size is the
-// count the code needs) and, among them, those a finished temporary gave back.
+// count the code needs) and, among them, those given back: by a finished
+// temporary, or lent by a value through a hole in its interval
+// (`lentUntil`: the position that takes it back; a taker must end before).
 struct Pool {
+  static constexpr long kNotLent = LONG_MAX;
   std::vector<bool> used;
   std::vector<bool> released;
+  std::vector<long> lentUntil;
   unsigned inUse = 0; // registers handed out and not given back
+  unsigned lent = 0;  // registers with a lentUntil
+
+  void grow(size_t size) {
+    if (used.size() < size) {
+      used.resize(size, false);
+      released.resize(size, false);
+      lentUntil.resize(size, kNotLent);
+    }
+  }
 
   // `count` consecutive fresh registers starting at a multiple of `align`.
   unsigned take(unsigned count, unsigned align) {
     for (unsigned base = 0;; base += align) {
-      if (used.size() < base + count) {
-        used.resize(base + count, false);
-        released.resize(base + count, false);
-      }
+      grow(base + count);
       bool free = true;
       for (unsigned k = 0; k < count; ++k)
         free = free && !used[base + k];
@@ -37,30 +47,49 @@ struct Pool {
     }
   }
 
-  // For a temporary: released registers first, else fresh ones.
-  unsigned takeForTemp(unsigned count, unsigned align) {
+  // For a temporary (held to position `end`): given-back registers first,
+  // else fresh ones. Among given-back ones, the lent registers that go back
+  // soonest after `end` (the tightest hole: longer ones stay for longer
+  // values), then the lowest.
+  unsigned takeForTemp(unsigned count, unsigned align, long end = kNotLent) {
+    std::optional<unsigned> best;
+    long bestUntil = kNotLent;
     for (unsigned base = 0; base + count <= released.size(); base += align) {
       bool ok = true;
-      for (unsigned k = 0; k < count; ++k)
-        ok = ok && released[base + k];
-      if (ok) {
-        for (unsigned k = 0; k < count; ++k)
-          released[base + k] = false;
-        inUse += count;
-        return base;
+      long until = kNotLent;
+      for (unsigned k = 0; k < count; ++k) {
+        ok = ok && isFree(base + k, end);
+        until = std::min(until, lentUntil[base + k]);
       }
+      if (ok && (!best || until < bestUntil)) {
+        best = base;
+        bestUntil = until;
+        if (lent == 0)
+          break; // (nothing lent: the first fits as well as any)
+      }
+    }
+    if (best) {
+      for (unsigned k = 0; k < count; ++k)
+        released[*best + k] = false;
+      inUse += count;
+      return *best;
     }
     return take(count, align);
   }
 
-  bool isFree(unsigned r) const { return r >= used.size() || released[r]; }
+  // Whether register r may hold a value to position `end`.
+  bool isFree(unsigned r, long end = kNotLent) const {
+    return r >= used.size() || (released[r] && (lentUntil[r] == kNotLent || end < lentUntil[r]));
+  }
+
+  // Whether register r is lent to a value ending before `end`'s position.
+  bool lentBefore(unsigned r, long end) const {
+    return r < lentUntil.size() && lentUntil[r] != kNotLent && end >= lentUntil[r];
+  }
 
   // Register r, known free, for a value that starts now.
   void takeOne(unsigned r) {
-    if (used.size() <= r) {
-      used.resize(r + 1, false);
-      released.resize(r + 1, false);
-    }
+    grow(r + 1);
     used[r] = true;
     released[r] = false;
     ++inUse;
@@ -70,6 +99,20 @@ struct Pool {
     for (unsigned k = 0; k < count; ++k)
       released[base + k] = true;
     inUse -= count;
+  }
+
+  // A hole: register r, held, is free until position `until`, which takes it back.
+  void lend(unsigned r, long until) {
+    release(r, 1);
+    lentUntil[r] = until;
+    ++lent;
+  }
+  void takeBack(unsigned r) {
+    if (!released[r])
+      throw std::logic_error("regalloc: a lent register is still held where its value resumes");
+    lentUntil[r] = kNotLent;
+    --lent;
+    takeOne(r);
   }
 };
 
@@ -85,11 +128,11 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   if (firstVgpr % 2 || firstSgpr % 2)
     throw std::logic_error("regalloc: reserved register counts must be even");
   // Reserved registers are simply marked used: never handed out, counted.
+  vgprs.grow(firstVgpr);
   vgprs.used.assign(firstVgpr, true);
-  vgprs.released.assign(firstVgpr, false);
   vgprs.inUse = firstVgpr;
+  sgprs.grow(firstSgpr);
   sgprs.used.assign(firstSgpr, true);
-  sgprs.released.assign(firstSgpr, false);
   sgprs.inUse = firstSgpr;
   const unsigned maskRegs = t.wave_size == 64 ? 2 : 1;
 
@@ -183,12 +226,12 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     const PairRole &role = *pairRole[v];
     if (role.partner >= 0 && a.phys[static_cast<size_t>(role.partner)] != unset) {
       const unsigned p = a.phys[static_cast<size_t>(role.partner)];
-      if (role.high ? p % 2 == 0 && vgprs.isFree(p + 1) : p % 2 == 1 && vgprs.isFree(p - 1))
+      if (role.high ? p % 2 == 0 && vgprs.isFree(p + 1, lastUse[v]) : p % 2 == 1 && vgprs.isFree(p - 1, lastUse[v]))
         return role.high ? p + 1 : p - 1;
       return std::nullopt;
     }
     for (unsigned b = 0;; b += 2)
-      if (vgprs.isFree(b) && vgprs.isFree(b + 1))
+      if (vgprs.isFree(b, lastUse[v]) && vgprs.isFree(b + 1, lastUse[v]))
         return role.high ? b + 1 : b;
   };
   auto assign = [&](unsigned v) {
@@ -213,7 +256,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
             vgprs.takeOne(*r);
             return;
           }
-        a.phys[v] = temp ? vgprs.takeForTemp(half, half) : vgprs.take(half, half);
+        a.phys[v] = temp ? vgprs.takeForTemp(half, half, lastUse[v]) : vgprs.take(half, half);
         return;
       }
       // A tied pair: two 32-bit values in a register pair, or two 64-bit
@@ -221,7 +264,8 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
       const auto &p = fn.pairs[static_cast<size_t>(pairOf[v])];
       if (a.phys[p.first] != unset || a.phys[p.second] != unset)
         throw std::logic_error("regalloc: half of a register pair assigned alone");
-      const unsigned base = temp ? vgprs.takeForTemp(2 * half, 2) : vgprs.take(2 * half, 2);
+      const unsigned base = temp ? vgprs.takeForTemp(2 * half, 2, std::max(lastUse[p.first], lastUse[p.second]))
+                                 : vgprs.take(2 * half, 2);
       a.phys[p.first] = base;
       a.phys[p.second] = base + half;
       return;
@@ -306,6 +350,8 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
         // A source that lives on is shared where neither value is written
         // while the other is live (positions bound both intervals).
         usable = usable && (lastUse[s] == at || (!writtenIn(s, at, lastUse[d]) && !writtenIn(d, at, lastUse[s])));
+        // (A register lent through a hole goes back before d would end.)
+        usable = usable && !vgprs.lentBefore(a.phys[s] + c.srcHalf, lastUse[d]);
         if (!usable)
           continue; // this half is copied by its move
         const long b = static_cast<long>(a.phys[s] + c.srcHalf) - static_cast<long>(c.dstHalf);
@@ -317,7 +363,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
       if (!ok || base < 0)
         continue;
       for (unsigned k = 0; k < w && ok; ++k)
-        ok = fromSource[k] || vgprs.isFree(static_cast<unsigned>(base) + k);
+        ok = fromSource[k] || vgprs.isFree(static_cast<unsigned>(base) + k, lastUse[d]);
       if (!ok)
         continue;
       a.phys[d] = static_cast<unsigned>(base);
@@ -364,7 +410,20 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     }
     released[v] = true;
   };
+  // Holes (LiveIntervals::holes): a value with one, whole and assigned on
+  // its own registers, lends them after `from` and takes them back at `to`.
+  std::vector<std::vector<unsigned>> lendsAfter(fn.body.size()), takesBackAt(fn.body.size());
+  if (live && live->holes.size() == n)
+    for (unsigned v = 0; v < n; ++v) {
+      const Hole &h = live->holes[v];
+      if (h.from >= 0 && h.to > h.from + 1 && static_cast<size_t>(h.to) < fn.body.size() && hasInterval(v) &&
+          !spilled(v) && isVgprValue(v) && pairOf[v] < 0 && firstPos[v] <= h.from && lastUse[v] >= h.to)
+        lendsAfter[static_cast<size_t>(h.from)].push_back(v);
+    }
   for (size_t u = 0; u < fn.body.size(); ++u) {
+    for (unsigned v : takesBackAt[u])
+      for (unsigned k = 0; k < width(v); ++k)
+        vgprs.takeBack(a.phys[v] + k);
     if (live)
       coalesceCopies(u);
     for (unsigned v : startsAt[u])
@@ -381,6 +440,17 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     for (unsigned v : endsAt[u])
       if (reusable(v))
         releaseOne(v);
+    for (unsigned v : lendsAfter[u]) {
+      bool whole = a.phys[v] != unset && !released[v] && !handedOn[v];
+      for (unsigned k = 0; whole && k < width(v); ++k)
+        whole = !sharedReg(a.phys[v] + k) && !vgprs.isFree(a.phys[v] + k);
+      if (!whole)
+        continue;
+      const long to = live->holes[v].to;
+      for (unsigned k = 0; k < width(v); ++k)
+        vgprs.lend(a.phys[v] + k, to);
+      takesBackAt[static_cast<size_t>(to)].push_back(v);
+    }
   }
   // Registers no instruction references: control-flow masks (used by code
   // the lowering adds around the body) get their own; a register marked

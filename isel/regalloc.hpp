@@ -45,9 +45,19 @@ struct CopyHint {
   long at = 0;
   unsigned dst = 0, dstHalf = 0, src = 0, srcHalf = 0;
 };
+// `holes` (optional, per vreg; {-1, -1}: none): positions from < p < to
+// where a VGPR value holds nothing -- its last access before a full write
+// at `to`, in one block (lowering/register_assignment.cpp). Its registers
+// are lent there to values that start after `from` and end before `to`,
+// and taken back at `to`. Within one block every write is under the same
+// EXEC, so lanes that skip the block keep the value's bits untouched.
+struct Hole {
+  long from = -1, to = -1;
+};
 struct LiveIntervals {
   std::vector<long> start, end;
   std::vector<CopyHint> copies; // in order of `at`
+  std::vector<Hole> holes;
 };
 mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, unsigned firstVgpr = 0,
                          unsigned firstSgpr = 0, const LiveIntervals *live = nullptr);

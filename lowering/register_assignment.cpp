@@ -184,6 +184,65 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
         iv.copies.push_back({static_cast<long>(i), mi.dst.vreg, mi.dst.part == rules::Part::Hi ? 1u : 0u,
                              mi.srcs[0].vreg, mi.srcs[0].part == rules::Part::Hi ? 1u : 0u});
   }
+  // Holes (regalloc.hpp): per VGPR value, the longest run of positions in
+  // one block between an access and a statement that writes it whole
+  // without reading it (no guard, no v_writelane, every half written, no
+  // instruction of it or around it reading the value): the value is dead
+  // there, and its registers may hold another. The keccak state carried
+  // around a round loop is dead from its last read to its new value, while
+  // the round's 25 rotated lanes are live (keccak: 166 -> 120 VGPRs).
+  iv.holes.assign(nv, {});
+  std::vector<long> lastAccess(nv, -1);
+  std::vector<unsigned> readHere(nv, ~0u), writtenHere(nv, ~0u); // position of the mark; halves written
+  std::vector<uint8_t> halves(nv, 0);
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<unsigned> touched;
+    auto touch = [&](unsigned v) {
+      if (readHere[v] != i && writtenHere[v] != i)
+        touched.push_back(v);
+    };
+    auto noteOperand = [&](const MOperand &o, bool write, bool partial) {
+      if (o.kind != MOperand::Kind::VReg && o.kind != MOperand::Kind::Pair)
+        return;
+      for (unsigned v : {o.vreg, o.vregHi}) {
+        if (v >= nv || (v == o.vregHi && o.kind != MOperand::Kind::Pair))
+          continue;
+        touch(v);
+        if (!write || partial) {
+          readHere[v] = static_cast<unsigned>(i);
+          continue;
+        }
+        if (writtenHere[v] != i)
+          halves[v] = 0;
+        writtenHere[v] = static_cast<unsigned>(i);
+        halves[v] |= o.kind == MOperand::Kind::Pair || o.part == rules::Part::Whole ? 3 : o.part == rules::Part::Lo ? 1 : 2;
+      }
+    };
+    for (const std::vector<MInst> *part : {&before_[i], &fn_.body[i].insts, &after_[i]})
+      for (const MInst &mi : *part) {
+        for (const MOperand &o : mi.srcs)
+          noteOperand(o, false, false);
+        noteOperand(mi.dst, true, mi.op == amd::Op::V_WRITELANE_B32);
+      }
+    for (unsigned v : use[i])
+      touch(v), readHere[v] = static_cast<unsigned>(i);
+    for (unsigned v : touched) {
+      const long last = lastAccess[v];
+      const mir::RegClass cls = fn_.vregs[v].cls;
+      const bool wholeWrite = writtenHere[v] == i && readHere[v] != i &&
+                              halves[v] == 3 &&
+                              std::find(def[i].begin(), def[i].end(), v) != def[i].end();
+      if (wholeWrite && last >= 0 && blockOf_[static_cast<size_t>(last)] == blockOf_[i] &&
+          (cls == mir::RegClass::V32 || cls == mir::RegClass::V64)) {
+        regalloc::Hole &h = iv.holes[v];
+        if (static_cast<long>(i) - last > h.to - h.from)
+          h = {last, static_cast<long>(i)};
+      }
+      lastAccess[v] = static_cast<long>(i);
+    }
+  }
+  for (const regalloc::CopyHint &c : iv.copies) // (copies keep their own sharing rules)
+    iv.holes[c.dst] = iv.holes[c.src] = {};
   // Block lane masks (shareLaneMasks) are cleared before the first
   // statement and read and written around block boundaries to the end: held
   // throughout, which makes them values the spiller may move to VGPR lanes
