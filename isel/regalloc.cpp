@@ -420,6 +420,10 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
           !spilled(v) && isVgprValue(v) && pairOf[v] < 0 && firstPos[v] <= h.from && lastUse[v] >= h.to)
         lendsAfter[static_cast<size_t>(h.from)].push_back(v);
     }
+  // The work-item IDs' VGPRs, once read for the last time.
+  const bool freesAbiVgprs = live && live->abiVgprs && live->abiVgprs <= firstVgpr;
+  if (freesAbiVgprs && live->abiVgprsEnd < 0)
+    vgprs.release(0, live->abiVgprs);
   for (size_t u = 0; u < fn.body.size(); ++u) {
     for (unsigned v : takesBackAt[u])
       for (unsigned k = 0; k < width(v); ++k)
@@ -440,6 +444,8 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     for (unsigned v : endsAt[u])
       if (reusable(v))
         releaseOne(v);
+    if (freesAbiVgprs && live->abiVgprsEnd == static_cast<long>(u))
+      vgprs.release(0, live->abiVgprs);
     for (unsigned v : lendsAfter[u]) {
       bool whole = a.phys[v] != unset && !released[v] && !handedOn[v];
       for (unsigned k = 0; whole && k < width(v); ++k)

@@ -58,6 +58,11 @@ struct LiveIntervals {
   std::vector<long> start, end;
   std::vector<CopyHint> copies; // in order of `at`
   std::vector<Hole> holes;
+  // VGPRs [0, abiVgprs) hold the work-item IDs the hardware sets (AMDGPU
+  // ABI) and are reserved to position abiVgprsEnd; after it, values may
+  // take them (-1: nothing reads them). 0: reserved throughout.
+  unsigned abiVgprs = 0;
+  long abiVgprsEnd = -1;
 };
 mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, unsigned firstVgpr = 0,
                          unsigned firstSgpr = 0, const LiveIntervals *live = nullptr);

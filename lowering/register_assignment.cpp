@@ -7,10 +7,19 @@
 
 namespace p2a::klower {
 
+namespace {
+
+// The VGPRs the hardware fills with work-item IDs (AMDGPUUsage "VGPR
+// register set up order"): v0 packed (gfx90a+, gfx11+), else v0..v2, kept
+// as an even count so that pairs after them stay aligned.
+unsigned workItemIdVgprs(const targets::TargetInfo &t) { return t.packed_work_item_ids ? 2 : 4; }
+
+} // namespace
+
 bool Lowering::assignRegisters(bool lowered) {
   // Keep v0 (packed IDs) or v0..v2 free, and the ABI SGPRs below the masks;
   // the VGPRs holding spilled SGPR values come right after the ABI's.
-  const unsigned abiVgprs = t_.packed_work_item_ids ? 2 : 4;
+  const unsigned abiVgprs = workItemIdVgprs(t_);
   const unsigned firstSgpr = kParamSgprs + alignUp(paramDwords_, 2) + 2 * static_cast<unsigned>(globalSgpr_.size());
   spillLaneBase_ = abiVgprs;
   // The budget: launch bounds may ask for fewer VGPRs than the target has;
@@ -240,6 +249,31 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
       }
       lastAccess[v] = static_cast<long>(i);
     }
+  }
+  // The work-item IDs' VGPRs are free after their last read; a read inside
+  // a loop keeps them to the end of the loop's last block.
+  iv.abiVgprs = workItemIdVgprs(t_);
+  for (size_t i = 0; i < n; ++i) {
+    bool reads = false;
+    for (const std::vector<MInst> *part : {&before_[i], &fn_.body[i].insts, &after_[i]})
+      for (const MInst &mi : *part) {
+        auto abi = [&](const MOperand &o) {
+          return o.kind == MOperand::Kind::Phys && o.file == mir::RegFile::Vgpr && o.physIndex < iv.abiVgprs;
+        };
+        reads = reads || abi(mi.dst) || std::any_of(mi.srcs.begin(), mi.srcs.end(), abi);
+      }
+    if (reads)
+      iv.abiVgprsEnd = static_cast<long>(i);
+  }
+  for (bool grown = iv.abiVgprsEnd >= 0; grown;) {
+    grown = false;
+    const unsigned b = blockOf_[static_cast<size_t>(iv.abiVgprsEnd)];
+    for (unsigned z = b; z < nb; ++z)
+      for (unsigned s : succ[z])
+        if (s <= b && static_cast<long>(cfg_.blockEnd(z)) - 1 > iv.abiVgprsEnd) {
+          iv.abiVgprsEnd = static_cast<long>(cfg_.blockEnd(z)) - 1;
+          grown = true;
+        }
   }
   for (const regalloc::CopyHint &c : iv.copies) // (copies keep their own sharing rules)
     iv.holes[c.dst] = iv.holes[c.src] = {};

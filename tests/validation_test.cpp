@@ -1040,6 +1040,38 @@ TEST_CASE("operations with 0 that leave their source as it is are copies; 0 - x 
   passesOnEveryTarget(src);
 }
 
+TEST_CASE("the work-item ID VGPRs hold other values after their last read, not inside a loop that reads them") {
+  // Read once at the start: later values may take v0 (and v1). Read in a
+  // loop: they are kept to the loop's end, or the next iteration would read
+  // another value's bits (check compares every thread's result).
+  auto kernel = [](bool inLoop) {
+    std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                      ".visible .entry k(.param .u64 io, .param .u32 rounds)\n{\n.reg .pred %p<2>;\n"
+                      ".reg .b32 %r<80>;\n.reg .b64 %rd<8>;\nld.param.u64 %rd1, [io];\nld.param.u32 %r60, [rounds];\n"
+                      "and.b32 %r61, %r60, 3;\nmov.u32 %r62, 0;\nmov.u32 %r0, %tid.x;\nmul.wide.u32 %rd3, %r0, 32;\n"
+                      "add.s64 %rd4, %rd1, %rd3;\nld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd4];\n"
+                      "ld.global.v4.u32 {%r5, %r6, %r7, %r8}, [%rd4+16];\n$Lloop:\n";
+    if (inLoop)
+      src += "mov.u32 %r9, %tid.x;\nadd.s32 %r1, %r1, %r9;\n";
+    for (int i = 0; i < 8; ++i) // 8 products live at once, then folded into the 8 values
+      src += "mul.lo.s32 %r" + std::to_string(20 + i) + ", %r" + std::to_string(1 + i) + ", %r" +
+             std::to_string(1 + (i + 1) % 8) + ";\n";
+    for (int i = 0; i < 8; ++i)
+      src += "xor.b32 %r" + std::to_string(1 + i) + ", %r" + std::to_string(20 + i) + ", %r" +
+             std::to_string(20 + (i + 3) % 8) + ";\n";
+    src += "add.s32 %r62, %r62, 1;\nsetp.le.u32 %p1, %r62, %r61;\n@%p1 bra $Lloop;\n"
+           "st.global.v4.u32 [%rd4], {%r1, %r2, %r3, %r4};\nst.global.v4.u32 [%rd4+16], {%r5, %r6, %r7, %r8};\n"
+           "ret;\n}\n";
+    return src;
+  };
+  const std::string once = kernel(false);
+  module::ModuleResult m = module::translateModule(once, *targets::findTarget("gfx942"), p2a::testing::costModel());
+  REQUIRE(m.ok);
+  CHECK((contains(m.assembly, " v0, ") || contains(m.assembly, " v[0:1], "))); // (v0 written: a value took it)
+  passesOnEveryTarget(once);
+  passesOnEveryTarget(kernel(true));
+}
+
 TEST_CASE("a loop-carried value's registers hold other values where it is dead, between its last read and its new value") {
   // 16 values carried around a loop: each round reads them all (their sum),
   // makes 16 values from the sum, folds those into one, and writes the 16
