@@ -449,7 +449,8 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     for (unsigned v : lendsAfter[u]) {
       bool whole = a.phys[v] != unset && !released[v] && !handedOn[v];
       for (unsigned k = 0; whole && k < width(v); ++k)
-        whole = !sharedReg(a.phys[v] + k) && !vgprs.isFree(a.phys[v] + k);
+        whole = !sharedReg(a.phys[v] + k) && !vgprs.isFree(a.phys[v] + k) &&
+                vgprs.lentUntil[a.phys[v] + k] == Pool::kNotLent; // (not itself on a lent register)
       if (!whole)
         continue;
       const long to = live->holes[v].to;

@@ -1040,6 +1040,27 @@ TEST_CASE("operations with 0 that leave their source as it is are copies; 0 - x 
   passesOnEveryTarget(src);
 }
 
+TEST_CASE("a value on a lent register does not lend it again: the first lender's deadline stands") {
+  // %r1's hole (from its read by %r2 to its new value) lends its register
+  // to %r3, which has a hole of its own (from its read by %r4 to its new
+  // value). Lent again, the register would come back to %r3 with no
+  // deadline, and %r20, which lives past %r1's new value, could take it.
+  const std::string src =
+      ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 io)\n{\n.reg .b32 %r<40>;\n"
+      ".reg .b64 %rd<8>;\nld.param.u64 %rd1, [io];\nmov.u32 %r0, %tid.x;\nmul.wide.u32 %rd3, %r0, 16;\n"
+      "add.s64 %rd4, %rd1, %rd3;\nld.global.v2.u32 {%r1, %r9}, [%rd4];\n"
+      "add.s32 %r2, %r1, 1;\nmul.lo.s32 %r3, %r2, 3;\nadd.s32 %r4, %r3, 5;\nmul.lo.s32 %r5, %r4, 7;\n"
+      "mul.lo.s32 %r6, %r4, 11;\nmul.lo.s32 %r7, %r4, 13;\nmul.lo.s32 %r8, %r4, 17;\nxor.b32 %r3, %r5, %r6;\n"
+      "add.s32 %r10, %r3, %r7;\nadd.s32 %r11, %r10, %r8;\nmul.lo.s32 %r20, %r11, %r9;\nadd.s32 %r1, %r11, 1;\n"
+      "add.s32 %r12, %r1, %r20;\nxor.b32 %r13, %r12, %r20;\nst.global.v2.u32 [%rd4], {%r12, %r13};\nret;\n}\n";
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    CHECK_MESSAGE(m.ok, (m.diagnostics.empty() ? std::string() : m.diagnostics[0].message));
+  }
+  passesOnEveryTarget(src);
+}
+
 TEST_CASE("the work-item ID VGPRs hold other values after their last read, not inside a loop that reads them") {
   // Read once at the start: later values may take v0 (and v1). Read in a
   // loop: they are kept to the loop's end, or the next iteration would read
