@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
 
 namespace p2a::select {
 
@@ -104,13 +106,67 @@ bool ruleMatches(const Rule &rule, const ptx::Instruction &inst, const targets::
   return rule.form == inst.form && operandsMatch(rule, inst, t, sources);
 }
 
-std::vector<const Rule *> candidates(const ptx::Instruction &inst, const targets::TargetInfo &t,
-                                     const RuleCostFn &cost, bool scalar) {
-  std::vector<std::pair<double, const Rule *>> found;
+namespace {
+
+// What operandsMatch reads of an instruction, as a key: the target, the
+// unit, the form, each operand's kind, an immediate's bits, and which
+// operands name the same register (by first occurrence).
+std::string matchKey(const ptx::Instruction &inst, const targets::TargetInfo &t, bool scalar) {
+  std::string key;
+  key.reserve(16 + 10 * inst.srcs.size());
+  auto put = [&key](uint64_t v, size_t bytes) { key.append(reinterpret_cast<const char *>(&v), bytes); };
+  key.append(t.name).push_back('\0'); // (targets are made by name: targets/target_info.cpp)
+  put(scalar, 1);
+  put(inst.form.id(), 4);
+  std::vector<const std::string *> names;
+  auto operand = [&](const ptx::Operand &o) {
+    put(static_cast<uint64_t>(o.kind), 1);
+    if (o.isImm()) {
+      put(o.imm, 8);
+    } else if (o.isReg()) {
+      size_t i = 0;
+      while (i < names.size() && *names[i] != o.reg)
+        ++i;
+      if (i == names.size())
+        names.push_back(&o.reg);
+      put(i, 2);
+    }
+  };
+  if (!inst.dsts.empty())
+    operand(inst.dsts[0]);
+  for (const ptx::Operand &o : inst.srcs)
+    operand(o);
+  return key;
+}
+
+// The rules of the instruction's form and unit that its operands meet on
+// `t`, in table order: one answer per distinct key, kept per thread (the
+// same shapes recur across a module's statements and the passes that cost
+// them).
+const std::vector<const Rule *> &matchingRules(const ptx::Instruction &inst, const targets::TargetInfo &t,
+                                               bool scalar) {
+  thread_local std::unordered_map<std::string, std::vector<const Rule *>> memo;
+  constexpr size_t kMemoLimit = 1 << 16; // (a bound on the memory a long batch keeps)
+  std::string key = matchKey(inst, t, scalar);
+  if (auto it = memo.find(key); it != memo.end())
+    return it->second;
+  if (memo.size() >= kMemoLimit)
+    memo.clear();
+  std::vector<const Rule *> found;
   std::optional<std::vector<BV>> sources;
   for (const Rule *r : rules::rulesForForm(inst.form)) // (all of the instruction's form)
     if (r->scalar == scalar && operandsMatch(*r, inst, t, sources))
-      found.push_back({cost(*r, t), r});
+      found.push_back(r);
+  return memo.emplace(std::move(key), std::move(found)).first->second;
+}
+
+} // namespace
+
+std::vector<const Rule *> candidates(const ptx::Instruction &inst, const targets::TargetInfo &t,
+                                     const RuleCostFn &cost, bool scalar) {
+  std::vector<std::pair<double, const Rule *>> found;
+  for (const Rule *r : matchingRules(inst, t, scalar))
+    found.push_back({cost(*r, t), r});
   std::stable_sort(found.begin(), found.end(), [](const auto &a, const auto &b) {
     if (a.first != b.first)
       return a.first < b.first;
