@@ -5,9 +5,9 @@
 
 #include "kernel/kernel_ir.hpp"
 
-#include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -18,8 +18,9 @@ namespace p2a::kernel {
 // once) where.
 struct Dataflow {
   std::vector<unsigned> block;
-  std::map<std::string, unsigned> writes, reads;
-  std::map<std::string, size_t> def;
+  // (Hashed: looked up per operand by every pass that builds one, never walked in order.)
+  std::unordered_map<std::string, unsigned> writes, reads;
+  std::unordered_map<std::string, size_t> def;
 
   explicit Dataflow(const Kernel &k) : block(k.body.size(), 0) {
     std::set<unsigned> starts;
