@@ -4,6 +4,7 @@
 #include "kernel/analysis/control_flow_graph.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace p2a::kernel {
 
@@ -46,9 +47,9 @@ private:
 // Where each register is held, as register assignment sees it (no holes):
 // from its first to its last mark, an access or the start of a block it is
 // live into or the end of one it is live out of.
-std::map<std::string, std::pair<size_t, size_t>> registerExtents(const Kernel &k, const ControlFlowGraph &g,
+std::unordered_map<std::string, std::pair<size_t, size_t>> registerExtents(const Kernel &k, const ControlFlowGraph &g,
                                                                  const RegisterLiveness &live) {
-  std::map<std::string, std::pair<size_t, size_t>> extent;
+  std::unordered_map<std::string, std::pair<size_t, size_t>> extent;
   auto mark = [&](const std::string &r, size_t i) {
     auto [it, fresh] = extent.try_emplace(r, i, i);
     if (!fresh) {
@@ -112,9 +113,9 @@ std::vector<std::string> scalarSources(const Stmt &st) {
 // past the SGPR budget, and those a write could change under waiting lanes.
 void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector<bool> &barrierBlock,
                    const std::function<bool(const Stmt &)> &scalarRule, unsigned budgetWords,
-                   const RegisterLiveness &live, const std::map<std::string, std::pair<size_t, size_t>> &extent,
+                   const RegisterLiveness &live, const std::unordered_map<std::string, std::pair<size_t, size_t>> &extent,
                    const RangePressure &homes, UniformValues &u) {
-  std::map<std::string, std::vector<size_t>> writers;
+  std::unordered_map<std::string, std::vector<size_t>> writers;
   for (size_t i = 0; i < k.body.size(); ++i)
     for (const std::string &r : writtenRegisters(k.body[i]))
       writers[r].push_back(i);
@@ -221,8 +222,8 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
       known = scalarRuleOf(st) ? 1 : 0;
     return known == 1;
   };
-  std::map<std::string, unsigned> writes;
-  std::map<std::string, std::vector<size_t>> readers;
+  std::unordered_map<std::string, unsigned> writes;
+  std::unordered_map<std::string, std::vector<size_t>> readers;
   for (size_t i = 0; i < n; ++i) {
     for (const std::string &r : writtenRegisters(k.body[i]))
       ++writes[r];
@@ -249,7 +250,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
 
   // Homes are SGPRs assigned by liveness: at most maxHomeWords held at once.
   const RegisterLiveness live = registerLiveness(k, g);
-  const std::map<std::string, std::pair<size_t, size_t>> extent = registerExtents(k, g, live);
+  const std::unordered_map<std::string, std::pair<size_t, size_t>> extent = registerExtents(k, g, live);
   RangePressure homes(n);
 
   UniformValues u;
