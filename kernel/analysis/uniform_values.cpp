@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace p2a::kernel {
 
@@ -114,15 +115,25 @@ std::vector<std::string> scalarSources(const Stmt &st) {
 void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector<bool> &barrierBlock,
                    const std::function<bool(const Stmt &)> &scalarRule, unsigned budgetWords,
                    const RegisterLiveness &live, const std::unordered_map<std::string, std::pair<size_t, size_t>> &extent,
-                   const RangePressure &homes, UniformValues &u) {
+                   const RangePressure &homes, const std::vector<std::vector<std::string>> &writtenBy,
+                   const std::unordered_set<std::string> &found, UniformValues &u) {
   std::unordered_map<std::string, std::vector<size_t>> writers;
   for (size_t i = 0; i < k.body.size(); ++i)
-    for (const std::string &r : writtenRegisters(k.body[i]))
+    for (const std::string &r : writtenBy[i])
       writers[r].push_back(i);
-  auto width = [&](const std::string &r) { return k.registers.count(r) ? k.registers.at(r).width : 0u; };
+  // (Each statement's scalar sources, made once: the rounds below ask again.)
+  std::vector<std::vector<std::string>> sourcesOf(k.body.size());
+  for (const auto &[r, ws] : writers)
+    for (size_t w : ws)
+      if (sourcesOf[w].empty())
+        sourcesOf[w] = scalarSources(k.body[w]);
+  auto width = [&](const std::string &r) {
+    auto it = k.registers.find(r);
+    return it == k.registers.end() ? 0u : it->second.width;
+  };
   auto eligible = [&](size_t i) {
     const Stmt &st = k.body[i];
-    const std::vector<std::string> written = writtenRegisters(st);
+    const std::vector<std::string> &written = writtenBy[i];
     if (!st.guard.empty() || written.size() != 1 || barrierBlock[g.blockOf[i]])
       return false;
     const unsigned bits = width(written[0]);
@@ -138,9 +149,9 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
   auto readsRegister = [&](size_t i) {
     return k.body[i].kind == Stmt::Kind::Load || !scalarSources(k.body[i]).empty();
   };
-  std::set<std::string> varying;
+  std::unordered_set<std::string> varying; // (its result does not depend on the order it is walked in)
   for (const auto &[r, ws] : writers)
-    if (!u.registers.count(r) && std::all_of(ws.begin(), ws.end(), eligible) &&
+    if (!found.count(r) && std::all_of(ws.begin(), ws.end(), eligible) &&
         std::any_of(ws.begin(), ws.end(), readsRegister))
       varying.insert(r);
   std::vector<bool> uniformEnd(g.numBlocks, false);
@@ -156,8 +167,8 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
       for (auto it = varying.begin(); it != varying.end();) {
         bool sourcesUniform = true;
         for (size_t w : writers[*it])
-          for (const std::string &src : scalarSources(k.body[w]))
-            sourcesUniform = sourcesUniform && (u.registers.count(src) || varying.count(src));
+          for (const std::string &src : sourcesOf[w])
+            sourcesUniform = sourcesUniform && (found.count(src) || varying.count(src));
         if (sourcesUniform) {
           ++it;
         } else {
@@ -224,13 +235,18 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
   };
   std::unordered_map<std::string, unsigned> writes;
   std::unordered_map<std::string, std::vector<size_t>> readers;
+  std::vector<std::vector<std::string>> writtenBy(n); // (asked again in every round)
   for (size_t i = 0; i < n; ++i) {
-    for (const std::string &r : writtenRegisters(k.body[i]))
+    writtenBy[i] = writtenRegisters(k.body[i]);
+    for (const std::string &r : writtenBy[i])
       ++writes[r];
     for (const std::string &r : readRegisters(k.body[i]))
       readers[r].push_back(i);
   }
-  auto width = [&](const std::string &r) { return k.registers.count(r) ? k.registers.at(r).width : 0u; };
+  auto width = [&](const std::string &r) {
+    auto it = k.registers.find(r);
+    return it == k.registers.end() ? 0u : it->second.width;
+  };
 
   // Does the write at statement `def` reach every read of `r` on every path?
   const ControlFlowGraph g = controlFlowGraph(k);
@@ -255,13 +271,14 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
 
   UniformValues u;
   std::map<std::string, UniformSource> &found = u.registers;
+  std::unordered_set<std::string> isFound; // found's names, hashed for the lookups below
   for (bool changed = true; changed;) {
     changed = false;
     countWork(n);
     for (size_t i = 0; i < n; ++i) {
       const Stmt &st = k.body[i];
-      std::vector<std::string> written = writtenRegisters(st);
-      if (!st.guard.empty() || written.size() != 1 || writes[written[0]] != 1 || found.count(written[0]))
+      const std::vector<std::string> &written = writtenBy[i];
+      if (!st.guard.empty() || written.size() != 1 || writes[written[0]] != 1 || isFound.count(written[0]))
         continue;
       const std::string &r = written[0];
       const unsigned bits = width(r);
@@ -286,7 +303,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
         src = UniformSource{UniformSource::Kind::VariableAddress, 0, 0, 64, "", st.symbol};
       } else if (st.kind == Stmt::Kind::Load) {
         // (Read-only memory at an unchanging address: the same value every time.)
-        computed = scalarLoadShape(k, st, bits) && (st.baseIsSymbol || found.count(st.base));
+        computed = scalarLoadShape(k, st, bits) && (st.baseIsSymbol || isFound.count(st.base));
       } else {
         std::string from;
         if (st.kind == Stmt::Kind::Cvta && st.symbol.empty() && (st.space == Space::Global || st.space == Space::Const) &&
@@ -296,13 +313,13 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
             st.inst.form.type == ptx::TypeClass::B && st.inst.srcs.size() == 1 && st.inst.srcs[0].isReg())
           from = st.inst.srcs[0].reg;
         if (!from.empty()) {
-          if (found.count(from) && width(from) == bits)
+          if (isFound.count(from) && width(from) == bits)
             src = found.at(from);
         } else if (st.kind == Stmt::Kind::Compute && st.inst.dsts.size() == 1 && (bits == 32 || bits == 64)) {
           // (A constant is not worth an SGPR: an immediate or one v_mov serves.)
           bool sourcesUniform = true, anyRegister = false;
           for (const ptx::Operand &o : st.inst.srcs) {
-            sourcesUniform = sourcesUniform && (!o.isReg() || found.count(o.reg));
+            sourcesUniform = sourcesUniform && (!o.isReg() || isFound.count(o.reg));
             anyRegister = anyRegister || o.isReg();
           }
           computed = sourcesUniform && anyRegister && scalarRule(st);
@@ -317,11 +334,12 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
       }
       if (src) {
         found.emplace(r, *src);
+        isFound.insert(r);
         changed = true;
       }
     }
   }
-  varyingValues(k, g, barrierBlock, scalarRule, maxHomeWords, live, extent, homes, u);
+  varyingValues(k, g, barrierBlock, scalarRule, maxHomeWords, live, extent, homes, writtenBy, isFound, u);
   return u;
 }
 
