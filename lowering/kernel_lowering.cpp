@@ -97,9 +97,15 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
   // budget two SGPRs smaller if a far branch found no SGPR pair for its long
   // jump (spilling makes room). Each adjustment is made once; the last
   // try's errors stand.
+  // Once the kernel ran out of SGPRs with homes in one order, the other
+  // orders tried below start without them (each try is a whole lowering:
+  // a 79k-statement kernel lowered six times instead of four).
+  bool homesRanOut = false;
   auto lower = [&](const kernel::Kernel &k) {
     Options opts = options;
-    bool homesOff = false, pairRoom = false, lowered = false;
+    if (homesRanOut)
+      opts.scalarHomeSgprs = 0;
+    bool homesOff = homesRanOut, pairRoom = false, lowered = false;
     for (unsigned attempt = 0; attempt < 3; ++attempt) {
       diags.resize(diagsBefore);
       out = KernelTranslation{};
@@ -109,7 +115,7 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
         break;
       if (l.outOfSgprsWithHomes() && !homesOff) {
         opts.scalarHomeSgprs = 0;
-        homesOff = true;
+        homesOff = homesRanOut = true;
       } else if (l.needsBranchPair() && !pairRoom) {
         opts.maxSgprs = (opts.maxSgprs ? opts.maxSgprs : targets::kMaxSgprs) - 2;
         pairRoom = true;
