@@ -199,7 +199,7 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   // instruction of it or around it reading the value): the value is dead
   // there, and its registers may hold another. The keccak state carried
   // around a round loop is dead from its last read to its new value, while
-  // the round's 25 rotated lanes are live (keccak: 166 -> 120 VGPRs).
+  // the round's 25 rotated lanes are live (keccak gfx942: 166 -> 142 VGPRs).
   iv.holes.assign(nv, {});
   std::vector<long> lastAccess(nv, -1);
   std::vector<unsigned> readHere(nv, ~0u), writtenHere(nv, ~0u); // position of the mark; halves written
