@@ -299,9 +299,12 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   if (live)
     for (size_t u = 0; u < fn.body.size(); ++u)
       for (const mir::MInst &mi : fn.body[u].insts)
-        for (unsigned v : {mi.dst.vreg, mi.dst.vregHi}) {
+        for (unsigned half = 0; half < 2; ++half) {
+          // (vregHi is 0 outside a pair: a plain operand names vreg only,
+          // which may itself be vreg 0.)
+          const unsigned v = half ? mi.dst.vregHi : mi.dst.vreg;
           if ((mi.dst.kind != mir::MOperand::Kind::VReg && mi.dst.kind != mir::MOperand::Kind::Pair) ||
-              (v == mi.dst.vregHi && mi.dst.kind != mir::MOperand::Kind::Pair) || v >= n)
+              (half && mi.dst.kind != mir::MOperand::Kind::Pair) || v >= n)
             continue;
           if (defsOf[v].empty() || defsOf[v].back() != static_cast<long>(u))
             defsOf[v].push_back(static_cast<long>(u));

@@ -114,7 +114,10 @@ namespace {
 std::string matchKey(const ptx::Instruction &inst, const targets::TargetInfo &t, bool scalar) {
   std::string key;
   key.reserve(16 + 10 * inst.srcs.size());
-  auto put = [&key](uint64_t v, size_t bytes) { key.append(reinterpret_cast<const char *>(&v), bytes); };
+  auto put = [&key](uint64_t v, size_t bytes) { // (low byte first, whatever the host's order)
+    for (size_t i = 0; i < bytes; ++i)
+      key.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  };
   key.append(t.name).push_back('\0'); // (targets are made by name: targets/target_info.cpp)
   put(scalar, 1);
   put(inst.form.id(), 4);

@@ -213,8 +213,9 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
     auto noteOperand = [&](const MOperand &o, bool write, bool partial) {
       if (o.kind != MOperand::Kind::VReg && o.kind != MOperand::Kind::Pair)
         return;
-      for (unsigned v : {o.vreg, o.vregHi}) {
-        if (v >= nv || (v == o.vregHi && o.kind != MOperand::Kind::Pair))
+      for (unsigned half = 0; half < 2; ++half) {
+        const unsigned v = half ? o.vregHi : o.vreg; // (vregHi is 0 outside a pair)
+        if (v >= nv || (half && o.kind != MOperand::Kind::Pair))
           continue;
         touch(v);
         if (!write || partial) {
