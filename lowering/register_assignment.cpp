@@ -204,6 +204,11 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   std::vector<long> lastAccess(nv, -1);
   std::vector<unsigned> readHere(nv, ~0u), writtenHere(nv, ~0u); // position of the mark; halves written
   std::vector<uint8_t> halves(nv, 0);
+  // (The same walk finds the last position reading the work-item IDs' VGPRs, below.)
+  iv.abiVgprs = workItemIdVgprs(t_);
+  auto readsIds = [&](const MOperand &o) {
+    return o.kind == MOperand::Kind::Phys && o.file == mir::RegFile::Vgpr && o.physIndex < iv.abiVgprs;
+  };
   for (size_t i = 0; i < n; ++i) {
     std::vector<unsigned> touched;
     auto touch = [&](unsigned v) {
@@ -233,6 +238,8 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
         for (const MOperand &o : mi.srcs)
           noteOperand(o, false, false);
         noteOperand(mi.dst, true, mi.op == amd::Op::V_WRITELANE_B32);
+        if (readsIds(mi.dst) || std::any_of(mi.srcs.begin(), mi.srcs.end(), readsIds))
+          iv.abiVgprsEnd = static_cast<long>(i);
       }
     for (unsigned v : use[i])
       touch(v), readHere[v] = static_cast<unsigned>(i);
@@ -253,19 +260,6 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   }
   // The work-item IDs' VGPRs are free after their last read; a read inside
   // a loop keeps them to the end of the loop's last block.
-  iv.abiVgprs = workItemIdVgprs(t_);
-  for (size_t i = 0; i < n; ++i) {
-    bool reads = false;
-    for (const std::vector<MInst> *part : {&before_[i], &fn_.body[i].insts, &after_[i]})
-      for (const MInst &mi : *part) {
-        auto abi = [&](const MOperand &o) {
-          return o.kind == MOperand::Kind::Phys && o.file == mir::RegFile::Vgpr && o.physIndex < iv.abiVgprs;
-        };
-        reads = reads || abi(mi.dst) || std::any_of(mi.srcs.begin(), mi.srcs.end(), abi);
-      }
-    if (reads)
-      iv.abiVgprsEnd = static_cast<long>(i);
-  }
   for (bool grown = iv.abiVgprsEnd >= 0; grown;) {
     grown = false;
     const unsigned b = blockOf_[static_cast<size_t>(iv.abiVgprsEnd)];

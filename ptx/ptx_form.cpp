@@ -1,7 +1,6 @@
 #include "ptx/ptx_ir.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <mutex>
 #include <unordered_map>
 

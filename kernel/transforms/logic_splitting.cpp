@@ -1,10 +1,11 @@
 #include "kernel/transforms/logic_splitting.hpp"
 
-#include "kernel/analysis/dataflow.hpp"
+#include "kernel/analysis/control_flow_graph.hpp"
 #include "kernel/transforms/statement_building.hpp"
 
 #include <array>
 #include <optional>
+#include <unordered_map>
 
 namespace p2a::kernel {
 
@@ -66,7 +67,7 @@ Kernel splitLogicForLatency(const Kernel &k, const targets::TargetInfo &t, const
   if (t.wave_size != 32)
     return k;
   const size_t n = k.body.size();
-  const Dataflow df(k);
+  const ControlFlowGraph g = controlFlowGraph(k); // (only which block each statement is in)
   unsigned freshCount = 0;
   Kernel out = k;
   auto fresh = [&] {
@@ -80,9 +81,9 @@ Kernel splitLogicForLatency(const Kernel &k, const targets::TargetInfo &t, const
   // The first steps, each to go just before its lop3 (which reads the same
   // x and y there: the scheduler moves it up to where they are ready).
   std::vector<std::optional<Stmt>> before(n);
-  std::map<std::string, size_t> lastWrite; // in the current block
+  std::unordered_map<std::string, size_t> lastWrite; // in the current block
   for (size_t i = 0; i < n; ++i) {
-    if (i > 0 && df.block[i] != df.block[i - 1])
+    if (i > 0 && g.blockOf[i] != g.blockOf[i - 1])
       lastWrite.clear();
     const Stmt &s = k.body[i];
     if (isThreeInputLop3(s)) {
@@ -95,9 +96,9 @@ Kernel splitLogicForLatency(const Kernel &k, const targets::TargetInfo &t, const
       }
       const unsigned z = static_cast<unsigned>(std::max_element(written.begin(), written.end()) - written.begin());
       const unsigned p = z == 0 ? 1 : 0, q = z == 2 ? 1 : 2;
-      const unsigned lut = static_cast<unsigned>(in[3].imm & 0xFF);
-      const double whole = bestCost(s.inst, t, cost);
       if (written[z] >= 0 && written[z] > written[p] && written[z] > written[q]) {
+        const unsigned lut = static_cast<unsigned>(in[3].imm & 0xFF);
+        const double whole = bestCost(s.inst, t, cost);
         std::optional<std::pair<ptx::Instruction, ptx::Instruction>> best;
         for (unsigned g = 1; g < 15 && !best; ++g) {
           const unsigned step = stepTable(g, kSourceMasks[p], kSourceMasks[q]);
