@@ -1364,6 +1364,32 @@ TEST_CASE("bytes assembled into words are one dword load and a v_perm_b32 per va
   }
 }
 
+TEST_CASE("eight bytes assembled into 64-bit values are one 64-bit load and a v_perm_b32 per half out of place") {
+  // tests/kernels/bytes64.ptx: a little-endian word at an unaligned address
+  // (loaded straight into its value), a big-endian one (each half a
+  // reversed dword of the other), and a part of it read again.
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/bytes64.ptx");
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    auto count = [&](const std::string &what) {
+      size_t c = 0;
+      for (size_t at = m.assembly.find(what); at != std::string::npos; at = m.assembly.find(what, at + 1))
+        ++c;
+      return c;
+    };
+    CHECK(count(t.mnemonic("global_load_dwordx2") + " ") == 2);
+    CHECK(count(t.mnemonic("global_load_ubyte") + " ") == 0);
+    CHECK(count("v_perm_b32") == 3); // the big-endian halves, and the part shifted by 40
+    check::Options o;
+    o.grid = {2, 1, 1};
+    o.block = {64, 1, 1};
+    check::Result r = check::run(src, t, o, p2a::testing::costModel());
+    CHECK_MESSAGE(r.status == check::Status::Pass, r.report);
+  }
+}
+
 TEST_CASE("an add of an add's or a xor's result is one v_add3_u32 or v_xad_u32") {
   const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
                           ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n"

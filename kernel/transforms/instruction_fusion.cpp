@@ -442,12 +442,13 @@ namespace p2a::kernel {
 
 namespace {
 
-// A 32-bit value as its bits' sources: each bit is zero (kZeroBit), a bit of
-// one of the loaded bytes (leaf * 8 + bit), or something else (kOtherBit).
+// A value of up to 64 bits as its bits' sources: each bit is zero
+// (kZeroBit), a bit of one of the loaded bytes (leaf * 8 + bit), or
+// something else (kOtherBit). Bits at and above the register's width are zero.
 constexpr int kZeroBit = -1, kOtherBit = -2;
-using BitSources = std::array<int, 32>;
+using BitSources = std::array<int, 64>;
 
-// An unsigned byte load a dword load may replace: ld.global[.nc].u8 into one
+// An unsigned byte load a wider load may replace: ld.global[.nc].u8 into one
 // register, weak (PTX ISA 8.5: a weak load may be combined with its neighbours).
 bool isByteLoad(const Stmt &s) {
   return s.kind == Stmt::Kind::Load && s.guard.empty() && s.space == Space::Global && s.elemBits == 8 &&
@@ -464,6 +465,18 @@ std::optional<unsigned> powerOfTwo(const ptx::Operand &o) {
   return k;
 }
 
+BitSources truncated(BitSources v, unsigned width) {
+  for (unsigned i = width; i < 64; ++i)
+    v[i] = kZeroBit;
+  return v;
+}
+
+BitSources shifted(const BitSources &v, int by) {
+  BitSources r;
+  for (int i = 0; i < 64; ++i)
+    r[size_t(i)] = i - by >= 0 && i - by < 64 ? v[size_t(i - by)] : kZeroBit;
+  return r;
+}
 
 // The bit sources of statement `s`'s result from those of its register
 // operands (`of`), for the operations a byte assembly uses; nullopt for
@@ -479,57 +492,51 @@ std::optional<BitSources> assemble(const Stmt &s, const std::function<const BitS
       return std::nullopt;
     if (src[i].isImm()) {
       BitSources b;
-      for (unsigned bit = 0; bit < 32; ++bit)
+      for (unsigned bit = 0; bit < 64; ++bit)
         b[bit] = (src[i].imm >> bit) & 1 ? kOtherBit : kZeroBit;
       return b;
     }
     const BitSources *b = src[i].isReg() ? of(src[i].reg) : nullptr;
     return b ? std::optional(*b) : std::nullopt;
   };
-  auto shifted = [](const BitSources &v, int by) {
-    BitSources r;
-    for (int i = 0; i < 32; ++i)
-      r[size_t(i)] = i - by >= 0 && i - by < 32 ? v[size_t(i - by)] : kZeroBit;
-    return r;
-  };
-  auto zext = [](BitSources v, unsigned width) {
-    for (unsigned i = width; i < 32; ++i)
-      v[i] = kZeroBit;
-    return v;
-  };
+  const bool wordSized = f.width == 32 || f.width == 64;
   switch (f.opcode) {
   case ptx::Opcode::Mov:
     if (f.width < 16 || !src[0].isReg())
       return std::nullopt;
     return operand(0);
-  case ptx::Opcode::Cvt: { // zero-extending conversions only
-    if (f.fromType == ptx::TypeClass::S || f.fromWidth > 32 || f.width < f.fromWidth || !src[0].isReg())
+  case ptx::Opcode::Cvt: { // zero extension (an unsigned source) and truncation (PTX ISA 9.7.9.21)
+    if (f.fromType == ptx::TypeClass::S || !src[0].isReg())
       return std::nullopt;
     std::optional<BitSources> v = operand(0);
-    return v ? std::optional(zext(*v, f.fromWidth)) : std::nullopt;
+    return v ? std::optional(truncated(*v, std::min(f.fromWidth, f.width))) : std::nullopt;
   }
   case ptx::Opcode::Shl:
   case ptx::Opcode::Shr: {
-    if (f.width != 32 || !src[1].isImm() || src[1].imm >= 32 || (f.opcode == ptx::Opcode::Shr && f.type == ptx::TypeClass::S))
+    if (!wordSized || !src[1].isImm() || src[1].imm >= f.width ||
+        (f.opcode == ptx::Opcode::Shr && f.type == ptx::TypeClass::S))
       return std::nullopt;
     std::optional<BitSources> v = operand(0);
     const int by = static_cast<int>(src[1].imm);
-    return v ? std::optional(shifted(*v, f.opcode == ptx::Opcode::Shl ? by : -by)) : std::nullopt;
+    return v ? std::optional(truncated(shifted(*v, f.opcode == ptx::Opcode::Shl ? by : -by), f.width))
+             : std::nullopt;
   }
-  case ptx::Opcode::MulWide:
-  case ptx::Opcode::MulLo: { // by a power of two: a shift of the zero-extended source
+  case ptx::Opcode::MulWide: // by a power of two: a shift of the zero-extended source, twice as wide
+  case ptx::Opcode::MulLo: {
     const std::optional<unsigned> k2 = powerOfTwo(src[1]);
-    if (!k2 || f.type == ptx::TypeClass::S || (f.opcode == ptx::Opcode::MulWide ? f.width != 16 : f.width != 32))
+    const bool wide = f.opcode == ptx::Opcode::MulWide;
+    if (!k2 || f.type == ptx::TypeClass::S || (wide ? f.width != 16 && f.width != 32 : !wordSized))
       return std::nullopt;
     std::optional<BitSources> v = operand(0);
-    return v ? std::optional(shifted(zext(*v, f.opcode == ptx::Opcode::MulWide ? 16 : 32), int(*k2))) : std::nullopt;
+    return v ? std::optional(truncated(shifted(truncated(*v, f.width), int(*k2)), wide ? 2 * f.width : f.width))
+             : std::nullopt;
   }
   case ptx::Opcode::And: { // with a constant mask
-    if (f.width != 32 || !src[1].isImm())
+    if (!wordSized || !src[1].isImm())
       return std::nullopt;
     std::optional<BitSources> v = operand(0);
     if (v)
-      for (unsigned i = 0; i < 32; ++i)
+      for (unsigned i = 0; i < 64; ++i)
         if (!((src[1].imm >> i) & 1))
           (*v)[i] = kZeroBit;
     return v;
@@ -537,38 +544,109 @@ std::optional<BitSources> assemble(const Stmt &s, const std::function<const BitS
   case ptx::Opcode::Or:
   case ptx::Opcode::Xor:
   case ptx::Opcode::Add: { // of disjoint bits: each bit from one side, no carries
-    if (f.width != 32)
+    if (!wordSized)
       return std::nullopt;
     std::optional<BitSources> x = operand(0), y = x ? operand(1) : std::nullopt;
     if (!x || !y)
       return std::nullopt;
-    for (unsigned i = 0; i < 32; ++i) {
+    for (unsigned i = 0; i < 64; ++i) {
       if ((*x)[i] != kZeroBit && (*y)[i] != kZeroBit)
         return std::nullopt;
       if ((*x)[i] == kZeroBit)
         (*x)[i] = (*y)[i];
     }
-    return x;
+    return truncated(*x, f.width);
+  }
+  case ptx::Opcode::Bfi: { // bfi d, a, b, pos, len with constant pos and len (PTX ISA 9.7.1.10)
+    if (!wordSized || src.size() != 4 || !src[2].isImm() || !src[3].isImm())
+      return std::nullopt;
+    std::optional<BitSources> a = operand(0), b = a ? operand(1) : std::nullopt;
+    if (!a || !b)
+      return std::nullopt;
+    // (.b32 reads pos and len from their low bytes; .b64 from the whole .u32)
+    const uint64_t pos = f.width == 32 ? src[2].imm & 0xff : src[2].imm & 0xffffffff,
+                   len = f.width == 32 ? src[3].imm & 0xff : src[3].imm & 0xffffffff;
+    for (uint64_t i = pos; i < f.width && i < pos + len; ++i)
+      (*b)[i] = (*a)[i - pos];
+    return truncated(*b, f.width);
   }
   default: return std::nullopt;
   }
 }
 
-// The prmt selector (PTX ISA 9.7.9.7, default mode, a = the dword, b = 0)
-// that makes `v` from the four loaded bytes (leaf n is byte byteOf[n]), if
-// each byte of `v` is zero or one loaded byte in place.
-std::optional<uint32_t> byteSelector(const BitSources &v, const std::array<int, 4> &byteOf) {
-  uint32_t selector = 0;
+// How one 32-bit half of a value is made from the loaded dwords: a prmt
+// (PTX ISA 9.7.9.7, default mode) of dword `a` with dword `b` (-1: the
+// immediate 0, whose byte 4 gives zeros), or a copy of dword `a`.
+struct HalfFromDwords {
+  int a = 0, b = -1;
+  uint32_t selector = 0x3210;
+  bool copy() const { return b < 0 && selector == 0x3210; }
+  bool zero() const { return b < 0 && selector == 0x4444; }
+};
+
+// The half `half` of `v` from the loaded dwords (bytes lo+4d .. lo+4d+3 in
+// dword d), if each of its bytes is zero or one loaded byte in place, and
+// all its bytes fit one prmt: from one dword, with zeros; or from both,
+// without. (A half of zeros only is the zero() prmt of dword 0.)
+std::optional<HalfFromDwords> halfFromDwords(const BitSources &v, unsigned half) {
+  std::array<int, 4> leafOf{}; // per byte: the loaded byte, or -1 for zero
+  bool dword[2] = {false, false}, zeros = false;
   for (unsigned byte = 0; byte < 4; ++byte) {
-    const int b0 = v[8 * byte];
+    const size_t at = 32 * half + 8 * byte;
+    const int b0 = v[at];
     if (b0 != kZeroBit && (b0 < 0 || b0 % 8 != 0))
       return std::nullopt;
     for (unsigned i = 0; i < 8; ++i)
-      if (v[8 * byte + i] != (b0 == kZeroBit ? kZeroBit : b0 + int(i)))
+      if (v[at + i] != (b0 == kZeroBit ? kZeroBit : b0 + int(i)))
         return std::nullopt;
-    selector |= uint32_t(b0 == kZeroBit ? 4 : byteOf[size_t(b0 / 8)]) << (4 * byte);
+    leafOf[byte] = b0 == kZeroBit ? -1 : b0 / 8;
+    if (b0 == kZeroBit)
+      zeros = true;
+    else
+      dword[b0 / 32] = true;
   }
-  return selector;
+  HalfFromDwords h;
+  h.selector = 0;
+  if (dword[0] && dword[1]) {
+    if (zeros)
+      return std::nullopt;
+    h.a = 0;
+    h.b = 1;
+    for (unsigned byte = 0; byte < 4; ++byte)
+      h.selector |= uint32_t(leafOf[byte]) << (4 * byte);
+    return h;
+  }
+  h.a = dword[1] ? 1 : 0;
+  for (unsigned byte = 0; byte < 4; ++byte)
+    h.selector |= uint32_t(leafOf[byte] < 0 ? 4 : leafOf[byte] % 4) << (4 * byte);
+  return h;
+}
+
+// A value made of the loaded bytes: each of its bytes is zero or one loaded
+// byte in place.
+bool fromLoadedBytes(const BitSources &v) {
+  for (unsigned byte = 0; byte < 8; ++byte) {
+    const int b0 = v[8 * byte];
+    if (b0 != kZeroBit && (b0 < 0 || b0 % 8 != 0))
+      return false;
+    for (unsigned i = 0; i < 8; ++i)
+      if (v[8 * byte + i] != (b0 == kZeroBit ? kZeroBit : b0 + int(i)))
+        return false;
+  }
+  return true;
+}
+
+// Widths a fused load's dwords may be read as (mov.b16 and narrower stay
+// byte loads).
+unsigned resultWidth(const Stmt &s, const Kernel &k) {
+  auto t = k.registers.find(s.inst.dsts[0].reg);
+  return t == k.registers.end() ? 0 : t->second.width;
+}
+
+std::string hexSelector(uint32_t selector) {
+  char text[8];
+  std::snprintf(text, sizeof text, "0x%04X", unsigned(selector));
+  return text;
 }
 
 } // namespace
@@ -596,105 +674,247 @@ Kernel fuseByteLoads(const Kernel &k) {
       for (const std::string &r : writtenRegisters(s))
         lastWrite[r] = long(i);
     }
-    for (const auto &[key, byOffset] : groups) {
-      for (auto it = byOffset.begin(); it != byOffset.end();) {
-        // A run of four consecutive offsets o .. o+3.
-        std::array<size_t, 4> leaf{};
-        auto at = it;
-        unsigned got = 0;
-        for (; got < 4 && at != byOffset.end() && at->first == it->first + int64_t(got); ++got, ++at)
-          leaf[got] = at->second;
-        if (got < 4) {
-          ++it;
+    // Fuses the run of `count` (8 or 4) byte loads at consecutive offsets
+    // from `start`, if its bytes are assembled into values as described in
+    // the header; false where it does not apply.
+    auto fuseRun = [&](const std::map<int64_t, size_t> &byOffset, std::map<int64_t, size_t>::const_iterator start,
+                       unsigned count, bool readOnly) {
+      std::array<size_t, 8> leaf{};
+      auto at = start;
+      unsigned got = 0;
+      for (; got < count && at != byOffset.end() && at->first == start->first + int64_t(got); ++got, ++at)
+        leaf[got] = at->second;
+      if (got < count)
+        return false;
+      const int64_t lo = start->first;
+      const size_t first = *std::min_element(leaf.begin(), leaf.begin() + count),
+                   last = *std::max_element(leaf.begin(), leaf.begin() + count);
+      for (size_t j = first + 1; !readOnly && j < last; ++j) {
+        const Stmt &s = out.body[j];
+        if (s.kind == Stmt::Kind::Store || s.kind == Stmt::Kind::Atomic || s.kind == Stmt::Kind::Barrier ||
+            s.kind == Stmt::Kind::Fence || (s.kind == Stmt::Kind::Load && (s.strong || s.ordered)))
+          return false;
+      }
+      // What the loaded bytes become, forward through the block: every
+      // statement whose result is made of them alone.
+      std::map<std::string, BitSources> known;
+      for (unsigned b = 0; b < count; ++b) {
+        const Stmt &s = out.body[leaf[b]];
+        if (df.writes.at(s.values[0].reg) != 1)
+          return false;
+        BitSources v;
+        for (unsigned i = 0; i < 64; ++i)
+          v[i] = i < 8 ? int(b) * 8 + int(i) : kZeroBit;
+        known[s.values[0].reg] = v; // leaf b reads byte lo + b
+      }
+      std::vector<size_t> members; // the statements computing from the bytes alone
+      std::map<std::string, unsigned> readsInside;
+      for (size_t j = first; j < blockEnd; ++j) {
+        const Stmt &s = out.body[j];
+        if (s.kind != Stmt::Kind::Compute)
+          continue;
+        std::optional<BitSources> v = assemble(s, [&](const std::string &r) -> const BitSources * {
+          auto f = known.find(r);
+          return f == known.end() ? nullptr : &f->second;
+        });
+        if (!v || !fromLoadedBytes(*v) || df.writes.at(s.inst.dsts[0].reg) != 1 ||
+            std::none_of(s.inst.srcs.begin(), s.inst.srcs.end(),
+                         [&](const ptx::Operand &o) { return o.isReg() && known.count(o.reg); }))
+          continue;
+        members.push_back(j);
+        known[s.inst.dsts[0].reg] = *v;
+        for (const ptx::Operand &o : s.inst.srcs)
+          if (o.isReg())
+            ++readsInside[o.reg];
+      }
+      // Values read outside the members are made from the dwords; the
+      // bytes themselves must not be (a 16-bit register stays a byte load).
+      for (unsigned b = 0; b < count; ++b) {
+        const std::string &r = out.body[leaf[b]].values[0].reg;
+        if (!df.reads.count(r) || df.reads.at(r) != readsInside[r])
+          return false;
+      }
+      std::vector<size_t> escaping;
+      unsigned extra = 0; // statements the escaping values take
+      for (size_t j : members) {
+        const std::string &r = out.body[j].inst.dsts[0].reg;
+        const auto total = df.reads.find(r);
+        if (total != df.reads.end() && total->second <= readsInside[r])
+          continue;
+        const unsigned width = resultWidth(out.body[j], out);
+        if (width != 32 && width != 64)
+          return false;
+        escaping.push_back(j);
+        extra += 1;
+        for (unsigned half = 0; half * 32 < width; ++half) {
+          const std::optional<HalfFromDwords> h = halfFromDwords(known.at(r), half);
+          if (!h)
+            return false;
+          if (width == 64 && !h->copy() && !h->zero())
+            ++extra;
+        }
+      }
+      // Fewer statements saved than a load and what the values take: left alone.
+      if (escaping.empty() || count - 1 + members.size() < extra + 6)
+        return false;
+      // The value alone, whole and in order (a 64-bit one from eight bytes,
+      // a 32-bit one from four) and neither read nor written between the
+      // first load and itself, is loaded directly.
+      std::optional<size_t> direct;
+      std::string directRegister;
+      if (escaping.size() == 1) {
+        const size_t j = escaping[0];
+        const std::string &r = out.body[j].inst.dsts[0].reg;
+        const unsigned width = resultWidth(out.body[j], out);
+        bool whole = width == 8 * count;
+        for (unsigned half = 0; whole && half * 32 < width; ++half) {
+          const HalfFromDwords h = *halfFromDwords(known.at(r), half);
+          whole = h.copy() && h.a == int(half);
+        }
+        for (size_t i = first + 1; whole && i < j; ++i) {
+          const std::vector<std::string> reads = readRegisters(out.body[i]), writes = writtenRegisters(out.body[i]);
+          whole = std::find(reads.begin(), reads.end(), r) == reads.end() &&
+                  std::find(writes.begin(), writes.end(), r) == writes.end();
+        }
+        if (whole) {
+          direct = j;
+          directRegister = r;
+        }
+      }
+      // Slots for the prmts of 64-bit values' halves: statements folded
+      // away, after the load and before the value's own, taken in order.
+      std::vector<size_t> slots;
+      for (unsigned b = 0; b < count; ++b)
+        if (leaf[b] != first)
+          slots.push_back(leaf[b]);
+      for (size_t j : members)
+        if (std::find(escaping.begin(), escaping.end(), j) == escaping.end())
+          slots.push_back(j);
+      std::sort(slots.begin(), slots.end());
+      struct HalfPrmt {
+        size_t slot, value;
+        unsigned half;
+      };
+      std::vector<HalfPrmt> halfPrmts;
+      size_t nextSlot = 0;
+      // Eight bytes not loaded directly are one 64-bit load, and its dwords
+      // one mov.b64 {lo, hi} (copies register assignment may make free), at
+      // the first slot, before any of their readers.
+      std::optional<size_t> unpackAt;
+      if (count == 8 && !direct) {
+        if (slots.empty() || slots[0] >= escaping[0])
+          return false;
+        unpackAt = slots[nextSlot++];
+      }
+      for (size_t j : escaping) {
+        if (direct == j || resultWidth(out.body[j], out) != 64)
+          continue;
+        for (unsigned half = 0; half < 2; ++half) {
+          const HalfFromDwords h = *halfFromDwords(known.at(out.body[j].inst.dsts[0].reg), half);
+          if (h.copy() || h.zero())
+            continue;
+          if (nextSlot == slots.size() || slots[nextSlot] >= j)
+            return false;
+          halfPrmts.push_back({slots[nextSlot++], j, half});
+        }
+      }
+      // Rewriting.
+      std::array<std::string, 2> dword;
+      for (unsigned d = 0; d < count / 4; ++d) {
+        dword[d] = "%__dword" + std::to_string(fresh++);
+        out.registers[dword[d]] = ptx::RegisterType{ptx::TypeClass::B, 32};
+      }
+      std::string lines;
+      for (size_t j : std::set<size_t>(leaf.begin(), leaf.begin() + count))
+        lines += (lines.empty() ? "" : ", ") + std::to_string(out.body[j].loc.line);
+      const unsigned loadLine = out.body[first].loc.line;
+      const std::string wide = count == 8 ? "64-bit" : "32-bit", from = " load at line " + std::to_string(loadLine);
+      auto prmtOf = [&](const HalfFromDwords &h, const ptx::Instruction &at, const ptx::Operand &dst) {
+        return replacing(at, ptx::Form{ptx::Opcode::Prmt, ptx::TypeClass::B, 32}, {dst},
+                         {registerOperand(dword[size_t(h.a)]),
+                          h.b < 0 ? immediate(0) : registerOperand(dword[size_t(h.b)]), immediate(h.selector)});
+      };
+      std::map<std::pair<size_t, unsigned>, ptx::Operand> halfRegister; // (value, half) -> its prmt's result
+      std::vector<std::pair<size_t, Stmt>> placed;
+      for (const HalfPrmt &p : halfPrmts) {
+        const std::string tmp = "%__dword" + std::to_string(fresh++);
+        out.registers[tmp] = ptx::RegisterType{ptx::TypeClass::B, 32};
+        const HalfFromDwords h = *halfFromDwords(known.at(out.body[p.value].inst.dsts[0].reg), p.half);
+        Stmt s = out.body[p.value];
+        s.loc = out.body[p.slot].loc;
+        s.inst = prmtOf(h, out.body[p.value].inst, registerOperand(tmp));
+        s.inst.loc = s.loc;
+        s.note = std::string(p.half ? "the high" : "the low") + " half of line " +
+                 std::to_string(out.body[p.value].loc.line) + "'s value: the bytes of lines " + lines +
+                 " placed by one prmt (selector " + hexSelector(h.selector) + ") of their " + wide + from;
+        placed.emplace_back(p.slot, std::move(s));
+        halfRegister[{p.value, p.half}] = registerOperand(tmp);
+      }
+      for (size_t j : escaping) {
+        if (direct == j)
+          continue;
+        Stmt &s = out.body[j];
+        const BitSources &v = known.at(s.inst.dsts[0].reg);
+        if (resultWidth(s, out) == 32) {
+          const HalfFromDwords h = *halfFromDwords(v, 0);
+          s.inst = prmtOf(h, s.inst, s.inst.dsts[0]);
+          s.note = "the bytes of lines " + lines + " placed by one prmt (selector " + hexSelector(h.selector) +
+                   ") of their " + wide + from;
           continue;
         }
-        const int64_t lo = it->first;
-        it = at;
-        const size_t first = *std::min_element(leaf.begin(), leaf.end()),
-                     last = *std::max_element(leaf.begin(), leaf.end());
-        bool ok = true;
-        for (size_t j = first + 1; ok && !std::get<2>(key) && j < last; ++j) {
-          const Stmt &s = out.body[j];
-          ok = !(s.kind == Stmt::Kind::Store || s.kind == Stmt::Kind::Atomic || s.kind == Stmt::Kind::Barrier ||
-                 s.kind == Stmt::Kind::Fence || (s.kind == Stmt::Kind::Load && (s.strong || s.ordered)));
+        std::array<ptx::Operand, 2> halves;
+        for (unsigned half = 0; half < 2; ++half) {
+          const HalfFromDwords h = *halfFromDwords(v, half);
+          halves[half] = h.copy()   ? registerOperand(dword[size_t(h.a)])
+                         : h.zero() ? immediate(0)
+                                    : halfRegister.at({j, half});
         }
-        // What the loaded bytes become, forward through the block: every
-        // statement whose result is a byte permutation of them.
-        std::map<std::string, BitSources> known;
-        std::array<int, 4> byteOf{};
-        for (unsigned b = 0; b < 4; ++b) {
-          const Stmt &s = out.body[leaf[b]];
-          ok = ok && df.writes.at(s.values[0].reg) == 1;
-          BitSources v;
-          for (unsigned i = 0; i < 32; ++i)
-            v[i] = i < 8 ? int(b) * 8 + int(i) : kZeroBit;
-          known[s.values[0].reg] = v;
-          byteOf[b] = int(b); // leaf b reads byte lo + b
-        }
-        std::vector<size_t> members; // the statements computing from the bytes alone
-        std::map<std::string, unsigned> readsInside;
-        for (size_t j = first; ok && j < blockEnd; ++j) {
-          const Stmt &s = out.body[j];
-          if (s.kind != Stmt::Kind::Compute)
-            continue;
-          std::optional<BitSources> v = assemble(s, [&](const std::string &r) -> const BitSources * {
-            auto f = known.find(r);
-            return f == known.end() ? nullptr : &f->second;
-          });
-          if (!v || !byteSelector(*v, byteOf) || df.writes.at(s.inst.dsts[0].reg) != 1 ||
-              std::none_of(s.inst.srcs.begin(), s.inst.srcs.end(),
-                           [&](const ptx::Operand &o) { return o.isReg() && known.count(o.reg); }))
-            continue;
-          members.push_back(j);
-          known[s.inst.dsts[0].reg] = *v;
-          for (const ptx::Operand &o : s.inst.srcs)
-            if (o.isReg())
-              ++readsInside[o.reg];
-        }
-        // Values read outside the members become prmts of the dword; the
-        // bytes themselves must not be (a 16-bit register stays a byte load).
-        std::vector<size_t> escaping;
-        for (unsigned b = 0; ok && b < 4; ++b) {
-          const std::string &r = out.body[leaf[b]].values[0].reg;
-          ok = df.reads.count(r) && df.reads.at(r) == readsInside[r];
-        }
-        for (size_t j : members) {
-          const std::string &r = out.body[j].inst.dsts[0].reg;
-          const auto total = df.reads.find(r);
-          if (total == df.reads.end() || total->second > readsInside[r])
-            escaping.push_back(j);
-        }
-        if (!ok || escaping.empty() || members.size() < escaping.size() + 3)
-          continue; // (fewer statements saved than a load and its prmts cost)
-        const std::string dword = "%__dword" + std::to_string(fresh++);
-        out.registers[dword] = ptx::RegisterType{ptx::TypeClass::B, 32};
-        std::string lines;
-        for (size_t j : std::set<size_t>(leaf.begin(), leaf.end()))
-          lines += (lines.empty() ? "" : ", ") + std::to_string(out.body[j].loc.line);
-        Stmt &load = out.body[first];
-        const unsigned loadLine = load.loc.line;
-        for (size_t j : members)
-          if (std::find(escaping.begin(), escaping.end(), j) == escaping.end())
-            foldAway(out.body[j], "folded into the prmt(s) of the 32-bit load at line " + std::to_string(loadLine));
-        for (size_t j : escaping) {
-          Stmt &s = out.body[j];
-          const uint32_t selector = *byteSelector(known.at(s.inst.dsts[0].reg), byteOf);
-          char selText[8];
-          std::snprintf(selText, sizeof selText, "0x%04X", unsigned(selector));
-          s.inst = replacing(s.inst, ptx::Form{ptx::Opcode::Prmt, ptx::TypeClass::B, 32}, s.inst.dsts,
-                             {registerOperand(dword), immediate(0), immediate(selector)});
-          s.note = std::string("the bytes of lines ") + lines + " placed by one prmt (selector " + selText +
-                   ") of their 32-bit load at line " + std::to_string(loadLine);
-        }
-        for (size_t j : leaf)
-          if (j != first)
-            foldAway(out.body[j], "folded into the 32-bit load at line " + std::to_string(loadLine));
-        load.elemBits = 32;
-        load.elemType = ptx::TypeClass::B;
-        load.offset = lo;
-        load.values[0].reg = dword;
-        load.note = "the byte loads of lines " + lines + " as one 32-bit load (global memory allows unaligned "
-                    "dwords on AMDHSA)";
+        s.inst = replacing(s.inst, ptx::Form{ptx::Opcode::MovPack, ptx::TypeClass::B, 64}, s.inst.dsts,
+                           {halves[0], halves[1]});
+        s.note = "the bytes of lines " + lines + " as the halves of their " + wide + from;
+      }
+      for (size_t j : members)
+        if (std::find(escaping.begin(), escaping.end(), j) == escaping.end() || direct == j)
+          foldAway(out.body[j], "folded into the " + wide + from);
+      for (unsigned b = 0; b < count; ++b)
+        if (leaf[b] != first)
+          foldAway(out.body[leaf[b]], "folded into the " + wide + from);
+      for (auto &[slot, s] : placed)
+        out.body[slot] = std::move(s);
+      Stmt &load = out.body[first];
+      load.elemType = ptx::TypeClass::B;
+      load.offset = lo;
+      load.elemBits = 8 * count;
+      if (direct) {
+        load.values = {registerOperand(directRegister)};
+      } else if (unpackAt) {
+        const std::string qword = "%__qword" + std::to_string(fresh++);
+        out.registers[qword] = ptx::RegisterType{ptx::TypeClass::B, 64};
+        load.values = {registerOperand(qword)};
+        Stmt u = load;
+        u.kind = Stmt::Kind::Compute;
+        u.loc = out.body[*unpackAt].loc;
+        u.inst = replacing(load.inst, ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
+                           {registerOperand(dword[0]), registerOperand(dword[1])}, {registerOperand(qword)});
+        u.inst.loc = u.loc;
+        u.note = "the dwords of the 64-bit load at line " + std::to_string(loadLine);
+        out.body[*unpackAt] = std::move(u);
+      } else {
+        load.values = {registerOperand(dword[0])};
+      }
+      load.note = "the byte loads of lines " + lines + " as one " + wide +
+                  " load (AMDHSA runs global memory in unaligned mode)";
+      return true;
+    };
+    for (const auto &[key, byOffset] : groups) {
+      for (auto it = byOffset.begin(); it != byOffset.end();) {
+        unsigned fused = 0;
+        for (unsigned count : {8u, 4u})
+          if (fuseRun(byOffset, it, count, std::get<2>(key))) {
+            fused = count;
+            break;
+          }
+        std::advance(it, fused ? fused : 1);
       }
     }
     blockBegin = blockEnd;

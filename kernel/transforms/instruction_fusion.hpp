@@ -22,15 +22,21 @@
 // chains of adds.
 //
 // 3. Bytes assembled into a word (a message's big-endian words in sha256,
-// siphash's little-endian ones): a tree of cvt, shifts, masks, or/xor/add of
-// disjoint bits and multiplies by powers of two, over four ld.global.u8 of
-// bytes base+o .. base+o+3, whose result's every byte is one loaded byte
-// or zero, is one 32-bit load at base+o and one prmt placing the bytes
-// (v_perm_b32), as clang combines them. AMDHSA runs global memory in
-// unaligned mode (LLVM turns +unaligned-access-mode on for amdhsa), so the
-// dword needs no alignment. Nothing may write memory between the byte loads
-// unless they are .nc. Runs before the lop3 fusion, which would take the
-// tree's or/and apart.
+// siphash's little-endian 64-bit ones): a tree of cvt (zero extension and
+// truncation), shifts, masks, bfi at constant positions, or/xor/add of
+// disjoint bits and multiplies by powers of two, over eight (else four)
+// ld.global.u8 of bytes base+o .., whose every value read elsewhere has
+// each byte one loaded byte or zero, is one 64-bit (32-bit) load at base+o
+// and one prmt (v_perm_b32) per 32-bit half placing the bytes, as clang
+// combines them. A value that is the loaded bytes in order is loaded
+// directly; a half in order is the dword itself, a half of zeros the
+// immediate 0. The 64-bit load's dwords are one mov.b64 {lo, hi}, and the
+// halves' prmts go in the places of statements folded away. AMDHSA runs
+// global memory in unaligned mode (LLVM turns +unaligned-access-mode on for
+// amdhsa; clang-19 makes siphash's bytes one global_load_dwordx2 on every
+// target), so the load needs no alignment. Nothing may write memory between
+// the byte loads unless they are .nc. Runs before the lop3 fusion, which
+// would take the tree's or/and apart.
 //
 // 4. The negated low bit, -(x & 1) (neg or a subtraction from 0 of an and
 // with 1): all ones where bit 0 is set, else zero, which is bfe.s32 x, 0, 1
