@@ -6,6 +6,7 @@
 #include "kernel/transforms/local_array_promotion.hpp"
 #include "kernel/transforms/logic_splitting.hpp"
 #include "kernel/transforms/statement_scheduling.hpp"
+#include "kernel/transforms/vector_accesses.hpp"
 #include "kernel/transforms/xor_linear_maps.hpp"
 #include "targets/occupancy.hpp"
 
@@ -79,6 +80,7 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
   const select::RuleCostFn cost = cost::ruleCostFn(costs);
   auto rewritten = [&] {
     kernel::Kernel k = kernel::promoteLocalArrays(source);
+    k = kernel::widenVectorAccesses(k);
     k = kernel::substituteConstantOperands(k, t, cost);
     k = kernel::dropIdentityOperations(k);
     k = kernel::fuseByteLoads(k);

@@ -28,6 +28,7 @@
 #include <fstream>
 #include <map>
 #include <cstring>
+#include <regex>
 #include <sstream>
 
 using namespace p2a;
@@ -2346,6 +2347,30 @@ static std::string checkKernelFileOnEveryTarget(const std::string &name, unsigne
     CHECK(r.status == check::Status::Pass);
   }
   return src;
+}
+
+TEST_CASE("vector loads of 32-bit elements are one 64-bit load per pair where each element is written there alone") {
+  const std::string src = checkKernelFileOnEveryTarget("vector_loads.ptx", 2);
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    auto count = [&](const std::string &what) {
+      size_t c = 0;
+      for (size_t at = m.assembly.find(what); at != std::string::npos; at = m.assembly.find(what, at + 1))
+        ++c;
+      return c;
+    };
+    CHECK(count(t.mnemonic("global_load_dwordx2") + " ") == 2); // the .v4
+    CHECK(count(t.mnemonic("ds_read_b64") + " ") == 1);         // the shared .v2
+    CHECK(count(t.mnemonic("global_load_dword") + " ") == 4);   // a register written twice; a volatile .v2
+    // The copies are free: no v_mov_b32 after a 64-bit load reads a register it wrote.
+    const std::regex pair("(global_load_dwordx2|global_load_b64|ds_read_b64|ds_load_b64) v\\[(\\d+):(\\d+)\\]");
+    for (std::sregex_iterator it(m.assembly.begin(), m.assembly.end(), pair), end; it != end; ++it)
+      for (const std::string r : {(*it)[2].str(), (*it)[3].str()})
+        CHECK_MESSAGE(!std::regex_search(m.assembly.substr(size_t(it->position())),
+                                         std::regex("v_mov_b32 v\\d+, v" + r + "\\b")), r);
+  }
 }
 
 TEST_CASE("mov.b64 with four .b16 quarters (split and pack) agrees with the PTX interpreter on every target") {

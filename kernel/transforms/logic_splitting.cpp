@@ -80,7 +80,7 @@ Kernel splitLogicForLatency(const Kernel &k, const targets::TargetInfo &t, const
   };
   // The first steps, each to go just before its lop3 (which reads the same
   // x and y there: the scheduler moves it up to where they are ready).
-  std::vector<std::optional<Stmt>> before(n);
+  std::vector<std::vector<Stmt>> before(n), after(n);
   std::unordered_map<std::string, size_t> lastWrite; // in the current block
   for (size_t i = 0; i < n; ++i) {
     if (i > 0 && g.blockOf[i] != g.blockOf[i - 1])
@@ -128,7 +128,7 @@ Kernel splitLogicForLatency(const Kernel &k, const targets::TargetInfo &t, const
           Stmt step = s;
           step.inst = best->first;
           step.note = "split from the lop3 at line " + std::to_string(s.loc.line) + ": its inputs' step, ready early";
-          before[i] = std::move(step);
+          before[i].push_back(std::move(step));
           Stmt &root = out.body[i];
           root.inst = best->second;
           root.note = (s.note.empty() ? "" : s.note + "; then ") + "split in two: " + in[p].reg + " and " +
@@ -139,35 +139,8 @@ Kernel splitLogicForLatency(const Kernel &k, const targets::TargetInfo &t, const
     for (const std::string &r : writtenRegisters(s))
       lastWrite[r] = i;
   }
-  size_t added = 0;
-  for (const std::optional<Stmt> &b : before)
-    added += b.has_value();
-  if (!added)
-    return k;
-  // The body with the first steps in place; labels and source indices follow.
-  std::vector<Stmt> body;
-  body.reserve(n + added);
-  std::vector<unsigned> sourceIndex;
-  sourceIndex.reserve(n + added);
-  std::vector<unsigned> newIndex(n + 1);
-  for (size_t i = 0; i < n; ++i) {
-    newIndex[i] = static_cast<unsigned>(body.size()); // (a label here: the block starts with the step)
-    if (before[i]) {
-      body.push_back(std::move(*before[i]));
-      sourceIndex.push_back(static_cast<unsigned>(k.sourceOf(i)));
-    }
-    body.push_back(std::move(out.body[i]));
-    sourceIndex.push_back(static_cast<unsigned>(k.sourceOf(i)));
-  }
-  newIndex[n] = static_cast<unsigned>(body.size());
-  out.body = std::move(body);
-  out.sourceIndex = std::move(sourceIndex);
-  for (auto &[label, index] : out.labels)
-    index = newIndex[index];
-  for (Stmt &s : out.body)
-    if (s.kind == Stmt::Kind::Branch)
-      s.target = newIndex[s.target];
-  return out;
+  // (a label of the lop3 moves to its step: the block starts with it)
+  return withInsertedStatements(std::move(out), std::move(before), std::move(after));
 }
 
 } // namespace p2a::kernel

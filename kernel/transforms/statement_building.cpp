@@ -35,6 +35,43 @@ ptx::Instruction replacing(const ptx::Instruction &at, ptx::Form form, std::vect
   return r;
 }
 
+Kernel withInsertedStatements(Kernel k, std::vector<std::vector<Stmt>> before, std::vector<std::vector<Stmt>> after) {
+  const size_t n = k.body.size();
+  size_t added = 0;
+  for (size_t i = 0; i < n; ++i)
+    added += before[i].size() + after[i].size();
+  if (!added)
+    return k;
+  std::vector<Stmt> body;
+  body.reserve(n + added);
+  std::vector<unsigned> sourceIndex;
+  sourceIndex.reserve(n + added);
+  std::vector<unsigned> newIndex(n + 1);
+  for (size_t i = 0; i < n; ++i) {
+    newIndex[i] = static_cast<unsigned>(body.size());
+    const unsigned source = static_cast<unsigned>(k.sourceOf(i));
+    for (Stmt &s : before[i]) {
+      body.push_back(std::move(s));
+      sourceIndex.push_back(source);
+    }
+    body.push_back(std::move(k.body[i]));
+    sourceIndex.push_back(source);
+    for (Stmt &s : after[i]) {
+      body.push_back(std::move(s));
+      sourceIndex.push_back(source);
+    }
+  }
+  newIndex[n] = static_cast<unsigned>(body.size());
+  k.body = std::move(body);
+  k.sourceIndex = std::move(sourceIndex);
+  for (auto &[label, index] : k.labels)
+    index = newIndex[index];
+  for (Stmt &s : k.body)
+    if (s.kind == Stmt::Kind::Branch)
+      s.target = newIndex[s.target];
+  return k;
+}
+
 double bestCost(const ptx::Instruction &inst, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   std::vector<const rules::Rule *> c = select::candidates(inst, t, cost);
   return c.empty() ? 1e30 : cost(*c.front(), t);

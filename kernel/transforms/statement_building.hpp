@@ -26,6 +26,12 @@ ptx::Operand registerOperand(const std::string &name);
 ptx::Instruction replacing(const ptx::Instruction &at, ptx::Form form, std::vector<ptx::Operand> dsts,
                            std::vector<ptx::Operand> srcs);
 
+// `k` with before[i] inserted before statement i and after[i] after it
+// (both sized like k.body). A label of statement i, and a branch to it,
+// move to the first statement inserted before it; each inserted statement
+// maps to statement i's source (Kernel::sourceIndex).
+Kernel withInsertedStatements(Kernel k, std::vector<std::vector<Stmt>> before, std::vector<std::vector<Stmt>> after);
+
 // The cost of the cheapest rule for `inst` on `t` (1e30 where none applies).
 double bestCost(const ptx::Instruction &inst, const targets::TargetInfo &t, const select::RuleCostFn &cost);
 
