@@ -10,6 +10,8 @@
 // unguarded statement made them, for every lane the block runs.
 #include "lowering/lowering.hpp"
 
+#include <set>
+
 #include <functional>
 
 namespace p2a::klower {
@@ -119,13 +121,26 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
       }
       return it->second;
     };
+    // A select above the first level writes its left side's temporary
+    // (read before written): registers are assigned per statement, so every
+    // temporary of the tree would otherwise hold its own (permute on
+    // gfx1100: 15 temporaries for 16 elements, 8 with reuse).
+    std::set<unsigned> temporaries;
     while (level.size() > 1) {
       std::vector<Node> next;
       for (size_t i = 0; i + 1 < level.size(); i += 2) {
         const Node &l = level[i], &r = level[i + 1];
         // (The root into the destination, unless that is the index.)
         const bool root = level.size() == 2 && dst.reg != s.base;
-        const MOperand into = root ? vregOperand(reg(dst.reg, 32)) : vregOperand(newTemp(mir::RegClass::V32));
+        MOperand into;
+        if (root) {
+          into = vregOperand(reg(dst.reg, 32));
+        } else if (l.value.kind == MOperand::Kind::VReg && temporaries.count(l.value.vreg)) {
+          into = l.value;
+        } else {
+          into = vregOperand(newTemp(mir::RegClass::V32));
+          temporaries.insert(into.vreg);
+        }
         li.insts.push_back({Op::V_CNDMASK_B32, into, {l.value, r.value, anyOf(r.lo, r.hi)}});
         next.push_back({into, l.lo, r.hi});
       }
