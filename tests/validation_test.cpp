@@ -2361,7 +2361,7 @@ TEST_CASE("vector loads of 32-bit elements are one 64-bit load per pair where ea
         ++c;
       return c;
     };
-    CHECK(count(t.mnemonic("global_load_dwordx2") + " ") == 2); // the .v4
+    CHECK(count(t.mnemonic("global_load_dwordx2") + " ") == 3); // the .v4, the .const .v2
     CHECK(count(t.mnemonic("ds_read_b64") + " ") == 1);         // the shared .v2
     CHECK(count(t.mnemonic("global_load_dword") + " ") == 4);   // a register written twice; a volatile .v2
     // The copies are free: no v_mov_b32 after a 64-bit load reads a register it wrote.
