@@ -891,9 +891,10 @@ Kernel fuseByteLoads(const Kernel &k) {
         const std::string qword = "%__qword" + std::to_string(fresh++);
         out.registers[qword] = ptx::RegisterType{ptx::TypeClass::B, 64};
         load.values = {registerOperand(qword)};
-        Stmt u = load;
+        Stmt u; // (a computation: nothing of the load's addressing)
         u.kind = Stmt::Kind::Compute;
         u.loc = out.body[*unpackAt].loc;
+        u.text = out.body[*unpackAt].text;
         u.inst = replacing(load.inst, ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
                            {registerOperand(dword[0]), registerOperand(dword[1])}, {registerOperand(qword)});
         u.inst.loc = u.loc;
