@@ -162,6 +162,10 @@ struct Stmt {
   BarrierReduce barrierReduce = BarrierReduce::None; // Barrier
   std::vector<std::string> elements; // ArrayLoad/ArrayStore: the array's dwords, as 32-bit registers
   std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
+  // Added by a rewrite beside the statement it came from (kernel/transforms,
+  // withInsertedStatements): its code and cycles count in that statement's
+  // row, which keeps its own text, rule and note.
+  bool inserted = false;
 };
 
 // Launch bounds a kernel declares (PTX ISA 11.4 "Performance-Tuning

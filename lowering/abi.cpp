@@ -146,9 +146,10 @@ void Lowering::assemble() {
   unsigned lines = 5; // (counted as the text grows: recounting it per line was quadratic)
   // Rows and code lines name statements by their place in the source
   // (Kernel::sourceIndex: scheduling may have moved them within a block).
-  // A statement split in two (kernel/transforms/logic_splitting.hpp) has
-  // both parts' code and cycles; the second part, which writes its result,
-  // names the rule and the note.
+  // A statement a rewrite added to (Stmt::inserted: a lop3's first step,
+  // logic_splitting.hpp; a vector load's copies, vector_accesses.hpp) has
+  // all the parts' code and cycles; its own statement names the rule and
+  // the note.
   size_t sources = 0;
   for (size_t i = 0; i < k_.body.size(); ++i)
     sources = std::max(sources, k_.sourceOf(i) + 1);
@@ -156,6 +157,10 @@ void Lowering::assemble() {
   for (size_t i = 0; i < k_.body.size(); ++i) {
     const Stmt &s = k_.body[i];
     mir::TranslatedInstruction &ti = out_.statements[k_.sourceOf(i)];
+    if (s.inserted) { // (its code is listed below with the row's; its cost counts there)
+      ti.cycles += fn_.body[i].rule ? costs_.cost(*fn_.body[i].rule, t_).cycles : 0;
+      continue;
+    }
     ti.ptxText = s.text;
     ti.loc = s.loc;
     ti.rule = fn_.body[i].rule;

@@ -2349,6 +2349,20 @@ static std::string checkKernelFileOnEveryTarget(const std::string &name, unsigne
   return src;
 }
 
+TEST_CASE("byte loads stay bytes where a member would read a byte's register before its load") {
+  const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/bytes_loop.ptx");
+  for (const targets::TargetInfo &t : targets::allTargets()) {
+    CAPTURE(t.name);
+    module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
+    REQUIRE(m.ok);
+    size_t bytes = 0;
+    const std::string load = t.mnemonic("global_load_ubyte") + " ";
+    for (size_t at = m.assembly.find(load); at != std::string::npos; at = m.assembly.find(load, at + 1))
+      ++bytes;
+    CHECK(bytes == 4);
+  }
+}
+
 TEST_CASE("vector loads of 32-bit elements are one 64-bit load per pair where each element is written there alone") {
   const std::string src = checkKernelFileOnEveryTarget("vector_loads.ptx", 2);
   for (const targets::TargetInfo &t : targets::allTargets()) {

@@ -696,21 +696,28 @@ Kernel fuseByteLoads(const Kernel &k) {
           return false;
       }
       // What the loaded bytes become, forward through the block: every
-      // statement whose result is made of them alone.
-      std::map<std::string, BitSources> known;
+      // statement whose result is made of them alone. A byte is known from
+      // its load on (before it, in a loop, its register holds the last
+      // iteration's byte: a statement reading it there is no member, and its
+      // read rejects the run below).
+      std::map<size_t, unsigned> leafAt; // statement -> leaf
       for (unsigned b = 0; b < count; ++b) {
-        const Stmt &s = out.body[leaf[b]];
-        if (df.writes.at(s.values[0].reg) != 1)
+        if (df.writes.at(out.body[leaf[b]].values[0].reg) != 1)
           return false;
-        BitSources v;
-        for (unsigned i = 0; i < 64; ++i)
-          v[i] = i < 8 ? int(b) * 8 + int(i) : kZeroBit;
-        known[s.values[0].reg] = v; // leaf b reads byte lo + b
+        leafAt[leaf[b]] = b;
       }
+      std::map<std::string, BitSources> known;
       std::vector<size_t> members; // the statements computing from the bytes alone
       std::map<std::string, unsigned> readsInside;
       for (size_t j = first; j < blockEnd; ++j) {
         const Stmt &s = out.body[j];
+        if (auto l = leafAt.find(j); l != leafAt.end()) {
+          BitSources v;
+          for (unsigned i = 0; i < 64; ++i)
+            v[i] = i < 8 ? int(l->second) * 8 + int(i) : kZeroBit;
+          known[s.values[0].reg] = v; // leaf b reads byte lo + b
+          continue;
+        }
         if (s.kind != Stmt::Kind::Compute)
           continue;
         std::optional<BitSources> v = assemble(s, [&](const std::string &r) -> const BitSources * {

@@ -126,6 +126,7 @@ Kernel splitLogicForLatency(const Kernel &k, const targets::TargetInfo &t, const
           best->first.dsts[0].reg = tmp;
           best->second.srcs[0].reg = tmp;
           Stmt step = s;
+          step.inserted = true;
           step.inst = best->first;
           step.note = "split from the lop3 at line " + std::to_string(s.loc.line) + ": its inputs' step, ready early";
           before[i].push_back(std::move(step));

@@ -18,7 +18,8 @@ unsigned registerWidth(const Kernel &k, const std::string &r) {
 // its half of the pair's registers.
 bool widens(const Kernel &k, const Stmt &s, const std::unordered_map<std::string, unsigned> &writes) {
   if (s.kind != Stmt::Kind::Load || s.elemBits != 32 || (s.values.size() != 2 && s.values.size() != 4) || s.strong ||
-      s.ordered || (s.space == Space::Param && s.baseIsSymbol)) // (parameters are read from SGPRs)
+      s.ordered || (s.space == Space::Param && s.baseIsSymbol) || // (parameters are read from SGPRs)
+      !s.guard.empty()) // (a guarded write reads what it keeps: the pair would be live up to the load)
     return false;
   for (const ptx::Operand &v : s.values)
     if (!v.isReg() || registerWidth(k, v.reg) != 32 || writes.at(v.reg) != 1)
@@ -51,13 +52,12 @@ Kernel widenVectorAccesses(const Kernel &k) {
       unpack.kind = Stmt::Kind::Compute;
       unpack.loc = s.loc;
       unpack.text = s.text;
-      unpack.guard = s.guard;
-      unpack.guardNegated = s.guardNegated;
       unpack.inst.form = ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64};
       unpack.inst.dsts = {s.values[e], s.values[e + 1]};
       unpack.inst.srcs = {registerOperand(q)};
       unpack.inst.loc = s.loc;
       unpack.inst.text = s.text;
+      unpack.inserted = true;
       unpack.note = "elements " + std::to_string(e) + " and " + std::to_string(e + 1) + " of the " + what +
                     ": the halves of one 64-bit element";
       after[i].push_back(std::move(unpack));

@@ -7,9 +7,9 @@
 // assignment makes free (regalloc.hpp, CopyHint) where each of a .. d is
 // written by this load alone, so it starts at the copy. A .v2 is one
 // global_load_dwordx2 (ds_read_b64, scratch_load_dwordx2) where it was two
-// dword loads, a .v4 two where it was four. Weak loads only (a strong or
-// ordered one keeps its per-element form); a guard applies to the copies as
-// to the load. Stores stay per element: their values are made apart, and
+// dword loads, a .v4 two where it was four. Weak unguarded loads only (a strong
+// or ordered one keeps its per-element form; a guarded one would keep the
+// pair live up to it, a guarded write reading what it keeps). Stores stay per element: their values are made apart, and
 // packing them into a pair costs copies where their registers are not
 // already one (measured on the samples: more VALU and VGPRs).
 #pragma once
