@@ -584,6 +584,19 @@ struct HalfFromDwords {
   bool zero() const { return b < 0 && selector == 0x4444; }
 };
 
+// Byte `byte` of `v`: -1 where it is zero, the loaded byte (leaf) it is in
+// place, or nullopt where it is anything else.
+std::optional<int> loadedByte(const BitSources &v, unsigned byte) {
+  const size_t at = 8 * byte;
+  const int b0 = v[at];
+  if (b0 != kZeroBit && (b0 < 0 || b0 % 8 != 0))
+    return std::nullopt;
+  for (unsigned i = 0; i < 8; ++i)
+    if (v[at + i] != (b0 == kZeroBit ? kZeroBit : b0 + int(i)))
+      return std::nullopt;
+  return b0 == kZeroBit ? -1 : b0 / 8;
+}
+
 // The half `half` of `v` from the loaded dwords (bytes lo+4d .. lo+4d+3 in
 // dword d), if each of its bytes is zero or one loaded byte in place, and
 // all its bytes fit one prmt: from one dword, with zeros; or from both,
@@ -592,18 +605,14 @@ std::optional<HalfFromDwords> halfFromDwords(const BitSources &v, unsigned half)
   std::array<int, 4> leafOf{}; // per byte: the loaded byte, or -1 for zero
   bool dword[2] = {false, false}, zeros = false;
   for (unsigned byte = 0; byte < 4; ++byte) {
-    const size_t at = 32 * half + 8 * byte;
-    const int b0 = v[at];
-    if (b0 != kZeroBit && (b0 < 0 || b0 % 8 != 0))
+    const std::optional<int> leaf = loadedByte(v, 4 * half + byte);
+    if (!leaf)
       return std::nullopt;
-    for (unsigned i = 0; i < 8; ++i)
-      if (v[at + i] != (b0 == kZeroBit ? kZeroBit : b0 + int(i)))
-        return std::nullopt;
-    leafOf[byte] = b0 == kZeroBit ? -1 : b0 / 8;
-    if (b0 == kZeroBit)
+    leafOf[byte] = *leaf;
+    if (*leaf < 0)
       zeros = true;
     else
-      dword[b0 / 32] = true;
+      dword[*leaf / 4] = true;
   }
   HalfFromDwords h;
   h.selector = 0;
@@ -625,23 +634,14 @@ std::optional<HalfFromDwords> halfFromDwords(const BitSources &v, unsigned half)
 // A value made of the loaded bytes: each of its bytes is zero or one loaded
 // byte in place.
 bool fromLoadedBytes(const BitSources &v) {
-  for (unsigned byte = 0; byte < 8; ++byte) {
-    const int b0 = v[8 * byte];
-    if (b0 != kZeroBit && (b0 < 0 || b0 % 8 != 0))
+  for (unsigned byte = 0; byte < 8; ++byte)
+    if (!loadedByte(v, byte))
       return false;
-    for (unsigned i = 0; i < 8; ++i)
-      if (v[8 * byte + i] != (b0 == kZeroBit ? kZeroBit : b0 + int(i)))
-        return false;
-  }
   return true;
 }
 
-// Widths a fused load's dwords may be read as (mov.b16 and narrower stay
-// byte loads).
-unsigned resultWidth(const Stmt &s, const Kernel &k) {
-  auto t = k.registers.find(s.inst.dsts[0].reg);
-  return t == k.registers.end() ? 0 : t->second.width;
-}
+// The width of the register statement `s` writes.
+unsigned resultWidth(const Stmt &s, const Kernel &k) { return registerWidth(k, s.inst.dsts[0].reg); }
 
 std::string hexSelector(uint32_t selector) {
   char text[8];
@@ -898,14 +898,11 @@ Kernel fuseByteLoads(const Kernel &k) {
         const std::string qword = "%__qword" + std::to_string(fresh++);
         out.registers[qword] = ptx::RegisterType{ptx::TypeClass::B, 64};
         load.values = {registerOperand(qword)};
-        Stmt u; // (a computation: nothing of the load's addressing)
-        u.kind = Stmt::Kind::Compute;
-        u.loc = out.body[*unpackAt].loc;
-        u.text = out.body[*unpackAt].text;
-        u.inst = replacing(load.inst, ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
-                           {registerOperand(dword[0]), registerOperand(dword[1])}, {registerOperand(qword)});
-        u.inst.loc = u.loc;
-        u.note = "the dwords of the 64-bit load at line " + std::to_string(loadLine);
+        Stmt u = computation(out.body[*unpackAt],
+                             replacing(load.inst, ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
+                                       {registerOperand(dword[0]), registerOperand(dword[1])},
+                                       {registerOperand(qword)}),
+                             "the dwords of the 64-bit load at line " + std::to_string(loadLine));
         out.body[*unpackAt] = std::move(u);
       } else {
         load.values = {registerOperand(dword[0])};

@@ -35,6 +35,23 @@ ptx::Instruction replacing(const ptx::Instruction &at, ptx::Form form, std::vect
   return r;
 }
 
+unsigned registerWidth(const Kernel &k, const std::string &r) {
+  auto t = k.registers.find(r);
+  return t == k.registers.end() ? 0 : t->second.width;
+}
+
+Stmt computation(const Stmt &at, ptx::Instruction inst, std::string note) {
+  Stmt s;
+  s.kind = Stmt::Kind::Compute;
+  s.loc = at.loc;
+  s.text = at.text;
+  s.inst = std::move(inst);
+  s.inst.loc = at.loc;
+  s.inst.text = at.text;
+  s.note = std::move(note);
+  return s;
+}
+
 Kernel withInsertedStatements(Kernel k, std::vector<std::vector<Stmt>> before, std::vector<std::vector<Stmt>> after) {
   const size_t n = k.body.size();
   size_t added = 0;

@@ -26,6 +26,13 @@ ptx::Operand registerOperand(const std::string &name);
 ptx::Instruction replacing(const ptx::Instruction &at, ptx::Form form, std::vector<ptx::Operand> dsts,
                            std::vector<ptx::Operand> srcs);
 
+// The declared width of register `r` (0 where it has none).
+unsigned registerWidth(const Kernel &k, const std::string &r);
+
+// A statement computing `inst`, at `at`'s place in the source (location and
+// text) and nothing else of it: a statement a rewrite adds.
+Stmt computation(const Stmt &at, ptx::Instruction inst, std::string note);
+
 // `k` with before[i] inserted before statement i and after[i] after it
 // (both sized like k.body). A label of statement i, and a branch to it,
 // move to the first statement inserted before it; each inserted statement

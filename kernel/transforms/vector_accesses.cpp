@@ -1,28 +1,22 @@
 #include "kernel/transforms/vector_accesses.hpp"
 
+#include "kernel/analysis/dataflow.hpp"
 #include "kernel/transforms/statement_building.hpp"
-
-#include <unordered_map>
 
 namespace p2a::kernel {
 
 namespace {
 
-unsigned registerWidth(const Kernel &k, const std::string &r) {
-  auto t = k.registers.find(r);
-  return t == k.registers.end() ? 0 : t->second.width;
-}
-
 // A weak .v2/.v4 load of 32-bit elements into 32-bit registers that
 // nothing else writes: each starts at the unpacking copy, so it may take
 // its half of the pair's registers.
-bool widens(const Kernel &k, const Stmt &s, const std::unordered_map<std::string, unsigned> &writes) {
+bool widens(const Kernel &k, const Stmt &s, const Dataflow &df) {
   if (s.kind != Stmt::Kind::Load || s.elemBits != 32 || (s.values.size() != 2 && s.values.size() != 4) || s.strong ||
       s.ordered || (s.space == Space::Param && s.baseIsSymbol) || // (parameters are read from SGPRs)
       !s.guard.empty()) // (a guarded write reads what it keeps: the pair would be live up to the load)
     return false;
   for (const ptx::Operand &v : s.values)
-    if (!v.isReg() || registerWidth(k, v.reg) != 32 || writes.at(v.reg) != 1)
+    if (!v.isReg() || registerWidth(k, v.reg) != 32 || df.writes.at(v.reg) != 1)
       return false;
   return true;
 }
@@ -31,16 +25,13 @@ bool widens(const Kernel &k, const Stmt &s, const std::unordered_map<std::string
 
 Kernel widenVectorAccesses(const Kernel &k) {
   const size_t n = k.body.size();
-  std::unordered_map<std::string, unsigned> writes;
-  for (const Stmt &s : k.body)
-    for (const std::string &r : writtenRegisters(s))
-      ++writes[r];
+  const Dataflow df(k);
   Kernel out = k;
   std::vector<std::vector<Stmt>> before(n), after(n);
   unsigned fresh = 0;
   for (size_t i = 0; i < n; ++i) {
     Stmt &s = out.body[i];
-    if (!widens(k, s, writes))
+    if (!widens(k, s, df))
       continue;
     const std::string what = "ld.v" + std::to_string(s.values.size()) + " of 32-bit elements";
     std::vector<ptx::Operand> pairs;
@@ -48,18 +39,12 @@ Kernel widenVectorAccesses(const Kernel &k) {
       const std::string q = "%__pair" + std::to_string(fresh++);
       out.registers[q] = ptx::RegisterType{ptx::TypeClass::B, 64};
       pairs.push_back(registerOperand(q));
-      Stmt unpack;
-      unpack.kind = Stmt::Kind::Compute;
-      unpack.loc = s.loc;
-      unpack.text = s.text;
-      unpack.inst.form = ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64};
-      unpack.inst.dsts = {s.values[e], s.values[e + 1]};
-      unpack.inst.srcs = {registerOperand(q)};
-      unpack.inst.loc = s.loc;
-      unpack.inst.text = s.text;
+      Stmt unpack = computation(s,
+                                ptx::Instruction{ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
+                                                 {s.values[e], s.values[e + 1]}, {registerOperand(q)}, {}, {}},
+                                "elements " + std::to_string(e) + " and " + std::to_string(e + 1) + " of the " +
+                                    what + ": the halves of one 64-bit element");
       unpack.inserted = true;
-      unpack.note = "elements " + std::to_string(e) + " and " + std::to_string(e + 1) + " of the " + what +
-                    ": the halves of one 64-bit element";
       after[i].push_back(std::move(unpack));
     }
     s.values = std::move(pairs);
