@@ -386,16 +386,10 @@ TEST_CASE("-ferror-limit") {
   const std::string f = tempFile("many.ptx", kHeader + kernelWithLoads("k", 25));
   Run r = run({f, "-o", tempPath("x.s")});
   CHECK(r.exited(1));
-  size_t shown = 0;
-  for (size_t at = r.err.find(": error: "); at != std::string::npos; at = r.err.find(": error: ", at + 1))
-    ++shown;
-  CHECK(shown == 20);
+  CHECK(countOf(r.err, ": error: ") == 20);
   CHECK(contains(r.err, f + ": note: 5 more errors not shown (-ferror-limit=20; 0 shows all)\n"));
   Run all = run({f, "-o", tempPath("x.s"), "-ferror-limit=0"});
-  size_t shownAll = 0;
-  for (size_t at = all.err.find(": error: "); at != std::string::npos; at = all.err.find(": error: ", at + 1))
-    ++shownAll;
-  CHECK(shownAll == 25);
+  CHECK(countOf(all.err, ": error: ") == 25);
   CHECK_FALSE(contains(all.err, "not shown"));
 }
 

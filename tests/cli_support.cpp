@@ -40,6 +40,13 @@ std::vector<const targets::TargetInfo *> checkedTargets() {
 }
 
 
+unsigned countOf(const std::string &hay, const std::string &needle) {
+  unsigned n = 0;
+  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
 std::string slurp(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;

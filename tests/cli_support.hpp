@@ -34,6 +34,8 @@ std::vector<const targets::TargetInfo *> checkedTargets();
 namespace fs = std::filesystem;
 
 std::string slurp(const std::string &path);
+// How many times `needle` occurs in `hay` (overlapping occurrences too).
+unsigned countOf(const std::string &hay, const std::string &needle);
 void spit(const std::string &path, const std::string &data);
 // The suite's private temporary directory (removed at exit), a fresh path in
 // it, and a fresh file with contents.

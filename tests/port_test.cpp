@@ -28,13 +28,6 @@ namespace {
 
 const std::string kPortDir = std::string(P2A_SOURCE_DIR) + "/tests/port";
 
-unsigned countOf(const std::string &hay, const std::string &needle) {
-  unsigned n = 0;
-  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1))
-    ++n;
-  return n;
-}
-
 // clang-19 in HIP mode for one target, with the shim for the HIP headers;
 // returns the assembly, or fails the test with clang's messages.
 std::string compileHip(const std::string &source, const std::string &target) {

@@ -1257,12 +1257,7 @@ TEST_CASE("chains of bitwise CRC steps are one linear map: a shift and independe
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     CAPTURE(gpu);
-    auto count = [&](const std::string &part) {
-      size_t c = 0;
-      for (size_t at = m.assembly.find(part); at != std::string::npos; at = m.assembly.find(part, at + 1))
-        ++c;
-      return c;
-    };
+    auto count = [&](const std::string &part) { return p2a::testing::countOf(m.assembly, part); };
     CHECK(count("v_bfe_i32") == 12);       // one broadcast bit per step
     CHECK(count("v_lshrrev_b32") == 3);    // crc >> 8, crc >> 4, and xorshift's >> 17
     CHECK(count("v_lshlrev_b32") == 2);    // xorshift's << 13 and << 5 only
@@ -1304,12 +1299,7 @@ TEST_CASE("gfx9/CDNA: a literal VOP3 operands need is set once into an SGPR, not
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     const std::string &code = m.assembly;
-    auto count = [&](const std::string &part) {
-      size_t c = 0;
-      for (size_t at = code.find(part); at != std::string::npos; at = code.find(part, at + 1))
-        ++c;
-      return c;
-    };
+    auto count = [&](const std::string &part) { return p2a::testing::countOf(code, part); };
     CAPTURE(gpu);
     if (t.has_literal_in_vop3) { // gfx10+: the literal in the multiply itself
       CHECK(count("0xcc9e2d51") == 4);
@@ -1348,12 +1338,7 @@ TEST_CASE("bytes assembled into words are one dword load and a v_perm_b32 per va
     CAPTURE(t.name);
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
-    auto count = [&](const std::string &what) {
-      size_t c = 0;
-      for (size_t at = m.assembly.find(what); at != std::string::npos; at = m.assembly.find(what, at + 1))
-        ++c;
-      return c;
-    };
+    auto count = [&](const std::string &what) { return p2a::testing::countOf(m.assembly, what); };
     CHECK(count(t.mnemonic("global_load_dword") + " ") == 1); // the first word, one dword
     CHECK(count(t.mnemonic("global_load_ubyte") + " ") == 4); // the second stays bytes: a store between
     CHECK(count("v_perm_b32") == 2);                          // %r11, and %r8 for the shift
@@ -1374,12 +1359,7 @@ TEST_CASE("eight bytes assembled into 64-bit values are one 64-bit load and a v_
     CAPTURE(t.name);
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
-    auto count = [&](const std::string &what) {
-      size_t c = 0;
-      for (size_t at = m.assembly.find(what); at != std::string::npos; at = m.assembly.find(what, at + 1))
-        ++c;
-      return c;
-    };
+    auto count = [&](const std::string &what) { return p2a::testing::countOf(m.assembly, what); };
     CHECK(count(t.mnemonic("global_load_dwordx2") + " ") == 2);
     CHECK(count(t.mnemonic("global_load_ubyte") + " ") == 0);
     CHECK(count("v_perm_b32") == 3); // the big-endian halves, and the part shifted by 40
@@ -1407,11 +1387,7 @@ TEST_CASE("an add of an add's or a xor's result is one v_add3_u32 or v_xad_u32")
     REQUIRE(m.ok);
     CHECK(contains(m.assembly, "v_add3_u32"));
     CHECK(contains(m.assembly, "v_xad_u32"));
-    size_t adds = 0;
-    for (size_t at = m.assembly.find(t.mnemonic("v_add_u32") + " "); at != std::string::npos;
-         at = m.assembly.find(t.mnemonic("v_add_u32") + " ", at + 1))
-      ++adds;
-    CHECK(adds == 3); // %r9 and its two readers stay apart
+    CHECK(p2a::testing::countOf(m.assembly, t.mnemonic("v_add_u32") + " ") == 3); // %r9 and its two readers stay apart
     check::Options o;
     o.grid = {2, 1, 1};
     o.block = {64, 1, 1};
@@ -2355,11 +2331,7 @@ TEST_CASE("byte loads stay bytes where a member would read a byte's register bef
     CAPTURE(t.name);
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
-    size_t bytes = 0;
-    const std::string load = t.mnemonic("global_load_ubyte") + " ";
-    for (size_t at = m.assembly.find(load); at != std::string::npos; at = m.assembly.find(load, at + 1))
-      ++bytes;
-    CHECK(bytes == 4);
+    CHECK(p2a::testing::countOf(m.assembly, t.mnemonic("global_load_ubyte") + " ") == 4);
   }
 }
 
@@ -2369,12 +2341,7 @@ TEST_CASE("vector loads of 32-bit elements are one 64-bit load per pair where ea
     CAPTURE(t.name);
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
-    auto count = [&](const std::string &what) {
-      size_t c = 0;
-      for (size_t at = m.assembly.find(what); at != std::string::npos; at = m.assembly.find(what, at + 1))
-        ++c;
-      return c;
-    };
+    auto count = [&](const std::string &what) { return p2a::testing::countOf(m.assembly, what); };
     CHECK(count(t.mnemonic("global_load_dwordx2") + " ") == 3); // the .v4, the .const .v2
     CHECK(count(t.mnemonic("ds_read_b64") + " ") == 1);         // the shared .v2
     CHECK(count(t.mnemonic("global_load_dword") + " ") == 4);   // a register written twice; a volatile .v2
