@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace p2a::kernel {
@@ -229,10 +230,109 @@ SegmentLayout layoutSegment(const Kernel &k, Space space);
 void foldAway(Stmt &s, std::string note);
 
 // The elements an ArrayLoad/ArrayStore may touch: those its values cover at
-// a constant offset, every one at a run-time index.
+// a constant offset, every one at a run-time index. As [first, end) indices
+// into `elements`, and as names.
+inline std::pair<size_t, size_t> arrayElementRange(const Stmt &s) {
+  if (!s.base.empty()) // any of them (a store's others keep their values: it reads them too)
+    return {0, s.elements.size()};
+  const size_t first = size_t(s.offset / 4), dwords = s.values.size() * (s.elemBits == 64 ? 2 : 1);
+  return {first, first + dwords};
+}
 std::vector<std::string> arrayElementsAccessed(const Stmt &s);
 
-// The registers a statement writes and reads (for tracing and checks).
+// The registers a statement writes and reads, in a fixed order, each passed
+// to `f` as a reference into the statement (the analyses that number
+// registers visit them without copying a name).
+template <class F> void forEachWrittenRegister(const Stmt &s, F &&f) {
+  switch (s.kind) {
+  case Stmt::Kind::Compute:
+    for (const ptx::Operand &d : s.inst.dsts)
+      if (d.isReg())
+        f(d.reg);
+    break;
+  case Stmt::Kind::Load:
+  case Stmt::Kind::ArrayLoad:
+    for (const ptx::Operand &v : s.values)
+      f(v.reg);
+    break;
+  case Stmt::Kind::ArrayStore: {
+    const auto [first, end] = arrayElementRange(s);
+    for (size_t e = first; e < end; ++e)
+      f(s.elements[e]);
+    break;
+  }
+  case Stmt::Kind::ReadSpecial:
+  case Stmt::Kind::AddressOf:
+  case Stmt::Kind::Cvta:
+  case Stmt::Kind::WarpVote: f(s.dst); break;
+  case Stmt::Kind::Barrier:
+    if (s.barrierReduce != Stmt::BarrierReduce::None)
+      f(s.dst);
+    break;
+  case Stmt::Kind::WarpShuffle:
+  case Stmt::Kind::WarpCombine:
+    f(s.dst);
+    if (!s.predDst.empty())
+      f(s.predDst);
+    break;
+  case Stmt::Kind::Atomic:
+    if (!s.dst.empty())
+      f(s.dst);
+    break;
+  default: break;
+  }
+}
+
+template <class F> void forEachReadRegister(const Stmt &s, F &&f) {
+  auto add = [&](const ptx::Operand &o) {
+    if (o.isReg())
+      f(o.reg);
+  };
+  if (!s.guard.empty())
+    f(s.guard);
+  switch (s.kind) {
+  case Stmt::Kind::Compute:
+    for (const ptx::Operand &o : s.inst.srcs)
+      add(o);
+    break;
+  case Stmt::Kind::Store:
+  case Stmt::Kind::Atomic:
+    for (const ptx::Operand &o : s.values)
+      add(o);
+    [[fallthrough]];
+  case Stmt::Kind::Load:
+    if (!s.baseIsSymbol)
+      f(s.base);
+    break;
+  case Stmt::Kind::ArrayStore:
+    for (const ptx::Operand &o : s.values)
+      add(o);
+    if (s.base.empty()) // (a store at a constant offset only writes its elements)
+      break;
+    [[fallthrough]];
+  case Stmt::Kind::ArrayLoad: {
+    if (!s.base.empty())
+      f(s.base);
+    const auto [first, end] = arrayElementRange(s);
+    for (size_t e = first; e < end; ++e)
+      f(s.elements[e]);
+    break;
+  }
+  case Stmt::Kind::Cvta:
+  case Stmt::Kind::WarpShuffle:
+  case Stmt::Kind::WarpVote:
+  case Stmt::Kind::WarpSync:
+  case Stmt::Kind::WarpCombine:
+  case Stmt::Kind::Barrier:
+  case Stmt::Kind::Trap:
+    for (const ptx::Operand &o : s.srcs)
+      add(o);
+    break;
+  default: break;
+  }
+}
+
+// The same, as lists of names (for tracing and checks).
 std::vector<std::string> writtenRegisters(const Stmt &s);
 std::vector<std::string> readRegisters(const Stmt &s);
 

@@ -199,19 +199,15 @@ void blockLiveness(const ControlFlowGraph &g, const std::vector<std::vector<unsi
 }
 
 RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g) {
-  RegisterLiveness L;
+  RegisterLiveness L{RegisterNumbering(k), {}, {}};
   const size_t n = k.body.size();
   std::vector<std::vector<unsigned>> use(n), def(n);
-  auto bit = [&](const std::string &r) { return L.index.emplace(r, static_cast<unsigned>(L.index.size())).first->second; };
   for (size_t i = 0; i < n; ++i) {
-    const Stmt &st = k.body[i];
-    for (const std::string &r : readRegisters(st))
-      use[i].push_back(bit(r));
-    for (const std::string &r : writtenRegisters(st)) {
-      def[i].push_back(bit(r));
-      if (!st.guard.empty())
-        use[i].push_back(bit(r));
-    }
+    const llvm::ArrayRef<unsigned> reads = L.numbering.reads(i), writes = L.numbering.writes(i);
+    use[i].assign(reads.begin(), reads.end());
+    def[i].assign(writes.begin(), writes.end());
+    if (!k.body[i].guard.empty())
+      use[i].insert(use[i].end(), writes.begin(), writes.end());
   }
   blockLiveness(g, use, def, L.liveIn, L.liveOut);
   return L;

@@ -2,6 +2,7 @@
 // (the order the control-flow lowering runs them), with dominators.
 #pragma once
 
+#include "kernel/analysis/register_numbering.hpp"
 #include "kernel/kernel_ir.hpp"
 
 #include <llvm/ADT/BitVector.h>
@@ -54,12 +55,13 @@ private:
 // before being written. A guarded write keeps the old value in the lanes
 // whose guard is false, so it counts as a read too.
 struct RegisterLiveness {
-  std::map<std::string, unsigned> index;       // register -> bit
-  std::vector<llvm::SparseBitVector<>> liveIn; // per block (sparse: big inlined kernels)
+  RegisterNumbering numbering;                  // a register's bit is its id
+  std::vector<llvm::SparseBitVector<>> liveIn;  // per block (sparse: big inlined kernels)
   std::vector<llvm::SparseBitVector<>> liveOut; // per block: live into a successor
+  bool liveInAt(unsigned id, unsigned block) const { return liveIn[block].test(id); }
   bool liveInAt(const std::string &reg, unsigned block) const {
-    auto it = index.find(reg);
-    return it != index.end() && liveIn[block].test(it->second);
+    const std::optional<unsigned> id = numbering.find(reg);
+    return id && liveInAt(*id, block);
   }
 };
 RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g);

@@ -3,11 +3,11 @@
 // values written once (fusions, local-array promotion).
 #pragma once
 
+#include "kernel/analysis/register_numbering.hpp"
 #include "kernel/kernel_ir.hpp"
 
 #include <optional>
 #include <set>
-#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -15,42 +15,61 @@ namespace p2a::kernel {
 
 // What the rewrites need to know about a kernel: its basic blocks, and
 // for each register how often it is written and read and (if written
-// once) where.
-struct Dataflow {
+// once) where. Counted over the registers' dense ids (register_numbering):
+// one hash of a name per operand, and per register three vector slots.
+class Dataflow {
+public:
   std::vector<unsigned> block;
-  // (Hashed: looked up per operand by every pass that builds one, never walked in order.)
-  std::unordered_map<std::string, unsigned> writes, reads;
-  std::unordered_map<std::string, size_t> def;
 
-  explicit Dataflow(const Kernel &k) : block(k.body.size(), 0) {
+  explicit Dataflow(const Kernel &k) : block(k.body.size(), 0), ids_(k) {
     std::set<unsigned> starts;
     for (const auto &[name, index] : k.labels)
       starts.insert(index);
+    writes_.assign(ids_.size(), 0);
+    reads_.assign(ids_.size(), 0);
+    def_.assign(ids_.size(), 0);
     unsigned b = 0;
     for (size_t i = 0; i < k.body.size(); ++i) {
       if (i > 0 && (starts.count(static_cast<unsigned>(i)) || k.body[i - 1].kind == Stmt::Kind::Branch ||
                     k.body[i - 1].kind == Stmt::Kind::Return))
         ++b;
       block[i] = b;
-      for (const std::string &r : writtenRegisters(k.body[i])) {
-        ++writes[r];
-        def[r] = i;
+      for (unsigned r : ids_.writes(i)) {
+        ++writes_[r];
+        def_[r] = i;
       }
-      for (const std::string &r : readRegisters(k.body[i]))
-        ++reads[r];
+      for (unsigned r : ids_.reads(i))
+        ++reads_[r];
     }
   }
+
+  // How often `reg` is written and read (0: never, or no such register).
+  unsigned writes(const std::string &reg) const { return count(writes_, reg); }
+  unsigned reads(const std::string &reg) const { return count(reads_, reg); }
+  // The last statement writing `reg` (the only one where writes(reg) is 1);
+  // `reg` must be written.
+  size_t def(const std::string &reg) const { return def_[*ids_.find(reg)]; }
 
   // The statement that alone writes `reg`, read only once, in `user`'s
   // block before it -- an intermediate result a fusion may absorb.
   std::optional<size_t> singleUseDef(const std::string &reg, size_t user) const {
-    auto w = writes.find(reg), r = reads.find(reg);
-    auto d = def.find(reg);
-    if (w == writes.end() || w->second != 1 || r == reads.end() || r->second != 1 || d == def.end())
+    const std::optional<unsigned> r = ids_.find(reg);
+    if (!r || writes_[*r] != 1 || reads_[*r] != 1)
       return std::nullopt;
-    if (d->second >= user || block[d->second] != block[user])
+    const size_t d = def_[*r];
+    if (d >= user || block[d] != block[user])
       return std::nullopt;
-    return d->second;
+    return d;
+  }
+
+private:
+  RegisterNumbering ids_;
+  std::vector<unsigned> writes_, reads_;
+  std::vector<size_t> def_;
+
+  unsigned count(const std::vector<unsigned> &counts, const std::string &reg) const {
+    const std::optional<unsigned> r = ids_.find(reg);
+    return r ? counts[*r] : 0;
   }
 };
 

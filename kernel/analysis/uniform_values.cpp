@@ -2,10 +2,12 @@
 #include "kernel/analysis/work_counter.hpp"
 
 #include "kernel/analysis/control_flow_graph.hpp"
+#include "kernel/analysis/register_numbering.hpp"
 
 #include <algorithm>
-#include <unordered_map>
-#include <unordered_set>
+#include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace p2a::kernel {
 
@@ -47,31 +49,26 @@ private:
 
 // Where each register is held, as register assignment sees it (no holes):
 // from its first to its last mark, an access or the start of a block it is
-// live into or the end of one it is live out of.
-std::unordered_map<std::string, std::pair<size_t, size_t>> registerExtents(const Kernel &k, const ControlFlowGraph &g,
-                                                                 const RegisterLiveness &live) {
-  std::unordered_map<std::string, std::pair<size_t, size_t>> extent;
-  auto mark = [&](const std::string &r, size_t i) {
-    auto [it, fresh] = extent.try_emplace(r, i, i);
-    if (!fresh) {
-      it->second.first = std::min(it->second.first, i);
-      it->second.second = std::max(it->second.second, i);
-    }
+// live into or the end of one it is live out of. Per register id.
+std::vector<std::pair<size_t, size_t>> registerExtents(const Kernel &k, const ControlFlowGraph &g,
+                                                       const RegisterLiveness &live) {
+  const RegisterNumbering &ids = live.numbering;
+  std::vector<std::pair<size_t, size_t>> extent(ids.size(), {SIZE_MAX, 0});
+  auto mark = [&](unsigned r, size_t i) {
+    extent[r].first = std::min(extent[r].first, i);
+    extent[r].second = std::max(extent[r].second, i);
   };
   for (size_t i = 0; i < k.body.size(); ++i) {
-    for (const std::string &r : writtenRegisters(k.body[i]))
+    for (unsigned r : ids.writes(i))
       mark(r, i);
-    for (const std::string &r : readRegisters(k.body[i]))
+    for (unsigned r : ids.reads(i))
       mark(r, i);
   }
-  std::vector<const std::string *> name(live.index.size());
-  for (const auto &[r, bit] : live.index)
-    name[bit] = &r;
   for (unsigned b = 0; b < g.numBlocks && !k.body.empty(); ++b) {
-    for (unsigned bit : live.liveIn[b])
-      mark(*name[bit], g.blockStart[b]);
-    for (unsigned bit : live.liveOut[b])
-      mark(*name[bit], g.blockEnd(b) > g.blockStart[b] ? g.blockEnd(b) - 1 : g.blockStart[b]);
+    for (unsigned r : live.liveIn[b])
+      mark(r, g.blockStart[b]);
+    for (unsigned r : live.liveOut[b])
+      mark(r, g.blockEnd(b) > g.blockStart[b] ? g.blockEnd(b) - 1 : g.blockStart[b]);
   }
   return extent;
 }
@@ -95,18 +92,25 @@ bool scalarLoadShape(const Kernel &k, const Stmt &st, unsigned bits) {
                           : k.registers.count(st.base) && k.registers.at(st.base).width == 64);
 }
 
-// The registers a scalar statement reads (a load: its base address).
-std::vector<std::string> scalarSources(const Stmt &st) {
-  std::vector<std::string> out;
-  if (st.kind == Stmt::Kind::Compute) {
-    for (const ptx::Operand &o : st.inst.srcs)
-      if (o.isReg())
-        out.push_back(o.reg);
-  } else if (st.kind == Stmt::Kind::Load && !st.baseIsSymbol) {
-    out.push_back(st.base);
-  }
-  return out;
+// The registers a scalar statement reads (a load: its base address), by id:
+// an unguarded Compute's register sources or a Load's base register, as the
+// numbering lists them.
+llvm::ArrayRef<unsigned> scalarSources(const Kernel &k, const RegisterNumbering &ids, size_t i) {
+  const Stmt &st = k.body[i];
+  if (!st.guard.empty() || (st.kind != Stmt::Kind::Compute && st.kind != Stmt::Kind::Load))
+    return {};
+  return ids.reads(i);
 }
+
+// What both fixed points know of every register, by id.
+struct RegisterFacts {
+  const RegisterNumbering &ids;
+  std::vector<unsigned> width;                 // 0: undeclared
+  std::vector<unsigned> writeCount;
+  std::vector<std::vector<size_t>> writers;    // the statements writing it, in order
+  std::vector<std::pair<size_t, size_t>> extent;
+  std::vector<char> found;                     // uniform, written once (the first fixed point)
+};
 
 // Values that change while the kernel runs (see the header): a greatest
 // fixed point over the candidates, whose writes are all scalar-rule
@@ -114,29 +118,15 @@ std::vector<std::string> scalarSources(const Stmt &st) {
 // past the SGPR budget, and those a write could change under waiting lanes.
 void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector<bool> &barrierBlock,
                    const std::function<bool(const Stmt &)> &scalarRule, unsigned budgetWords,
-                   const RegisterLiveness &live, const std::unordered_map<std::string, std::pair<size_t, size_t>> &extent,
-                   const RangePressure &homes, const std::vector<std::vector<std::string>> &writtenBy,
-                   const std::unordered_set<std::string> &found, UniformValues &u) {
-  std::unordered_map<std::string, std::vector<size_t>> writers;
-  for (size_t i = 0; i < k.body.size(); ++i)
-    for (const std::string &r : writtenBy[i])
-      writers[r].push_back(i);
-  // (Each statement's scalar sources, made once: the rounds below ask again.)
-  std::vector<std::vector<std::string>> sourcesOf(k.body.size());
-  for (const auto &[r, ws] : writers)
-    for (size_t w : ws)
-      if (sourcesOf[w].empty())
-        sourcesOf[w] = scalarSources(k.body[w]);
-  auto width = [&](const std::string &r) {
-    auto it = k.registers.find(r);
-    return it == k.registers.end() ? 0u : it->second.width;
-  };
+                   const RegisterLiveness &live, const RegisterFacts &facts, const RangePressure &homes,
+                   UniformValues &u) {
+  const RegisterNumbering &ids = facts.ids;
   auto eligible = [&](size_t i) {
     const Stmt &st = k.body[i];
-    const std::vector<std::string> &written = writtenBy[i];
+    const llvm::ArrayRef<unsigned> written = ids.writes(i);
     if (!st.guard.empty() || written.size() != 1 || barrierBlock[g.blockOf[i]])
       return false;
-    const unsigned bits = width(written[0]);
+    const unsigned bits = facts.width[written[0]];
     if (st.kind == Stmt::Kind::AddressOf)
       return bits == 64 && isModuleVariable(k, st.symbol);
     if (st.kind == Stmt::Kind::Load)
@@ -147,76 +137,86 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
   // (A register only ever set to constants or addresses is not worth an
   // SGPR: an immediate or a v_mov serves, as for the values written once.)
   auto readsRegister = [&](size_t i) {
-    return k.body[i].kind == Stmt::Kind::Load || !scalarSources(k.body[i]).empty();
+    return k.body[i].kind == Stmt::Kind::Load || !scalarSources(k, ids, i).empty();
   };
-  std::unordered_set<std::string> varying; // (its result does not depend on the order it is walked in)
-  for (const auto &[r, ws] : writers)
-    if (!found.count(r) && std::all_of(ws.begin(), ws.end(), eligible) &&
-        std::any_of(ws.begin(), ws.end(), readsRegister))
-      varying.insert(r);
+  std::vector<char> isVarying(ids.size(), 0);
+  std::vector<unsigned> varying; // (its result does not depend on the order it is walked in)
+  for (unsigned r = 0; r < ids.size(); ++r) {
+    const std::vector<size_t> &ws = facts.writers[r];
+    if (!ws.empty() && !facts.found[r] && std::all_of(ws.begin(), ws.end(), eligible) &&
+        std::any_of(ws.begin(), ws.end(), readsRegister)) {
+      isVarying[r] = 1;
+      varying.push_back(r);
+    }
+  }
+  // Keeps the candidates `keep` accepts; says whether any was dropped.
+  auto keepOnly = [&](auto keep) {
+    const size_t before = varying.size();
+    size_t kept = 0;
+    for (unsigned r : varying) {
+      if (keep(r))
+        varying[kept++] = r;
+      else
+        isVarying[r] = 0;
+    }
+    varying.resize(kept);
+    return kept != before;
+  };
   std::vector<bool> uniformEnd(g.numBlocks, false);
   for (bool changed = true; changed && !varying.empty();) {
     changed = false;
     countWork(k.body.size());
-    auto drop = [&](const std::string &r) {
-      varying.erase(r);
+    while (keepOnly([&](unsigned r) {
+      for (size_t w : facts.writers[r])
+        for (unsigned src : scalarSources(k, ids, w))
+          if (!facts.found[src] && !isVarying[src])
+            return false;
+      return true;
+    }))
       changed = true;
-    };
-    for (bool dropped = true; dropped;) {
-      dropped = false;
-      for (auto it = varying.begin(); it != varying.end();) {
-        bool sourcesUniform = true;
-        for (size_t w : writers[*it])
-          for (const std::string &src : sourcesOf[w])
-            sourcesUniform = sourcesUniform && (found.count(src) || varying.count(src));
-        if (sourcesUniform) {
-          ++it;
-        } else {
-          it = varying.erase(it);
-          dropped = changed = true;
-        }
-      }
-    }
-    std::vector<std::pair<size_t, std::string>> byFirstWrite;
-    for (const std::string &r : varying)
-      byFirstWrite.push_back({writers[r].front(), r});
+    // (Each candidate's first write is its own: every write is a statement writing it alone.)
+    std::vector<std::pair<size_t, unsigned>> byFirstWrite;
+    for (unsigned r : varying)
+      byFirstWrite.push_back({facts.writers[r].front(), r});
     std::sort(byFirstWrite.begin(), byFirstWrite.end());
     RangePressure pressure = homes;
+    std::vector<char> overBudget(ids.size(), 0);
     for (const auto &[first, r] : byFirstWrite) {
-      const unsigned words = width(r) / 32;
-      const auto [from, to] = extent.at(r);
+      const unsigned words = facts.width[r] / 32;
+      const auto [from, to] = facts.extent[r];
       if (pressure.max(from, to) + words > budgetWords)
-        drop(r);
+        overBudget[r] = 1;
       else
         pressure.add(from, to, words);
     }
+    changed = keepOnly([&](unsigned r) { return !overBudget[r]; }) || changed;
+    const std::optional<unsigned> none;
     for (unsigned b = 0; b < g.numBlocks; ++b) {
       const size_t end = g.blockEnd(b);
       const Stmt *last = end > g.blockStart[b] ? &k.body[end - 1] : nullptr;
-      uniformEnd[b] = last && last->kind == Stmt::Kind::Branch && varying.count(last->guard) &&
-                      !barrierBlock[b];
+      std::optional<unsigned> guard = last && last->kind == Stmt::Kind::Branch ? ids.find(last->guard) : none;
+      uniformEnd[b] = guard && isVarying[*guard] && !barrierBlock[b];
     }
     const WaitingLanes waiting(g, uniformEnd);
-    for (auto it = varying.begin(); it != varying.end();) {
-      bool safe = true;
-      for (size_t w : writers[*it])
-        for (unsigned z = 0; z < g.numBlocks && safe; ++z)
-          safe = !(waiting.mayWait(g.blockOf[w], z) && live.liveInAt(*it, z));
-      if (safe) {
-        ++it;
-      } else {
-        it = varying.erase(it);
-        changed = true;
-      }
-    }
+    changed = keepOnly([&](unsigned r) {
+      for (size_t w : facts.writers[r])
+        for (unsigned z = 0; z < g.numBlocks; ++z)
+          if (waiting.mayWait(g.blockOf[w], z) && live.liveInAt(r, z))
+            return false;
+      return true;
+    }) || changed;
   }
-  for (const std::string &r : varying) {
-    u.registers.emplace(r, UniformSource{UniformSource::Kind::Computed, 0, 0, width(r), r});
-    u.scalarStatements.insert(writers[r].begin(), writers[r].end());
+  for (unsigned r : varying) {
+    u.registers.emplace(ids.name(r), UniformSource{UniformSource::Kind::Computed, 0, 0, facts.width[r], ids.name(r)});
+    u.scalarStatements.insert(facts.writers[r].begin(), facts.writers[r].end());
   }
-  for (unsigned b = 0; b < g.numBlocks; ++b)
-    if (uniformEnd[b] && varying.count(k.body[g.blockEnd(b) - 1].guard))
+  for (unsigned b = 0; b < g.numBlocks; ++b) {
+    if (!uniformEnd[b])
+      continue;
+    const std::optional<unsigned> guard = ids.find(k.body[g.blockEnd(b) - 1].guard);
+    if (guard && isVarying[*guard])
       u.uniformBranches.insert(g.blockEnd(b) - 1);
+  }
 }
 
 } // namespace
@@ -233,20 +233,6 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
       known = scalarRuleOf(st) ? 1 : 0;
     return known == 1;
   };
-  std::unordered_map<std::string, unsigned> writes;
-  std::unordered_map<std::string, std::vector<size_t>> readers;
-  std::vector<std::vector<std::string>> writtenBy(n); // (asked again in every round)
-  for (size_t i = 0; i < n; ++i) {
-    writtenBy[i] = writtenRegisters(k.body[i]);
-    for (const std::string &r : writtenBy[i])
-      ++writes[r];
-    for (const std::string &r : readRegisters(k.body[i]))
-      readers[r].push_back(i);
-  }
-  auto width = [&](const std::string &r) {
-    auto it = k.registers.find(r);
-    return it == k.registers.end() ? 0u : it->second.width;
-  };
 
   // Does the write at statement `def` reach every read of `r` on every path?
   const ControlFlowGraph g = controlFlowGraph(k);
@@ -254,7 +240,27 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
   std::vector<bool> barrierBlock(g.numBlocks);
   for (unsigned b = 0; b < g.numBlocks; ++b)
     barrierBlock[b] = blockHasBarrier(k, g, b);
-  auto dominatesReads = [&](const std::string &r, size_t def) {
+
+  // Homes are SGPRs assigned by liveness: at most maxHomeWords held at once.
+  const RegisterLiveness live = registerLiveness(k, g);
+  const RegisterNumbering &ids = live.numbering;
+  RegisterFacts facts{ids, std::vector<unsigned>(ids.size(), 0), std::vector<unsigned>(ids.size(), 0),
+                      std::vector<std::vector<size_t>>(ids.size()), registerExtents(k, g, live),
+                      std::vector<char>(ids.size(), 0)};
+  std::vector<std::vector<size_t>> readers(ids.size());
+  for (unsigned r = 0; r < ids.size(); ++r) {
+    auto it = k.registers.find(ids.name(r));
+    facts.width[r] = it == k.registers.end() ? 0u : it->second.width;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    for (unsigned r : ids.writes(i)) {
+      ++facts.writeCount[r];
+      facts.writers[r].push_back(i);
+    }
+    for (unsigned r : ids.reads(i))
+      readers[r].push_back(i);
+  }
+  auto dominatesReads = [&](unsigned r, size_t def) {
     const unsigned bd = g.blockOf[def];
     for (size_t j : readers[r]) {
       const unsigned bj = g.blockOf[j];
@@ -263,25 +269,20 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
     }
     return true;
   };
-
-  // Homes are SGPRs assigned by liveness: at most maxHomeWords held at once.
-  const RegisterLiveness live = registerLiveness(k, g);
-  const std::unordered_map<std::string, std::pair<size_t, size_t>> extent = registerExtents(k, g, live);
   RangePressure homes(n);
 
   UniformValues u;
-  std::map<std::string, UniformSource> &found = u.registers;
-  std::unordered_set<std::string> isFound; // found's names, hashed for the lookups below
+  std::vector<std::optional<UniformSource>> found(ids.size()); // u.registers by id
   for (bool changed = true; changed;) {
     changed = false;
     countWork(n);
     for (size_t i = 0; i < n; ++i) {
       const Stmt &st = k.body[i];
-      const std::vector<std::string> &written = writtenBy[i];
-      if (!st.guard.empty() || written.size() != 1 || writes[written[0]] != 1 || isFound.count(written[0]))
+      const llvm::ArrayRef<unsigned> written = ids.writes(i);
+      if (!st.guard.empty() || written.size() != 1 || facts.writeCount[written[0]] != 1 || found[written[0]])
         continue;
-      const std::string &r = written[0];
-      const unsigned bits = width(r);
+      const unsigned r = written[0];
+      const unsigned bits = facts.width[r];
       std::optional<UniformSource> src;
       bool computed = false;
       if (st.kind == Stmt::Kind::Load && st.space == Space::Param && st.values.size() == 1) {
@@ -303,43 +304,42 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
         src = UniformSource{UniformSource::Kind::VariableAddress, 0, 0, 64, "", st.symbol};
       } else if (st.kind == Stmt::Kind::Load) {
         // (Read-only memory at an unchanging address: the same value every time.)
-        computed = scalarLoadShape(k, st, bits) && (st.baseIsSymbol || isFound.count(st.base));
+        computed = scalarLoadShape(k, st, bits) && (st.baseIsSymbol || found[ids.reads(i)[0]]);
       } else {
-        std::string from;
-        if (st.kind == Stmt::Kind::Cvta && st.symbol.empty() && (st.space == Space::Global || st.space == Space::Const) &&
-            st.srcs.size() == 1 && st.srcs[0].isReg())
-          from = st.srcs[0].reg;
-        if (st.kind == Stmt::Kind::Compute && st.inst.form.opcode == ptx::Opcode::Mov &&
-            st.inst.form.type == ptx::TypeClass::B && st.inst.srcs.size() == 1 && st.inst.srcs[0].isReg())
-          from = st.inst.srcs[0].reg;
-        if (!from.empty()) {
-          if (isFound.count(from) && width(from) == bits)
-            src = found.at(from);
+        // (A copy: cvta to a global or const address, or mov.b, of one register.)
+        const bool copy =
+            (st.kind == Stmt::Kind::Cvta && st.symbol.empty() && (st.space == Space::Global || st.space == Space::Const) &&
+             st.srcs.size() == 1 && st.srcs[0].isReg()) ||
+            (st.kind == Stmt::Kind::Compute && st.inst.form.opcode == ptx::Opcode::Mov &&
+             st.inst.form.type == ptx::TypeClass::B && st.inst.srcs.size() == 1 && st.inst.srcs[0].isReg());
+        if (copy) {
+          const unsigned from = ids.reads(i)[0];
+          if (found[from] && facts.width[from] == bits)
+            src = found[from];
         } else if (st.kind == Stmt::Kind::Compute && st.inst.dsts.size() == 1 && (bits == 32 || bits == 64)) {
           // (A constant is not worth an SGPR: an immediate or one v_mov serves.)
-          bool sourcesUniform = true, anyRegister = false;
-          for (const ptx::Operand &o : st.inst.srcs) {
-            sourcesUniform = sourcesUniform && (!o.isReg() || isFound.count(o.reg));
-            anyRegister = anyRegister || o.isReg();
-          }
-          computed = sourcesUniform && anyRegister && scalarRule(st);
+          const llvm::ArrayRef<unsigned> sources = ids.reads(i);
+          const bool sourcesUniform =
+              std::all_of(sources.begin(), sources.end(), [&](unsigned s) { return found[s].has_value(); });
+          computed = sourcesUniform && !sources.empty() && scalarRule(st);
         }
       }
-      const auto [from, to] = extent.at(r);
+      const auto [from, to] = facts.extent[r];
       if (computed && dominatesReads(r, i) && !barrierBlock[g.blockOf[i]] &&
           homes.max(from, to) + bits / 32 <= maxHomeWords) {
-        src = UniformSource{UniformSource::Kind::Computed, 0, 0, bits, r};
+        src = UniformSource{UniformSource::Kind::Computed, 0, 0, bits, ids.name(r)};
         u.scalarStatements.insert(i);
         homes.add(from, to, bits / 32);
       }
       if (src) {
-        found.emplace(r, *src);
-        isFound.insert(r);
+        u.registers.emplace(ids.name(r), *src);
+        found[r] = *src;
+        facts.found[r] = 1;
         changed = true;
       }
     }
   }
-  varyingValues(k, g, barrierBlock, scalarRule, maxHomeWords, live, extent, homes, writtenBy, isFound, u);
+  varyingValues(k, g, barrierBlock, scalarRule, maxHomeWords, live, facts, homes, u);
   return u;
 }
 

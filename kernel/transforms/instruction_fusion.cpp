@@ -104,11 +104,11 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
           // Try it: the candidate's own leaves must fit with those so far.
           std::vector<Leaf> saved = leaves;
           std::vector<size_t> savedInner = inner;
-          inner.push_back(df.def.at(o.reg));
-          collect(df.def.at(o.reg), depth - 1);
+          inner.push_back(df.def(o.reg));
+          collect(df.def(o.reg), depth - 1);
           bool ok = leaves.size() <= 3;
           for (const Leaf &l : leaves)
-            ok = ok && unchanged(l, df.def.at(o.reg), root);
+            ok = ok && unchanged(l, df.def(o.reg), root);
           if (ok)
             continue;
           leaves = saved;
@@ -150,9 +150,9 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
       }
     };
     value = [&](const ptx::Operand &o, size_t user) -> uint32_t {
-      if (o.isReg() && std::find(inner.begin(), inner.end(), df.def.count(o.reg) ? df.def.at(o.reg) : n) != inner.end() &&
+      if (o.isReg() && std::find(inner.begin(), inner.end(), df.writes(o.reg) ? df.def(o.reg) : n) != inner.end() &&
           expandable(o, user))
-        return eval(df.def.at(o.reg));
+        return eval(df.def(o.reg));
       const auto it = std::find(leaves.begin(), leaves.end(), leafOf(o));
       return masks[it - leaves.begin()];
     };
@@ -285,8 +285,7 @@ Kernel fuseHalves(const Kernel &k) {
            s.inst.srcs[0].isReg();
   };
   auto writtenOnce = [&](const std::string &r) {
-    auto w = df.writes.find(r);
-    return w != df.writes.end() && w->second == 1;
+    return df.writes(r) == 1;
   };
   // Is `reg` neither read nor written in (from, to)?
   auto untouched = [&](const std::string &reg, size_t from, size_t to) {
@@ -364,7 +363,7 @@ Kernel fuseHalves(const Kernel &k) {
     auto half = [&](const std::string &reg) -> std::optional<size_t> {
       if (!writtenOnce(reg))
         return std::nullopt;
-      const size_t j = df.def.at(reg);
+      const size_t j = df.def(reg);
       if (j == b || done[j] || !isCvt(out.body[j], 64, 32))
         return std::nullopt;
       const ptx::Operand &src = out.body[j].inst.srcs[0];
@@ -383,7 +382,7 @@ Kernel fuseHalves(const Kernel &k) {
                        " (two zero-extended halves joined by bfi 32, 32) one mov.b64 d, {lo, hi}";
     out.body[b].inst = p;
     for (size_t f : {*ja, *jb})
-      if (df.reads.at(out.body[f].inst.dsts[0].reg) == 1) {
+      if (df.reads(out.body[f].inst.dsts[0].reg) == 1) {
         foldAway(out.body[f], "folded into the mov.b64 d, {lo, hi} at line " + std::to_string(line));
         done[f] = true;
       }
@@ -702,7 +701,7 @@ Kernel fuseByteLoads(const Kernel &k) {
       // read rejects the run below).
       std::map<size_t, unsigned> leafAt; // statement -> leaf
       for (unsigned b = 0; b < count; ++b) {
-        if (df.writes.at(out.body[leaf[b]].values[0].reg) != 1)
+        if (df.writes(out.body[leaf[b]].values[0].reg) != 1)
           return false;
         leafAt[leaf[b]] = b;
       }
@@ -724,7 +723,7 @@ Kernel fuseByteLoads(const Kernel &k) {
           auto f = known.find(r);
           return f == known.end() ? nullptr : &f->second;
         });
-        if (!v || !fromLoadedBytes(*v) || df.writes.at(s.inst.dsts[0].reg) != 1 ||
+        if (!v || !fromLoadedBytes(*v) || df.writes(s.inst.dsts[0].reg) != 1 ||
             std::none_of(s.inst.srcs.begin(), s.inst.srcs.end(),
                          [&](const ptx::Operand &o) { return o.isReg() && known.count(o.reg); }))
           continue;
@@ -738,15 +737,14 @@ Kernel fuseByteLoads(const Kernel &k) {
       // bytes themselves must not be (a 16-bit register stays a byte load).
       for (unsigned b = 0; b < count; ++b) {
         const std::string &r = out.body[leaf[b]].values[0].reg;
-        if (!df.reads.count(r) || df.reads.at(r) != readsInside[r])
+        if (df.reads(r) == 0 || df.reads(r) != readsInside[r])
           return false;
       }
       std::vector<size_t> escaping;
       unsigned extra = 0; // statements the escaping values take
       for (size_t j : members) {
         const std::string &r = out.body[j].inst.dsts[0].reg;
-        const auto total = df.reads.find(r);
-        if (total != df.reads.end() && total->second <= readsInside[r])
+        if (df.reads(r) != 0 && df.reads(r) <= readsInside[r])
           continue;
         const unsigned width = resultWidth(out.body[j], out);
         if (width != 32 && width != 64)

@@ -151,10 +151,9 @@ private:
   }
 
   std::optional<size_t> singleDef(const std::string &r) const {
-    auto w = df_.writes.find(r);
-    if (w == df_.writes.end() || w->second != 1)
+    if (df_.writes(r) != 1)
       return std::nullopt;
-    return df_.def.at(r);
+    return df_.def(r);
   }
 
   unsigned widthOf(const std::string &r) const {
@@ -230,7 +229,7 @@ private:
     const Stmt &s = k_.body[i];
     if (s.kind == Stmt::Kind::AddressOf && isLocalVariable(s.symbol) && !addressIn(s.dst))
       rejected.insert(s.symbol);
-    if (s.kind == Stmt::Kind::Cvta && isLocalVariable(s.symbol) && df_.reads.count(s.dst) && !addressIn(s.dst))
+    if (s.kind == Stmt::Kind::Cvta && isLocalVariable(s.symbol) && df_.reads(s.dst) && !addressIn(s.dst))
       rejected.insert(s.symbol);
     if (s.kind == Stmt::Kind::Atomic && s.baseIsSymbol && isLocalVariable(s.base))
       rejected.insert(s.base);
@@ -242,7 +241,7 @@ private:
       switch (s.kind) {
       case Stmt::Kind::Compute:
         allowed = r != s.guard && s.inst.dsts.size() == 1 && s.inst.dsts[0].isReg() &&
-                  addressIn(s.inst.dsts[0].reg) && df_.def.at(s.inst.dsts[0].reg) == i;
+                  addressIn(s.inst.dsts[0].reg) && df_.def(s.inst.dsts[0].reg) == i;
         break;
       case Stmt::Kind::Load:
       case Stmt::Kind::Store:
@@ -251,7 +250,7 @@ private:
                   std::none_of(s.values.begin(), s.values.end(),
                                [&](const ptx::Operand &o) { return o.isReg() && o.reg == r; });
         break;
-      case Stmt::Kind::Cvta: allowed = s.toGeneric && (!df_.reads.count(s.dst) || addressIn(s.dst)); break;
+      case Stmt::Kind::Cvta: allowed = s.toGeneric && (!df_.reads(s.dst) || addressIn(s.dst)); break;
       default: break;
       }
       if (!allowed)

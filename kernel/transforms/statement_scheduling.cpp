@@ -542,9 +542,9 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
   const RegisterLiveness live = registerLiveness(k, g);
   std::unordered_map<std::string, unsigned> ids;
   const RegisterUse use = registerUse(k, limits.scalarRegisters, limits.homeWords, ids);
-  std::vector<unsigned> idOfBit(live.index.size(), ~0u);
-  for (const auto &[name, bit] : live.index)
-    if (auto it = ids.find(name); it != ids.end())
+  std::vector<unsigned> idOfBit(live.numbering.size(), ~0u);
+  for (unsigned bit = 0; bit < live.numbering.size(); ++bit)
+    if (auto it = ids.find(live.numbering.name(bit)); it != ids.end())
       idOfBit[bit] = it->second;
   const std::vector<llvm::SparseBitVector<>> &liveOut = live.liveOut;
   RegisterExtent extent{std::vector<unsigned>(use.units.size(), ~0u), std::vector<unsigned>(use.units.size(), 0)};

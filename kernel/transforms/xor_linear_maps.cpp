@@ -302,8 +302,7 @@ Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, cons
         if (!valueOf[i] || boundary[i - blockBegin])
           continue;
         const std::string &r = k.body[i].inst.dsts[0].reg;
-        const auto reads = df.reads.find(r);
-        if (df.writes.at(r) != 1 || (reads != df.reads.end() && reads->second != linearReads[i])) {
+        if (df.writes(r) != 1 || (df.reads(r) != 0 && df.reads(r) != linearReads[i])) {
           boundary[i - blockBegin] = true;
           settled = false;
         }
@@ -329,7 +328,7 @@ Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, cons
           if (from < 0 || !inRegion.insert(size_t(from)).second)
             continue;
           const std::string &r = k.body[size_t(from)].inst.dsts[0].reg;
-          ok = ok && !consumed[size_t(from)] && df.writes.at(r) == 1;
+          ok = ok && !consumed[size_t(from)] && df.writes(r) == 1;
           region.push_back(size_t(from));
           work.push_back(size_t(from));
         }
@@ -337,7 +336,7 @@ Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, cons
       for (size_t s : region)
         if (s != root) {
           const std::string &r = k.body[s].inst.dsts[0].reg;
-          ok = ok && df.reads.count(r) && df.reads.at(r) == readsInside[r];
+          ok = ok && df.reads(r) != 0 && df.reads(r) == readsInside[r];
         }
       if (!ok || region.size() < 2)
         continue;

@@ -1,0 +1,25 @@
+#include "kernel/analysis/register_numbering.hpp"
+
+namespace p2a::kernel {
+
+RegisterNumbering::RegisterNumbering(const Kernel &k) {
+  const size_t n = k.body.size();
+  readStart_.reserve(n + 1);
+  writeStart_.reserve(n + 1);
+  auto id = [&](const std::string &r) {
+    auto [it, fresh] = ids_.try_emplace(llvm::StringRef(r), static_cast<unsigned>(names_.size()));
+    if (fresh)
+      names_.push_back(&r);
+    return it->second;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    readStart_.push_back(static_cast<unsigned>(readIds_.size()));
+    writeStart_.push_back(static_cast<unsigned>(writeIds_.size()));
+    forEachReadRegister(k.body[i], [&](const std::string &r) { readIds_.push_back(id(r)); });
+    forEachWrittenRegister(k.body[i], [&](const std::string &r) { writeIds_.push_back(id(r)); });
+  }
+  readStart_.push_back(static_cast<unsigned>(readIds_.size()));
+  writeStart_.push_back(static_cast<unsigned>(writeIds_.size()));
+}
+
+} // namespace p2a::kernel

@@ -1,0 +1,54 @@
+// Dense ids for the registers a kernel body reads and writes, and per
+// statement the ids it reads and writes, made in one walk of the body.
+// The analyses over whole kernels (liveness, uniform values, scheduling)
+// index vectors by these ids instead of keying maps by names: names are
+// hashed once per access here, never again in their fixed points.
+//
+// Ids are given in order of first appearance, each statement's reads
+// before its writes (the order forEachReadRegister/forEachWrittenRegister
+// visit them), so the numbering of a body is always the same.
+//
+// The keys point into the kernel's strings: a numbering is valid while the
+// kernel it was made from is alive and unchanged.
+#pragma once
+
+#include "kernel/kernel_ir.hpp"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/StringRef.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2a::kernel {
+
+class RegisterNumbering {
+public:
+  explicit RegisterNumbering(const Kernel &k);
+
+  size_t size() const { return names_.size(); }
+  const std::string &name(unsigned id) const { return *names_[id]; }
+  std::optional<unsigned> find(llvm::StringRef name) const {
+    auto it = ids_.find(name);
+    if (it == ids_.end())
+      return std::nullopt;
+    return it->second;
+  }
+  // Statement i's registers, as forEachReadRegister / forEachWrittenRegister
+  // give them (a repeated register appears each time).
+  llvm::ArrayRef<unsigned> reads(size_t i) const {
+    return llvm::ArrayRef<unsigned>(readIds_).slice(readStart_[i], readStart_[i + 1] - readStart_[i]);
+  }
+  llvm::ArrayRef<unsigned> writes(size_t i) const {
+    return llvm::ArrayRef<unsigned>(writeIds_).slice(writeStart_[i], writeStart_[i + 1] - writeStart_[i]);
+  }
+
+private:
+  llvm::DenseMap<llvm::StringRef, unsigned> ids_;
+  std::vector<const std::string *> names_;
+  std::vector<unsigned> readStart_, readIds_, writeStart_, writeIds_;
+};
+
+} // namespace p2a::kernel
