@@ -152,9 +152,17 @@ bool Dominators::dominates(unsigned a, unsigned b) const {
 void blockLiveness(const ControlFlowGraph &g, const std::vector<std::vector<unsigned>> &use,
                    const std::vector<std::vector<unsigned>> &def, std::vector<llvm::SparseBitVector<>> &liveIn,
                    std::vector<llvm::SparseBitVector<>> &liveOut) {
+  blockLiveness(g, use.size(),
+                StatementValues{[&](size_t i) { return llvm::ArrayRef<unsigned>(def[i]); },
+                                [&](size_t i) { return llvm::ArrayRef<unsigned>(use[i]); },
+                                [](size_t) { return false; }},
+                liveIn, liveOut);
+}
+
+void blockLiveness(const ControlFlowGraph &g, size_t n, const StatementValues &values,
+                   std::vector<llvm::SparseBitVector<>> &liveIn, std::vector<llvm::SparseBitVector<>> &liveOut) {
   using LiveSet = llvm::SparseBitVector<>;
   const unsigned nb = g.numBlocks;
-  const size_t n = use.size();
   std::vector<LiveSet> gen(nb), kill(nb);
   liveIn.assign(nb, LiveSet());
   liveOut.assign(nb, LiveSet());
@@ -165,12 +173,16 @@ void blockLiveness(const ControlFlowGraph &g, const std::vector<std::vector<unsi
     for (unsigned s : g.succ[b])
       pred[s].push_back(b);
     for (size_t i = g.blockEnd(b); i-- > g.blockStart[b];) {
-      for (unsigned v : def[i]) {
+      const llvm::ArrayRef<unsigned> def = values.def(i);
+      for (unsigned v : def) {
         gen[b].reset(v);
         kill[b].set(v);
       }
-      for (unsigned v : use[i])
+      for (unsigned v : values.use(i))
         gen[b].set(v);
+      if (values.defIsUse(i))
+        for (unsigned v : def)
+          gen[b].set(v);
     }
     liveIn[b] = gen[b];
     worklist.push_back(b); // (popped from the back: the last block first)
@@ -200,16 +212,11 @@ void blockLiveness(const ControlFlowGraph &g, const std::vector<std::vector<unsi
 
 RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g) {
   RegisterLiveness L{RegisterNumbering(k), {}, {}};
-  const size_t n = k.body.size();
-  std::vector<std::vector<unsigned>> use(n), def(n);
-  for (size_t i = 0; i < n; ++i) {
-    const llvm::ArrayRef<unsigned> reads = L.numbering.reads(i), writes = L.numbering.writes(i);
-    use[i].assign(reads.begin(), reads.end());
-    def[i].assign(writes.begin(), writes.end());
-    if (!k.body[i].guard.empty())
-      use[i].insert(use[i].end(), writes.begin(), writes.end());
-  }
-  blockLiveness(g, use, def, L.liveIn, L.liveOut);
+  const RegisterNumbering &ids = L.numbering;
+  blockLiveness(g, k.body.size(),
+                StatementValues{[&](size_t i) { return ids.writes(i); }, [&](size_t i) { return ids.reads(i); },
+                                [&](size_t i) { return !k.body[i].guard.empty(); }},
+                L.liveIn, L.liveOut);
   return L;
 }
 

@@ -5,7 +5,9 @@
 #include "kernel/analysis/register_numbering.hpp"
 #include "kernel/kernel_ir.hpp"
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/BitVector.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/SparseBitVector.h>
 
 #include <map>
@@ -75,6 +77,15 @@ RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g);
 void blockLiveness(const ControlFlowGraph &g, const std::vector<std::vector<unsigned>> &use,
                    const std::vector<std::vector<unsigned>> &def, std::vector<llvm::SparseBitVector<>> &liveIn,
                    std::vector<llvm::SparseBitVector<>> &liveOut);
+// The same over lists a caller already holds (no per-statement vectors):
+// statement i writes def(i) and reads use(i), and reads def(i) too where
+// `defIsUse(i)` (a guarded write keeps the old value in some lanes).
+struct StatementValues {
+  llvm::function_ref<llvm::ArrayRef<unsigned>(size_t)> def, use;
+  llvm::function_ref<bool(size_t)> defIsUse;
+};
+void blockLiveness(const ControlFlowGraph &g, size_t statements, const StatementValues &values,
+                   std::vector<llvm::SparseBitVector<>> &liveIn, std::vector<llvm::SparseBitVector<>> &liveOut);
 
 // Where lanes may wait while a block runs, under the control-flow lowering's
 // schedule (docs/architecture.md, "Control flow"): blocks run in layout

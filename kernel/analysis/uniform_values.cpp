@@ -102,12 +102,37 @@ llvm::ArrayRef<unsigned> scalarSources(const Kernel &k, const RegisterNumbering 
   return ids.reads(i);
 }
 
+// Per register id, the statements writing (or reading) it, in order: one
+// flat list (a register's statements are a slice of it).
+class StatementsByRegister {
+public:
+  StatementsByRegister(const RegisterNumbering &ids, size_t n,
+                       llvm::function_ref<llvm::ArrayRef<unsigned>(size_t)> accessed)
+      : start_(ids.size() + 1, 0) {
+    for (size_t i = 0; i < n; ++i)
+      for (unsigned r : accessed(i))
+        ++start_[r + 1];
+    for (size_t r = 0; r < ids.size(); ++r)
+      start_[r + 1] += start_[r];
+    list_.resize(start_.back());
+    std::vector<size_t> next(start_.begin(), start_.end() - 1);
+    for (size_t i = 0; i < n; ++i)
+      for (unsigned r : accessed(i))
+        list_[next[r]++] = i;
+  }
+  llvm::ArrayRef<size_t> operator[](unsigned r) const {
+    return llvm::ArrayRef<size_t>(list_).slice(start_[r], start_[r + 1] - start_[r]);
+  }
+
+private:
+  std::vector<size_t> start_, list_;
+};
+
 // What both fixed points know of every register, by id.
 struct RegisterFacts {
   const RegisterNumbering &ids;
   std::vector<unsigned> width;                 // 0: undeclared
-  std::vector<unsigned> writeCount;
-  std::vector<std::vector<size_t>> writers;    // the statements writing it, in order
+  StatementsByRegister writers;                // (a register's write count: its writers' number)
   std::vector<std::pair<size_t, size_t>> extent;
   std::vector<char> found;                     // uniform, written once (the first fixed point)
 };
@@ -142,7 +167,7 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
   std::vector<char> isVarying(ids.size(), 0);
   std::vector<unsigned> varying; // (its result does not depend on the order it is walked in)
   for (unsigned r = 0; r < ids.size(); ++r) {
-    const std::vector<size_t> &ws = facts.writers[r];
+    const llvm::ArrayRef<size_t> ws = facts.writers[r];
     if (!ws.empty() && !facts.found[r] && std::all_of(ws.begin(), ws.end(), eligible) &&
         std::any_of(ws.begin(), ws.end(), readsRegister)) {
       isVarying[r] = 1;
@@ -244,21 +269,13 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
   // Homes are SGPRs assigned by liveness: at most maxHomeWords held at once.
   const RegisterLiveness live = registerLiveness(k, g);
   const RegisterNumbering &ids = live.numbering;
-  RegisterFacts facts{ids, std::vector<unsigned>(ids.size(), 0), std::vector<unsigned>(ids.size(), 0),
-                      std::vector<std::vector<size_t>>(ids.size()), registerExtents(k, g, live),
-                      std::vector<char>(ids.size(), 0)};
-  std::vector<std::vector<size_t>> readers(ids.size());
+  RegisterFacts facts{ids, std::vector<unsigned>(ids.size(), 0),
+                      StatementsByRegister(ids, n, [&](size_t i) { return ids.writes(i); }),
+                      registerExtents(k, g, live), std::vector<char>(ids.size(), 0)};
+  const StatementsByRegister readers(ids, n, [&](size_t i) { return ids.reads(i); });
   for (unsigned r = 0; r < ids.size(); ++r) {
     auto it = k.registers.find(ids.name(r));
     facts.width[r] = it == k.registers.end() ? 0u : it->second.width;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    for (unsigned r : ids.writes(i)) {
-      ++facts.writeCount[r];
-      facts.writers[r].push_back(i);
-    }
-    for (unsigned r : ids.reads(i))
-      readers[r].push_back(i);
   }
   auto dominatesReads = [&](unsigned r, size_t def) {
     const unsigned bd = g.blockOf[def];
@@ -279,7 +296,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
     for (size_t i = 0; i < n; ++i) {
       const Stmt &st = k.body[i];
       const llvm::ArrayRef<unsigned> written = ids.writes(i);
-      if (!st.guard.empty() || written.size() != 1 || facts.writeCount[written[0]] != 1 || found[written[0]])
+      if (!st.guard.empty() || written.size() != 1 || facts.writers[written[0]].size() != 1 || found[written[0]])
         continue;
       const unsigned r = written[0];
       const unsigned bits = facts.width[r];
