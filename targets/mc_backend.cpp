@@ -50,6 +50,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Triple.h>
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -206,7 +207,8 @@ public:
 // Streamer that only adds up how many bytes an object would hold. MC's
 // object streamer expands `.fill N, S, V` with a constant N into N*S bytes in
 // memory while parsing (llvm-mc-19 needs 16 GiB for `.fill 0x7fffffff, 8, 0`),
-// so assemble(Object) runs this pass first and refuses oversized objects.
+// so assemble(Object) runs this pass first and refuses oversized objects --
+// where the text can expand at all (mayExpandWhileParsing).
 class SizeCounter final : public DiscardingStreamer {
 public:
   explicit SizeCounter(llvm::MCContext &ctx) : DiscardingStreamer(ctx) {}
@@ -248,6 +250,37 @@ public:
   }
 };
 
+} // namespace
+
+// Can parsing `text` make MC hold more bytes than the text itself (16 per
+// instruction, the data it spells)? Only through a directive that repeats
+// or fills: .fill and .ds.* (values made one by one), .rept/.rep/.irp/.irpc
+// and macros (repeated statements), .include and .incbin (other files).
+// (.zero, .space, .skip, .org and alignment are fragments that the object
+// writer expands as it writes, into the capped stream.) Directive names are
+// matched without case, as MC looks them up; any token starting with '.'
+// counts, in comments too: a false alarm only costs the size pass.
+namespace {
+bool mayExpandWhileParsing(std::string_view text) {
+  auto identifier = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '.' || (i > 0 && identifier(text[i - 1])))
+      continue;
+    size_t end = i + 1;
+    while (end < text.size() && identifier(text[end]))
+      ++end;
+    std::string name(text.substr(i + 1, end - i - 1));
+    for (char &c : name)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (name == "fill" || name == "rept" || name == "rep" || name == "irp" || name == "irpc" || name == "macro" ||
+        name == "include" || name == "incbin" || name == "ds" || name.rfind("ds.", 0) == 0)
+      return true;
+    i = end - 1;
+  }
+  return false;
+}
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -477,7 +510,7 @@ AssembleResult Assembler::assemble(std::string_view text, OutputKind kind) const
   InsideMcScope inside;
   std::unique_ptr<Impl::Session> session;
   try {
-    if (kind == OutputKind::Object) {
+    if (kind == OutputKind::Object && mayExpandWhileParsing(text)) {
       uint64_t bound = im.objectSizeBound(text);
       if (bound > kMaxOutputBytes) {
         McDiagnostic d;

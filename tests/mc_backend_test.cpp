@@ -574,6 +574,20 @@ TEST_CASE("bad input never aborts or hangs") {
   REQUIRE_FALSE(huge.diagnostics.empty());
   CHECK(huge.diagnostics[0].message.find("would exceed") != std::string::npos);
   CHECK_FALSE(a->assemble(".set N, 0x7fffffff\n.fill N, 8, 0\n", OutputKind::Object).ok);
+  // The size pass runs only where a directive can expand while parsing
+  // (spelled in any case, or repeated); a fill the writer makes is capped
+  // as it is written.
+  for (const char *expanding : {".FiLL 0x7fffffff, 8, 0\n", ".irp x, 1, 2\n.fill 0x7fffffff, 8, \\x\n.endr\n"}) {
+    AssembleResult r = a->assemble(expanding, OutputKind::Object);
+    CHECK_FALSE(r.ok);
+    REQUIRE_FALSE(r.diagnostics.empty());
+    CHECK(r.diagnostics[0].message.find("would exceed") != std::string::npos);
+  }
+  AssembleResult zeros = a->assemble(".data\n.zero 0x20000000\n", OutputKind::Object);
+  CHECK_FALSE(zeros.ok);
+  CHECK(zeros.output.empty());
+  REQUIRE_FALSE(zeros.diagnostics.empty());
+  CHECK(zeros.diagnostics[0].message.find("exceeds") != std::string::npos);
   // The assembler still works afterwards.
   CHECK(accepts(*a, "s_nop 0"));
 }
