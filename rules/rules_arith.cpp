@@ -40,7 +40,7 @@ void addArithRules(std::vector<Rule> &out) {
     f.constraints = {when(a == 0)};
     f.seq = {inst(Op::S_MOV_MASK, D(), {I(0)})};
     f.restriction = "a constant predicate is a lane mask: false is 0";
-    out.push_back(f);
+    out.push_back(std::move(f));
   }
   // 16-bit values live in the low half of a VGPR with a don't-care high half
   // (PTX ISA 5.2.2 register sizes): the low 16 bits of a 32-bit sum,
@@ -63,7 +63,7 @@ void addArithRules(std::vector<Rule> &out) {
     mul.seq = {inst(Op::V_MUL_U32_U24, D(), {S(0), S(1)})};
     mul.restriction = "full-rate v_mul_u32_u24: bits 16-23 of the sources are junk, but the product's low 16 bits "
                       "depend only on the sources' low 16 bits";
-    out.push_back(mul);
+    out.push_back(std::move(mul));
   }
   {
     Rule add = makeRule(Form{Opcode::Add, TypeClass::U, 32}, "vop2", {OperandReq::Any, OperandReq::Any});
@@ -73,7 +73,7 @@ void addArithRules(std::vector<Rule> &out) {
     Rule sub = makeRule(Form{Opcode::Sub, TypeClass::U, 32}, "vop2", {OperandReq::Any, OperandReq::Any});
     sub.seq = {inst(Op::V_SUB_U32, D(), {S(0), S(1)})};
     sub.restriction = "none: v_sub_u32 (v_sub_nc_u32 on gfx10+)";
-    out.push_back(sub);
+    out.push_back(std::move(sub));
   }
   {
     Rule add = makeRule(Form{Opcode::Add, TypeClass::U, 64}, "carry-chain", {OperandReq::Any, OperandReq::Any});
@@ -96,13 +96,13 @@ void addArithRules(std::vector<Rule> &out) {
                                       "(-16..64) in one VALU instruction"
                                     : "gfx942 (CDNA3 ISA): v_lshl_add_u64 d, a, 0, b is a whole 64-bit add in one "
                                       "VALU instruction";
-      out.push_back(lshlAdd);
+      out.push_back(std::move(lshlAdd));
     }
     Rule sub = makeRule(Form{Opcode::Sub, TypeClass::U, 64}, "borrow-chain", {OperandReq::Any, OperandReq::Any});
     sub.seq = {inst(Op::V_SUB_CO_U32, D(0, Part::Lo), {S(0, Part::Lo), S(1, Part::Lo)}),
                inst(Op::V_SUBB_CO_U32, D(0, Part::Hi), {S(0, Part::Hi), S(1, Part::Hi), VCC()})};
     sub.restriction = "no 64-bit VALU subtract: the low halves' borrow goes through VCC";
-    out.push_back(sub);
+    out.push_back(std::move(sub));
   }
   {
     Rule lo = makeRule(Form{Opcode::MulLo, TypeClass::U, 32}, "vop3", {OperandReq::Any, OperandReq::Any});
@@ -118,14 +118,14 @@ void addArithRules(std::vector<Rule> &out) {
       Rule w = makeRule(Form{Opcode::MulWide, t, 32}, "lo-hi", {OperandReq::Any, OperandReq::Any});
       w.seq = {inst(Op::V_MUL_LO_U32, D(0, Part::Lo), {S(0), S(1)}), inst(hi, D(0, Part::Hi), {S(0), S(1)})};
       w.restriction = "no 32x32->64 multiply into a pair on every target: the low and high products separately";
-      out.push_back(w);
+      out.push_back(std::move(w));
     }
     Rule mad = makeRule(Form{Opcode::MadLo, TypeClass::U, 32}, "mul-add",
                         {OperandReq::Any, OperandReq::Any, OperandReq::Any});
     mad.temps = {TempKind::V32};
     mad.seq = {inst(Op::V_MUL_LO_U32, T(0), {S(0), S(1)}), inst(Op::V_ADD_U32, D(), {T(0), S(2)})};
     mad.restriction = "no 32-bit integer multiply-add (v_mad_u32_u24 is 24-bit only): multiply, then add";
-    out.push_back(mad);
+    out.push_back(std::move(mad));
   }
   for (TypeClass t : {TypeClass::U, TypeClass::S}) {
     const bool sgn = t == TypeClass::S;
@@ -171,7 +171,7 @@ void addArithRules(std::vector<Rule> &out) {
     Rule w = makeRule(Form{Opcode::MulWide, t, 32}, "mad64-zero", {OperandReq::Any, OperandReq::Any});
     w.seq = {inst(sgn ? Op::V_MAD_I64_I32 : Op::V_MAD_U64_U32, D(), {S(0), S(1), I(0)})};
     w.restriction = "no plain 32x32->64 multiply into a pair: v_mad_{u64_u32,i64_i32} with a zero addend";
-    out.push_back(w);
+    out.push_back(std::move(w));
   }
   // 64-bit multiplies from 32-bit partial products (PTX ISA 9.7.1.3/9.7.1.4;
   // a = ah:al, b = bh:bl). Proved over the integers (rule.proveInIntegers):
@@ -299,7 +299,7 @@ void addArithRules(std::vector<Rule> &out) {
                       (low ? "low" : "high") + " product (mul." + (low ? "lo.u64" : sgn ? "hi.s64" : "hi.u64") +
                       "'s sequence) into a temporary, then c added through VCC across both halves (CC.CF, a lane "
                       "mask, copied in and out)";
-      out.push_back(r);
+      out.push_back(std::move(r));
     }
   }
   // Fused forms (kernel/transforms/instruction_fusion.cpp): two PTX instructions, one VOP3.
@@ -311,7 +311,7 @@ void addArithRules(std::vector<Rule> &out) {
     Rule x = makeRule(Form{Opcode::Xad, TypeClass::U, 32}, "vop3", {OperandReq::Any, OperandReq::Any, OperandReq::Any});
     x.seq = {inst(Op::V_XAD_U32, D(), {S(0), S(1), S(2)})};
     x.restriction = "none: an add of a xor's result (read only there) is one v_xad_u32 (gfx9+)";
-    out.push_back(x);
+    out.push_back(std::move(x));
   }
   // Extended precision: CC.CF is a lane mask between instructions; AMD's
   // carry lives in VCC only within one rule, so it is copied in and out.
@@ -338,7 +338,7 @@ void addArithRules(std::vector<Rule> &out) {
     r.restriction = std::string("the carry chain runs through VCC") + (wide ? ", through both halves" : "") +
                     ": CC.CF (a lane mask) is copied " +
                     (f.carryIn && f.carryOut ? "into VCC and back out" : f.carryIn ? "into VCC first" : "out of VCC after");
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // Extended-precision multiply-add (mad.lo.cc, madc.hi.cc, ...: nvcc's
   // multi-word products): the product half into a temporary, then the same
@@ -365,7 +365,7 @@ void addArithRules(std::vector<Rule> &out) {
       r.seq.push_back(inst(Op::S_MOV_MASK, D(1), {VCC()}));
     r.restriction = "no multiply-add with a carry: the product half into a temporary, then an add whose carry "
                     "runs through VCC (CC.CF, a lane mask, copied in and out)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // Packing moves: a 64-bit value is a VGPR pair (two copies); a 32-bit one
   // from 16-bit halves, whose high bits are don't-care, is one byte permute.
@@ -385,7 +385,7 @@ void addArithRules(std::vector<Rule> &out) {
     Rule u32 = makeRule(Form{Opcode::MovUnpack, TypeClass::B, 32}, "mov-shift", {OperandReq::Any});
     u32.seq = {inst(Op::V_MOV_B32, D(0), {S(0)}), inst(Op::V_LSHRREV_B32, D(1), {I(16), S(0)})};
     u32.restriction = "a 16-bit register's high half is don't-care: the low half is the register itself, the high one a shift";
-    out.push_back(u32);
+    out.push_back(std::move(u32));
   }
   // cvt between 16-, 32- and 64-bit integers, and widening from 8 bits. A
   // 16-bit register's high half is don't-care (and an 8-bit value is the low
@@ -414,7 +414,7 @@ void addArithRules(std::vector<Rule> &out) {
         r.restriction = sgn ? "a 64-bit value is a VGPR pair: copy the low half, fill the high with the sign"
                             : "a 64-bit value is a VGPR pair: copy the low half, zero the high";
       }
-      out.push_back(r);
+      out.push_back(std::move(r));
     } else if (f.opcode == Opcode::MulWide && f.width == 16) {
       // 16 x 16 -> 32: extend both (their high halves are don't-care), multiply.
       const Op ext16 = f.type == TypeClass::S ? Op::V_BFE_I32 : Op::V_BFE_U32;
@@ -423,7 +423,7 @@ void addArithRules(std::vector<Rule> &out) {
       r.seq = {inst(ext16, T(0), {S(0), I(0), I(16)}), inst(ext16, T(1), {S(1), I(0), I(16)}),
                inst(Op::V_MUL_LO_U32, D(), {T(0), T(1)})};
       r.restriction = "no 16-bit widening multiply: extend both halves to 32 bits, then one 32-bit multiply";
-      out.push_back(r);
+      out.push_back(std::move(r));
     }
   }
 }

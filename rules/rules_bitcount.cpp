@@ -35,7 +35,7 @@ void addBrev(std::vector<Rule> &out) {
     Rule r = base("brev.b32", "bfrev", {A});
     r.seq = {inst(Op::V_BFREV_B32, D(), {S(0)})};
     r.restriction = "none: v_bfrev_b32 is brev.b32";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base("brev.b64", "halves", {R});
@@ -44,7 +44,7 @@ void addBrev(std::vector<Rule> &out) {
              inst(Op::V_MOV_B32, D(0, Part::Hi), {T(0)})};
     r.restriction = "no 64-bit bfrev: reverse each half and swap them; the first half goes through a "
                     "temporary so d may be a itself";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 
@@ -53,7 +53,7 @@ void addPopc(std::vector<Rule> &out) {
     Rule r = base("popc.b32", "bcnt", {A});
     r.seq = {inst(Op::V_BCNT_U32_B32, D(), {S(0), I(0)})};
     r.restriction = "none: v_bcnt_u32_b32 a, 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base("popc.b64", "bcnt-acc", {R});
@@ -61,7 +61,7 @@ void addPopc(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_BCNT_U32_B32, T(0), {S(0, Part::Lo), I(0)}),
              inst(Op::V_BCNT_U32_B32, D(), {S(0, Part::Hi), T(0)})};
     r.restriction = "v_bcnt_u32_b32 counts 32 bits: the second count accumulates the first (S1 is an addend)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 
@@ -71,7 +71,7 @@ void addClz(std::vector<Rule> &out) {
     r.temps = {TempKind::V32};
     r.seq = {inst(Op::V_FFBH_U32, T(0), {S(0)}), inst(Op::V_MIN_U32, D(), {I(32), T(0)})};
     r.restriction = "v_ffbh_u32 gives -1 for 0 where PTX gives 32: an unsigned min with 32 maps -1 to 32";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base("clz.b64", "ffbh-or-min3", {R});
@@ -80,7 +80,7 @@ void addClz(std::vector<Rule> &out) {
              inst(Op::V_OR_B32, T(2), {I(32), T(1)}), inst(Op::V_MIN3_U32, D(), {T(0), T(2), I(64)})};
     r.restriction = "32-bit ffbh only, -1 for 0: (ffbh(lo) | 32) is ffbh(lo)+32 or stays -1; "
                     "min3 with ffbh(hi) and 64 picks the high count, the low one, or 64 for 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 
@@ -90,7 +90,7 @@ void addBfind(std::vector<Rule> &out) {
     Rule r = base("bfind.shiftamt.u32", "ffbh", {A});
     r.seq = {inst(Op::V_FFBH_U32, D(), {S(0)})};
     r.restriction = "none: v_ffbh_u32 is the shift amount, and -1 for 0 as PTX wants";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base("bfind.u32", "ffbh-min-sub", {A});
@@ -98,7 +98,7 @@ void addBfind(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_FFBH_U32, T(0), {S(0)}), inst(Op::V_MIN_U32, T(1), {I(32), T(0)}),
              inst(Op::V_SUB_U32, D(), {I(31), T(1)})};
     r.restriction = "position = 31 - ffbh, but ffbh's -1 for 0 would give 32: min(ffbh, 32) makes 31 - 32 = -1";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- signed 32: v_ffbh_i32 counts the bits equal to the sign below it,
   // i.e. the leading zeros of a (or ~a when negative): PTX's inversion.
@@ -106,7 +106,7 @@ void addBfind(std::vector<Rule> &out) {
     Rule r = base("bfind.shiftamt.s32", "ffbh-i32", {A});
     r.seq = {inst(Op::V_FFBH_I32, D(), {S(0)})};
     r.restriction = "none: v_ffbh_i32 inverts a negative input and counts from the msb; -1 for 0 and -1";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base("bfind.s32", "ffbh-i32-min-sub", {A});
@@ -114,7 +114,7 @@ void addBfind(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_FFBH_I32, T(0), {S(0)}), inst(Op::V_MIN_U32, T(1), {I(32), T(0)}),
              inst(Op::V_SUB_U32, D(), {I(31), T(1)})};
     r.restriction = "position = 31 - ffbh_i32; min with 32 turns the -1 for 0/-1 into 31 - 32 = -1";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- unsigned 64
   {
@@ -124,7 +124,7 @@ void addBfind(std::vector<Rule> &out) {
              inst(Op::V_OR_B32, T(2), {I(32), T(1)}), inst(Op::V_MIN_U32, D(), {T(0), T(2)})};
     r.restriction = "32-bit ffbh only: (ffbh(lo) | 32) adds 32 and keeps -1 for 0, so min with ffbh(hi) "
                     "is the 64-bit shift amount and -1 for 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base("bfind.u64", "ffbh-or-min3-sub", {R});
@@ -134,7 +134,7 @@ void addBfind(std::vector<Rule> &out) {
              inst(Op::V_SUB_U32, D(), {I(63), T(3)})};
     r.restriction = "the 64-bit leading-zero count (ffbh halves, | 32, min3 with 64) then 63 - it; "
                     "64 for 0 gives -1";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- signed 64: when hi is all sign bits (0 or -1), ffbh_i32(hi) is -1 and
   // the answer comes from lo ^ hi, which is lo inverted exactly when a < 0.
@@ -146,7 +146,7 @@ void addBfind(std::vector<Rule> &out) {
              inst(Op::V_MIN_U32, D(), {T(0), T(3)})};
     r.restriction = "no 64-bit ffbh_i32: hi's count (1..31) wins when hi is not all sign bits; "
                     "otherwise ffbh(lo ^ hi) | 32, which stays -1 for 0 and -1";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base("bfind.s64", "ffbh-i32-xor-min3-sub", {R});
@@ -155,7 +155,7 @@ void addBfind(std::vector<Rule> &out) {
              inst(Op::V_FFBH_U32, T(2), {T(1)}), inst(Op::V_OR_B32, T(3), {I(32), T(2)}),
              inst(Op::V_MIN3_U32, T(4), {T(0), T(3), I(64)}), inst(Op::V_SUB_U32, D(), {I(63), T(4)})};
     r.restriction = "as bfind.shiftamt.s64, clamped to 64 by min3, then 63 - it (64 for 0 and -1 gives -1)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 

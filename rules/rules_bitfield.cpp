@@ -116,7 +116,7 @@ void addBfe(std::vector<Rule> &out) {
              inst(Op::V_CNDMASK_B32, D(), {T(2), S(0), VCC()})};
     r.restriction = "v_bfe_u32 reads 5 bits of offset and width: the width is clamped to "
                     "min(len, 32 - pos) (0 when pos >= 32), and the one width it cannot express, 32, selects a";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- bfe.u32, constant pos and len
   {
@@ -125,7 +125,7 @@ void addBfe(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
     r.priority = 1;
     r.restriction = "an empty field (len = 0 or pos >= 32): the result is 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(u32, "imm-shr", {A, Im, Im});
@@ -134,7 +134,7 @@ void addBfe(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_LSHRREV_B32, D(), {F(0), S(0)})};
     r.priority = 1;
     r.restriction = "a field reaching bit 31 is a plain right shift (v_bfe_u32 cannot take width 32)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   out.push_back(bfe32InRegister(u32, Op::V_BFE_U32, "pos + len < 32: one v_bfe_u32 with inline constants"));
 
@@ -152,7 +152,7 @@ void addBfe(std::vector<Rule> &out) {
     r.restriction = "v_bfe_i32 masks offset/width to 5 bits: shift right arithmetically by min(pos, 31) first "
                     "(bits past the msb become the sign, as PTX defines), sign-extend from len, and select the "
                     "shifted value when len >= 32 (width 32 would read as 0)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- bfe.s32, constant pos and len
   {
@@ -161,7 +161,7 @@ void addBfe(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
     r.priority = 1;
     r.restriction = "len = 0: the result is 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(s32, "imm-sar", {A, Im, Im});
@@ -170,7 +170,7 @@ void addBfe(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_ASHRREV_I32, D(), {F(0), S(0)})};
     r.priority = 1;
     r.restriction = "a field reaching bit 31 (or starting past it) is an arithmetic right shift by min(pos, 31)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   out.push_back(bfe32InRegister(s32, Op::V_BFE_I32, "pos + len < 32: one v_bfe_i32 with inline constants"));
 
@@ -194,7 +194,7 @@ void addBfe(std::vector<Rule> &out) {
     u64Seq(r);
     r.seq.push_back(inst(Op::V_DUAL_CNDMASK_PAIR, D(), {I(0), T(3), VCC()}));
     r.restriction = std::string(u64Why) + ", both halves in one VOPD issue";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(u64, "mask-select", {A, A, A});
@@ -202,7 +202,7 @@ void addBfe(std::vector<Rule> &out) {
     r.seq.push_back(inst(Op::V_CNDMASK_B32, D(0, Part::Lo), {I(0), T(3, Part::Lo), VCC()}));
     r.seq.push_back(inst(Op::V_CNDMASK_B32, D(0, Part::Hi), {I(0), T(3, Part::Hi), VCC()}));
     r.restriction = u64Why;
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- bfe.u64, constant pos and len
   {
@@ -211,7 +211,7 @@ void addBfe(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {I(0)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
     r.priority = 1;
     r.restriction = "an empty field (len = 0 or pos >= 64): the result is 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(u64, "imm-shr", {A, Im, Im});
@@ -219,7 +219,7 @@ void addBfe(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_LSHRREV_B64, D(), {S(1), S(0)})};
     r.priority = 1;
     r.restriction = "a field reaching bit 63 is one 64-bit right shift";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(u64, "imm-lo", {A, Im, Im});
@@ -228,7 +228,7 @@ void addBfe(std::vector<Rule> &out) {
              inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
     r.priority = 1;
     r.restriction = "a field inside the low half: one 32-bit v_bfe_u32, high half 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(u64, "imm-hi", {A, Im, Im});
@@ -238,7 +238,7 @@ void addBfe(std::vector<Rule> &out) {
              inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
     r.priority = 1;
     r.restriction = "a field inside the high half: one 32-bit v_bfe_u32 of a.hi, high half 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(u64, "imm-2shift", {A, Im, Im});
@@ -249,7 +249,7 @@ void addBfe(std::vector<Rule> &out) {
     r.proofCases = lengthCases;
     r.priority = 1;
     r.restriction = "a field inside the register: shift it to the top, then down to bit 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 
   // ---- bfe.s64, register pos/len
@@ -276,7 +276,7 @@ void addBfe(std::vector<Rule> &out) {
     r.restriction = "64-bit shifts read 6 bits: shift right arithmetically by min(pos, 63), sign-extend with "
                     "a shift pair by 64 -sat len, and select 0 for len = 0 (a shift by 64 reads as 0), both "
                     "halves in one VOPD issue";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(s64, "sar-select", {A, A, A});
@@ -285,7 +285,7 @@ void addBfe(std::vector<Rule> &out) {
     r.seq.push_back(inst(Op::V_CNDMASK_B32, D(0, Part::Hi), {I(0), T(4, Part::Hi), VCC()}));
     r.restriction = "64-bit shifts read 6 bits: shift right arithmetically by min(pos, 63), sign-extend with "
                     "a shift pair by 64 -sat len, and select 0 for len = 0 (a shift by 64 reads as 0)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- bfe.s64, constant pos and len
   {
@@ -294,7 +294,7 @@ void addBfe(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {I(0)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
     r.priority = 1;
     r.restriction = "len = 0: the result is 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(s64, "imm-sar", {A, Im, Im});
@@ -303,7 +303,7 @@ void addBfe(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_ASHRREV_I64, D(), {F(0), S(0)})};
     r.priority = 1;
     r.restriction = "a field reaching bit 63 (or starting past it) is one arithmetic shift by min(pos, 63)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   for (bool hi : {false, true}) {
     Rule r = makeRule(s64, hi ? "imm-hi" : "imm-lo", {A, Im, Im});
@@ -314,7 +314,7 @@ void addBfe(std::vector<Rule> &out) {
     r.priority = 1;
     r.restriction = hi ? "a field inside the high half: v_bfe_i32 of a.hi, then its sign into the high half"
                        : "a field inside the low half: v_bfe_i32, then its sign into the high half";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(s64, "imm-2shift", {A, Im, Im});
@@ -325,7 +325,7 @@ void addBfe(std::vector<Rule> &out) {
     r.proofCases = lengthCases;
     r.priority = 1;
     r.restriction = "a field inside the register: shift it to the top, then arithmetically down to bit 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 
@@ -347,7 +347,7 @@ void addBfi(std::vector<Rule> &out) {
     r.restriction = "v_bfm_b32 reads 5 bits and cannot make a 32-bit mask: the width min(len, 32 - pos) "
                     "(0 when pos >= 32) is clamped with v_med3_u32 and its mask taken from the high half of "
                     "a 64-bit shift of -1, which covers widths 0..32";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- bfi.b32, constant pos and len
   const Expr width32 = fieldWidth(f.pos8, f.len8, 32);
@@ -358,7 +358,7 @@ void addBfi(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(), {S(1)})};
     r.priority = 1;
     r.restriction = "an empty field (len = 0 or pos >= 32): the result is b";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(b32, "imm-all", {A, A, Im, Im});
@@ -366,7 +366,7 @@ void addBfi(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(), {S(0)})};
     r.priority = 1;
     r.restriction = "the field is the whole register: the result is a";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(b32, "imm-top", {A, A, Im, Im});
@@ -376,7 +376,7 @@ void addBfi(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_BFE_U32, T(0), {S(1), I(0), F(0)}), inst(Op::V_LSHL_OR_B32, D(), {S(0), F(0), T(0)})};
     r.priority = 1;
     r.restriction = "a field reaching bit 31: (a << pos) | (b's low pos bits), no mask literal (gfx9 has no VOP3 literal)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(b32, "imm-low", {A, A, Im, Im});
@@ -385,7 +385,7 @@ void addBfi(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_BFI_B32, D(), {F(0), S(0), S(1)})};
     r.priority = 1;
     r.restriction = "a constant mask: one v_bfi_b32 (the mask is a literal unless inline; gfx9 moves it to a VGPR)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(b32, "imm", {A, A, Im, Im});
@@ -396,7 +396,7 @@ void addBfi(std::vector<Rule> &out) {
     r.priority = 1;
     r.restriction = "a constant mask: shift a into place, one v_bfi_b32 (the mask is a literal unless inline; "
                     "gfx9 moves it to a VGPR)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 
   // ---- bfi.b64, register pos/len (32 bits each, read whole)
@@ -419,7 +419,7 @@ void addBfi(std::vector<Rule> &out) {
     r.restriction = "64-bit shifts read 6 bits: the width min(len, 64 - pos) is clamped with v_med3_u32, the "
                     "mask is one 64-bit shift of -1 moved by pos, and the empty field (out of reach of a 6-bit "
                     "shift) clears the mask in one VOPD issue";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(b64, "mask-select", {A, A, A, A});
@@ -431,7 +431,7 @@ void addBfi(std::vector<Rule> &out) {
     r.restriction = "64-bit shifts read 6 bits: the width min(len, 64 - pos) is clamped with v_med3_u32, the "
                     "mask is one 64-bit shift of -1 moved by pos, and the empty field (out of reach of a 6-bit "
                     "shift) clears the mask";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- bfi.b64, constant pos and len
   const Expr width64 = fieldWidth(f.pos64, f.len64, 64);
@@ -442,7 +442,7 @@ void addBfi(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {S(1, Part::Lo)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {S(1, Part::Hi)})};
     r.priority = 1;
     r.restriction = "an empty field (len = 0 or pos >= 64): the result is b";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(b64, "imm", {A, A, Im, Im});
@@ -455,7 +455,7 @@ void addBfi(std::vector<Rule> &out) {
     r.priority = 1;
     r.restriction = "a constant mask: one 64-bit shift of a and a v_bfi_b32 per half (literal masks move to "
                     "VGPRs on gfx9)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 
@@ -471,7 +471,7 @@ void addBmsk(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_BFM_B32, D(), {S(1), S(0)})};
     r.restriction = "equivalent: v_bfm_b32 builds ((1 << b[4:0]) - 1) << a[4:0], dropping bits past 31 "
                     "exactly as .wrap does";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(wrap, "imm-a", {Im, A});
@@ -479,7 +479,7 @@ void addBmsk(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_BFM_B32, D(), {S(1), F(0)})};
     r.priority = 1;
     r.restriction = "a constant start is reduced to a & 31, an inline constant";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(wrap, "imm-b", {A, Im});
@@ -487,7 +487,7 @@ void addBmsk(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_BFM_B32, D(), {F(0), S(0)})};
     r.priority = 1;
     r.restriction = "a constant width is reduced to b & 31, an inline constant";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(clamp, "mask64", {A, A});
@@ -499,7 +499,7 @@ void addBmsk(std::vector<Rule> &out) {
     r.restriction = "v_bfm_b32 reads 5 bits and cannot make a 32-bit mask: the width min(b, 32 - a) (0 when "
                     "a >= 32) is clamped with v_med3_u32 and its mask taken from the high half of a 64-bit "
                     "shift of -1";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // constant a
   {
@@ -508,7 +508,7 @@ void addBmsk(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
     r.priority = 1;
     r.restriction = "a start at or past 32: the mask is 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(clamp, "imm-a", {Im, A});
@@ -518,7 +518,7 @@ void addBmsk(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MIN_U32, T(0), {F(0), S(1)}), inst(Op::V_BFM_B32, D(), {T(0), S(0)})};
     r.priority = 1;
     r.restriction = "a constant start a > 0: clamping the width to 32 - a keeps it below 32, so v_bfm_b32 is exact";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(clamp, "imm-a0", {Im, A});
@@ -529,7 +529,7 @@ void addBmsk(std::vector<Rule> &out) {
     r.priority = 1;
     r.restriction = "start 0: lowMask(min(b, 32)) is the high half of -1 >> (32 -sat b) (a 64-bit shift "
                     "reaches 32); d is that high half";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // constant b
   {
@@ -538,7 +538,7 @@ void addBmsk(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
     r.priority = 1;
     r.restriction = "width 0: the mask is 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(clamp, "imm-b-all", {A, Im});
@@ -548,7 +548,7 @@ void addBmsk(std::vector<Rule> &out) {
              inst(Op::V_LSHLREV_B64, pair(D(), T(1)), {O(T(0)), O(I(~0ull))})};
     r.priority = 1;
     r.restriction = "width >= 32: -1 << min(a, 32) as a 64-bit shift (reaches 32); d is the low half";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(clamp, "imm-b", {A, Im});
@@ -558,7 +558,7 @@ void addBmsk(std::vector<Rule> &out) {
              inst(Op::V_BFM_B32, D(), {T(0), S(0)})};
     r.priority = 1;
     r.restriction = "a constant width below 32: clamp it to 32 -sat a (0 when a >= 32), then v_bfm_b32 is exact";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 
@@ -575,14 +575,14 @@ void addSzext(std::vector<Rule> &out) {
         r.seq = {inst(bfe, D(), {S(0), I(0), S(1)})};
         r.restriction = sgn ? "equivalent: v_bfe_i32 a, 0, b reads b[4:0] and gives 0 for width 0, as .wrap does"
                             : "equivalent: v_bfe_u32 a, 0, b reads b[4:0], as .wrap does";
-        out.push_back(r);
+        out.push_back(std::move(r));
       } else {
         Rule r = makeRule(f, "bfe-select", {A, A});
         r.temps = {TempKind::V32};
         r.seq = {inst(bfe, T(0), {S(0), I(0), S(1)}), inst(Op::V_CMP_GT_U32, VCC(), {I(32), S(1)}),
                  inst(Op::V_CNDMASK_B32, D(), {S(0), T(0), VCC()})};
         r.restriction = "v_bfe reads 5 bits of width (32 reads as 0): select a when b >= 32";
-        out.push_back(r);
+        out.push_back(std::move(r));
       }
       // A constant width: the amount PTX reads is min(b, 32) (.clamp) or b & 31
       // (.wrap). min(b, 32) is 0 exactly when b is, and below 32 exactly when
@@ -595,7 +595,7 @@ void addSzext(std::vector<Rule> &out) {
         r.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
         r.priority = 1;
         r.restriction = "width 0: the result is 0";
-        out.push_back(r);
+        out.push_back(std::move(r));
       }
       if (clamp) {
         Rule r = makeRule(f, "imm-all", {A, Im});
@@ -603,7 +603,7 @@ void addSzext(std::vector<Rule> &out) {
         r.seq = {inst(Op::V_MOV_B32, D(), {S(0)})};
         r.priority = 1;
         r.restriction = "clamped width 32: the result is a";
-        out.push_back(r);
+        out.push_back(std::move(r));
       }
       {
         Rule r = makeRule(f, "imm", {A, Im});
@@ -612,7 +612,7 @@ void addSzext(std::vector<Rule> &out) {
         r.seq = {inst(bfe, D(), {S(0), I(0), F(0)})};
         r.priority = 1;
         r.restriction = "a constant width below 32: one v_bfe with inline constants";
-        out.push_back(r);
+        out.push_back(std::move(r));
       }
     }
 }

@@ -59,7 +59,7 @@ void addCompareRules(std::vector<Rule> &out) {
         Rule r = makeRule(f, "vopc", {OperandReq::Any, OperandReq::Any});
         r.seq = {inst(cmp, D(), {S(0), S(1)})};
         r.restriction = "a predicate is a lane mask: one compare writes it (inactive lanes get 0)";
-        out.push_back(r);
+        out.push_back(std::move(r));
       } else {
         Rule r = makeRule(f, "vopc-salu", {OperandReq::Any, OperandReq::Any, OperandReq::Reg});
         r.temps = {TempKind::Mask};
@@ -69,7 +69,7 @@ void addCompareRules(std::vector<Rule> &out) {
                                                : Op::S_XOR_MASK,
                       D(), {T(0), S(2)})};
         r.restriction = "no compare-and-combine instruction: compare into a mask, then combine the masks with SALU";
-        out.push_back(r);
+        out.push_back(std::move(r));
       }
     } else if ((f.opcode == Opcode::Min || f.opcode == Opcode::Max) && f.width == 64) {
       const bool sgn = f.type == TypeClass::S, min = f.opcode == Opcode::Min;
@@ -79,7 +79,7 @@ void addCompareRules(std::vector<Rule> &out) {
                inst(Op::V_CNDMASK_B32, D(0, Part::Lo), {S(1, Part::Lo), S(0, Part::Lo), VCC()}),
                inst(Op::V_CNDMASK_B32, D(0, Part::Hi), {S(1, Part::Hi), S(0, Part::Hi), VCC()})};
       r.restriction = "no 64-bit min/max: a 64-bit compare, then a select per half";
-      out.push_back(r);
+      out.push_back(std::move(r));
     } else if ((f.opcode == Opcode::Min || f.opcode == Opcode::Max) && f.width == 16) {
       // A 16-bit value's high half is don't-care: both extended first, then
       // the 32-bit min/max (its low half is the 16-bit result).
@@ -91,7 +91,7 @@ void addCompareRules(std::vector<Rule> &out) {
                inst(min ? (sgn ? Op::V_MIN_I32 : Op::V_MIN_U32) : (sgn ? Op::V_MAX_I32 : Op::V_MAX_U32), D(),
                     {T(0), T(1)})};
       r.restriction = "16-bit values with don't-care high halves: both extended by the type, then a 32-bit min/max";
-      out.push_back(r);
+      out.push_back(std::move(r));
     } else if (f.opcode == Opcode::Abs && f.width == 64) {
       Rule r = makeRule(f, "sub-cmp-cndmask-halves", {OperandReq::Reg});
       r.temps = {TempKind::V64};
@@ -101,25 +101,25 @@ void addCompareRules(std::vector<Rule> &out) {
                inst(Op::V_CNDMASK_B32, D(0, Part::Lo), {S(0, Part::Lo), T(0, Part::Lo), VCC()}),
                inst(Op::V_CNDMASK_B32, D(0, Part::Hi), {S(0, Part::Hi), T(0, Part::Hi), VCC()})};
       r.restriction = "no 64-bit abs: 0 - a with the borrow through VCC, selected per half where a < 0";
-      out.push_back(r);
+      out.push_back(std::move(r));
     } else if (f.opcode == Opcode::Neg && f.width == 64) {
       Rule r = makeRule(f, "sub-halves", {OperandReq::Any});
       r.seq = {inst(Op::V_SUB_CO_U32, D(0, Part::Lo), {I(0), S(0, Part::Lo)}),
                inst(Op::V_SUBB_CO_U32, D(0, Part::Hi), {I(0), S(0, Part::Hi), VCC()})};
       r.restriction = "no 64-bit negate: 0 - a with the borrow through VCC";
-      out.push_back(r);
+      out.push_back(std::move(r));
     } else if (f.opcode == Opcode::Min || f.opcode == Opcode::Max) {
       const bool sgn = f.type == TypeClass::S;
       const Op op = f.opcode == Opcode::Min ? (sgn ? Op::V_MIN_I32 : Op::V_MIN_U32) : (sgn ? Op::V_MAX_I32 : Op::V_MAX_U32);
       Rule r = makeRule(f, "vop2", {OperandReq::Any, OperandReq::Any});
       r.seq = {inst(op, D(), {S(0), S(1)})};
       r.restriction = "none: one VOP2 min/max";
-      out.push_back(r);
+      out.push_back(std::move(r));
     } else if (f.opcode == Opcode::Neg) {
       Rule r = makeRule(f, "sub", {OperandReq::Any});
       r.seq = {inst(Op::V_SUB_U32, D(), {I(0), S(0)})};
       r.restriction = "no VALU negate for integers: 0 - a";
-      out.push_back(r);
+      out.push_back(std::move(r));
     } else if (f.opcode == Opcode::Abs && f.width == 16) {
       // The high half is don't-care: sign-extend first, then the 32-bit
       // max(a, 0 - a); its low half is the 16-bit result (-32768 stays itself).
@@ -128,13 +128,13 @@ void addCompareRules(std::vector<Rule> &out) {
       r.seq = {inst(Op::V_BFE_I32, T(0), {S(0), I(0), I(16)}), inst(Op::V_SUB_U32, T(1), {I(0), T(0)}),
                inst(Op::V_MAX_I32, D(), {T(0), T(1)})};
       r.restriction = "no integer abs, and a 16-bit value's high half is don't-care: sign-extend, then max(a, 0 - a)";
-      out.push_back(r);
+      out.push_back(std::move(r));
     } else if (f.opcode == Opcode::Abs) {
       Rule r = makeRule(f, "sub-max", {OperandReq::Reg});
       r.temps = {TempKind::V32};
       r.seq = {inst(Op::V_SUB_U32, T(0), {I(0), S(0)}), inst(Op::V_MAX_I32, D(), {S(0), T(0)})};
       r.restriction = "no integer abs instruction: max(a, 0 - a), signed (the most negative value stays itself)";
-      out.push_back(r);
+      out.push_back(std::move(r));
     } else if (f.opcode == Opcode::Selp) {
       Rule r = makeRule(f, f.width == 64 ? "cndmask-halves" : "cndmask",
                         {OperandReq::Any, OperandReq::Any, OperandReq::Reg});
@@ -145,7 +145,7 @@ void addCompareRules(std::vector<Rule> &out) {
                  inst(Op::V_CNDMASK_B32, D(0, Part::Hi), {S(1, Part::Hi), S(0, Part::Hi), S(2)})};
       r.restriction = f.width == 64 ? "v_cndmask_b32 selects 32 bits: one per half, the same mask"
                                     : "none: v_cndmask_b32 picks src1 where the mask is set (so a and b swap)";
-      out.push_back(r);
+      out.push_back(std::move(r));
     }
   }
 }

@@ -31,7 +31,7 @@ void addLogicRules(std::vector<Rule> &out) {
       r.seq = {inst(valuOf(op), D(), {S(0), S(1)})};
       r.restriction = w == 16 ? "none: a 16-bit value lives in the low half of a VGPR; the high half is don't-care"
                               : "none: one VOP2 instruction (a literal moves to src0)";
-      out.push_back(r);
+      out.push_back(std::move(r));
     }
     Rule r64 = makeRule(Form{op, TypeClass::B, 64}, "halves", {OperandReq::Any, OperandReq::Any});
     r64.seq = {inst(valuOf(op), D(0, Part::Lo), {S(0, Part::Lo), S(1, Part::Lo)}),
@@ -43,28 +43,28 @@ void addLogicRules(std::vector<Rule> &out) {
     rp.seq = {inst(saluOf(op), D(), {S(0), S(1)})};
     rp.restriction = "predicates are lane masks in SGPRs (s[2n:2n+1] in wave64, sN in wave32); "
                      "inactive lanes stay 0";
-    out.push_back(rp);
+    out.push_back(std::move(rp));
   }
 
   for (unsigned w : {16u, 32u}) {
     Rule r = makeRule(Form{Opcode::Not, TypeClass::B, w}, "vop1", {OperandReq::Any});
     r.seq = {inst(Op::V_NOT_B32, D(), {S(0)})};
     r.restriction = "none";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(Form{Opcode::Not, TypeClass::B, 64}, "halves", {OperandReq::Any});
     r.seq = {inst(Op::V_NOT_B32, D(0, Part::Lo), {S(0, Part::Lo)}),
              inst(Op::V_NOT_B32, D(0, Part::Hi), {S(0, Part::Hi)})};
     r.restriction = "no 64-bit VALU not: one per half";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(Form{Opcode::Not, TypeClass::Pred, 1}, "xor-exec", {OperandReq::Reg});
     r.seq = {inst(Op::S_XOR_MASK, D(), {EXEC(), S(0)})};
     r.restriction = "s_not would set the bits of inactive lanes; XOR with EXEC keeps them 0, "
                     "as compares leave them";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 
   // cnot (9.7.8.5): d = (a == 0) ? 1 : 0. No AMD instruction computes a
@@ -74,7 +74,7 @@ void addLogicRules(std::vector<Rule> &out) {
     Rule r = makeRule(Form{Opcode::Cnot, TypeClass::B, c.w}, "cmp-select", {OperandReq::Reg});
     r.seq = {inst(c.cmp, VCC(), {I(0), S(0)}), inst(Op::V_CNDMASK_B32, D(), {I(0), I(1), VCC()})};
     r.restriction = "no set-on-zero VALU op: v_cmp into VCC, then v_cndmask";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(Form{Opcode::Cnot, TypeClass::B, 64}, "cmp-select", {OperandReq::Reg});
@@ -82,7 +82,7 @@ void addLogicRules(std::vector<Rule> &out) {
              inst(Op::V_CNDMASK_B32, D(0, Part::Lo), {I(0), I(1), VCC()}),
              inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)})};
     r.restriction = "v_cmp_eq_u64 into VCC, select the low half, zero the high half";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 

@@ -112,7 +112,7 @@ void addDefaultMode(std::vector<Rule> &out) {
     r.priority = 2;
     r.restriction = "a constant selector is one v_perm_b32 (S0 = b, S1 = a); its sign selectors 8-11 "
                     "cover the odd bytes, which is all this c asks for";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base(PrmtMode::None, "imm-perm-sign", {A, A, Im});
@@ -123,7 +123,7 @@ void addDefaultMode(std::vector<Rule> &out) {
     r.priority = 1;
     r.restriction = "v_perm replicates the sign of odd bytes only: select the bytes first, then over "
                     "{data << 8, data} every selected byte sits at an odd position for its sign";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     // Register selector: spread the nibbles of c into bytes, select the data
@@ -146,7 +146,7 @@ void addDefaultMode(std::vector<Rule> &out) {
     r.restriction = "a register selector: nibbles become v_perm byte indices at run time; v_perm's sign "
                     "selectors cover odd bytes only, so the sign fill of every selected byte is built "
                     "over {data << 8, data} and chosen per byte by nibble bit 3";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 
@@ -157,14 +157,14 @@ void addModes(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_PERM_B32, D(), {S(1), S(0), F(0)})};
     r.priority = 1;
     r.restriction = "a constant row is a fixed byte permutation: one v_perm_b32 with the row's selector";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base(PrmtMode::F4e, "alignbit", {A, A, R});
     r.temps = {TempKind::V32};
     r.seq = {inst(Op::V_LSHLREV_B32, T(0), {I(3), S(2)}), inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), T(0)})};
     r.restriction = "f4e row r is bytes r..r+3 of {b,a}: v_alignbit_b32 by 8r (it reads (c << 3)[4:0] = 8*(c&3))";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base(PrmtMode::B4e, "bcast-add-perm", {A, A, R});
@@ -173,7 +173,7 @@ void addModes(std::vector<Rule> &out) {
              inst(Op::V_ADD_U32, T(2), {I(0x01020304), T(1)}), inst(Op::V_PERM_B32, D(), {S(0), S(1), T(2)})};
     r.restriction = "b4e byte i is byte r+4-i of {a,b} (v_perm S0 = a, S1 = b): selector "
                     "r*0x01010101 + 0x01020304, the broadcast done by v_perm with selector 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base(PrmtMode::Rc8, "shift-bcast", {A, A, R});
@@ -182,7 +182,7 @@ void addModes(std::vector<Rule> &out) {
              inst(Op::V_PERM_B32, D(), {T(1), T(1), I(0)})};
     r.restriction = "rc8 broadcasts byte c&3 of a: shift it down by 8*(c&3) (5-bit amount of c << 3), "
                     "v_perm with selector 0 replicates byte 0";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   for (PrmtMode m : {PrmtMode::Ecl, PrmtMode::Ecr}) {
     const bool left = m == PrmtMode::Ecl;
@@ -194,7 +194,7 @@ void addModes(std::vector<Rule> &out) {
     r.restriction = left ? "ecl byte i is a's byte max(i, r): bytes below r (v_bfm mask) take the broadcast byte r"
                          : "ecr byte i is a's byte min(i, r): bytes below r (v_bfm mask) keep a, the rest "
                            "take the broadcast byte r";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = base(PrmtMode::Rc16, "bfe-lshl-or", {A, A, R});
@@ -203,7 +203,7 @@ void addModes(std::vector<Rule> &out) {
              inst(Op::V_LSHL_OR_B32, D(), {T(1), I(16), T(1)})};
     r.restriction = "rc16 repeats half c&1 of a: v_bfe_u32 at 16*(c&1) (5-bit amount of c << 4) "
                     "zero-extends it, v_lshl_or_b32 copies it up";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 

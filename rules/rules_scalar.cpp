@@ -61,7 +61,7 @@ void addScalarRules(std::vector<Rule> &out) {
                           {inst(Op::S_MUL_I32, T(0), {S(0), S(1)}), inst(Op::S_ADD_I32, D(), {T(0), S(2)})},
                           "a uniform value: no scalar multiply-add, so s_mul_i32 then s_add_i32");
     mad.temps = {TempKind::S32};
-    out.push_back(mad);
+    out.push_back(std::move(mad));
   }
   for (TypeClass t : {TypeClass::U, TypeClass::S}) {
     const bool sgn = t == TypeClass::S;
@@ -89,7 +89,7 @@ void addScalarRules(std::vector<Rule> &out) {
                           "a uniform value; the SALU shift reads the amount's low bits only, so a constant below "
                           "the width");
       r.constraints = {when(src(1, "b") < w)};
-      out.push_back(r);
+      out.push_back(std::move(r));
     }
   // nvcc's 64-bit rotate (rotl.b64, fused; rules_shift.cpp): the 64-bit
   // shift one way, then the bits it dropped into the other half. d is not a
@@ -125,7 +125,7 @@ void addScalarRules(std::vector<Rule> &out) {
     swap.name += "-swap";
     swap.constraints = {when(k == 32)};
     swap.dstDistinct = true;
-    out.push_back(swap);
+    out.push_back(std::move(swap));
   }
   // Widening a 32-bit value into a pair, and narrowing one.
   for (TypeClass from : {TypeClass::U, TypeClass::S}) {

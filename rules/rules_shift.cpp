@@ -37,7 +37,7 @@ void addShf(std::vector<Rule> &out) {
     Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Wrap), "alignbit", {A, A, R});
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), S(2)})};
     r.restriction = "equivalent: v_alignbit_b32 shifts {S0,S1} right by S2[4:0], which is .wrap's c & 31";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Wrap), "imm", {A, A, Im});
@@ -45,7 +45,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), F(0)})};
     r.priority = 1;
     r.restriction = "a constant amount is reduced to c & 31 so it is always an inline constant";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- shf.l.wrap
   {
@@ -55,7 +55,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), F(0)})};
     r.priority = 1;
     r.restriction = "alignbit shifts right only: a left funnel shift by n is a right one by 32-n (n != 0)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Wrap), "imm0", {A, A, Im});
@@ -63,7 +63,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(), {S(1)})};
     r.priority = 1;
     r.restriction = "a left shift by 0 is b, but alignbit(b, a, 32-0) would give a: plain move";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Wrap), "rotate", {R, R, R});
@@ -72,7 +72,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_SUB_U32, T(0), {I(0), S(2)}), inst(Op::V_ALIGNBIT_B32, D(), {S(0), S(0), T(0)})};
     r.priority = 1;
     r.restriction = "rotate left by n = alignbit(x, x, -n): 5-bit masking makes -n act as 32-n, and n = 0 is harmless";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     // (b << n) | (a >> (32-n)): v_bfe_u32 a, -c, c extracts the top n bits of a
@@ -83,7 +83,7 @@ void addShf(std::vector<Rule> &out) {
              inst(Op::V_LSHL_OR_B32, D(), {S(1), S(2), T(1)})};
     r.restriction = "alignbit(b, a, -c) is wrong only for c&31 = 0; bfe of a's top n bits is 0 there, "
                     "so (b << n) | bfe(a, -n, n) is exact in 3 (LLVM's fshl uses 4)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- shf.r.clamp
   {
@@ -92,7 +92,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), S(2)})};
     r.priority = 1;
     r.restriction = "a constant amount below 32 needs no clamping";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Clamp), "imm32", {A, A, Im});
@@ -100,7 +100,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(), {S(1)})};
     r.priority = 1;
     r.restriction = "clamped to 32, a right funnel shift gives b";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Clamp), "rotate", {R, R, R});
@@ -109,7 +109,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MIN_U32, T(0), {I(32), S(2)}), inst(Op::V_ALIGNBIT_B32, D(), {S(0), S(0), T(0)})};
     r.priority = 1;
     r.restriction = "for a rotate, a shift by 32 equals a shift by 0, so min(c,32) & 31 is exact";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Clamp), "pair64", {R, R, R});
@@ -118,7 +118,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MIN_U32, T(0), {I(32), S(2)}),
              inst(Op::V_LSHRREV_B64, pair(D(), T(1)), {O(T(0)), pair(S(0), S(1))})};
     r.restriction = "with {a,b} in an aligned VGPR pair, a 64-bit shift (6-bit amount) by min(c,32) is exact";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Right, ShfMode::Clamp), "alignbit-select", {A, A, R});
@@ -126,7 +126,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_ALIGNBIT_B32, T(0), {S(1), S(0), S(2)}), inst(Op::V_CMP_GT_U32, VCC(), {I(32), S(2)}),
              inst(Op::V_CNDMASK_B32, D(), {S(1), T(0), VCC()})};
     r.restriction = "alignbit masks c to 5 bits: select b when c >= 32";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // ---- shf.l.clamp
   {
@@ -136,7 +136,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(), {S(1), S(0), F(0)})};
     r.priority = 1;
     r.restriction = "left by n = right by 32-n for 0 < n < 32";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "imm0", {A, A, Im});
@@ -144,7 +144,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(), {S(1)})};
     r.priority = 1;
     r.restriction = "a left shift by 0 gives b";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "imm32", {A, A, Im});
@@ -152,7 +152,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(), {S(0)})};
     r.priority = 1;
     r.restriction = "clamped to 32, a left funnel shift gives a";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "rotate", {R, R, R});
@@ -161,7 +161,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_SUB_U32_CLAMP, T(0), {I(32), S(2)}), inst(Op::V_ALIGNBIT_B32, D(), {S(0), S(0), T(0)})};
     r.priority = 1;
     r.restriction = "rotate left by min(c,32) = right by 32-min(c,32) = the saturating 32-c (v_sub clamp)";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "pair64", {R, R, R});
@@ -170,7 +170,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MIN_U32, T(0), {I(32), S(2)}),
              inst(Op::V_LSHLREV_B64, pair(T(1), D()), {O(T(0)), pair(S(0), S(1))})};
     r.restriction = "with {a,b} in an aligned VGPR pair, a 64-bit shift by min(c,32) is exact; d is the high half";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(shfForm(ShfDir::Left, ShfMode::Clamp), "alignbit-select", {A, A, R});
@@ -178,7 +178,7 @@ void addShf(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_SUB_U32_CLAMP, T(0), {I(32), S(2)}), inst(Op::V_ALIGNBIT_B32, T(1), {S(1), S(0), T(0)}),
              inst(Op::V_CMP_EQ_U32, VCC(), {I(0), S(2)}), inst(Op::V_CNDMASK_B32, D(), {T(1), S(1), VCC()})};
     r.restriction = "right by 32-min(c,32) via alignbit is exact except c = 0 (alignbit reads 32 as 0): select b there";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 
@@ -205,7 +205,7 @@ void addShlShr(std::vector<Rule> &out) {
         r.seq = {inst(native, D(), {F(0), S(0)})};
         r.priority = 1;
         r.restriction = "amounts past the width give the sign fill: clamp the constant to width-1";
-        out.push_back(r);
+        out.push_back(std::move(r));
       } else {
         Rule r = makeRule(f, "imm", {A, Im});
         r.constraints = {when(b < W)};
@@ -221,7 +221,7 @@ void addShlShr(std::vector<Rule> &out) {
           z.seq = {inst(Op::V_MOV_B32, D(), {I(0)})};
         z.priority = 1;
         z.restriction = "PTX clamps the amount to the width: the result is 0";
-        out.push_back(z);
+        out.push_back(std::move(z));
       }
 
       // Register amounts.
@@ -250,7 +250,7 @@ void addShlShr(std::vector<Rule> &out) {
         r.seq = {inst(Op::V_MIN_U32, T(0), {I(32), S(1)}),
                  inst(Op::V_LSHLREV_B64, pair(D(), T(2)), {O(T(0)), pair(S(0), T(1))})};
         r.restriction = "a in the low half of an aligned pair: a 64-bit shift by min(b,32) leaves 0 in the low half at 32";
-        out.push_back(r);
+        out.push_back(std::move(r));
       }
       if (!left && w == 16) {
         Rule r = makeRule(f, "sdwa", {A, R});
@@ -258,7 +258,7 @@ void addShlShr(std::vector<Rule> &out) {
         r.temps = {TempKind::V32};
         r.seq = {inst(Op::V_MIN_U32, T(0), {I(16), S(1)}), inst(Op::V_LSHRREV_B32_SDWA_W0, D(), {T(0), S(0)})};
         r.restriction = "16-bit shifts mask to 4 bits; SDWA zero-extends the low half so a 32-bit shift by min(b,16) is exact";
-        out.push_back(r);
+        out.push_back(std::move(r));
       }
       if (w == 64) {
         Rule r = makeRule(f, "select-vopd", {A, R});
@@ -267,7 +267,7 @@ void addShlShr(std::vector<Rule> &out) {
         r.seq = {inst(native, T(0), {S(1), S(0)}), inst(Op::V_CMP_GT_U32, VCC(), {I(W), S(1)}),
                  inst(Op::V_DUAL_CNDMASK_PAIR, D(), {I(0), T(0), VCC()})};
         r.restriction = "AMD masks the amount to 6 bits: select 0 when b >= 64, both halves in one VOPD issue";
-        out.push_back(r);
+        out.push_back(std::move(r));
       }
       {
         Rule r = makeRule(f, "select", {A, R});
@@ -280,7 +280,7 @@ void addShlShr(std::vector<Rule> &out) {
           r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {I(0), T(0), VCC()}));
         }
         r.restriction = "AMD masks the amount, PTX clamps it to the width: select 0 when b >= width";
-        out.push_back(r);
+        out.push_back(std::move(r));
       }
     }
   }
@@ -309,7 +309,7 @@ void addRotates(std::vector<Rule> &out) {
     r.seq = {inst(Op::V_ALIGNBIT_B32, D(0, Part::Hi), {S(0, hiSrc), S(0, loSrc), F(0)}),
              inst(Op::V_ALIGNBIT_B32, D(0, Part::Lo), {S(0, loSrc), S(0, hiSrc), F(0)})};
     r.restriction = sh.restriction;
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   {
     Rule r = makeRule(f, "swap", {R, Im});
@@ -317,7 +317,7 @@ void addRotates(std::vector<Rule> &out) {
     r.dstDistinct = true;
     r.seq = {inst(Op::V_MOV_B32, D(0, Part::Lo), {S(0, Part::Hi)}), inst(Op::V_MOV_B32, D(0, Part::Hi), {S(0, Part::Lo)})};
     r.restriction = "a rotate by 32 swaps the halves: two moves";
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 

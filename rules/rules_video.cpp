@@ -84,7 +84,7 @@ void addVideoShift(const Form &f, std::vector<Rule> &out) {
       r.restriction = "AMD shifts read b[4:0]: a becomes 0 where b >= 32 (a clamped shift leaves 0), so the "
                       "5-bit shift is exact" + plus;
     }
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   // A constant amount: what PTX shifts by, as an inline constant.
   const Expr b = src(1, "b");
@@ -99,7 +99,7 @@ void addVideoShift(const Form &f, std::vector<Rule> &out) {
     r.restriction = "a constant amount below 32: one " +
                     std::string(f.opcode == Opcode::Vshl && f.videoAdd() ? "v_lshl_add_u32" : "shift") +
                     (f.videoAdd() && f.opcode != Opcode::Vshl ? " and an add" : "");
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
   if (clamp && !arithmetic) {
     Rule r = makeRule(f, "imm-all", immB);
@@ -107,7 +107,7 @@ void addVideoShift(const Form &f, std::vector<Rule> &out) {
     r.seq = {inst(Op::V_MOV_B32, D(), {f.videoAdd() ? S(2) : I(0)})};
     r.priority = 1;
     r.restriction = std::string("a constant amount of 32 or more: the shift leaves 0") + (f.videoAdd() ? ", d = c" : "");
-    out.push_back(r);
+    out.push_back(std::move(r));
   }
 }
 
@@ -209,7 +209,7 @@ void addVideoArithWide(const Form &f, std::vector<Rule> &out) {
   std::string how = "no 34-bit video arithmetic: inputs extended to 64 bits by their types";
   saturateAndCombine(r, f, T(2, Part::Lo), how);
   r.restriction = how;
-  out.push_back(r);
+  out.push_back(std::move(r));
 }
 
 // vshl / vshr with .sat or a secondary .min/.max, where the value beyond
@@ -241,7 +241,7 @@ void addVideoShiftWide(const Form &f, std::vector<Rule> &out) {
     saturateAndCombine(r, f, T(2, Part::Lo), how);
   }
   r.restriction = how;
-  out.push_back(r);
+  out.push_back(std::move(r));
 }
 
 // vmad (PTX ISA 9.7.18.1.4): the product by v_mad_{u64_u32,i64_i32}
@@ -316,7 +316,7 @@ void addVideoMad(const Form &f, std::vector<Rule> &out) {
     saturateAndCombine(r, f, T(2, Part::Lo), how);
   }
   r.restriction = how;
-  out.push_back(r);
+  out.push_back(std::move(r));
 }
 
 // Where the 32-bit result is all that matters: no .sat, no secondary .min
@@ -380,7 +380,7 @@ void addVideoArith32(const Form &f, std::vector<Rule> &out) {
   }
   default: return;
   }
-  out.push_back(r);
+  out.push_back(std::move(r));
 }
 
 // vset: a compare into VCC, 0 or 1 by a select, then the secondary
@@ -409,7 +409,7 @@ void addVideoSet(const Form &f, std::vector<Rule> &out) {
     r.seq.push_back(inst(op2, D(), {t, S(2)}));
     r.restriction += ", then the secondary operation, unsigned";
   }
-  out.push_back(r);
+  out.push_back(std::move(r));
 }
 
 } // namespace
