@@ -1,5 +1,8 @@
 #include "kernel/analysis/address_spaces.hpp"
+#include "kernel/analysis/register_numbering.hpp"
 #include "kernel/analysis/work_counter.hpp"
+
+#include <llvm/ADT/SmallVector.h>
 
 namespace p2a::kernel {
 
@@ -26,15 +29,11 @@ Origin pointer(Space s) { return {Origin::Kind::Pointer, s}; }
 } // namespace
 
 std::map<std::string, Space> pointerSpaces(const Kernel &k) {
-  std::map<std::string, Origin> origin;
-  auto of = [&](const ptx::Operand &o) -> Origin {
-    if (!o.isReg())
-      return {Origin::Kind::Integer};
-    auto it = origin.find(o.reg);
-    return it == origin.end() ? Origin{} : it->second;
-  };
-  // What one statement writes into its (single) destination.
-  auto value = [&](const Stmt &s) -> Origin {
+  const RegisterNumbering ids(k);
+  std::vector<Origin> origin(ids.size()); // per register id (Unset: no write seen yet)
+  // What statement i writes into its (single) destination.
+  auto value = [&](size_t i) -> Origin {
+    const Stmt &s = k.body[i];
     switch (s.kind) {
     case Stmt::Kind::Load:
       // A kernel argument is a global pointer (or an integer, which is
@@ -55,9 +54,18 @@ std::map<std::string, Space> pointerSpaces(const Kernel &k) {
     case Stmt::Kind::ReadSpecial: return {Origin::Kind::Integer};
     case Stmt::Kind::Compute: {
       const ptx::Opcode op = s.inst.form.opcode;
-      std::vector<Origin> srcs;
+      // (The numbering lists a Compute's register sources in order, after its guard.)
+      llvm::ArrayRef<unsigned> registers = ids.reads(i);
+      if (!s.guard.empty())
+        registers = registers.drop_front();
+      llvm::SmallVector<Origin, 4> srcs;
       for (const ptx::Operand &o : s.inst.srcs) {
-        srcs.push_back(of(o));
+        if (o.isReg()) {
+          srcs.push_back(origin[registers.front()]);
+          registers = registers.drop_front();
+        } else {
+          srcs.push_back({Origin::Kind::Integer});
+        }
         if (srcs.back().kind == Origin::Kind::Unset)
           return Origin{}; // nothing known yet (a loop-carried source): no contribution
       }
@@ -92,10 +100,10 @@ std::map<std::string, Space> pointerSpaces(const Kernel &k) {
   for (bool changed = true; changed;) {
     changed = false;
     countWork(k.body.size());
-    for (const Stmt &s : k.body) {
-      const std::vector<std::string> written = writtenRegisters(s);
-      for (const std::string &r : written) {
-        const Origin v = written.size() == 1 ? value(s) : Origin{Origin::Kind::Unknown};
+    for (size_t i = 0; i < k.body.size(); ++i) {
+      const llvm::ArrayRef<unsigned> written = ids.writes(i);
+      for (unsigned r : written) {
+        const Origin v = written.size() == 1 ? value(i) : Origin{Origin::Kind::Unknown};
         Origin &o = origin[r];
         const Origin j = join(o, v);
         if (!(j == o)) {
@@ -106,9 +114,9 @@ std::map<std::string, Space> pointerSpaces(const Kernel &k) {
     }
   }
   std::map<std::string, Space> spaces;
-  for (const auto &[r, o] : origin)
-    if (o.kind == Origin::Kind::Pointer)
-      spaces.emplace(r, o.space);
+  for (unsigned r = 0; r < ids.size(); ++r)
+    if (origin[r].kind == Origin::Kind::Pointer)
+      spaces.emplace(ids.name(r), origin[r].space);
   return spaces;
 }
 
