@@ -592,8 +592,14 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
     // (temporaries within a statement), so the two compare like with like.
     const std::vector<unsigned> order = blocks[b]->schedule(std::max(blockPeak[b], budget), limits.maxHomeWords);
     blocks[b].reset(); // (memory: one block's graph at a time from here)
+    // (out's copies of the block's statements are moved into their places: a
+    // second copy of every statement was a tenth of a big kernel's translation.)
+    std::vector<Stmt> block;
+    block.reserve(order.size());
+    for (size_t j = 0; j < order.size(); ++j)
+      block.push_back(std::move(out.body[first + order[j]]));
     for (size_t j = 0; j < order.size(); ++j) {
-      out.body[first + j] = k.body[first + order[j]];
+      out.body[first + j] = std::move(block[j]);
       out.sourceIndex[first + j] = static_cast<unsigned>(k.sourceOf(first + order[j]));
     }
   }
