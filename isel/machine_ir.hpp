@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace p2a::mir {
@@ -156,7 +157,9 @@ inline constexpr int kPrologue = -1, kEpilogue = -2;
 
 struct Function {
   std::vector<VReg> vregs;
-  std::map<std::string, unsigned> ptxRegs;        // PTX register (or the lowering's named value) -> vreg
+  // PTX register (or the lowering's named value) -> vreg. (Hashed: looked up
+  // per operand, never walked in order.)
+  std::unordered_map<std::string, unsigned> ptxRegs;
   std::map<std::string, unsigned> scalarHomes;    // uniform PTX register -> its ScalarHome vreg
   // (lo, hi): hi must follow lo, lo even; for two V64 vregs, hi at lo + 2
   // (a 128-bit operand: global_atomic_cmpswap_x2's {new, compare}).

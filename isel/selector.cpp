@@ -372,9 +372,12 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
   auto rollback = [&] {
     fn.vregs.resize(vregsBefore);
     fn.pairs.resize(pairsBefore);
-    for (auto *names : {&fn.ptxRegs, &fn.scalarHomes})
-      for (auto it = names->begin(); it != names->end();)
-        it = it->second >= vregsBefore ? names->erase(it) : std::next(it);
+    auto dropNew = [&](auto &names) {
+      for (auto it = names.begin(); it != names.end();)
+        it = it->second >= vregsBefore ? names.erase(it) : std::next(it);
+    };
+    dropNew(fn.ptxRegs);
+    dropNew(fn.scalarHomes);
     return false;
   };
   Binder b{rule, inst, trial, toScalarHomes, {}, {}};
