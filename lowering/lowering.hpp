@@ -24,6 +24,7 @@
 #include "targets/target_info.hpp"
 #include "kernel/analysis/address_spaces.hpp"
 #include "kernel/analysis/control_flow_graph.hpp"
+#include "kernel/analysis/register_numbering.hpp"
 #include "kernel/analysis/uniform_values.hpp"
 #include "kernel/transforms/constant_operands.hpp"
 #include "isel/cost_model.hpp"
@@ -37,6 +38,7 @@
 #include <cctype>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace p2a::klower {
@@ -323,6 +325,7 @@ private:
   // elsewhere (it is live on entry to a block where lanes may wait meanwhile:
   // kernel::WaitingLanes): nothing else shares its SGPRs then.
   regalloc::LiveIntervals liveIntervals();
+  const kernel::RegisterNumbering &registerIds();
 
   // ---- spilling (spilling.cpp) ----
   //
@@ -500,7 +503,8 @@ private:
   std::vector<std::vector<unsigned>> minEdge_[2];
   std::vector<unsigned> barriersBefore_, backEnteredBefore_;
   kernel::UniformValues uniform_;               // registers with one value per wave (uniform_values.hpp)
-  std::map<std::string, size_t> readCounts_;    // register -> statements reading it (predicateReaders)
+  std::optional<kernel::RegisterNumbering> registerIds_; // k_'s registers by id, made on first use
+  std::vector<size_t> readCounts_;              // register id -> reads of it (predicateReaders)
   std::vector<unsigned> blockOf_, blockStart_, maskVreg_;
   unsigned numBlocks_ = 1;
   unsigned tmpA_ = 0;

@@ -3,6 +3,7 @@
 #include "lowering/lowering.hpp"
 #include "targets/occupancy.hpp"
 
+#include <array>
 #include <tuple>
 
 namespace p2a::klower {
@@ -101,6 +102,12 @@ bool Lowering::assignRegisters(bool lowered) {
   return true;
 }
 
+const kernel::RegisterNumbering &Lowering::registerIds() {
+  if (!registerIds_)
+    registerIds_.emplace(k_);
+  return *registerIds_;
+}
+
 regalloc::LiveIntervals Lowering::liveIntervals() {
   const size_t n = k_.body.size();
   const unsigned nv = static_cast<unsigned>(fn_.vregs.size());
@@ -117,15 +124,20 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
     auto it = fn_.scalarHomes.find(r);
     return it == fn_.scalarHomes.end() || fn_.vregs[it->second].cls == mir::RegClass::Mask ? -1 : long(it->second);
   };
+  // (Each register's vreg and home looked up once, then the statements' id lists.)
+  const kernel::RegisterNumbering &ids = registerIds();
+  std::vector<std::array<long, 2>> vregsOf(ids.size());
+  for (unsigned r = 0; r < ids.size(); ++r)
+    vregsOf[r] = {vregOf(ids.name(r)), homeVreg(ids.name(r))};
   std::vector<std::vector<unsigned>> use(n), def(n);
   for (size_t i = 0; i < n; ++i) {
     const Stmt &st = k_.body[i];
-    for (const std::string &r : kernel::readRegisters(st))
-      for (long v : {vregOf(r), homeVreg(r)})
+    for (unsigned r : ids.reads(i))
+      for (long v : vregsOf[r])
         if (v >= 0)
           use[i].push_back(static_cast<unsigned>(v));
-    for (const std::string &r : kernel::writtenRegisters(st))
-      for (long v : {vregOf(r), homeVreg(r)})
+    for (unsigned r : ids.writes(i))
+      for (long v : vregsOf[r])
         if (v >= 0) {
           def[i].push_back(static_cast<unsigned>(v));
           if (!st.guard.empty()) // a guarded write keeps the old value in other lanes

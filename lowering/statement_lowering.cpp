@@ -295,12 +295,15 @@ void Lowering::lowerSplitProduct(const Stmt &s) {
 }
 
 size_t Lowering::predicateReaders(const std::string &p) {
-  if (readCounts_.empty())
-    for (const Stmt &st : k_.body)
-      for (const std::string &r : kernel::readRegisters(st))
+  const kernel::RegisterNumbering &ids = registerIds();
+  if (readCounts_.empty()) {
+    readCounts_.assign(ids.size(), 0);
+    for (size_t i = 0; i < k_.body.size(); ++i)
+      for (unsigned r : ids.reads(i))
         ++readCounts_[r];
-  auto it = readCounts_.find(p);
-  return it == readCounts_.end() ? 0 : it->second;
+  }
+  const std::optional<unsigned> id = ids.find(p);
+  return id ? readCounts_[*id] : 0;
 }
 
 unsigned Lowering::scalarHome(const std::string &name, unsigned width) {
