@@ -6,6 +6,11 @@ RegisterNumbering::RegisterNumbering(const Kernel &k) {
   const size_t n = k.body.size();
   readStart_.reserve(n + 1);
   writeStart_.reserve(n + 1);
+  // (Sized up front: growing the map rehashes every name again.)
+  ids_.reserve(static_cast<unsigned>(k.registers.size() + 16));
+  names_.reserve(k.registers.size() + 16);
+  readIds_.reserve(2 * n);
+  writeIds_.reserve(n);
   auto id = [&](const std::string &r) {
     auto [it, fresh] = ids_.try_emplace(llvm::StringRef(r), static_cast<unsigned>(names_.size()));
     if (fresh)
