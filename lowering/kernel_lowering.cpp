@@ -90,7 +90,7 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
     k = kernel::fuseRotates(k, t, cost);
     k = kernel::fuseLogicTrees(k, t, cost);
     k = kernel::fuseAdds(k, t, cost);
-    return kernel::splitLogicForLatency(k, t, cost);
+    return kernel::splitLogicForLatency(std::move(k), t, cost);
   };
   const kernel::Kernel fused = options.forcedRule ? source : rewritten();
   const size_t diagsBefore = diags.size();

@@ -63,7 +63,7 @@ bool isThreeInputLop3(const Stmt &s) {
 
 } // namespace
 
-Kernel splitLogicForLatency(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
+Kernel splitLogicForLatency(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   if (t.wave_size != 32)
     return k;
   const size_t n = k.body.size();

@@ -16,6 +16,8 @@
 // (checked on all eight input rows), and it is made only where the two
 // statements' rules cost no more than the lop3's. Only wave32 targets:
 // a wave64 issues one instruction every four cycles, which hides the latency.
+// (The kernel is taken by value: on wave64 it is handed back as it came,
+// without a copy.)
 #pragma once
 
 #include "isel/selector.hpp"
@@ -24,6 +26,6 @@
 
 namespace p2a::kernel {
 
-Kernel splitLogicForLatency(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+Kernel splitLogicForLatency(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
 
 } // namespace p2a::kernel
