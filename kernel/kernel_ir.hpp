@@ -201,6 +201,11 @@ struct Kernel {
 
   const Param *param(const std::string &n) const;
   const Variable *variable(const std::string &n) const;
+  // The declared width of register `r` (0 where it has none).
+  unsigned registerWidth(const std::string &r) const {
+    auto t = registers.find(r);
+    return t == registers.end() ? 0 : t->second.width;
+  }
 };
 
 // Decode one `.entry`. Returns nullopt with located errors (unsupported

@@ -273,10 +273,8 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
                       StatementsByRegister(ids, n, [&](size_t i) { return ids.writes(i); }),
                       registerExtents(k, g, live), std::vector<char>(ids.size(), 0)};
   const StatementsByRegister readers(ids, n, [&](size_t i) { return ids.reads(i); });
-  for (unsigned r = 0; r < ids.size(); ++r) {
-    auto it = k.registers.find(ids.name(r));
-    facts.width[r] = it == k.registers.end() ? 0u : it->second.width;
-  }
+  for (unsigned r = 0; r < ids.size(); ++r)
+    facts.width[r] = k.registerWidth(ids.name(r));
   auto dominatesReads = [&](unsigned r, size_t def) {
     const unsigned bd = g.blockOf[def];
     for (size_t j : readers[r]) {

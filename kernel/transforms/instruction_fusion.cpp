@@ -640,7 +640,7 @@ bool fromLoadedBytes(const BitSources &v) {
 }
 
 // The width of the register statement `s` writes.
-unsigned resultWidth(const Stmt &s, const Kernel &k) { return registerWidth(k, s.inst.dsts[0].reg); }
+unsigned resultWidth(const Stmt &s, const Kernel &k) { return k.registerWidth(s.inst.dsts[0].reg); }
 
 std::string hexSelector(uint32_t selector) {
   char text[8];

@@ -156,11 +156,6 @@ private:
     return df_.def(r);
   }
 
-  unsigned widthOf(const std::string &r) const {
-    auto it = k_.registers.find(r);
-    return it == k_.registers.end() ? 0 : it->second.width;
-  }
-
   // The local address register `r` always holds, if it is one: written
   // once, unguarded, from a local variable's address by moves and adds.
   std::optional<LocalAddress> addressIn(const std::string &r) {
@@ -271,7 +266,7 @@ private:
   Bounds boundsOf(const std::string &r) {
     if (auto it = bounds_.find(r); it != bounds_.end())
       return it->second;
-    const unsigned w = widthOf(r);
+    const unsigned w = k_.registerWidth(r);
     Bounds out{allOnes(w), 0};
     bounds_[r] = out; // (a value computed from itself: nothing known)
     const std::optional<size_t> d = singleDef(r);
@@ -375,7 +370,7 @@ private:
     if (s.elemBits != 32 && s.elemBits != 64)
       return std::nullopt;
     for (const ptx::Operand &o : s.values)
-      if (!(o.isImm() || (o.isReg() && widthOf(o.reg) == s.elemBits)))
+      if (!(o.isImm() || (o.isReg() && k_.registerWidth(o.reg) == s.elemBits)))
         return std::nullopt;
     Access acc{i, a.offset + s.offset, a.index};
     if (acc.offset < 0 || acc.offset % 4)
@@ -427,7 +422,7 @@ private:
     }
     for (const auto &[index, at] : users) {
       const std::optional<size_t> d = singleDef(index);
-      if (!d || widthOf(index) != 64 || reads[index] != at.size())
+      if (!d || k_.registerWidth(index) != 64 || reads[index] != at.size())
         continue;
       const Stmt &def = k_.body[*d];
       if (def.kind != Stmt::Kind::Compute || !def.guard.empty() || def.inst.srcs.size() != 2)

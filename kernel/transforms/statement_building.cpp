@@ -35,11 +35,6 @@ ptx::Instruction replacing(const ptx::Instruction &at, ptx::Form form, std::vect
   return r;
 }
 
-unsigned registerWidth(const Kernel &k, const std::string &r) {
-  auto t = k.registers.find(r);
-  return t == k.registers.end() ? 0 : t->second.width;
-}
-
 Stmt computation(const Stmt &at, ptx::Instruction inst, std::string note) {
   Stmt s;
   s.kind = Stmt::Kind::Compute;

@@ -26,9 +26,6 @@ ptx::Operand registerOperand(const std::string &name);
 ptx::Instruction replacing(const ptx::Instruction &at, ptx::Form form, std::vector<ptx::Operand> dsts,
                            std::vector<ptx::Operand> srcs);
 
-// The declared width of register `r` (0 where it has none).
-unsigned registerWidth(const Kernel &k, const std::string &r);
-
 // A statement computing `inst`, at `at`'s place in the source (location and
 // text) and nothing else of it: a statement a rewrite adds.
 Stmt computation(const Stmt &at, ptx::Instruction inst, std::string note);

@@ -16,7 +16,7 @@ bool widens(const Kernel &k, const Stmt &s, const Dataflow &df) {
       !s.guard.empty()) // (a guarded write reads what it keeps: the pair would be live up to the load)
     return false;
   for (const ptx::Operand &v : s.values)
-    if (!v.isReg() || registerWidth(k, v.reg) != 32 || df.writes(v.reg) != 1)
+    if (!v.isReg() || k.registerWidth(v.reg) != 32 || df.writes(v.reg) != 1)
       return false;
   return true;
 }
