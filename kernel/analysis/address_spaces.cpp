@@ -1,5 +1,4 @@
 #include "kernel/analysis/address_spaces.hpp"
-#include "kernel/analysis/register_numbering.hpp"
 #include "kernel/analysis/work_counter.hpp"
 
 #include <llvm/ADT/SmallVector.h>
@@ -28,8 +27,7 @@ Origin pointer(Space s) { return {Origin::Kind::Pointer, s}; }
 
 } // namespace
 
-std::map<std::string, Space> pointerSpaces(const Kernel &k) {
-  const RegisterNumbering ids(k);
+std::map<std::string, Space> pointerSpaces(const Kernel &k, const RegisterNumbering &ids) {
   std::vector<Origin> origin(ids.size()); // per register id (Unset: no write seen yet)
   // What statement i writes into its (single) destination.
   auto value = [&](size_t i) -> Origin {

@@ -8,6 +8,7 @@
 // a FLAT instruction routed at run time.
 #pragma once
 
+#include "kernel/analysis/register_numbering.hpp"
 #include "kernel/kernel_ir.hpp"
 
 #include <map>
@@ -17,7 +18,8 @@ namespace p2a::kernel {
 
 // Registers whose every value points into one space (Global, Shared or
 // Local). A register some of whose values are integers, loaded from memory,
-// computed otherwise or of two spaces is absent: it stays generic.
-std::map<std::string, Space> pointerSpaces(const Kernel &k);
+// computed otherwise or of two spaces is absent: it stays generic. `ids`
+// numbers k's registers (the caller's, shared with its other analyses).
+std::map<std::string, Space> pointerSpaces(const Kernel &k, const RegisterNumbering &ids);
 
 } // namespace p2a::kernel
