@@ -271,11 +271,11 @@ bool mayExpandWhileParsing(std::string_view text) {
     size_t end = i + 1;
     while (end < text.size() && identifier(text[end]))
       ++end;
-    std::string name(text.substr(i + 1, end - i - 1));
-    for (char &c : name)
-      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (name == "fill" || name == "rept" || name == "rep" || name == "irp" || name == "irpc" || name == "macro" ||
-        name == "include" || name == "incbin" || name == "ds" || name.rfind("ds.", 0) == 0)
+    const llvm::StringRef name(text.data() + i + 1, end - i - 1);
+    for (const char *expanding : {"fill", "rept", "rep", "irp", "irpc", "macro", "include", "incbin", "ds"})
+      if (name.equals_insensitive(expanding))
+        return true;
+    if (name.starts_with_insensitive("ds."))
       return true;
     i = end - 1;
   }
