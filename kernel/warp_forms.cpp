@@ -15,6 +15,9 @@ bool decodeWarpForm(const ::ptx::ast::Instruction &in, const std::string &full, 
   };
   std::vector<std::string> m = in.modifiers;
   if (in.opcode == "match") { // match.{any,all}.sync.{b32,b64} d[|p], a, membermask
+    // ptxas also takes match.sync.{any,all} (seen with CUDA 13.0's ptxas).
+    if (m.size() == 3 && m[0] == "sync")
+      std::swap(m[0], m[1]);
     if (m.size() != 3 || m[1] != "sync" || (m[0] != "any" && m[0] != "all") || (m[2] != "b32" && m[2] != "b64"))
       return unsupported("expected match.{any,all}.sync.{b32,b64}");
     sync = true;

@@ -544,6 +544,11 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       return limit("integer comparisons of 16, 32 or 64 bits only");
     if (f.type == TypeClass::B && f.cmp != CmpOp::Eq && f.cmp != CmpOp::Ne)
       return bad(".b types allow only eq and ne");
+    // Table 22 of 9.7.3.1: lo, ls, hi and hs are the unsigned operators;
+    // ptxas refuses them on a signed type ("mismatch between instruction
+    // type and comparison qualifier").
+    if (f.type == TypeClass::S && unsignedSpelling)
+      return bad("." + mods[0] + " compares unsigned values: use it with .u16, .u32 or .u64 (lt, le, gt, ge with .s types)");
     // Equality ignores signedness; lo/ls/hi/hs are unsigned whatever the type.
     if (f.cmp == CmpOp::Eq || f.cmp == CmpOp::Ne || f.type == TypeClass::B || unsignedSpelling)
       f.type = TypeClass::U;

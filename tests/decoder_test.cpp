@@ -859,6 +859,14 @@ TEST_CASE("error: extended-precision, 24-bit and packing forms") {
               "invalid form 'mov.u16': packing and unpacking moves take .b32 (two .b16 halves) or .b64 (two .b32 halves)");
   expectError("setp.lt.nand.s32 %p1, %r1, %r2, %p2;", 1, 1,
               "invalid form 'setp.lt.nand.s32': the combiner must be .and, .or or .xor");
+  // lo, ls, hi, hs are the unsigned operators: ptxas refuses them on .s types.
+  expectError("setp.hs.s32 %p1, %r1, %r2;", 1, 1,
+              "invalid form 'setp.hs.s32': .hs compares unsigned values: use it with .u16, .u32 or .u64 (lt, le, "
+              "gt, ge with .s types)");
+  expectError("setp.lo.and.s64 %p1, %rd1, %rd2, %p2;", 1, 1,
+              "invalid form 'setp.lo.and.s64': .lo compares unsigned values: use it with .u16, .u32 or .u64 (lt, "
+              "le, gt, ge with .s types)");
+  CHECK(decodeOk("setp.hs.u32 %p1, %r1, %r2;").form.name() == decodeOk("setp.ge.u32 %p1, %r1, %r2;").form.name());
 }
 
 } // TEST_SUITE
