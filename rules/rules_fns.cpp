@@ -13,7 +13,9 @@
 //     bit is the sign of that count, shifted into i with v_alignbit_b32 i, t, 31;
 //  4. the answer is valid iff X[i] is set and popcount(X) >= n (offset = 0
 //     makes n = 0: the search stays at i = 0 and X[0] = mask[base] decides);
-//     the position is base + i or base - i = (i ^ sgn) + (base - sgn).
+//     the position is base + i or base - i = (i ^ sgn) + (base - sgn);
+//  5. offset = INT_MIN (|offset| is no .s32) gives 0, as NVIDIA hardware does
+//     (sem::bits::fns).
 // The proof assumes base <= 31, PTX's precondition.
 #include "rules/rule_dsl.hpp"
 #include "rules/rules_builtin.hpp"
@@ -57,8 +59,8 @@ Rule fnsSearchRule() {
     return cases;
   };
   // t0 sgn, t1 shift, t2 source, t3 X, t4 -n, t5 scratch, t6 i, t7 total, t8 found bit,
-  // t9 base - sgn, t10 position, t11 total's sign
-  for (int i = 0; i < 12; ++i)
+  // t9 base - sgn, t10 position, t11 total's sign, t12 the result but for offset = INT_MIN
+  for (int i = 0; i < 13; ++i)
     r.temps.push_back(TempKind::V32);
   const Ref mask = S(0), base = S(1), off = S(2);
   r.seq = {
@@ -89,10 +91,12 @@ Rule fnsSearchRule() {
   r.seq.push_back(inst(Op::V_XAD_U32, T(10), {T(6), T(0), T(9)}));   // base + i or base - i
   r.seq.push_back(inst(Op::V_ASHRREV_I32, T(11), {I(31), T(7)}));    // -1 when fewer than n bits
   r.seq.push_back(inst(Op::V_BFI_B32, T(8), {T(8), T(10), I(~0ull)})); // X[i] ? position : -1
-  r.seq.push_back(inst(Op::V_OR_B32, D(), {T(8), T(11)}));
+  r.seq.push_back(inst(Op::V_OR_B32, T(12), {T(8), T(11)}));
+  r.seq.push_back(inst(Op::V_CMP_NE_U32, VCC(), {I(0x80000000u), off})); // offset = INT_MIN: 0 (hardware)
+  r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {I(0), T(12), VCC()}));
   r.restriction = "no AMD instruction finds the n-th set bit: a loop-free v_bcnt_u32_b32 binary search "
                   "(5 levels of v_lshl_or + v_bfe_u32 + v_bcnt + v_alignbit), the downward walk through "
-                  "v_bfrev_b32; 33 instructions on every target";
+                  "v_bfrev_b32, and offset = INT_MIN gives 0 as on NVIDIA hardware; 35 instructions on every target";
   return r;
 }
 

@@ -113,12 +113,12 @@ void addVideoShift(const Form &f, std::vector<Rule> &out) {
 
 // ---- vadd, vsub, vabsdiff, vmin, vmax (PTX ISA 9.7.18.1.1) ----
 //
-// PTX computes in an .s34 intermediate from .s33 inputs and clamps that to
-// the destination type (.sat) before the secondary operation, whose .min and
-// .max compare the wide value with c. The general rule does exactly that on
-// 64-bit VGPR pairs: each input extended by its type, the operation with
-// the carry through VCC, 64-bit compares and a select per half. Where the
-// types change no bit, one or two 32-bit instructions serve.
+// The semantics are what NVIDIA hardware computes (sem::bits::videoArith,
+// measured: tests/hardware/README.md). The general rule works on 64-bit
+// VGPR pairs: each input extended by its type, the operation with the carry
+// through VCC, .sat and the secondary .min/.max by 64-bit compares and a
+// select per half. Where the types change no bit, one or two 32-bit
+// instructions serve.
 
 using VideoOp2 = Form::VideoOp2;
 
@@ -135,41 +135,40 @@ void select64(Rule &r, unsigned dst, unsigned whenClear, unsigned whenSet) {
     r.seq.push_back(inst(Op::V_CNDMASK_B32, T(dst, p), {T(whenClear, p), T(whenSet, p), VCC()}));
 }
 
-// Stages 3 and 4 (PTX ISA 9.7.18.1) on the wide value in T(2), a V64
-// temporary read as a signed 64-bit number; T(3) (V64) is scratch, `low` the
-// exact value's low 32 bits. .sat clamps T(2) to the destination type with
-// 64-bit compares; the secondary operation combines with c; d gets the low
-// 32 bits.
-void saturateAndCombine(Rule &r, const Form &f, Ref low, std::string &how) {
+// T(v) (V64, read as signed) clamped to [lo, hi] with 64-bit compares;
+// T(scratch) (V64) holds the bounds.
+void clamp64(Rule &r, unsigned v, unsigned scratch, int64_t lo, int64_t hi) {
+  r.seq.push_back(inst(Op::V_MOV_B32, T(scratch, Part::Lo), {I(uint32_t(hi))}));
+  r.seq.push_back(inst(Op::V_MOV_B32, T(scratch, Part::Hi), {I(uint32_t(uint64_t(hi) >> 32))}));
+  r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(scratch)), O(T(v))}));
+  select64(r, v, v, scratch);
+  r.seq.push_back(inst(Op::V_MOV_B32, T(scratch, Part::Lo), {I(uint32_t(lo))}));
+  r.seq.push_back(inst(Op::V_MOV_B32, T(scratch, Part::Hi), {I(uint32_t(uint64_t(lo) >> 32))}));
+  r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(v)), O(T(scratch))}));
+  select64(r, v, v, scratch);
+}
+
+// T(w) (V64) = the low 32 bits of T(v), sign-extended.
+void sextLow(Rule &r, unsigned w, unsigned v) {
+  r.seq.push_back(inst(Op::V_MOV_B32, T(w, Part::Lo), {T(v, Part::Lo)}));
+  r.seq.push_back(inst(Op::V_ASHRREV_I32, T(w, Part::Hi), {I(31), T(v, Part::Lo)}));
+}
+
+// The secondary operation (sem::bits combine): d = low + c, or .min/.max of
+// the 64-bit value T(w) against c extended by the destination type and
+// compared as it is signed or not; T(3) (V64) is scratch.
+void combine(Rule &r, const Form &f, Ref low, unsigned w, std::string &how) {
   const bool sgn = f.type == TypeClass::S;
-  if (f.saturate) { // CLAMP(tmp, max, min) of the destination type
-    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Lo), {I(sgn ? 0x7fffffffu : 0xffffffffu)}));
-    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Hi), {I(0)}));
-    r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(3)), O(T(2))}));
-    select64(r, 2, 2, 3);
-    if (sgn) {
-      r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Lo), {I(0x80000000u)}));
-      r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Hi), {I(0xffffffffu)}));
-      r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(2)), O(T(3))}));
-      select64(r, 2, 2, 3);
-    } else { // below 0: 0 (only the low half is read after this)
-      r.seq.push_back(inst(Op::V_CMP_GE_I64, O(VCC()), {O(T(2)), O(I(0))}));
-      r.seq.push_back(inst(Op::V_CNDMASK_B32, T(2, Part::Lo), {I(0), T(2, Part::Lo), VCC()}));
-      r.seq.push_back(inst(Op::V_MOV_B32, T(2, Part::Hi), {I(0)}));
-    }
-    low = T(2, Part::Lo);
-    how += ", clamped with 64-bit compares";
-  }
   switch (f.videoOp2) {
   case VideoOp2::None: r.seq.push_back(inst(Op::V_MOV_B32, D(), {low})); break;
   case VideoOp2::Add: r.seq.push_back(inst(Op::V_ADD_U32, D(), {low, S(2)})); break;
   case VideoOp2::Min:
   case VideoOp2::Max:
     extend(r, 3, S(2), f.type);
-    r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(2)), O(T(3))}));
+    r.seq.push_back(inst(sgn ? Op::V_CMP_LT_I64 : Op::V_CMP_LT_U64, O(VCC()), {O(T(w)), O(T(3))}));
     r.seq.push_back(f.videoOp2 == VideoOp2::Min ? inst(Op::V_CNDMASK_B32, D(), {T(3, Part::Lo), low, VCC()})
                                                 : inst(Op::V_CNDMASK_B32, D(), {low, T(3, Part::Lo), VCC()}));
-    how += ", c compared with the wide value";
+    how += std::string(", c compared with the 64-bit value, ") + (sgn ? "signed" : "unsigned");
     break;
   }
 }
@@ -177,7 +176,7 @@ void saturateAndCombine(Rule &r, const Form &f, Ref low, std::string &how) {
 void addVideoArithWide(const Form &f, std::vector<Rule> &out) {
   const bool withC = f.videoOp2 != VideoOp2::None;
   Rule r = makeRule(f, "wide", withC ? std::vector{A, A, A} : std::vector{A, A});
-  r.temps = {TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V64}; // ta, tb, tmp, scratch
+  r.temps = {TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V64}; // ta, tb, value, scratch
   extend(r, 0, S(0), f.fromType);
   extend(r, 1, S(1), f.videoBType);
   switch (f.opcode) {
@@ -189,7 +188,7 @@ void addVideoArithWide(const Form &f, std::vector<Rule> &out) {
   case Opcode::Vabsdiff:
     r.seq.push_back(inst(Op::V_SUB_CO_U32, T(2, Part::Lo), {T(0, Part::Lo), T(1, Part::Lo)}));
     r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(2, Part::Hi), {T(0, Part::Hi), T(1, Part::Hi), VCC()}));
-    if (f.opcode == Opcode::Vabsdiff) { // |tmp|: 0 - tmp where tmp < 0
+    if (f.opcode == Opcode::Vabsdiff) { // |value|: 0 - value where value < 0
       r.seq.push_back(inst(Op::V_SUB_CO_U32, T(3, Part::Lo), {I(0), T(2, Part::Lo)}));
       r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(3, Part::Hi), {I(0), T(2, Part::Hi), VCC()}));
       r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(2)), O(I(0))}));
@@ -207,114 +206,110 @@ void addVideoArithWide(const Form &f, std::vector<Rule> &out) {
   default: break;
   }
   std::string how = "no 34-bit video arithmetic: inputs extended to 64 bits by their types";
-  saturateAndCombine(r, f, T(2, Part::Lo), how);
+  if (f.saturate) {
+    if (f.type == TypeClass::S) {
+      clamp64(r, 2, 3, INT32_MIN, INT32_MAX);
+      how += ", clamped to .s32 with 64-bit compares";
+    } else { // below 0: 0; no upper bound (as NVIDIA hardware)
+      r.seq.push_back(inst(Op::V_CMP_GT_I64, O(VCC()), {O(I(0)), O(T(2))}));
+      for (Part p : {Part::Lo, Part::Hi})
+        r.seq.push_back(inst(Op::V_CNDMASK_B32, T(2, p), {T(2, p), I(0), VCC()}));
+      how += ", 0 below 0 (NVIDIA hardware keeps the low 32 bits above 2^32 - 1)";
+    }
+  }
+  // ptxas computes vadd and vsub in 32 bits: .min/.max see those bits sign-extended.
+  unsigned w = 2;
+  if ((f.opcode == Opcode::Vadd || f.opcode == Opcode::Vsub) &&
+      (f.videoOp2 == VideoOp2::Min || f.videoOp2 == VideoOp2::Max)) {
+    sextLow(r, 1, 2);
+    w = 1;
+    how += ", the 32-bit result sign-extended for .min/.max (as NVIDIA hardware)";
+  }
+  combine(r, f, T(2, Part::Lo), w, how);
   r.restriction = how;
   out.push_back(std::move(r));
 }
 
-// vshl / vshr with .sat or a secondary .min/.max, where the value beyond
-// 32 bits matters: a extended to 64 bits by its type and shifted by a 64-bit
-// shift (exact: |ta| < 2^32 and the amount is at most 32); an unsigned a
-// shifted left can pass 2^63, so its compares see min(value, 2^33), which
-// orders as the value does against every 32-bit bound and c.
+// vshl / vshr with .sat or a secondary .min/.max, where the value beyond 32
+// bits matters (sem::bits::videoShift): a extended to 64 bits by its type
+// and shifted by one 64-bit shift; .sat keeps the low 34 bits sign-extended
+// (v_bfe_i32 of the high dword's two low bits), clamps to the destination
+// type, and .min/.max then compare the clamped 32 bits sign-extended.
 void addVideoShiftWide(const Form &f, std::vector<Rule> &out) {
   if (!shiftReadsWideValue(f))
     return;
   const bool left = f.opcode == Opcode::Vshl, signedA = f.fromType == TypeClass::S;
   Rule r = makeRule(f, "wide", f.videoOp2 != VideoOp2::None ? std::vector{A, A, A} : std::vector{A, A});
-  r.temps = {TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V32}; // ta, shifted, tmp, scratch, amount
+  r.temps = {TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V32}; // ta, w, value, scratch, amount
   extend(r, 0, S(0), f.fromType);
   r.seq.push_back(f.mode == ShfMode::Clamp ? inst(Op::V_MIN_U32, T(4), {I(32), S(1)})
                                            : inst(Op::V_AND_B32, T(4), {I(31), S(1)}));
   const Op shift = left ? Op::V_LSHLREV_B64 : signedA ? Op::V_ASHRREV_I64 : Op::V_LSHRREV_B64;
-  std::string how = "no 34-bit video shift: a extended to 64 bits by its type, one exact 64-bit shift";
-  if (left && !signedA) {
-    r.seq.push_back(inst(shift, O(T(1)), {O(T(4)), O(T(0))}));
-    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Lo), {I(0)}));
-    r.seq.push_back(inst(Op::V_MOV_B32, T(3, Part::Hi), {I(2)}));
-    r.seq.push_back(inst(Op::V_CMP_LT_U64, O(VCC()), {O(T(1)), O(T(3))}));
-    select64(r, 2, 3, 1);
-    how += ", compared as min(value, 2^33) (an unsigned a shifted left can pass 2^63)";
-    saturateAndCombine(r, f, T(1, Part::Lo), how);
-  } else {
-    r.seq.push_back(inst(shift, O(T(2)), {O(T(4)), O(T(0))}));
-    saturateAndCombine(r, f, T(2, Part::Lo), how);
+  r.seq.push_back(inst(shift, O(T(2)), {O(T(4)), O(T(0))}));
+  std::string how = "no 34-bit video shift: a extended to 64 bits by its type, one 64-bit shift";
+  unsigned w = 2;
+  if (f.saturate) {
+    r.seq.push_back(inst(Op::V_BFE_I32, T(2, Part::Hi), {T(2, Part::Hi), I(0), I(2)}));
+    if (f.type == TypeClass::S)
+      clamp64(r, 2, 3, INT32_MIN, INT32_MAX);
+    else
+      clamp64(r, 2, 3, 0, UINT32_MAX);
+    sextLow(r, 1, 2);
+    w = 1;
+    how += ", cut to 34 bits and clamped with 64-bit compares (as NVIDIA hardware)";
   }
+  combine(r, f, T(2, Part::Lo), w, how);
   r.restriction = how;
   out.push_back(std::move(r));
 }
 
-// vmad (PTX ISA 9.7.18.1.4): the product by v_mad_{u64_u32,i64_i32}
-// (mixed signs: the unsigned product less a * 2^32 where the signed factor
-// is negative), its sign in a third dword, the negation by complements, c
-// extended and added with the carries through VCC, .po's or the negation's
-// + 1 as one more carry chain, .shr7/.shr15 by v_alignbit_b32 across the
-// dwords, .sat with 64-bit compares (signed) or a look at the high dword.
+// vmad (sem::bits::videoMad, as NVIDIA hardware computes it): the signed
+// 32 x 32 -> 64-bit product by v_mad_i64_i32 whatever the operand types,
+// negated by a 64-bit subtraction from 0 (-a*b); c sign-extended (or
+// negated: -c) and added with the carry through VCC; .po's + 1 as one more
+// carry chain; .shr7/.shr15 by a 64-bit shift (arithmetic where the final
+// type is signed); .sat with 64-bit compares.
 void addVideoMad(const Form &f, std::vector<Rule> &out) {
   using Mode = Form::VmadMode;
-  const bool sa = f.fromType == TypeClass::S, sb = f.videoBType == TypeClass::S;
   const bool signedFinal = f.type == TypeClass::S;
   Rule r = makeRule(f, "wide", {A, A, A});
-  r.opaqueProducts = true; // (the semantics reads the same products: sem::bits::videoMad)
-  // product, scratch, result, saturation scratch, 64-bit sum, top dword, c, c's fill
-  r.temps = {TempKind::V64, TempKind::V32, TempKind::V64, TempKind::V64,
-             TempKind::V64, TempKind::V32, TempKind::V32, TempKind::V32};
-  const unsigned sum = f.vmadShift ? 4 : 2; // the 64-bit sum is the result unless scaled
-  const Ref product = T(0), top = T(5);
-  r.seq.push_back(inst(sa && sb ? Op::V_MAD_I64_I32 : Op::V_MAD_U64_U32, O(product), {O(S(0)), O(S(1)), O(I(0))}));
-  std::string how = std::string("the ISA's 128-bit intermediate in ") + (f.vmadShift ? "three" : "two") +
-                    " dwords: the 64-bit product";
-  if (sa != sb) {
-    const Ref unsignedFactor = sa ? S(1) : S(0), signedFactor = sa ? S(0) : S(1);
-    r.seq.push_back(inst(Op::V_ASHRREV_I32, T(1), {I(31), signedFactor}));
-    r.seq.push_back(inst(Op::V_AND_B32, T(1), {T(1), unsignedFactor}));
-    r.seq.push_back(inst(Op::V_SUB_U32, T(0, Part::Hi), {T(0, Part::Hi), T(1)}));
-    how += " (mixed signs: the unsigned one corrected)";
-  }
-  // The third dword matters only to a scale (unscaled, d and .sat read bits 63..0).
-  const bool wide = f.vmadShift != 0;
-  if (wide)
-    r.seq.push_back(sa || sb ? inst(Op::V_ASHRREV_I32, top, {I(31), T(0, Part::Hi)}) : inst(Op::V_MOV_B32, top, {I(0)}));
-  Ref c = S(2);
+  r.opaqueProducts = true; // (the semantics reads the same product: sem::bits::videoMad)
+  // product, sum, c extended, clamp scratch
+  r.temps = {TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V64};
+  r.seq.push_back(inst(Op::V_MAD_I64_I32, O(T(0)), {O(S(0)), O(S(1)), O(I(0))}));
+  std::string how = "the signed 64-bit product (v_mad_i64_i32) whatever the types, as NVIDIA hardware";
   if (f.vmadMode == Mode::NegProduct) {
-    for (Ref x : {T(0, Part::Lo), T(0, Part::Hi)})
-      r.seq.push_back(inst(Op::V_NOT_B32, x, {x}));
-    if (wide)
-      r.seq.push_back(inst(Op::V_NOT_B32, top, {top}));
-    how += ", complemented";
-  } else if (f.vmadMode == Mode::NegC) {
-    r.seq.push_back(inst(Op::V_NOT_B32, T(6), {S(2)}));
-    c = T(6);
-    how += ", c complemented";
+    r.seq.push_back(inst(Op::V_SUB_CO_U32, T(0, Part::Lo), {I(0), T(0, Part::Lo)}));
+    r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(0, Part::Hi), {I(0), T(0, Part::Hi), VCC()}));
+    how += ", negated";
   }
-  Ref cFill = I(0);
-  if (signedFinal) {
-    r.seq.push_back(inst(Op::V_ASHRREV_I32, T(7), {I(31), c}));
-    cFill = T(7);
+  extend(r, 2, S(2), TypeClass::S);
+  if (f.vmadMode == Mode::NegC) {
+    r.seq.push_back(inst(Op::V_SUB_CO_U32, T(2, Part::Lo), {I(0), T(2, Part::Lo)}));
+    r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(2, Part::Hi), {I(0), T(2, Part::Hi), VCC()}));
+    how += ", c negated";
   }
-  r.seq.push_back(inst(Op::V_ADD_CO_U32, T(sum, Part::Lo), {T(0, Part::Lo), c}));
-  r.seq.push_back(inst(Op::V_ADDC_CO_U32, T(sum, Part::Hi), {T(0, Part::Hi), cFill, VCC()}));
-  if (wide)
-    r.seq.push_back(inst(Op::V_ADDC_CO_U32, top, {top, cFill, VCC()}));
-  if (f.vmadMode != Mode::Plain) { // + 1
-    r.seq.push_back(inst(Op::V_ADD_CO_U32, T(sum, Part::Lo), {I(1), T(sum, Part::Lo)}));
-    r.seq.push_back(inst(Op::V_ADDC_CO_U32, T(sum, Part::Hi), {T(sum, Part::Hi), I(0), VCC()}));
-    if (wide)
-      r.seq.push_back(inst(Op::V_ADDC_CO_U32, top, {top, I(0), VCC()}));
+  r.seq.push_back(inst(Op::V_ADD_CO_U32, T(1, Part::Lo), {T(0, Part::Lo), T(2, Part::Lo)}));
+  r.seq.push_back(inst(Op::V_ADDC_CO_U32, T(1, Part::Hi), {T(0, Part::Hi), T(2, Part::Hi), VCC()}));
+  how += ", + c sign-extended";
+  if (f.vmadMode == Mode::PlusOne) {
+    r.seq.push_back(inst(Op::V_ADD_CO_U32, T(1, Part::Lo), {I(1), T(1, Part::Lo)}));
+    r.seq.push_back(inst(Op::V_ADDC_CO_U32, T(1, Part::Hi), {T(1, Part::Hi), I(0), VCC()}));
     how += ", + 1 by a carry chain";
   }
   if (f.vmadShift) {
-    r.seq.push_back(inst(Op::V_ALIGNBIT_B32, T(2, Part::Lo), {T(4, Part::Hi), T(4, Part::Lo), I(f.vmadShift)}));
-    r.seq.push_back(inst(Op::V_ALIGNBIT_B32, T(2, Part::Hi), {top, T(4, Part::Hi), I(f.vmadShift)}));
-    how += ", scaled by v_alignbit_b32";
+    r.seq.push_back(
+        inst(signedFinal ? Op::V_ASHRREV_I64 : Op::V_LSHRREV_B64, O(T(1)), {O(I(f.vmadShift)), O(T(1))}));
+    how += ", scaled by a 64-bit shift";
   }
-  if (f.saturate && !signedFinal) { // above 2^32 - 1: all ones
-    r.seq.push_back(inst(Op::V_CMP_EQ_U32, O(VCC()), {O(I(0)), O(T(2, Part::Hi))}));
-    r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {I(0xffffffffu), T(2, Part::Lo), VCC()}));
-    how += ", clamped by the high dword";
-  } else {
-    saturateAndCombine(r, f, T(2, Part::Lo), how);
+  if (f.saturate) {
+    if (signedFinal)
+      clamp64(r, 1, 3, INT32_MIN, INT32_MAX);
+    else
+      clamp64(r, 1, 3, 0, UINT32_MAX);
+    how += ", clamped with 64-bit compares";
   }
+  r.seq.push_back(inst(Op::V_MOV_B32, D(), {T(1, Part::Lo)}));
   r.restriction = how;
   out.push_back(std::move(r));
 }
@@ -384,7 +379,7 @@ void addVideoArith32(const Form &f, std::vector<Rule> &out) {
 }
 
 // vset: a compare into VCC, 0 or 1 by a select, then the secondary
-// operation (d and c unsigned). Inputs of one type compare in 32 bits;
+// operation (.min/.max signed as a is). Inputs of one type compare in 32 bits;
 // mixed ones after extension to 64.
 void addVideoSet(const Form &f, std::vector<Rule> &out) {
   const bool withC = f.videoOp2 != VideoOp2::None, same = f.fromType == f.videoBType;
@@ -405,9 +400,14 @@ void addVideoSet(const Form &f, std::vector<Rule> &out) {
     r.temps.push_back(TempKind::V32);
     const Ref t = T(static_cast<unsigned>(r.temps.size() - 1));
     r.seq.push_back(inst(Op::V_CNDMASK_B32, t, {I(0), I(1), VCC()}));
-    const Op op2 = f.videoOp2 == VideoOp2::Add ? Op::V_ADD_U32 : f.videoOp2 == VideoOp2::Min ? Op::V_MIN_U32 : Op::V_MAX_U32;
+    // .min/.max compare signed where a is signed (sem::bits::videoSet).
+    const bool sgn = f.fromType == TypeClass::S;
+    const Op op2 = f.videoOp2 == VideoOp2::Add ? Op::V_ADD_U32
+                   : f.videoOp2 == VideoOp2::Min ? (sgn ? Op::V_MIN_I32 : Op::V_MIN_U32)
+                                                 : (sgn ? Op::V_MAX_I32 : Op::V_MAX_U32);
     r.seq.push_back(inst(op2, D(), {t, S(2)}));
-    r.restriction += ", then the secondary operation, unsigned";
+    r.restriction += f.videoOp2 == VideoOp2::Add ? ", then + c" : sgn ? ", then the secondary operation, signed as a is"
+                                                                       : ", then the secondary operation, unsigned as a is";
   }
   out.push_back(std::move(r));
 }

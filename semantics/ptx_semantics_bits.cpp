@@ -158,7 +158,12 @@ BV fns(const BV &mask, const BV &base, const BV &offset) {
     BV found = bitAt(x, i) & below.eq(n - n.lit(1));
     result = BV::ite(found, BV::ite(down, base - base.lit(i), base + base.lit(i)), result);
   }
-  return BV::ite(offset.eq(offset.lit(0)), atBase, result);
+  // offset = INT_MIN, whose |offset| is no .s32: NVIDIA hardware gives 0
+  // (measured on sm_90; ptxas's sequence negates the offset, finds the
+  // negated count INT_MIN "not above" the popcount in a signed compare, and
+  // its search then ends at bit 31 of the reversed mask, position 0).
+  const BV intMin = offset.eq(offset.lit(0x80000000u));
+  return BV::ite(offset.eq(offset.lit(0)), atBase, BV::ite(intMin, offset.lit(0), result));
 }
 
 // bmsk (9.7.1.x, PTX 7.6): a mask of b bits starting at bit a.
@@ -187,143 +192,127 @@ BV szext(bool clamp, bool isSigned, const BV &a, const BV &b) {
 }
 
 namespace {
-// The wide intermediates are signed (.s33/.s34; modelled wider).
 BV signedLess(const BV &a, const BV &b) { return sem::compare(ptx::CmpOp::Lt, true, a, b); }
+BV clampSigned(const BV &v, uint64_t lo, uint64_t hi) {
+  return BV::ite(signedLess(v.lit(hi), v), v.lit(hi), BV::ite(signedLess(v, v.lit(lo)), v.lit(lo), v));
+}
 
-// Stages 3 and 4 of PTX ISA 9.7.18.1. `tmp` stands for the wide
-// intermediate at 64 bits: exact wherever it lies in a 32-bit type's range,
-// and ordered as the exact value against every such value (which is all
-// that optSaturate and the secondary .min/.max ask of it); `low` is the exact
-// value's low 32 bits. optSaturate clamps to the destination type, then
-// optSecOp combines with c (extended by dtype); d is the low 32 bits.
-BV saturateAndCombine(const ptx::Form &f, BV tmp, BV low, const BV *c) {
-  const bool sgn = f.type == ptx::TypeClass::S;
-  if (f.saturate) { // CLAMP(tmp, max, min) of the destination type
-    const BV hi = tmp.lit(sgn ? 0x7fffffffull : 0xffffffffull), lo = tmp.lit(sgn ? ~0x7fffffffull : 0);
-    tmp = BV::ite(signedLess(hi, tmp), hi, BV::ite(signedLess(tmp, lo), lo, tmp));
-    low = tmp.trunc(32);
-  }
+// What NVIDIA hardware computes for the video instructions. Since sm_50
+// they are emulated by instruction sequences that ptxas writes, and those
+// depart from the stages of PTX ISA 9.7.18.1 (an .s34 intermediate,
+// optSaturate, optSecOp). Measured on an H200 (sm_90, CUDA 13.0) over every
+// operand-type combination and edge-heavy inputs, and read in the SASS that
+// ptxas 13.0 writes (tests/hardware/README.md); tests/hardware_test.cpp holds
+// the interpreter to that record.
+//
+// The secondary operation: d = low32(v) + c (.add), or .min/.max of the
+// value `w` against c, both extended and compared as the destination type
+// is signed or not (an unsigned compare of 64-bit values: a negative w is
+// above every c). d's bits come from v where v wins.
+BV combine(const ptx::Form &f, const BV &vLow, const BV &w, const BV *c, bool signedCompare) {
   if (!c)
-    return low;
-  const BV tc = sgn ? c->sext(64) : c->zext(64);
-  switch (f.videoOp2) {
-  case ptx::Form::VideoOp2::Add: return low + *c;
-  case ptx::Form::VideoOp2::Min: return BV::ite(signedLess(tmp, tc), low, *c);
-  case ptx::Form::VideoOp2::Max: return BV::ite(signedLess(tmp, tc), *c, low);
-  case ptx::Form::VideoOp2::None: break;
-  }
-  return low;
+    return vLow;
+  using VideoOp2 = ptx::Form::VideoOp2;
+  if (f.videoOp2 == VideoOp2::Add)
+    return vLow + *c;
+  if (f.videoOp2 == VideoOp2::None)
+    return vLow;
+  const BV tc = signedCompare ? c->sext(64) : c->zext(64);
+  const BV less = signedCompare ? signedLess(w, tc) : w.ult(tc);
+  return f.videoOp2 == VideoOp2::Min ? BV::ite(less, vLow, *c) : BV::ite(less, *c, vLow);
 }
 } // namespace
 
-// vshl / vshr (PTX ISA 9.7.18.1.2): a extended to 33 bits by its type, the
-// amount b (.u32) clamped to 32 or wrapped to b & 31, the shift computed
-// exactly, then saturation and the secondary operation as for the other
-// video instructions. A left shift by 32 leaves 0 in the low 32 bits, a
-// right one the sign fill. The exact value of a left shift needs up to 65
-// bits, more than the .s34 that 9.7.18.1's stages name; .sat and .min/.max
-// compare the exact value (ZLUDA's hardware tests of vshr.sat clamp the
-// exact shifted value too). At 64 bits: a signed a shifted left stays within
-// [-2^63, 2^63); an unsigned one is exact as an unsigned 64-bit value, and
-// min(that, 2^33) orders as it does against every 33-bit value.
+// vshl / vshr (PTX ISA 9.7.18.1.2), as measured (see combine): a extended
+// by its type and shifted by b (.clamp: min(b, 32), .wrap: b & 31) in 64
+// bits. Without .sat, .min/.max compare that 64-bit value (an unsigned a
+// shifted left by 32 can set bit 63: it then compares as negative). With
+// .sat the value is first cut to its low 34 bits, sign-extended (the ISA's
+// .s34), and clamped to the destination type; .min/.max then compare the
+// clamped 32 bits sign-extended.
 BV videoShift(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
-  const bool signedA = f.fromType == ptx::TypeClass::S;
+  const bool signedA = f.fromType == ptx::TypeClass::S, signedD = f.type == ptx::TypeClass::S;
   const BV ta = signedA ? a.sext(64) : a.zext(64);
   const BV tb = (f.mode == ptx::ShfMode::Clamp ? b.umin(b.lit(32)) : b & b.lit(31)).zext(64);
-  if (f.opcode == ptx::Opcode::Vshr) {
-    const BV tmp = signedA ? ta.ashr(tb) : ta.lshr(tb);
-    return saturateAndCombine(f, tmp, tmp.trunc(32), c);
-  }
-  const BV shifted = ta.shl(tb);
-  return saturateAndCombine(f, signedA ? shifted : shifted.umin(shifted.lit(1ull << 33)), shifted.trunc(32), c);
+  const BV shifted = f.opcode == ptx::Opcode::Vshr ? (signedA ? ta.ashr(tb) : ta.lshr(tb)) : ta.shl(tb);
+  if (!f.saturate)
+    return combine(f, shifted.trunc(32), shifted, c, signedD);
+  const BV s34 = shifted.trunc(34).sext(64);
+  const BV v = signedD ? clampSigned(s34, ~0x7fffffffull, 0x7fffffff) : clampSigned(s34, 0, 0xffffffffull);
+  return combine(f, v.trunc(32), v.trunc(32).sext(64), c, signedD);
 }
 
-// vmad (PTX ISA 9.7.18.1.4): tmp[127:0] = ta * tb; the product complemented
-// (-a*b) or c complemented (-c), each with lsb = 1, or lsb = 1 alone (.po);
-// tmp + c128 + lsb, where c128 is c sign-extended if the final result is
-// signed; then bits [63+s:s] (.shr7/.shr15); .sat clamps those 64 bits to the
-// final type's 32-bit range; d is the low 32 bits. tmp is kept as 96 bits
-// (bits above 78 are never read): a 64-bit low part and a 32-bit top.
-// The product: u*u and s*s are mulWide's; u*s is the unsigned product less
-// a * 2^32 where the signed factor is negative (sext(b) = zext(b) - 2^32 when
-// b < 0), which is how the AMD sequence computes it too, so the proof sees
-// one multiplier on both sides.
+// vmad (PTX ISA 9.7.18.1.4), as measured (see combine): whatever the
+// operand types, the product is the signed 32 x 32 -> 64-bit product of a
+// and b and c is sign-extended; the negated product or c (two's complement)
+// or .po's + 1 are added in 64 bits; .shr7/.shr15 shift those 64 bits,
+// arithmetically where a or b is signed, logically otherwise; .sat clamps
+// the 64-bit value (read as signed) to the final type, .s32 where a or b is
+// signed, else .u32 [0, 2^32 - 1]. d is the low 32 bits. (The ISA describes a
+// 128-bit intermediate of the typed product; ptxas's sequence is one
+// IMAD.WIDE and a 64-bit shift.)
 BV videoMad(const ptx::Form &f, const BV &a, const BV &b, const BV &c) {
   using Mode = ptx::Form::VmadMode;
-  const bool sa = f.fromType == ptx::TypeClass::S, sb = f.videoBType == ptx::TypeClass::S;
   const bool signedFinal = f.type == ptx::TypeClass::S;
-  BV prod = mulWide(a, b, sa && sb);
-  if (sa != sb) {
-    const BV &unsignedFactor = sa ? b : a, &signedFactor = sa ? a : b;
-    const BV fix = BV::concat(BV::ite(bitAt(signedFactor, 31), unsignedFactor, a.lit(0)), a.lit(0));
-    prod = prod - fix;
+  BV prod = mulWide(a, b, true);
+  BV tc = c.sext(64);
+  if (f.vmadMode == Mode::NegProduct)
+    prod = prod.lit(0) - prod;
+  else if (f.vmadMode == Mode::NegC)
+    tc = tc.lit(0) - tc;
+  BV sum = prod + tc;
+  if (f.vmadMode == Mode::PlusOne)
+    sum = sum + sum.lit(1);
+  if (f.vmadShift) {
+    const BV k = sum.lit(f.vmadShift);
+    sum = signedFinal ? sum.ashr(k) : sum.lshr(k);
   }
-  BV top = sa || sb ? fill(bitAt(prod, 63), 32) : a.lit(0);
-  BV tc = c;
-  unsigned lsb = 0;
-  if (f.vmadMode == Mode::NegProduct) {
-    prod = ~prod;
-    top = ~top;
-    lsb = 1;
-  } else if (f.vmadMode == Mode::NegC) {
-    tc = ~c;
-    lsb = 1;
-  } else if (f.vmadMode == Mode::PlusOne) {
-    lsb = 1;
-  }
-  const BV cLow = signedFinal ? tc.sext(64) : tc.zext(64);
-  const BV cTop = signedFinal ? fill(bitAt(tc, 31), 32) : a.lit(0);
-  // 96-bit sum: the low 64 bits with their carries into the top.
-  const BV sum1 = prod + cLow;
-  const BV carry1 = sum1.ult(prod).zext(32);
-  const BV low = sum1 + sum1.lit(lsb);
-  const BV carry2 = lsb ? low.eq(low.lit(0)).zext(32) : a.lit(0);
-  const BV high = top + cTop + carry1 + carry2;
-  BV result = low;
-  if (f.vmadShift)
-    result = low.lshr(low.lit(f.vmadShift)) | high.zext(64).shl(low.lit(64 - f.vmadShift));
-  if (f.saturate && !signedFinal) // the 64 bits read as unsigned: only the upper bound can bind
-    return result.umin(result.lit(0xffffffffull)).trunc(32);
-  return saturateAndCombine(f, result, result.trunc(32), nullptr); // (signed: CLAMP to .s32; type is S)
+  if (f.saturate)
+    sum = signedFinal ? clampSigned(sum, ~0x7fffffffull, 0x7fffffff) : clampSigned(sum, 0, 0xffffffffull);
+  return sum.trunc(32);
 }
 
+// vset (PTX ISA 9.7.18.1.3): compare(ta, tb) ? 1 : 0, then the secondary
+// operation with c; .min/.max compare signed where a is signed (measured,
+// see combine; the ISA's d is .u32).
 BV videoSet(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
   using ptx::TypeClass;
   const BV ta = f.fromType == TypeClass::S ? a.sext(64) : a.zext(64);
   const BV tb = f.videoBType == TypeClass::S ? b.sext(64) : b.zext(64);
   const BV tmp = BV::ite(sem::compare(f.cmp, true, ta, tb), a.lit(1), a.lit(0));
-  if (!c)
-    return tmp;
-  switch (f.videoOp2) {
-  case ptx::Form::VideoOp2::Add: return tmp + *c;
-  case ptx::Form::VideoOp2::Min: return BV::ite(tmp.ult(*c), tmp, *c);
-  case ptx::Form::VideoOp2::Max: return BV::ite(tmp.ult(*c), *c, tmp);
-  case ptx::Form::VideoOp2::None: break;
-  }
-  return tmp;
+  return combine(f, tmp, tmp.zext(64), c, f.fromType == TypeClass::S);
 }
 
+// vadd, vsub, vabsdiff, vmin, vmax (PTX ISA 9.7.18.1.1), as measured (see
+// combine): the exact value e of a and b extended by their types (64 bits
+// hold it). .sat clamps e to .s32, or for .u32 only from below (e < 0 gives
+// 0; e >= 2^32 keeps its low 32 bits). .min/.max compare the exact (or
+// clamped) value, except for vadd and vsub, which ptxas computes in 32 bits:
+// they compare those 32 bits sign-extended.
 BV videoArith(const ptx::Form &f, const BV &a, const BV &b, const BV *c) {
   using ptx::Opcode;
   using ptx::TypeClass;
-  // The .s33 inputs and .s34 intermediate, modelled at 64 bits (no
-  // overflow there: |ta|, |tb| < 2^32).
   const BV ta = f.fromType == TypeClass::S ? a.sext(64) : a.zext(64);
   const BV tb = f.videoBType == TypeClass::S ? b.sext(64) : b.zext(64);
-  BV tmp = ta;
+  BV e = ta;
   switch (f.opcode) {
-  case Opcode::Vadd: tmp = ta + tb; break;
-  case Opcode::Vsub: tmp = ta - tb; break;
+  case Opcode::Vadd: e = ta + tb; break;
+  case Opcode::Vsub: e = ta - tb; break;
   case Opcode::Vabsdiff: {
     const BV diff = ta - tb;
-    tmp = BV::ite(signedLess(diff, diff.lit(0)), diff.lit(0) - diff, diff);
+    e = BV::ite(signedLess(diff, diff.lit(0)), diff.lit(0) - diff, diff);
     break;
   }
-  case Opcode::Vmin: tmp = BV::ite(signedLess(ta, tb), ta, tb); break;
-  case Opcode::Vmax: tmp = BV::ite(signedLess(ta, tb), tb, ta); break;
+  case Opcode::Vmin: e = BV::ite(signedLess(ta, tb), ta, tb); break;
+  case Opcode::Vmax: e = BV::ite(signedLess(ta, tb), tb, ta); break;
   default: throw std::logic_error("videoArith: not a video arithmetic form");
   }
-  return saturateAndCombine(f, tmp, tmp.trunc(32), c);
+  const bool signedD = f.type == TypeClass::S;
+  const bool in32Bits = f.opcode == Opcode::Vadd || f.opcode == Opcode::Vsub;
+  BV v = e;
+  if (f.saturate)
+    v = signedD ? clampSigned(e, ~0x7fffffffull, 0x7fffffff) : BV::ite(signedLess(e, e.lit(0)), e.lit(0), e);
+  return combine(f, v.trunc(32), in32Bits ? v.trunc(32).sext(64) : v, c, signedD);
 }
 
 } // namespace p2a::sem::bits

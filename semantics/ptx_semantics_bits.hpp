@@ -19,20 +19,21 @@ BV bfind(bool isSigned, bool shiftamt, const BV &a);
 BV fns(const BV &mask, const BV &base, const BV &offset);
 BV bmsk(bool clamp, const BV &a, const BV &b);
 BV szext(bool clamp, bool isSigned, const BV &a, const BV &b);
-// vshl / vshr (PTX ISA 9.7.18.1.2): a extended by its type, shifted exactly
-// by b (.clamp: min(b, 32), .wrap: b & 31), then optSaturate and the
-// secondary operation with c as in videoArith.
+// The scalar video instructions (PTX ISA 9.7.18.1) as NVIDIA hardware
+// computes them, measured (tests/hardware/README.md): ptxas emulates them,
+// and where that departs from the ISA's pseudocode the hardware wins.
+// vshl / vshr: a extended by its type, shifted by b (.clamp: min(b, 32),
+// .wrap: b & 31) in 64 bits; .sat cuts to .s34 and clamps; then the
+// secondary operation with c.
 BV videoShift(const ptx::Form &f, const BV &a, const BV &b, const BV *c);
-// vadd, vsub, vabsdiff, vmin, vmax (PTX ISA 9.7.18.1.1 with the stages of
-// 9.7.18.1): a and b extended by their types, the operation in the wide
-// intermediate, optSaturate to dtype, the secondary operation with c
-// (extended by dtype), the low 32 bits.
+// vadd, vsub, vabsdiff, vmin, vmax: the exact value of a and b extended by
+// their types, .sat (.u32: only below 0), the secondary operation with c.
 BV videoArith(const ptx::Form &f, const BV &a, const BV &b, const BV *c);
-// vmad (9.7.18.1.4): (a*b) + c with the negation or .po of the form, the
-// .shr7/.shr15 scale and .sat, in the ISA's 128-bit intermediate.
+// vmad: the signed 64-bit product a*b plus c sign-extended, with the
+// negation or .po of the form, the .shr7/.shr15 scale and .sat.
 BV videoMad(const ptx::Form &f, const BV &a, const BV &b, const BV &c);
-// vset (9.7.18.1.3): compare(ta, tb) ? 1 : 0, then the secondary operation
-// with c, all unsigned.
+// vset: compare(ta, tb) ? 1 : 0, then the secondary operation with c
+// (.min/.max signed where a is).
 BV videoSet(const ptx::Form &f, const BV &a, const BV &b, const BV *c);
 
 } // namespace p2a::sem::bits

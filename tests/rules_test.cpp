@@ -133,7 +133,7 @@ TEST_CASE("fns.b32: the proved search with register operands on every target; co
     translate::Translation tr = translateOrFail("fns.b32 %r0, %r1, %r2, %r3;", t);
     REQUIRE(tr.instructions.size() == 1);
     CHECK(tr.instructions.front().rule->name == "fns.b32/bcnt-search");
-    CHECK(tr.instructions.front().gcn.size() == 33);
+    CHECK(tr.instructions.front().gcn.size() == 35); // (two for offset = INT_MIN, as the H200 measured)
   }
   translate::Translation tc = translateOrFail("fns.b32 %r0, 0xaaaaaaaa, 2, -1;", targets::defaultTarget());
   CHECK(tc.instructions.front().rule->name == "fns.b32/const");
