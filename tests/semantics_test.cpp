@@ -355,30 +355,41 @@ TEST_CASE("64-bit carry forms: sums, differences and high products with CC.CF ag
 }
 
 namespace {
-// vshl / vshr straight from PTX ISA 9.7.18.1.2 in 128-bit integers: the
-// exact shifted value, optSaturate to dtype, optSecOp with c.
+// vshl / vshr as NVIDIA hardware computes them (tests/hardware/README.md),
+// in 128-bit integers: the shift in 64 bits; .sat cuts to .s34 and clamps
+// to dtype, and .min/.max then see the clamped 32 bits sign-extended;
+// without .sat they see the 64-bit value; compares signed as dtype is.
 uint32_t refVideoShift(const p2a::ptx::Form &f, uint32_t a, uint32_t b, uint32_t c) {
   using p2a::ptx::TypeClass;
   const bool sgnA = f.fromType == TypeClass::S, sgnD = f.type == TypeClass::S;
   const __int128 ta = sgnA ? __int128(int32_t(a)) : __int128(a);
   const unsigned tb = f.mode == p2a::ptx::ShfMode::Clamp ? (b > 32 ? 32 : b) : (b & 31);
-  __int128 tmp = f.opcode == p2a::ptx::Opcode::Vshl ? ta * (__int128(1) << tb) : ta >> tb; // >> floors, as ashr
+  const __int128 exact = f.opcode == p2a::ptx::Opcode::Vshl ? ta * (__int128(1) << tb) : ta >> tb; // >> floors
+  __int128 v = int64_t(uint64_t(exact)), w = v;                         // 64 bits, two's complement
   if (f.saturate) {
+    const uint64_t low34 = uint64_t(exact) & ((uint64_t(1) << 34) - 1);
+    const __int128 s34 = (low34 >> 33) ? __int128(low34) - (__int128(1) << 34) : __int128(low34);
     const __int128 hi = sgnD ? INT32_MAX : __int128(UINT32_MAX), lo = sgnD ? INT32_MIN : 0;
-    tmp = tmp > hi ? hi : tmp < lo ? lo : tmp;
+    v = s34 > hi ? hi : s34 < lo ? lo : s34;
+    w = int32_t(uint32_t(v));
   }
-  const __int128 tc = sgnD ? __int128(int32_t(c)) : __int128(c);
+  const uint32_t low = uint32_t(uint64_t(v));
+  bool less = false;
+  if (sgnD)
+    less = w < __int128(int32_t(c));
+  else
+    less = uint64_t(w) < uint64_t(c);
   switch (f.videoOp2) {
-  case p2a::ptx::Form::VideoOp2::Add: tmp += tc; break;
-  case p2a::ptx::Form::VideoOp2::Min: tmp = tmp < tc ? tmp : tc; break;
-  case p2a::ptx::Form::VideoOp2::Max: tmp = tmp < tc ? tc : tmp; break;
+  case p2a::ptx::Form::VideoOp2::Add: return low + c;
+  case p2a::ptx::Form::VideoOp2::Min: return less ? low : c;
+  case p2a::ptx::Form::VideoOp2::Max: return less ? c : low;
   case p2a::ptx::Form::VideoOp2::None: break;
   }
-  return uint32_t(uint64_t(tmp));
+  return low;
 }
 } // namespace
 
-TEST_CASE("video shifts match the exact-value reference of the ISA text (.sat, .min/.max) on edge and random values") {
+TEST_CASE("video shifts match NVIDIA hardware's model (.s34 under .sat, 64-bit .min/.max) on edge and random values") {
   const uint32_t edges[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 0x40000000u, 0xc0000000u, 5};
   const uint32_t amounts[] = {0, 1, 2, 16, 31, 32, 33, 63, 0xffffffffu};
   std::mt19937 rng(7);
@@ -410,43 +421,115 @@ TEST_CASE("video shifts match the exact-value reference of the ISA text (.sat, .
   CHECK(evalForm("vshl.u32.u32.u32.sat.clamp", {0x80000000u, 1}) == 0xffffffffu);
   CHECK(evalForm("vshl.s32.s32.u32.sat.clamp", {0xffffffffu, 32}) == 0x80000000u);
   CHECK(evalForm("vshr.u32.s32.u32.sat.wrap", {0xfffffff8u, 1}) == 0);
+  // Measured on an H200 (tests/hardware/sm90_record.txt): .sat cuts to 34 bits
+  // (the exact value is negative, its .s34 positive); a .u32 shifted left by
+  // 32 sets bit 63 and compares as negative.
+  CHECK(evalForm("vshl.s32.s32.u32.sat.wrap", {0x8f573c20u, 0xd0f71d4cu}) == 0x7fffffffu);
+  CHECK(evalForm("vshl.s32.s32.u32.sat.wrap", {0x22a34e13u, 0x6af4cb39u}) == 0x26000000u);
+  CHECK(evalForm("vshl.s32.u32.u32.clamp.min", {0x8f573c20u, 0xd0f71d4cu, 0x7f8080ffu}) == 0);
 }
 
 namespace {
-// vmad from PTX ISA 9.7.18.1.4's pseudocode in 128-bit integers.
+// vadd vsub vabsdiff vmin vmax and vset as NVIDIA hardware computes them
+// (tests/hardware/README.md), in 128-bit integers: the exact value; .sat
+// clamps to .s32, or for .u32 only from below; .min/.max compare as dtype is
+// signed (.u32: unsigned over 64 bits) the exact value, except vadd/vsub,
+// whose 32-bit result is sign-extended; vset's compare signed as a is.
+uint32_t refVideoArith(const p2a::ptx::Form &f, uint32_t a, uint32_t b, uint32_t c) {
+  using p2a::ptx::Opcode;
+  using p2a::ptx::TypeClass;
+  const __int128 ta = f.fromType == TypeClass::S ? __int128(int32_t(a)) : __int128(a);
+  const __int128 tb = f.videoBType == TypeClass::S ? __int128(int32_t(b)) : __int128(b);
+  bool sgn = f.type == TypeClass::S;
+  __int128 v = 0, w = 0;
+  if (f.opcode == Opcode::Vset) {
+    const bool r = f.cmp == p2a::ptx::CmpOp::Eq ? ta == tb : f.cmp == p2a::ptx::CmpOp::Ne ? ta != tb
+                   : f.cmp == p2a::ptx::CmpOp::Lt ? ta < tb : f.cmp == p2a::ptx::CmpOp::Le ? ta <= tb
+                   : f.cmp == p2a::ptx::CmpOp::Gt ? ta > tb : ta >= tb;
+    v = w = r ? 1 : 0;
+    sgn = f.fromType == TypeClass::S;
+  } else {
+    const __int128 e = f.opcode == Opcode::Vadd ? ta + tb : f.opcode == Opcode::Vsub ? ta - tb
+                       : f.opcode == Opcode::Vabsdiff ? (ta > tb ? ta - tb : tb - ta)
+                       : f.opcode == Opcode::Vmin ? (ta < tb ? ta : tb) : (ta < tb ? tb : ta);
+    v = e;
+    if (f.saturate)
+      v = sgn ? (e > INT32_MAX ? INT32_MAX : e < INT32_MIN ? INT32_MIN : e) : (e < 0 ? 0 : e);
+    w = f.opcode == Opcode::Vadd || f.opcode == Opcode::Vsub ? __int128(int32_t(uint32_t(v))) : v;
+  }
+  const uint32_t low = uint32_t(uint64_t(v));
+  const bool less = sgn ? w < __int128(int32_t(c)) : uint64_t(w) < uint64_t(c);
+  switch (f.videoOp2) {
+  case p2a::ptx::Form::VideoOp2::Add: return low + c;
+  case p2a::ptx::Form::VideoOp2::Min: return less ? low : c;
+  case p2a::ptx::Form::VideoOp2::Max: return less ? c : low;
+  case p2a::ptx::Form::VideoOp2::None: break;
+  }
+  return low;
+}
+} // namespace
+
+TEST_CASE("vadd vsub vabsdiff vmin vmax vset match NVIDIA hardware's model on edge and random values") {
+  const uint32_t edges[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 0x40000000u, 0xc0000000u, 5};
+  std::mt19937 rng(13);
+  unsigned forms = 0;
+  for (const p2a::ptx::Form &f : p2a::ptx::allForms()) {
+    if (!f.isVideoArith() && f.opcode != p2a::ptx::Opcode::Vset)
+      continue;
+    ++forms;
+    INFO(f.name());
+    for (uint32_t a : edges)
+      for (uint32_t b : edges)
+        for (uint32_t c : {0u, 5u, 0xfffffffbu, 0x80000000u, 0x7fffffffu}) {
+          std::vector<uint64_t> srcs = {a, b};
+          if (f.numSrcs() == 3)
+            srcs.push_back(c);
+          REQUIRE(evalForm(f.name(), srcs) == refVideoArith(f, a, b, c));
+        }
+    for (int i = 0; i < 200; ++i) {
+      const uint32_t a = rng(), b = rng(), c = rng();
+      std::vector<uint64_t> srcs = {a, b};
+      if (f.numSrcs() == 3)
+        srcs.push_back(c);
+      REQUIRE(evalForm(f.name(), srcs) == refVideoArith(f, a, b, c));
+    }
+  }
+  CHECK(forms > 300);
+  // Measured on an H200 (tests/hardware/sm90_record.txt): .u32 .sat keeps
+  // the low 32 bits above 2^32 - 1; vset's .min is signed where a is.
+  CHECK(evalForm("vadd.u32.u32.u32.sat", {0x8f573c20u, 0xd0f71d4cu}) == 0x604e596cu);
+  CHECK(evalForm("vset.s32.u32.lt.min", {3, 0x954638bu, 0xf7fdc3f0u}) == 0xf7fdc3f0u);
+}
+
+namespace {
+// vmad as NVIDIA hardware computes it (tests/hardware/README.md): the signed
+// product of a and b whatever their types, c sign-extended, the negation or
+// .po's + 1, all in 64 bits; .shr7/.shr15 arithmetic where the final type is
+// signed (a or b signed, or a negation), else logical; .sat clamps the 64-bit
+// value, read as signed, to the final type.
 uint32_t refVideoMad(const p2a::ptx::Form &f, uint32_t a, uint32_t b, uint32_t c) {
   using p2a::ptx::TypeClass;
   using Mode = p2a::ptx::Form::VmadMode;
   const bool sa = f.fromType == TypeClass::S, sb = f.videoBType == TypeClass::S;
   const bool signedFinal = sa || sb || f.vmadMode == Mode::NegProduct || f.vmadMode == Mode::NegC;
-  const __int128 ta = sa ? __int128(int32_t(a)) : __int128(a), tb = sb ? __int128(int32_t(b)) : __int128(b);
-  unsigned __int128 tmp = (unsigned __int128)(ta * tb);
-  unsigned lsb = 0;
-  if (f.vmadMode == Mode::PlusOne) {
-    lsb = 1;
-  } else if (f.vmadMode == Mode::NegProduct) {
-    tmp = ~tmp;
-    lsb = 1;
-  } else if (f.vmadMode == Mode::NegC) {
-    c = ~c;
-    lsb = 1;
-  }
-  const unsigned __int128 c128 = signedFinal ? (unsigned __int128)__int128(int32_t(c)) : c;
-  tmp = tmp + c128 + lsb;
-  uint64_t result = uint64_t(tmp >> f.vmadShift);
+  uint64_t product = uint64_t(int64_t(int32_t(a)) * int64_t(int32_t(b)));
+  uint64_t tc = uint64_t(int64_t(int32_t(c)));
+  if (f.vmadMode == Mode::NegProduct)
+    product = 0 - product;
+  if (f.vmadMode == Mode::NegC)
+    tc = 0 - tc;
+  uint64_t sum = product + tc + (f.vmadMode == Mode::PlusOne ? 1 : 0);
+  if (f.vmadShift)
+    sum = signedFinal ? uint64_t(int64_t(sum) >> f.vmadShift) : sum >> f.vmadShift;
   if (f.saturate) {
-    if (signedFinal) {
-      const int64_t v = int64_t(result);
-      result = uint64_t(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
-    } else if (result > UINT32_MAX) {
-      result = UINT32_MAX;
-    }
+    const int64_t v = int64_t(sum), hi = signedFinal ? INT32_MAX : int64_t(UINT32_MAX), lo = signedFinal ? INT32_MIN : 0;
+    sum = uint64_t(v > hi ? hi : v < lo ? lo : v);
   }
-  return uint32_t(result);
+  return uint32_t(sum);
 }
 } // namespace
 
-TEST_CASE("vmad matches the ISA pseudocode in 128-bit integers on edge and random values") {
+TEST_CASE("vmad matches NVIDIA hardware's model (a signed 64-bit product whatever the types) on edge and random values") {
   const uint32_t edges[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 0x10000u, 0xffff8000u, 300};
   std::mt19937 rng(11);
   unsigned forms = 0;
@@ -465,4 +548,7 @@ TEST_CASE("vmad matches the ISA pseudocode in 128-bit integers on edge and rando
     }
   }
   CHECK(forms == 96);
+  // Measured on an H200: the product is signed even for .u32 operands.
+  CHECK(evalForm("vmad.u32.u32.u32.sat", {3, 0x954638bu, 0xf7fdc3f0u}) == 0x13faee91u);
+  CHECK(evalForm("vmad.u32.u32.u32.sat", {0xda58d7eau, 0x6e4ea5d7u, 0xffffffffu}) == 0);
 }
