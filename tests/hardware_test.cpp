@@ -154,13 +154,15 @@ TEST_CASE("the PTX interpreter computes what NVIDIA hardware computed, warp by w
   MESSAGE(agreeing << " of " << record.size() << " recorded kernels agree with the hardware on every warp");
 }
 
-TEST_CASE("the record's own kernels (division, warps, fns, atomics, video) translate to what NVIDIA hardware computed") {
-  // check runs the interpreter, just held to the record above, against the
-  // translation on the same recorded inputs. One block of 256 threads (eight
-  // warps) per kernel; the video forms on one wave64 and one wave32 target
-  // (568 kernels; the rule proofs cover every input on every target).
+TEST_CASE("the record's own kernels (division, warps, fns, atomics, integer forms, video) translate as the interpreter runs them on the recorded inputs") {
+  // check runs the interpreter (held to the record above, except
+  // integer_forms.ptx, which is not in it yet) against the translation on
+  // the recorded inputs. One block of 256 threads (eight warps) per kernel;
+  // the video forms on one wave64 and one wave32 target (568 kernels; the
+  // rule proofs cover every input on every target).
   const std::vector<uint8_t> in = hardware::slotInputs();
-  for (const char *file : {"division_and_warps.ptx", "fns_offsets.ptx", "atomics.ptx", "video_forms.ptx"}) {
+  for (const char *file :
+       {"division_and_warps.ptx", "fns_offsets.ptx", "atomics.ptx", "integer_forms.ptx", "video_forms.ptx"}) {
     const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/hardware/" + file);
     ::ptx::ParseResult pr = ::ptx::parseModule(src);
     REQUIRE(pr.ok());
