@@ -273,31 +273,55 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     return std::nullopt;
   };
   if (in.opcode == "cvt") {
-    // Rounding, saturation and float types are valid PTX this translator
-    // does not translate (floating point is out of scope so far).
-    for (const std::string &m : mods)
+    // Rounding and float types are valid PTX this translator does not
+    // translate (floating point is out of scope so far).
+    bool sat = false;
+    std::vector<std::string> types;
+    for (const std::string &m : mods) {
       if (isFloatTypeName(m) || m == "rn" || m == "rz" || m == "rm" || m == "rp" || m == "rni" || m == "rzi" ||
-          m == "rmi" || m == "rpi" || m == "sat" || m == "ftz" || m == "relu" || m == "rna" || m == "satfinite")
+          m == "rmi" || m == "rpi" || m == "ftz" || m == "relu" || m == "rna" || m == "satfinite")
         return limit("only integer conversions are supported (floating point is not translated yet)");
-    if (mods.size() != 2)
-      return bad("expected cvt.dtype.atype with integer types (e.g. cvt.u64.u32)");
-    auto to = parseScalarType(mods[0], FloatTypes::Reject), from = parseScalarType(mods[1], FloatTypes::Reject);
+      if (m == "sat" && types.empty() && !sat)
+        sat = true;
+      else
+        types.push_back(m);
+    }
+    if (types.size() != 2)
+      return bad("expected cvt{.sat}.dtype.atype with integer types (e.g. cvt.u64.u32)");
+    auto to = parseScalarType(types[0], FloatTypes::Reject), from = parseScalarType(types[1], FloatTypes::Reject);
     if (!to || !from || to->cls == TypeClass::Pred || from->cls == TypeClass::Pred)
       return limit("only integer conversions are supported");
+    // .bN converts as .uN (PTX ISA 9.7.9.21: bit-size types are unsigned here).
+    const TypeClass toCls = to->cls == TypeClass::S ? TypeClass::S : TypeClass::U;
+    const TypeClass fromCls = from->cls == TypeClass::S ? TypeClass::S : TypeClass::U;
     f.opcode = Opcode::Cvt;
-    if (to->bits < 16 || (from->bits < 16 && from->bits != 8) || to->bits == from->bits)
-      return limit("only conversions between 16-, 32- and 64-bit integers of different widths, and widening from 8 bits, "
-                   "are supported");
-    if (to->bits > from->bits) {
+    f.width = to->bits;
+    f.fromWidth = from->bits;
+    if (sat) {
+      // Clamp to the destination's range (9.7.9.21); ptxas refuses .sat
+      // where no value can be clamped ("illegal modifier").
+      if (!cvtCanSaturate(toCls, to->bits, fromCls, from->bits))
+        return bad(".sat changes no value: every ." + types[1] + " fits in ." + types[0]);
+      f.type = toCls;
+      f.fromType = fromCls;
+      f.saturate = true;
+    } else if (to->bits == from->bits && to->bits >= 16) {
+      // Between types of one width the bits do not change: a move.
+      f.opcode = Opcode::Mov;
+      f.type = TypeClass::B;
+    } else if (to->bits == 8) {
+      // The low byte, extended into the (16-bit or wider) register by the
+      // destination's signedness (PTX ISA 5.2.4, relaxed type-checking of
+      // destinations); the source's signedness does not matter.
+      f.type = toCls;
+      f.fromType = TypeClass::U;
+      f.fromWidth = std::max(from->bits, 16u);
+    } else if (to->bits > from->bits) {
       // Widening extends by the source's signedness (PTX ISA 9.7.9.21).
-      const bool sext = from->cls == TypeClass::S;
-      f.type = sext ? TypeClass::S : TypeClass::U;
-      f.fromType = f.type;
+      f.type = f.fromType = fromCls;
     } else {
       f.type = f.fromType = TypeClass::U; // truncation keeps the low bits whatever the types
     }
-    f.width = to->bits;
-    f.fromWidth = from->bits;
     mods.clear();
   } else if (in.opcode == "vadd" || in.opcode == "vsub" || in.opcode == "vabsdiff" || in.opcode == "vmin" ||
              in.opcode == "vmax") {

@@ -65,7 +65,8 @@ std::string Form::name() const {
   case Opcode::Add3: return "add3." + ty;            // fused: add of an add
   case Opcode::Xad: return "xad." + ty;              // fused: add of a xor
   case Opcode::Rotl: return "rotl." + ty;            // fused: nvcc's shl/shr/add rotate
-  case Opcode::Cvt: return "cvt." + ty + "." + typePrefix(fromType) + std::to_string(fromWidth);
+  case Opcode::Cvt:
+    return std::string(saturate ? "cvt.sat." : "cvt.") + ty + "." + typePrefix(fromType) + std::to_string(fromWidth);
   case Opcode::Setp: {
     static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
     return std::string("setp.") + cmps[static_cast<int>(cmp)] + "." +
@@ -280,8 +281,20 @@ unsigned Form::dstWidth(unsigned i) const {
   case Opcode::Bfind: return 32; // .u32 destination whatever the source type
   case Opcode::MulWide:
   case Opcode::MadWide: return 2 * width; // mul.wide.u32 writes 64 bits
+  case Opcode::Cvt: return std::max(width, 16u); // an 8-bit result fills a 16-bit register, extended by its type
   default: return width;
   }
+}
+
+bool cvtCanSaturate(TypeClass to, unsigned toWidth, TypeClass from, unsigned fromWidth) {
+  auto range = [](TypeClass t, unsigned w) -> std::pair<__int128, __int128> {
+    if (t == TypeClass::S)
+      return {-(__int128(1) << (w - 1)), (__int128(1) << (w - 1)) - 1};
+    return {0, (__int128(1) << w) - 1};
+  };
+  const auto [toMin, toMax] = range(to, toWidth);
+  const auto [fromMin, fromMax] = range(from, fromWidth);
+  return fromMin < toMin || fromMax > toMax;
 }
 
 const std::vector<Form> &allForms() {
@@ -432,6 +445,24 @@ const std::vector<Form> &allForms() {
           cvt(TypeClass::U, to, TypeClass::U, from);
         }
       }
+    // Narrowing to 8 bits: the low byte, extended into the 16-bit register by
+    // the destination's signedness (the source's does not matter).
+    for (unsigned from : {16u, 32u, 64u}) {
+      cvt(TypeClass::U, 8, TypeClass::U, from);
+      cvt(TypeClass::S, 8, TypeClass::U, from);
+    }
+    // cvt.sat: every pair of types where clamping can change the value.
+    for (unsigned from : {8u, 16u, 32u, 64u})
+      for (TypeClass fromType : {TypeClass::U, TypeClass::S})
+        for (unsigned to : {8u, 16u, 32u, 64u})
+          for (TypeClass toType : {TypeClass::U, TypeClass::S})
+            if (cvtCanSaturate(toType, to, fromType, from)) {
+              Form f{Opcode::Cvt, toType, to};
+              f.fromType = fromType;
+              f.fromWidth = from;
+              f.saturate = true;
+              add(f);
+            }
     add(Form{Opcode::MulWide, TypeClass::U, 16});
     add(Form{Opcode::MulWide, TypeClass::S, 16});
     for (unsigned w : {16u, 32u, 64u})

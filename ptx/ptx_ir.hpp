@@ -87,7 +87,7 @@ struct Form {
   PrmtMode prmt = PrmtMode::None; // prmt only
   bool shiftamt = false;          // bfind.shiftamt
   TypeClass fromType = TypeClass::U; // cvt only: the source type
-  unsigned fromWidth = 32;           // cvt only
+  unsigned fromWidth = 32;           // cvt only (an 8-bit destination: width 8, in a 16-bit register)
   CmpOp cmp = CmpOp::Eq;             // setp only (boolop: its .and/.or/.xor combiner)
   // add/sub only: the condition code's carry (PTX ISA 9.7.2, extended
   // precision: add.cc / addc / addc.cc, sub.cc / subc / subc.cc). The flag
@@ -95,9 +95,10 @@ struct Form {
   // carryOut, a source after b with carryIn.
   bool carryIn = false, carryOut = false;
   // Video instructions (9.7.18.1): `type` is the destination type,
-  // `fromType` a's, `videoBType` b's; `saturate` clamps the 34-bit
+  // `fromType` a's, `videoBType` b's; `saturate` clamps the wide
   // intermediate to the destination type; the secondary operation with c
-  // (.add, .min, .max) follows. vshl/vshr: `mode`.
+  // (.add, .min, .max) follows. vshl/vshr: `mode`. cvt.sat also sets
+  // `saturate`: the source value clamped to the destination type's range.
   enum class VideoOp2 { None, Add, Min, Max };
   TypeClass videoBType = TypeClass::U;
   bool saturate = false;
@@ -147,6 +148,9 @@ Form canonicalVideoForm(Form f);
 
 // Every form of the family, in a stable order (for tables and tests).
 const std::vector<Form> &allForms();
+// Whether cvt.sat.to.from can change a value: the source type's range is not
+// inside the destination's (ptxas refuses .sat otherwise; PTX ISA 9.7.9.21).
+bool cvtCanSaturate(TypeClass to, unsigned toWidth, TypeClass from, unsigned fromWidth);
 std::optional<Form> formByName(const std::string &name);
 
 // Whether an integer constant (PTX ISA 4.5.1: a 64-bit value; a negative one

@@ -13,6 +13,71 @@ using ptx::Form;
 using ptx::Opcode;
 using ptx::TypeClass;
 
+namespace {
+// cvt.sat (PTX ISA 9.7.9.21): the source value clamped to the destination
+// type's range. Sources up to 32 bits: extended to 32 (v_bfe), then one
+// v_med3_i32 / v_max_i32 (signed) or v_min_u32 (unsigned); the result's low
+// 16 bits are an 8- or 16-bit result already extended by its type. 64-bit
+// sources: 64-bit compares against the bounds and a select per half.
+Rule cvtSaturateRule(const Form &f) {
+  const bool srcSigned = f.fromType == TypeClass::S, dstSigned = f.type == TypeClass::S;
+  Rule r = makeRule(f, "clamp", {OperandReq::Reg});
+  const int64_t dstMin = dstSigned ? -(int64_t(1) << (f.width - 1)) : 0;
+  const uint64_t dstMax = dstSigned ? (uint64_t(1) << (f.width - 1)) - 1 : (f.width == 64 ? ~0ull : (1ull << f.width) - 1);
+  if (f.fromWidth <= 32) {
+    Ref x = S(0);
+    if (f.fromWidth < 32) {
+      r.temps.push_back(TempKind::V32);
+      r.seq.push_back(inst(srcSigned ? Op::V_BFE_I32 : Op::V_BFE_U32, T(0), {S(0), I(0), I(f.fromWidth)}));
+      x = T(0);
+    }
+    const Ref low = f.width == 64 ? D(0, Part::Lo) : D();
+    if (!srcSigned) { // only the upper bound binds
+      r.seq.push_back(inst(Op::V_MIN_U32, low, {x, I(uint32_t(dstMax))}));
+    } else if (dstMax >= 0x7fffffffu) { // only 0 below binds
+      r.seq.push_back(inst(Op::V_MAX_I32, low, {I(0), x}));
+    } else {
+      r.seq.push_back(inst(Op::V_MED3_I32, low, {x, I(uint32_t(dstMin)), I(uint32_t(dstMax))}));
+    }
+    if (f.width == 64)
+      r.seq.push_back(inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)}));
+    r.restriction = "the clamp of a value up to 32 bits is one v_min/v_max/v_med3" +
+                    std::string(f.fromWidth < 32 ? " after a v_bfe extracts it" : "");
+    return r;
+  }
+  // A 64-bit source: T(0) holds a bound, VCC the compare.
+  r.temps = {TempKind::V64};
+  auto bound = [&](uint64_t v) {
+    r.seq.push_back(inst(Op::V_MOV_B32, T(0, Part::Lo), {I(uint32_t(v))}));
+    r.seq.push_back(inst(Op::V_MOV_B32, T(0, Part::Hi), {I(uint32_t(v >> 32))}));
+  };
+  if (f.width == 64) { // s64 -> u64: below 0 is 0; u64 -> s64: above 2^63 - 1 is 2^63 - 1
+    if (srcSigned) {
+      r.seq.push_back(inst(Op::V_CMP_GT_I64, O(VCC()), {O(I(0)), O(S(0))}));
+      for (Part p : {Part::Lo, Part::Hi})
+        r.seq.push_back(inst(Op::V_CNDMASK_B32, D(0, p), {S(0, p), I(0), VCC()}));
+    } else {
+      bound(dstMax);
+      r.seq.push_back(inst(Op::V_CMP_GT_U64, O(VCC()), {O(S(0)), O(T(0))}));
+      for (Part p : {Part::Lo, Part::Hi})
+        r.seq.push_back(inst(Op::V_CNDMASK_B32, D(0, p), {S(0, p), T(0, p), VCC()}));
+    }
+    r.restriction = "no 64-bit clamp: a 64-bit compare with the bound and a select per half";
+    return r;
+  }
+  bound(dstMax);
+  r.seq.push_back(inst(srcSigned ? Op::V_CMP_GT_I64 : Op::V_CMP_GT_U64, O(VCC()), {O(S(0)), O(T(0))}));
+  r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {S(0, Part::Lo), T(0, Part::Lo), VCC()}));
+  if (srcSigned) {
+    bound(uint64_t(dstMin));
+    r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(S(0)), O(T(0))}));
+    r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {D(), T(0, Part::Lo), VCC()}));
+  }
+  r.restriction = "no 64-bit clamp: 64-bit compares with the bounds, a select of the low half";
+  return r;
+}
+} // namespace
+
 void addArithRules(std::vector<Rule> &out) {
   {
     Rule r = makeRule(Form{Opcode::Mov, TypeClass::B, 32}, "vop1", {OperandReq::Any});
@@ -391,7 +456,16 @@ void addArithRules(std::vector<Rule> &out) {
   // 16-bit register's high half is don't-care (and an 8-bit value is the low
   // byte of one), so widening from 8 or 16 bits extracts first.
   for (const Form &f : ptx::allForms()) {
-    if (f.opcode == Opcode::Cvt) {
+    if (f.opcode == Opcode::Cvt && f.saturate) {
+      out.push_back(cvtSaturateRule(f));
+    } else if (f.opcode == Opcode::Cvt && f.width < 16) {
+      // The low byte, extended into the 16-bit register by the destination type.
+      Rule r = makeRule(f, f.type == TypeClass::S ? "sext-byte" : "zext-byte", {OperandReq::Reg});
+      r.seq = {inst(f.type == TypeClass::S ? Op::V_BFE_I32 : Op::V_BFE_U32, D(),
+                    {S(0, f.fromWidth == 64 ? Part::Lo : Part::Whole), I(0), I(8)})};
+      r.restriction = "an 8-bit result fills its register extended by its type: one v_bfe of the low byte";
+      out.push_back(std::move(r));
+    } else if (f.opcode == Opcode::Cvt) {
       const bool sgn = f.fromType == TypeClass::S;
       const Op ext16 = sgn ? Op::V_BFE_I32 : Op::V_BFE_U32;
       Rule r = makeRule(f, f.width > f.fromWidth ? (sgn ? "sext" : "zext") : "low-bits", {OperandReq::Reg});

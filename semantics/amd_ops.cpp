@@ -309,6 +309,13 @@ OpDef defineOp(Op op) {
         BV lo = s[0].umin(s[1]), hi = BV::ite(s[0].ult(s[1]), s[1], s[0]);
         return BV::ite(s[2].ult(lo), lo, BV::ite(hi.ult(s[2]), hi, s[2]));
         }};
+  // Median of three (signed): a clamp to [lo, hi] when lo <= hi.
+  case Op::V_MED3_I32:
+    return OpDef{Op::V_MED3_I32, "v_med3_i32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
+        [](const S &s, const Ctx &) {
+        BV lo = BV::ite(slt(s[0], s[1]), s[0], s[1]), hi = BV::ite(slt(s[0], s[1]), s[1], s[0]);
+        return BV::ite(slt(s[2], lo), lo, BV::ite(slt(hi, s[2]), hi, s[2]));
+        }};
   case Op::V_MIN3_U32:
     return OpDef{Op::V_MIN3_U32, "v_min3_u32", E::VOP3, SL::V32, {SL::V32, SL::V32, SL::V32}, false, vega,
         [](const S &s, const Ctx &) { return s[0].umin(s[1]).umin(s[2]); }};

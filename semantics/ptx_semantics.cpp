@@ -227,8 +227,31 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
   }
   case Opcode::Cvt: { // 9.7.9.21: integer widening extends by the source type, narrowing truncates
     // An 8-bit source is the low byte of its 16-bit register (PTX ISA 6.4.1:
-    // a source register wider than the type is truncated to it).
+    // a source register wider than the type is truncated to it). An 8-bit
+    // result fills its 16-bit register extended by the destination type
+    // (5.2.4, destinations wider than the type).
     const BV a = s[0].width() > f.fromWidth ? s[0].trunc(f.fromWidth) : s[0];
+    const unsigned regWidth = f.dstWidth(0);
+    if (f.saturate) { // the source value clamped to the destination type's range
+      // In 64 bits, compared as the source is signed; a bound that no
+      // source value passes is left out (a 64-bit one, or 0 below an
+      // unsigned source).
+      const bool srcSigned = f.fromType == TypeClass::S, dstSigned = f.type == TypeClass::S;
+      const BV x = srcSigned ? a.sext(64) : a.zext(64);
+      BV v = x;
+      const uint64_t hi = dstSigned ? (uint64_t(1) << (f.width - 1)) - 1 : maskOf(f.width);
+      if (!(srcSigned && hi >= (uint64_t(1) << 63))) // a signed 64-bit value never exceeds 2^63 - 1
+        v = BV::ite(compare(ptx::CmpOp::Gt, srcSigned, x, x.lit(hi)), x.lit(hi), v);
+      if (srcSigned && (!dstSigned || f.width < 64)) {
+        const uint64_t lo = dstSigned ? ~((uint64_t(1) << (f.width - 1)) - 1) : 0;
+        v = BV::ite(compare(ptx::CmpOp::Lt, true, x, x.lit(lo)), x.lit(lo), v);
+      }
+      return {v.trunc(regWidth)}; // in range, so the truncation is the extension by the type
+    }
+    if (f.width < 16) { // the low byte, extended by the destination type
+      const BV low = a.trunc(f.width);
+      return {f.type == TypeClass::S ? low.sext(regWidth) : low.zext(regWidth)};
+    }
     if (f.width > f.fromWidth)
       return {f.fromType == TypeClass::S ? a.sext(f.width) : a.zext(f.width)};
     return {a.trunc(f.width)};

@@ -869,6 +869,24 @@ TEST_CASE("error: extended-precision, 24-bit and packing forms") {
   CHECK(decodeOk("setp.hs.u32 %p1, %r1, %r2;").form.name() == decodeOk("setp.ge.u32 %p1, %r1, %r2;").form.name());
 }
 
+TEST_CASE("error: cvt between integer types: 8-bit results, one width, .sat where it can clamp") {
+  CHECK(decodeOk("cvt.u8.u32 %rs1, %r1;").form.name() == "cvt.u8.u32");
+  CHECK(decodeOk("cvt.s8.s64 %rs1, %rd1;").form.name() == "cvt.s8.u64"); // the source's sign does not matter
+  CHECK(decodeOk("cvt.u8.s8 %rs1, %rs2;").form.name() == "cvt.u8.u16");
+  CHECK(decodeOk("cvt.u32.s32 %r1, %r2;").form.name() == "mov.b32");     // one width: the bits do not change
+  CHECK(decodeOk("cvt.s64.u64 %rd1, %rd2;").form.name() == "mov.b64");
+  CHECK(decodeOk("cvt.sat.u8.s32 %rs1, %r1;").form.name() == "cvt.sat.u8.s32");
+  CHECK(decodeOk("cvt.sat.s32.u32 %r1, %r2;").form.name() == "cvt.sat.s32.u32");
+  CHECK(decodeOk("cvt.sat.u16.s8 %rs1, %rs2;").form.name() == "cvt.sat.u16.s8");
+  expectError("cvt.sat.u32.u16 %r1, %rs1;", 1, 1,
+              "invalid form 'cvt.sat.u32.u16': .sat changes no value: every .u16 fits in .u32");
+  expectError("cvt.sat.s64.s32 %rd1, %r1;", 1, 1,
+              "invalid form 'cvt.sat.s64.s32': .sat changes no value: every .s32 fits in .s64");
+  expectError("cvt.rn.sat.u32.u16 %r1, %rs1;", 1, 1,
+              "unsupported form 'cvt.rn.sat.u32.u16': only integer conversions are supported (floating point is not "
+              "translated yet)");
+}
+
 } // TEST_SUITE
 
 TEST_CASE("video arithmetic: every form decodes to itself, types canonicalised where they do not change the bits") {

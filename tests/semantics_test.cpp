@@ -355,6 +355,61 @@ TEST_CASE("64-bit carry forms: sums, differences and high products with CC.CF ag
 }
 
 namespace {
+// cvt between integer types (PTX ISA 9.7.9.21) in 128-bit integers: the
+// source value by its type (an 8-bit one the low byte of its register);
+// .sat clamps it to the destination's range; otherwise the destination's
+// width of it, extended by the destination type into an 8-bit result's
+// 16-bit register, or by the source type when widening.
+uint64_t refCvt(const p2a::ptx::Form &f, uint64_t a) {
+  using p2a::ptx::TypeClass;
+  auto value = [](uint64_t bits, unsigned w, bool sgn) {
+    const uint64_t m = w == 64 ? ~0ull : (1ull << w) - 1;
+    bits &= m;
+    return sgn && (bits >> (w - 1)) ? __int128(bits) - (__int128(1) << w) : __int128(bits);
+  };
+  const unsigned reg = f.dstWidth(0);
+  const uint64_t regMask = reg == 64 ? ~0ull : (1ull << reg) - 1;
+  __int128 v = value(a, f.fromWidth, f.fromType == TypeClass::S);
+  if (f.saturate) {
+    const bool sgn = f.type == TypeClass::S;
+    const __int128 lo = sgn ? -(__int128(1) << (f.width - 1)) : 0;
+    const __int128 hi = sgn ? (__int128(1) << (f.width - 1)) - 1 : (__int128(1) << f.width) - 1;
+    v = v < lo ? lo : v > hi ? hi : v;
+  } else if (f.width < f.fromWidth || f.width == 8) {
+    v = value(uint64_t(v), f.width, f.type == TypeClass::S);
+  }
+  return uint64_t(v) & regMask;
+}
+} // namespace
+
+TEST_CASE("cvt between integer types (narrowing to 8 bits, .sat) matches a 128-bit reference on edge values") {
+  std::vector<uint64_t> edges = {0, 1, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff,
+                                 0x80000000u, 0xffffffffu, 0x100000000ull, 0x7fffffffffffffffull,
+                                 0x8000000000000000ull, ~0ull, 0xffffffffffffff80ull, 0xffffffff80000000ull};
+  std::mt19937_64 rng(21);
+  for (int i = 0; i < 200; ++i)
+    edges.push_back(rng() >> (rng() % 64));
+  unsigned forms = 0, saturating = 0;
+  for (const p2a::ptx::Form &f : p2a::ptx::allForms()) {
+    if (f.opcode != p2a::ptx::Opcode::Cvt)
+      continue;
+    ++forms;
+    saturating += f.saturate;
+    INFO(f.name());
+    for (uint64_t a : edges) {
+      const uint64_t in = a & (f.srcWidth(0) == 64 ? ~0ull : (1ull << f.srcWidth(0)) - 1);
+      REQUIRE(evalForm(f.name(), {in}) == refCvt(f, in));
+    }
+  }
+  CHECK(saturating == 38); // the pairs ptxas 13.0 takes .sat for (it refuses the other 18 of the 56)
+  CHECK(forms > saturating + 20);
+  CHECK(evalForm("cvt.sat.s8.s32", {0xffffff00u}) == 0xff80); // -256 -> -128, sign-extended into 16 bits
+  CHECK(evalForm("cvt.sat.u32.s64", {0x100000000ull}) == 0xffffffffu);
+  CHECK(evalForm("cvt.s8.u32", {0x1234}) == 0x34);
+  CHECK(evalForm("cvt.s8.u32", {0x12b4}) == 0xffb4);
+}
+
+namespace {
 // vshl / vshr as NVIDIA hardware computes them (tests/hardware/README.md),
 // in 128-bit integers: the shift in 64 bits; .sat cuts to .s34 and clamps
 // to dtype, and .min/.max then see the clamped 32 bits sign-extended;

@@ -282,6 +282,7 @@ Kernel fuseHalves(const Kernel &k) {
   auto isCvt = [&](const Stmt &s, unsigned to, unsigned from) {
     return unguarded(s, ptx::Opcode::Cvt) && s.inst.form.width == to && s.inst.form.fromWidth == from &&
            s.inst.form.type == ptx::TypeClass::U && s.inst.form.fromType == ptx::TypeClass::U &&
+           !s.inst.form.saturate &&
            s.inst.srcs[0].isReg();
   };
   auto writtenOnce = [&](const std::string &r) {
@@ -505,7 +506,8 @@ std::optional<BitSources> assemble(const Stmt &s, const std::function<const BitS
       return std::nullopt;
     return operand(0);
   case ptx::Opcode::Cvt: { // zero extension (an unsigned source) and truncation (PTX ISA 9.7.9.21)
-    if (f.fromType == ptx::TypeClass::S || !src[0].isReg())
+    if (f.fromType == ptx::TypeClass::S || f.saturate || (f.width < 16 && f.type == ptx::TypeClass::S) ||
+        !src[0].isReg())
       return std::nullopt;
     std::optional<BitSources> v = operand(0);
     return v ? std::optional(truncated(*v, std::min(f.fromWidth, f.width))) : std::nullopt;

@@ -337,7 +337,9 @@ private:
       }
       break;
     case ptx::Opcode::Cvt:
-      if (src.size() == 1 && f.fromType != ptx::TypeClass::Pred) {
+      // (.sat clamps, and an 8-bit result is extended by its own type: neither
+      // is an extension or truncation of the source)
+      if (src.size() == 1 && f.fromType != ptx::TypeClass::Pred && !f.saturate && f.width >= 16) {
         const Bounds a = boundsOf(src[0]);
         const uint64_t from = std::min(a.max, allOnes(f.fromWidth));
         if (f.fromWidth >= w) // truncation

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates tests/hardware/integer_forms.ptx: integer forms the translator
-supports that the single-instruction fixtures leave out (conversions between
-every pair of widths, 16-bit division and widening multiplies, 64-bit
+supports that the single-instruction fixtures leave out (cvt between every
+pair of types, with .sat where it can clamp, 16-bit division and widening multiplies, 64-bit
 min/max, carry chains through 64-bit and high-half multiply-adds), for the
 hardware record (tests/hardware/README.md).
 
@@ -28,13 +28,20 @@ kernels = []
 def add(name, instr, srcs, dsts):
     kernels.append(kernel(name, instr, srcs, dsts))
 
-# cvt.dtype.atype where the translator takes it: between 16-, 32- and
-# 64-bit types of different widths, and widening from 8 bits.
+# cvt.dtype.atype between every pair of types, and cvt.sat where it can
+# clamp (the ranges below are the ones ptxas takes .sat for).
+def bounds(t):
+    w = width(t)
+    return (-(1 << (w - 1)), (1 << (w - 1)) - 1) if t[0] == "s" else (0, (1 << w) - 1)
+
 for d in TYPES:
     for a in TYPES:
-        if d == a or width(d) < 16 or width(d) == width(a):
+        if d == a:
             continue
         add(f"cvt_{d}_{a}", f"cvt.{d}.{a} {{d0}}, {{s0}}", [register(a)], [register(d)])
+        (dlo, dhi), (alo, ahi) = bounds(d), bounds(a)
+        if alo < dlo or ahi > dhi:
+            add(f"cvt_sat_{d}_{a}", f"cvt.sat.{d}.{a} {{d0}}, {{s0}}", [register(a)], [register(d)])
 for t in ("u16", "s16"):
     for op in ("div", "rem"):  # divisors never 0
         add(f"{op}_{t}", f"max.u16 %h30, {{s1}}, 1; {op}.{t} {{d0}}, {{s0}}, %h30", [16, 16], [16])
