@@ -153,6 +153,11 @@ std::optional<OpCxx> cxxForOp(Op op, const std::vector<Expr> &s) {
     Expr lo = minU(s[0], s[1]), hi = maxU(s[0], s[1]);
     return value(select(binary(CxxOp::Lt, s[2], lo), lo, select(binary(CxxOp::Lt, hi, s[2]), hi, s[2])));
   }
+  case Op::V_MED3_I32: {
+    Expr lo = select(signedCmp(CxxOp::Lt, s[0], s[1]), s[0], s[1]);
+    Expr hi = select(signedCmp(CxxOp::Lt, s[0], s[1]), s[1], s[0]);
+    return value(select(signedCmp(CxxOp::Lt, s[2], lo), lo, select(signedCmp(CxxOp::Lt, hi, s[2]), hi, s[2])));
+  }
   case Op::V_MIN3_U32: return value(minU(minU(s[0], s[1]), s[2]));
   case Op::V_ADD_U32: return value(s[0] + s[1]);
   case Op::V_SUB_U32: return value(s[0] - s[1]);
