@@ -22,7 +22,7 @@ namespace {
 Rule cvtSaturateRule(const Form &f) {
   const bool srcSigned = f.fromType == TypeClass::S, dstSigned = f.type == TypeClass::S;
   Rule r = makeRule(f, "clamp", {OperandReq::Reg});
-  const int64_t dstMin = dstSigned ? -(int64_t(1) << (f.width - 1)) : 0;
+  const uint64_t dstMin = dstSigned ? ~((uint64_t(1) << (f.width - 1)) - 1) : 0; // two's complement bits
   const uint64_t dstMax = dstSigned ? (uint64_t(1) << (f.width - 1)) - 1 : (f.width == 64 ? ~0ull : (1ull << f.width) - 1);
   if (f.fromWidth <= 32) {
     Ref x = S(0);
@@ -69,7 +69,7 @@ Rule cvtSaturateRule(const Form &f) {
   r.seq.push_back(inst(srcSigned ? Op::V_CMP_GT_I64 : Op::V_CMP_GT_U64, O(VCC()), {O(S(0)), O(T(0))}));
   r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {S(0, Part::Lo), T(0, Part::Lo), VCC()}));
   if (srcSigned) {
-    bound(uint64_t(dstMin));
+    bound(dstMin);
     r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(S(0)), O(T(0))}));
     r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {D(), T(0, Part::Lo), VCC()}));
   }
