@@ -71,6 +71,9 @@ constexpr int kVideoRandomRounds = 20;
 #else
 constexpr int kVideoRandomRounds = 200;
 #endif
+// Operands where the video forms' widths, signs and clamps meet.
+const std::vector<uint32_t> kVideoEdges = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu,
+                                           0x40000000u, 0xc0000000u, 5};
 
 } // namespace
 
@@ -418,6 +421,44 @@ TEST_CASE("cvt between integer types (narrowing to 8 bits, .sat) matches a 128-b
 }
 
 namespace {
+// The video instructions' secondary operation as NVIDIA hardware does it:
+// low + c (.add), or .min/.max of the value w against c, compared signed
+// (c sign-extended) or unsigned over 64 bits (a negative w above every c).
+uint32_t refVideoSecondary(const p2a::ptx::Form &f, uint32_t low, __int128 w, uint32_t c, bool signedCompare) {
+  const bool less = signedCompare ? w < __int128(int32_t(c)) : uint64_t(w) < uint64_t(c);
+  switch (f.videoOp2) {
+  case p2a::ptx::Form::VideoOp2::Add: return low + c;
+  case p2a::ptx::Form::VideoOp2::Min: return less ? low : c;
+  case p2a::ptx::Form::VideoOp2::Max: return less ? c : low;
+  case p2a::ptx::Form::VideoOp2::None: break;
+  }
+  return low;
+}
+
+// Every pair of `as` and `bs` with each of `cs` (c only where the form reads
+// it), then kVideoRandomRounds random operands (b below `randomBBound`, or
+// any), through the evaluator and the reference.
+template <typename Ref>
+void checkVideoForm(const p2a::ptx::Form &f, const std::vector<uint32_t> &as, const std::vector<uint32_t> &bs,
+                    const std::vector<uint32_t> &cs, std::mt19937 &rng, uint32_t randomBBound, Ref ref) {
+  auto one = [&](uint32_t a, uint32_t b, uint32_t c) {
+    std::vector<uint64_t> srcs = {a, b};
+    if (f.numSrcs() == 3)
+      srcs.push_back(c);
+    REQUIRE(evalForm(f.name(), srcs) == ref(f, a, b, c));
+  };
+  for (uint32_t a : as)
+    for (uint32_t b : bs)
+      for (uint32_t c : cs)
+        one(a, b, c);
+  for (int i = 0; i < kVideoRandomRounds; ++i) {
+    const uint32_t a = rng(), b = randomBBound ? rng() % randomBBound : rng(), c = rng();
+    one(a, b, c);
+  }
+}
+} // namespace
+
+namespace {
 // vshl / vshr as NVIDIA hardware computes them (tests/hardware/README.md),
 // in 128-bit integers: the shift in 64 bits; .sat cuts to .s34 and clamps
 // to dtype, and .min/.max then see the clamped 32 bits sign-extended;
@@ -436,25 +477,11 @@ uint32_t refVideoShift(const p2a::ptx::Form &f, uint32_t a, uint32_t b, uint32_t
     v = s34 > hi ? hi : s34 < lo ? lo : s34;
     w = int32_t(uint32_t(v));
   }
-  const uint32_t low = uint32_t(uint64_t(v));
-  bool less = false;
-  if (sgnD)
-    less = w < __int128(int32_t(c));
-  else
-    less = uint64_t(w) < uint64_t(c);
-  switch (f.videoOp2) {
-  case p2a::ptx::Form::VideoOp2::Add: return low + c;
-  case p2a::ptx::Form::VideoOp2::Min: return less ? low : c;
-  case p2a::ptx::Form::VideoOp2::Max: return less ? c : low;
-  case p2a::ptx::Form::VideoOp2::None: break;
-  }
-  return low;
+  return refVideoSecondary(f, uint32_t(uint64_t(v)), w, c, sgnD);
 }
 } // namespace
 
 TEST_CASE("video shifts match NVIDIA hardware's model (.s34 under .sat, 64-bit .min/.max) on edge and random values") {
-  const uint32_t edges[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 0x40000000u, 0xc0000000u, 5};
-  const uint32_t amounts[] = {0, 1, 2, 16, 31, 32, 33, 63, 0xffffffffu};
   std::mt19937 rng(7);
   unsigned forms = 0;
   for (const p2a::ptx::Form &f : p2a::ptx::allForms()) {
@@ -462,21 +489,8 @@ TEST_CASE("video shifts match NVIDIA hardware's model (.s34 under .sat, 64-bit .
       continue;
     ++forms;
     INFO(f.name());
-    for (uint32_t a : edges)
-      for (uint32_t b : amounts)
-        for (uint32_t c : {0u, 5u, 0xfffffffbu, 0x80000000u}) {
-          std::vector<uint64_t> srcs = {a, b};
-          if (f.numSrcs() == 3)
-            srcs.push_back(c);
-          REQUIRE(evalForm(f.name(), srcs) == refVideoShift(f, a, b, c));
-        }
-    for (int i = 0; i < kVideoRandomRounds; ++i) {
-      const uint32_t a = rng(), b = rng() % 40, c = rng();
-      std::vector<uint64_t> srcs = {a, b};
-      if (f.numSrcs() == 3)
-        srcs.push_back(c);
-      REQUIRE(evalForm(f.name(), srcs) == refVideoShift(f, a, b, c));
-    }
+    checkVideoForm(f, kVideoEdges, {0, 1, 2, 16, 31, 32, 33, 63, 0xffffffffu}, {0u, 5u, 0xfffffffbu, 0x80000000u}, rng,
+                   40, refVideoShift);
   }
   CHECK(forms == 108);
   // Where the exact value differs from its low 32 bits: 1 << 32 is above 5.
@@ -520,20 +534,11 @@ uint32_t refVideoArith(const p2a::ptx::Form &f, uint32_t a, uint32_t b, uint32_t
       v = sgn ? (e > INT32_MAX ? INT32_MAX : e < INT32_MIN ? INT32_MIN : e) : (e < 0 ? 0 : e);
     w = f.opcode == Opcode::Vadd || f.opcode == Opcode::Vsub ? __int128(int32_t(uint32_t(v))) : v;
   }
-  const uint32_t low = uint32_t(uint64_t(v));
-  const bool less = sgn ? w < __int128(int32_t(c)) : uint64_t(w) < uint64_t(c);
-  switch (f.videoOp2) {
-  case p2a::ptx::Form::VideoOp2::Add: return low + c;
-  case p2a::ptx::Form::VideoOp2::Min: return less ? low : c;
-  case p2a::ptx::Form::VideoOp2::Max: return less ? c : low;
-  case p2a::ptx::Form::VideoOp2::None: break;
-  }
-  return low;
+  return refVideoSecondary(f, uint32_t(uint64_t(v)), w, c, sgn);
 }
 } // namespace
 
 TEST_CASE("vadd vsub vabsdiff vmin vmax vset match NVIDIA hardware's model on edge and random values") {
-  const uint32_t edges[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 0x40000000u, 0xc0000000u, 5};
   std::mt19937 rng(13);
   unsigned forms = 0;
   for (const p2a::ptx::Form &f : p2a::ptx::allForms()) {
@@ -541,21 +546,8 @@ TEST_CASE("vadd vsub vabsdiff vmin vmax vset match NVIDIA hardware's model on ed
       continue;
     ++forms;
     INFO(f.name());
-    for (uint32_t a : edges)
-      for (uint32_t b : edges)
-        for (uint32_t c : {0u, 5u, 0xfffffffbu, 0x80000000u, 0x7fffffffu}) {
-          std::vector<uint64_t> srcs = {a, b};
-          if (f.numSrcs() == 3)
-            srcs.push_back(c);
-          REQUIRE(evalForm(f.name(), srcs) == refVideoArith(f, a, b, c));
-        }
-    for (int i = 0; i < kVideoRandomRounds; ++i) {
-      const uint32_t a = rng(), b = rng(), c = rng();
-      std::vector<uint64_t> srcs = {a, b};
-      if (f.numSrcs() == 3)
-        srcs.push_back(c);
-      REQUIRE(evalForm(f.name(), srcs) == refVideoArith(f, a, b, c));
-    }
+    checkVideoForm(f, kVideoEdges, kVideoEdges, {0u, 5u, 0xfffffffbu, 0x80000000u, 0x7fffffffu}, rng, 0,
+                   refVideoArith);
   }
   CHECK(forms > 300);
   // Measured on an H200 (tests/hardware/sm90_record.txt): .u32 .sat keeps
