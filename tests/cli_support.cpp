@@ -29,6 +29,17 @@ cost::CostModel &costModel() {
   return model;
 }
 
+std::optional<interp::Fault> runFixtureKernel(const kernel::Kernel &k, const std::vector<uint8_t> &in,
+                                              size_t outBytes, Dim3 grid, Dim3 block, GlobalMemory &mem) {
+  interp::Launch l;
+  l.grid = grid;
+  l.block = block;
+  l.params.resize(16);
+  storeLE(&l.params[0], 8, mem.add("in", in));
+  storeLE(&l.params[8], 8, mem.add("out", std::vector<uint8_t>(outBytes, 0)));
+  return interp::run(k, l, mem, {});
+}
+
 std::vector<const targets::TargetInfo *> checkedTargets() {
   std::vector<const targets::TargetInfo *> out;
   for (const targets::TargetInfo &t : targets::allTargets())

@@ -5,10 +5,13 @@
 
 #include <doctest/doctest.h>
 
+#include "validation/ptx_interpreter.hpp"
+
 #include <llvm/Support/JSON.h>
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,12 @@ cost::CostModel &costModel();
 // instrumented emulator and interpreter take about ten times as long, and
 // the other three targets run no code path of ours those do not.
 std::vector<const targets::TargetInfo *> checkedTargets();
+
+// Runs a fixture-shaped kernel (.param .u64 in, .param .u64 out) in the PTX
+// interpreter: `in` and a zeroed `out` of outBytes placed in `mem` under
+// those names.
+std::optional<interp::Fault> runFixtureKernel(const kernel::Kernel &k, const std::vector<uint8_t> &in,
+                                              size_t outBytes, Dim3 grid, Dim3 block, GlobalMemory &mem);
 
 namespace fs = std::filesystem;
 

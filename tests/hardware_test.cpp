@@ -110,15 +110,8 @@ TEST_CASE("the PTX interpreter computes what NVIDIA hardware computed, warp by w
     REQUIRE(k);
 
     GlobalMemory mem;
-    const uint64_t inBase = mem.add("in", in);
-    const uint64_t outBase = mem.add("out", std::vector<uint8_t>(outBytes, 0));
-    interp::Launch l;
-    l.grid = {hardware::kBlocks, 1, 1};
-    l.block = {hardware::kThreadsPerBlock, 1, 1};
-    l.params.resize(16);
-    storeLE(&l.params[0], 8, inBase);
-    storeLE(&l.params[8], 8, outBase);
-    std::optional<interp::Fault> fault = interp::run(*k, l, mem, {});
+    std::optional<interp::Fault> fault =
+        p2a::testing::runFixtureKernel(*k, in, outBytes, {hardware::kBlocks, 1, 1}, {hardware::kThreadsPerBlock, 1, 1}, mem);
     if (fault) {
       FAIL_CHECK(r.file << " " << r.kernel << ": the interpreter faulted: " << fault->message);
       continue;
@@ -218,13 +211,7 @@ TEST_CASE("division by zero, which the H200 answered with all ones, is undefined
       std::vector<uint8_t> in(32, 0);
       storeLE(&in[0], 8, 0x123456789abcdefull);
       storeLE(&in[8], 8, divisorSlot);
-      const uint64_t inBase = mem.add("in", in);
-      const uint64_t outBase = mem.add("out", std::vector<uint8_t>(8, 0));
-      interp::Launch l;
-      l.params.resize(16);
-      storeLE(&l.params[0], 8, inBase);
-      storeLE(&l.params[8], 8, outBase);
-      std::optional<interp::Fault> fault = interp::run(*k, l, mem, {});
+      std::optional<interp::Fault> fault = p2a::testing::runFixtureKernel(*k, in, 8, {1, 1, 1}, {1, 1, 1}, mem);
       CAPTURE(fn.name);
       if (divisorSlot % 2 == 0) {
         REQUIRE(fault);

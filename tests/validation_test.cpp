@@ -95,14 +95,7 @@ uint64_t interpretOne(const std::string &file, const std::string &name, const st
   GlobalMemory mem;
   std::vector<uint8_t> in = record;
   in.resize(32, 0);
-  const uint64_t inBase = mem.add("in", in);
-  const uint64_t outBase = mem.add("out", std::vector<uint8_t>(8, 0));
-  interp::Launch l;
-  l.block = {1, 1, 1};
-  l.params.resize(16);
-  storeLE(&l.params[0], 8, inBase);
-  storeLE(&l.params[8], 8, outBase);
-  std::optional<interp::Fault> f = interp::run(*k, l, mem, {});
+  std::optional<interp::Fault> f = p2a::testing::runFixtureKernel(*k, in, 8, {1, 1, 1}, {1, 1, 1}, mem);
   REQUIRE_MESSAGE(!f, (f ? f->message : ""));
   return loadLE(mem.byName("out")->bytes.data(), 8);
 }
