@@ -148,6 +148,20 @@ void clamp64(Rule &r, unsigned v, unsigned scratch, int64_t lo, int64_t hi) {
   select64(r, v, v, scratch);
 }
 
+// T(v) clamped to .s32's range or .u32's, as `sgn` says.
+void clampTo32(Rule &r, unsigned v, unsigned scratch, bool sgn) {
+  if (sgn)
+    clamp64(r, v, scratch, INT32_MIN, INT32_MAX);
+  else
+    clamp64(r, v, scratch, 0, UINT32_MAX);
+}
+
+// T(dst) = 0 - T(src) (V64 temporaries), the borrow through VCC.
+void negate64(Rule &r, unsigned dst, unsigned src) {
+  r.seq.push_back(inst(Op::V_SUB_CO_U32, T(dst, Part::Lo), {I(0), T(src, Part::Lo)}));
+  r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(dst, Part::Hi), {I(0), T(src, Part::Hi), VCC()}));
+}
+
 // T(w) (V64) = the low 32 bits of T(v), sign-extended.
 void sextLow(Rule &r, unsigned w, unsigned v) {
   r.seq.push_back(inst(Op::V_MOV_B32, T(w, Part::Lo), {T(v, Part::Lo)}));
@@ -189,8 +203,7 @@ void addVideoArithWide(const Form &f, std::vector<Rule> &out) {
     r.seq.push_back(inst(Op::V_SUB_CO_U32, T(2, Part::Lo), {T(0, Part::Lo), T(1, Part::Lo)}));
     r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(2, Part::Hi), {T(0, Part::Hi), T(1, Part::Hi), VCC()}));
     if (f.opcode == Opcode::Vabsdiff) { // |value|: 0 - value where value < 0
-      r.seq.push_back(inst(Op::V_SUB_CO_U32, T(3, Part::Lo), {I(0), T(2, Part::Lo)}));
-      r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(3, Part::Hi), {I(0), T(2, Part::Hi), VCC()}));
+      negate64(r, 3, 2);
       r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(T(2)), O(I(0))}));
       select64(r, 2, 2, 3);
     }
@@ -208,7 +221,7 @@ void addVideoArithWide(const Form &f, std::vector<Rule> &out) {
   std::string how = "no 34-bit video arithmetic: inputs extended to 64 bits by their types";
   if (f.saturate) {
     if (f.type == TypeClass::S) {
-      clamp64(r, 2, 3, INT32_MIN, INT32_MAX);
+      clampTo32(r, 2, 3, true);
       how += ", clamped to .s32 with 64-bit compares";
     } else { // below 0: 0; no upper bound (as NVIDIA hardware)
       r.seq.push_back(inst(Op::V_CMP_GT_I64, O(VCC()), {O(I(0)), O(T(2))}));
@@ -250,10 +263,7 @@ void addVideoShiftWide(const Form &f, std::vector<Rule> &out) {
   unsigned w = 2;
   if (f.saturate) {
     r.seq.push_back(inst(Op::V_BFE_I32, T(2, Part::Hi), {T(2, Part::Hi), I(0), I(2)}));
-    if (f.type == TypeClass::S)
-      clamp64(r, 2, 3, INT32_MIN, INT32_MAX);
-    else
-      clamp64(r, 2, 3, 0, UINT32_MAX);
+    clampTo32(r, 2, 3, f.type == TypeClass::S);
     sextLow(r, 1, 2);
     w = 1;
     how += ", cut to 34 bits and clamped with 64-bit compares (as NVIDIA hardware)";
@@ -279,14 +289,12 @@ void addVideoMad(const Form &f, std::vector<Rule> &out) {
   r.seq.push_back(inst(Op::V_MAD_I64_I32, O(T(0)), {O(S(0)), O(S(1)), O(I(0))}));
   std::string how = "the signed 64-bit product (v_mad_i64_i32) whatever the types, as NVIDIA hardware";
   if (f.vmadMode == Mode::NegProduct) {
-    r.seq.push_back(inst(Op::V_SUB_CO_U32, T(0, Part::Lo), {I(0), T(0, Part::Lo)}));
-    r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(0, Part::Hi), {I(0), T(0, Part::Hi), VCC()}));
+    negate64(r, 0, 0);
     how += ", negated";
   }
   extend(r, 2, S(2), TypeClass::S);
   if (f.vmadMode == Mode::NegC) {
-    r.seq.push_back(inst(Op::V_SUB_CO_U32, T(2, Part::Lo), {I(0), T(2, Part::Lo)}));
-    r.seq.push_back(inst(Op::V_SUBB_CO_U32, T(2, Part::Hi), {I(0), T(2, Part::Hi), VCC()}));
+    negate64(r, 2, 2);
     how += ", c negated";
   }
   r.seq.push_back(inst(Op::V_ADD_CO_U32, T(1, Part::Lo), {T(0, Part::Lo), T(2, Part::Lo)}));
@@ -303,10 +311,7 @@ void addVideoMad(const Form &f, std::vector<Rule> &out) {
     how += ", scaled by a 64-bit shift";
   }
   if (f.saturate) {
-    if (signedFinal)
-      clamp64(r, 1, 3, INT32_MIN, INT32_MAX);
-    else
-      clamp64(r, 1, 3, 0, UINT32_MAX);
+    clampTo32(r, 1, 3, signedFinal);
     how += ", clamped with 64-bit compares";
   }
   r.seq.push_back(inst(Op::V_MOV_B32, D(), {T(1, Part::Lo)}));
