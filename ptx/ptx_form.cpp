@@ -286,11 +286,18 @@ unsigned Form::dstWidth(unsigned i) const {
   }
 }
 
+IntegerRange integerRange(TypeClass type, unsigned width) {
+  const uint64_t signBit = uint64_t(1) << (width - 1);
+  if (type == TypeClass::S)
+    return {~(signBit - 1), signBit - 1};
+  return {0, signBit | (signBit - 1)};
+}
+
 bool cvtCanSaturate(TypeClass to, unsigned toWidth, TypeClass from, unsigned fromWidth) {
   auto range = [](TypeClass t, unsigned w) -> std::pair<__int128, __int128> {
-    if (t == TypeClass::S)
-      return {-(__int128(1) << (w - 1)), (__int128(1) << (w - 1)) - 1};
-    return {0, (__int128(1) << w) - 1};
+    const IntegerRange r = integerRange(t, w);
+    return t == TypeClass::S ? std::pair<__int128, __int128>{int64_t(r.min), int64_t(r.max)}
+                             : std::pair<__int128, __int128>{r.min, r.max};
   };
   const auto [toMin, toMax] = range(to, toWidth);
   const auto [fromMin, fromMax] = range(from, fromWidth);

@@ -148,6 +148,12 @@ Form canonicalVideoForm(Form f);
 
 // Every form of the family, in a stable order (for tables and tests).
 const std::vector<Form> &allForms();
+// The values of an integer type of `width` bits (.sN: [-2^(N-1), 2^(N-1) - 1],
+// else [0, 2^N - 1]), as two's-complement bits.
+struct IntegerRange {
+  uint64_t min, max;
+};
+IntegerRange integerRange(TypeClass type, unsigned width);
 // Whether cvt.sat.to.from can change a value: the source type's range is not
 // inside the destination's (ptxas refuses .sat otherwise; PTX ISA 9.7.9.21).
 bool cvtCanSaturate(TypeClass to, unsigned toWidth, TypeClass from, unsigned fromWidth);

@@ -20,10 +20,9 @@ namespace {
 // 16 bits are an 8- or 16-bit result already extended by its type. 64-bit
 // sources: 64-bit compares against the bounds and a select per half.
 Rule cvtSaturateRule(const Form &f) {
-  const bool srcSigned = f.fromType == TypeClass::S, dstSigned = f.type == TypeClass::S;
+  const bool srcSigned = f.fromType == TypeClass::S;
   Rule r = makeRule(f, "clamp", {OperandReq::Reg});
-  const uint64_t dstMin = dstSigned ? ~((uint64_t(1) << (f.width - 1)) - 1) : 0; // two's complement bits
-  const uint64_t dstMax = dstSigned ? (uint64_t(1) << (f.width - 1)) - 1 : (f.width == 64 ? ~0ull : (1ull << f.width) - 1);
+  const ptx::IntegerRange dst = ptx::integerRange(f.type, f.width); // two's-complement bits
   if (f.fromWidth <= 32) {
     Ref x = S(0);
     if (f.fromWidth < 32) {
@@ -33,11 +32,11 @@ Rule cvtSaturateRule(const Form &f) {
     }
     const Ref low = f.width == 64 ? D(0, Part::Lo) : D();
     if (!srcSigned) { // only the upper bound binds
-      r.seq.push_back(inst(Op::V_MIN_U32, low, {x, I(uint32_t(dstMax))}));
-    } else if (dstMax >= 0x7fffffffu) { // only 0 below binds
+      r.seq.push_back(inst(Op::V_MIN_U32, low, {x, I(uint32_t(dst.max))}));
+    } else if (dst.max >= 0x7fffffffu) { // only 0 below binds
       r.seq.push_back(inst(Op::V_MAX_I32, low, {I(0), x}));
     } else {
-      r.seq.push_back(inst(Op::V_MED3_I32, low, {x, I(uint32_t(dstMin)), I(uint32_t(dstMax))}));
+      r.seq.push_back(inst(Op::V_MED3_I32, low, {x, I(uint32_t(dst.min)), I(uint32_t(dst.max))}));
     }
     if (f.width == 64)
       r.seq.push_back(inst(Op::V_MOV_B32, D(0, Part::Hi), {I(0)}));
@@ -57,7 +56,7 @@ Rule cvtSaturateRule(const Form &f) {
       for (Part p : {Part::Lo, Part::Hi})
         r.seq.push_back(inst(Op::V_CNDMASK_B32, D(0, p), {S(0, p), I(0), VCC()}));
     } else {
-      bound(dstMax);
+      bound(dst.max);
       r.seq.push_back(inst(Op::V_CMP_GT_U64, O(VCC()), {O(S(0)), O(T(0))}));
       for (Part p : {Part::Lo, Part::Hi})
         r.seq.push_back(inst(Op::V_CNDMASK_B32, D(0, p), {S(0, p), T(0, p), VCC()}));
@@ -65,11 +64,11 @@ Rule cvtSaturateRule(const Form &f) {
     r.restriction = "no 64-bit clamp: a 64-bit compare with the bound and a select per half";
     return r;
   }
-  bound(dstMax);
+  bound(dst.max);
   r.seq.push_back(inst(srcSigned ? Op::V_CMP_GT_I64 : Op::V_CMP_GT_U64, O(VCC()), {O(S(0)), O(T(0))}));
   r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {S(0, Part::Lo), T(0, Part::Lo), VCC()}));
   if (srcSigned) {
-    bound(dstMin);
+    bound(dst.min);
     r.seq.push_back(inst(Op::V_CMP_LT_I64, O(VCC()), {O(S(0)), O(T(0))}));
     r.seq.push_back(inst(Op::V_CNDMASK_B32, D(), {D(), T(0, Part::Lo), VCC()}));
   }

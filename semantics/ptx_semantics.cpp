@@ -239,13 +239,11 @@ std::vector<BV> evalPtx(const ptx::Form &f, const std::vector<BV> &s) {
       const bool srcSigned = f.fromType == TypeClass::S, dstSigned = f.type == TypeClass::S;
       const BV x = srcSigned ? a.sext(64) : a.zext(64);
       BV v = x;
-      const uint64_t hi = dstSigned ? (uint64_t(1) << (f.width - 1)) - 1 : maskOf(f.width);
-      if (!(srcSigned && hi >= (uint64_t(1) << 63))) // a signed 64-bit value never exceeds 2^63 - 1
-        v = BV::ite(compare(ptx::CmpOp::Gt, srcSigned, x, x.lit(hi)), x.lit(hi), v);
-      if (srcSigned && (!dstSigned || f.width < 64)) {
-        const uint64_t lo = dstSigned ? ~((uint64_t(1) << (f.width - 1)) - 1) : 0;
-        v = BV::ite(compare(ptx::CmpOp::Lt, true, x, x.lit(lo)), x.lit(lo), v);
-      }
+      const ptx::IntegerRange range = ptx::integerRange(f.type, f.width);
+      if (!(srcSigned && range.max >= (uint64_t(1) << 63))) // a signed 64-bit value never exceeds 2^63 - 1
+        v = BV::ite(compare(ptx::CmpOp::Gt, srcSigned, x, x.lit(range.max)), x.lit(range.max), v);
+      if (srcSigned && (!dstSigned || f.width < 64))
+        v = BV::ite(compare(ptx::CmpOp::Lt, true, x, x.lit(range.min)), x.lit(range.min), v);
       return {v.trunc(regWidth)}; // in range, so the truncation is the extension by the type
     }
     if (f.width < 16) { // the low byte, extended by the destination type
