@@ -13,7 +13,7 @@
 
 namespace p2a::module {
 
-void checkLaunchBounds(const kernel::Kernel &k, const klower::KernelTranslation &kt, const targets::TargetInfo &t,
+void checkLaunchBounds(const kernel::LaunchBounds &b, const klower::KernelTranslation &kt, const targets::TargetInfo &t,
                        Diagnostics &warnings);
 
 } // namespace p2a::module

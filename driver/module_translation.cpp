@@ -111,7 +111,14 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
           // A kernel with decode errors is still lowered (for the report's
           // rows), its own lowering messages set aside: the first error stands.
           Diagnostics partialDiags;
-          fr.ok = klower::translateKernel(*k, t, costs, kt, decoded ? slot.diags : partialDiags, lowering) && decoded;
+          // (the kernel moves into its lowering: only where it stands and
+          // its launch bounds are read afterwards)
+          const ast::SourceLoc kernelLoc = k->loc;
+          const kernel::LaunchBounds bounds = k->bounds;
+          fr.ok = klower::translateKernel(std::move(*k), t, costs, kt, decoded ? slot.diags : partialDiags,
+                                          lowering) &&
+                  decoded;
+          k.reset();
           fr.translation.target = t.name;
           fr.translation.waveSize = t.wave_size;
           fr.translation.registers = kt.registers;
@@ -123,7 +130,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
               return;
             mir::TranslatedInstruction ti;
             ti.ptxText = what;
-            ti.loc = k->loc;
+            ti.loc = kernelLoc;
             ti.gcn = code;
             fr.translation.instructions.push_back(std::move(ti));
           };
@@ -135,15 +142,14 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
           kt.statements = {};
           abiRow(kt.epilogue, "(end of the kernel)");
           if (fr.ok)
-            checkLaunchBounds(*k, kt, t, slot.warns);
+            checkLaunchBounds(bounds, kt, t, slot.warns);
           fr.translation.numVgprs = kt.numVgprs;
           fr.translation.numSgprs = kt.numSgprs;
           // What only lowering and `check` read (the machine IR, its
-          // registers, the code by line) goes now: a module keeps every
+          // registers) goes now: a module keeps every
           // kernel's results until its one assembly, so this bounds its memory.
           kt.function = {};
           kt.allocation = {};
-          kt.code = {};
           fr.kernel = std::move(kt);
         }
       } else {

@@ -182,7 +182,6 @@ void Lowering::assemble() {
                                       : ci.stmt == mir::kPrologue ? out_.prologue
                                                                    : out_.epilogue;
     owner.push_back(text);
-    out_.code.push_back(text);
     out_.codeStmt.push_back(static_cast<int>(source));
     out_.codeAsmLine.push_back(kHeaderLines + 1 + lines);
     a += "\t" + text + "\n";

@@ -74,12 +74,15 @@ const std::vector<std::string> &loweringSteps() {
   return steps;
 }
 
-bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t, cost::CostModel &costs,
+bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::CostModel &costs,
                      KernelTranslation &out, Diagnostics &diags, const Options &options) {
   // A forced rule (tests) applies to the statements as written.
   const select::RuleCostFn cost = cost::ruleCostFn(costs);
+  // The kernel as decoded goes as soon as the first rewrite has its copy;
+  // from there one kernel is held (and a rewrite's new one while it runs).
   auto rewritten = [&] {
     kernel::Kernel k = kernel::promoteLocalArrays(source);
+    source = {};
     k = kernel::widenVectorAccesses(k);
     k = kernel::substituteConstantOperands(k, t, cost);
     k = kernel::dropIdentityOperations(k);
@@ -92,7 +95,7 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
     k = kernel::fuseAdds(k, t, cost);
     return kernel::splitLogicForLatency(std::move(k), t, cost);
   };
-  const kernel::Kernel fused = options.forcedRule ? source : rewritten();
+  kernel::Kernel fused = options.forcedRule ? std::move(source) : rewritten();
   const size_t diagsBefore = diags.size();
   // Up to three tries: as asked; without SGPR homes for computed uniform
   // values if the kernel ran out of SGPRs with them (see Options); with a
@@ -139,8 +142,15 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
       limits.homeWords[name] = from.bits / 32;
   }
   limits.maxHomeWords = options.scalarHomeSgprs;
+  // Each order is tried on `fused` itself: put in place, lowered, undone.
+  auto lowerInOrder = [&](const std::vector<unsigned> &order) {
+    kernel::reorderStatements(fused, order);
+    const bool ok = lower(fused);
+    kernel::restoreOrder(fused, order);
+    return ok;
+  };
   unsigned estimatedPeak = 0;
-  bool lowered = lower(kernel::scheduleStatements(fused, limits, &estimatedPeak));
+  bool lowered = lowerInOrder(kernel::scheduleOrder(fused, limits, &estimatedPeak));
   // The occupancy budget rests on an estimate; where the registers came out
   // beyond the waves it promised (large statements' temporaries, which it
   // leaves out), each block is held to its own peak as written instead.
@@ -151,7 +161,7 @@ bool translateKernel(const kernel::Kernel &source, const targets::TargetInfo &t,
       targets::occupancy(t, estimatedPeak + kernel::kScheduleMarginVgprs, out.numSgprs, 0).wavesPerSimd;
   if (lowered && waves() < promised) {
     limits.target = nullptr;
-    lowered = lower(kernel::scheduleStatements(fused, limits));
+    lowered = lowerInOrder(kernel::scheduleOrder(fused, limits));
     if (lowered && waves() < promised) {
       const unsigned scheduledWaves = waves();
       KernelTranslation scheduled = std::move(out);

@@ -42,10 +42,10 @@ struct KernelTranslation {
   std::vector<mir::TranslatedInstruction> statements;
   std::vector<std::string> prologue; // ABI loads before the first statement
   std::vector<std::string> epilogue; // s_endpgm when the body falls off its end
-  // Every code line in emission order, with the statement it belongs to
-  // (-1: prologue or the final s_endpgm). The emulator decodes the object in
-  // the same order, so line i is the i-th decoded instruction.
-  std::vector<std::string> code;
+  // Per code line in emission order, the statement it belongs to (-1:
+  // prologue or the final s_endpgm; its text is the next line of that
+  // statement's row). The emulator decodes the object in the same order, so
+  // line i is the i-th decoded instruction.
   std::vector<int> codeStmt;
   std::vector<unsigned> codeAsmLine; // line of each code line in moduleHeader() + assembly
   unsigned numVgprs = 0, numSgprs = 0;
@@ -107,8 +107,10 @@ const std::vector<std::string> &loweringSteps();
 
 // The kernel lowered; not yet assembled. LLVM MC, the authority on what a
 // GPU accepts, checks it where it is assembled once: the module's assembly
-// (driver/module_translation.cpp) or `check`'s object.
-bool translateKernel(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,
+// (driver/module_translation.cpp) or `check`'s object. The kernel is taken
+// by value: a caller done with it moves it in, and its memory is freed as
+// soon as the rewrites have their own copy.
+bool translateKernel(kernel::Kernel k, const targets::TargetInfo &t, cost::CostModel &costs,
                      KernelTranslation &out, Diagnostics &diags, const Options &options = {});
 
 // MC's rejection of a kernel's code, its lines numbered as in

@@ -215,9 +215,13 @@ TEST_CASE("rows, code lines and -fno-schedule keep the source's statement order"
   // global_load is emitted before the first chain's multiply.
   REQUIRE(k->body[12].text.rfind("ld.global.u32 %r11,", 0) == 0);
   REQUIRE(k->body[7].text.rfind("mul.lo.u32 %r2,", 0) == 0);
+  // (code line i is the next of its statement's row's lines)
   long secondLoad = -1, firstMul = -1;
-  for (size_t i = 0; i < kt.code.size(); ++i) {
-    if (kt.codeStmt[i] == 12 && secondLoad < 0 && kt.code[i].find("global_load") != std::string::npos)
+  std::vector<size_t> linesSeen(kt.statements.size(), 0);
+  for (size_t i = 0; i < kt.codeStmt.size(); ++i) {
+    const int s = kt.codeStmt[i];
+    const std::string text = s >= 0 ? kt.statements[size_t(s)].gcn.at(linesSeen[size_t(s)]++) : "";
+    if (s == 12 && secondLoad < 0 && text.find("global_load") != std::string::npos)
       secondLoad = long(i);
     if (kt.codeStmt[i] == 7 && firstMul < 0)
       firstMul = long(i);

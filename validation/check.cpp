@@ -93,9 +93,9 @@ public:
               " trial(s), seed " + std::to_string(o_.seed) + "\n  buffers: " + (sizes.empty() ? "none" : sizes) +
               (dynamicShared_ ? ", dynamic shared memory " + std::to_string(*dynamicShared_) + " bytes"
                    : std::string()) +
-              (foreign_ ? "\n  AMD code object: kernel '" + loaded_.name + "', " + std::to_string(kt_.code.size()) +
+              (foreign_ ? "\n  AMD code object: kernel '" + loaded_.name + "', " + std::to_string(kt_.codeStmt.size()) +
                               " instructions, " + std::to_string(kt_.numVgprs) + " VGPRs allocated\n"
-                        : "\n  translation: " + std::to_string(kt_.code.size()) + " AMD instructions, " +
+                        : "\n  translation: " + std::to_string(kt_.codeStmt.size()) + " AMD instructions, " +
                               std::to_string(kt_.numVgprs) + " VGPRs, " + std::to_string(kt_.numSgprs) + " SGPRs\n");
     for (unsigned trial = 0; trial < o_.trials; ++trial)
       if (!runTrial(trial))
@@ -212,7 +212,6 @@ private:
     loaded_ = std::move(*lk);
     foreign_ = true;
     kt_.codeStmt.assign(loaded_.code.size(), -1);
-    kt_.code.assign(loaded_.code.size(), std::string());
     kt_.numVgprs = loaded_.descriptor.vgprCount(t_);
     // Code object v5: the hidden arguments follow the explicit ones, 8-byte aligned.
     unsigned explicitBytes = 0;
@@ -256,9 +255,9 @@ private:
     if (!lk)
       return fail(k_->loc, "internal error: " + err);
     loaded_ = std::move(*lk);
-    if (loaded_.code.size() != kt_.code.size())
+    if (loaded_.code.size() != kt_.codeStmt.size())
       return fail(k_->loc, "internal error: the object holds " + std::to_string(loaded_.code.size()) +
-                               " instructions but the translation emitted " + std::to_string(kt_.code.size()));
+                               " instructions but the translation emitted " + std::to_string(kt_.codeStmt.size()));
     return true;
   }
 

@@ -534,10 +534,13 @@ unsigned occupancyBudget(const ScheduleLimits &limits, unsigned kernelPeak) {
 
 } // namespace
 
-Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigned *estimatedPeak) {
+std::vector<unsigned> scheduleOrder(const Kernel &k, const ScheduleLimits &limits, unsigned *estimatedPeak) {
   const size_t n = k.body.size();
+  std::vector<unsigned> result(n);
+  for (size_t i = 0; i < n; ++i)
+    result[i] = static_cast<unsigned>(i);
   if (n < 3)
-    return k;
+    return result;
   const ControlFlowGraph g = controlFlowGraph(k);
   const RegisterLiveness live = registerLiveness(k, g);
   std::unordered_map<std::string, unsigned> ids;
@@ -563,10 +566,6 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
       for (unsigned bit : *set)
         if (idOfBit[bit] != ~0u)
           mark(idOfBit[bit], b);
-  Kernel out = k;
-  out.sourceIndex.resize(n);
-  for (size_t i = 0; i < n; ++i)
-    out.sourceIndex[i] = static_cast<unsigned>(k.sourceOf(i));
   const Timing timing = timingFor(limits.target);
   std::vector<std::unique_ptr<BlockSchedule>> blocks(g.numBlocks);
   std::vector<unsigned> blockPeak(g.numBlocks, 0);
@@ -592,17 +591,63 @@ Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigne
     // (temporaries within a statement), so the two compare like with like.
     const std::vector<unsigned> order = blocks[b]->schedule(std::max(blockPeak[b], budget), limits.maxHomeWords);
     blocks[b].reset(); // (memory: one block's graph at a time from here)
-    // (out's copies of the block's statements are moved into their places: a
-    // second copy of every statement was a tenth of a big kernel's translation.)
-    std::vector<Stmt> block;
-    block.reserve(order.size());
     for (size_t j = 0; j < order.size(); ++j)
-      block.push_back(std::move(out.body[first + order[j]]));
-    for (size_t j = 0; j < order.size(); ++j) {
-      out.body[first + j] = std::move(block[j]);
-      out.sourceIndex[first + j] = static_cast<unsigned>(k.sourceOf(first + order[j]));
-    }
+      result[first + j] = static_cast<unsigned>(first + order[j]);
   }
+  return result;
+}
+
+namespace {
+
+// Position i takes what was at from[i], in place: each cycle of the
+// permutation moves its statements along by one (a second body of default
+// statements would be 600 bytes a statement).
+void permute(Kernel &k, const std::vector<unsigned> &from) {
+  const size_t n = k.body.size();
+  if (k.sourceIndex.empty()) {
+    k.sourceIndex.resize(n);
+    for (size_t i = 0; i < n; ++i)
+      k.sourceIndex[i] = static_cast<unsigned>(i);
+  }
+  std::vector<bool> placed(n, false);
+  for (size_t start = 0; start < n; ++start) {
+    if (placed[start] || from[start] == start)
+      continue;
+    Stmt held = std::move(k.body[start]);
+    const unsigned heldSource = k.sourceIndex[start];
+    size_t j = start;
+    while (from[j] != start) {
+      k.body[j] = std::move(k.body[from[j]]);
+      k.sourceIndex[j] = k.sourceIndex[from[j]];
+      placed[j] = true;
+      j = from[j];
+    }
+    k.body[j] = std::move(held);
+    k.sourceIndex[j] = heldSource;
+    placed[j] = true;
+  }
+}
+
+} // namespace
+
+void reorderStatements(Kernel &k, const std::vector<unsigned> &order) { permute(k, order); }
+
+void restoreOrder(Kernel &k, const std::vector<unsigned> &order) {
+  std::vector<unsigned> inverse(order.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    inverse[order[i]] = static_cast<unsigned>(i);
+  permute(k, inverse);
+  // (a body that had no sourceIndex is back in its own order)
+  bool identity = true;
+  for (size_t i = 0; i < k.sourceIndex.size() && identity; ++i)
+    identity = k.sourceIndex[i] == i;
+  if (identity)
+    k.sourceIndex.clear();
+}
+
+Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits, unsigned *estimatedPeak) {
+  Kernel out = k;
+  reorderStatements(out, scheduleOrder(k, limits, estimatedPeak));
   return out;
 }
 

@@ -41,6 +41,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace p2a::kernel {
 
@@ -65,6 +66,18 @@ struct ScheduleLimits {
 // within a statement and the lowering's own values: the budget keeps
 // kScheduleMarginVgprs for them.
 inline constexpr unsigned kScheduleMarginVgprs = 8;
+//
+// scheduleOrder gives the order as a permutation: position i of the body
+// takes the statement now at order[i] (within its block: labels, branch
+// targets and block bounds keep their indices). reorderStatements applies
+// one in place (Kernel::sourceIndex follows), and restoreOrder undoes it,
+// so that the lowering can try several orders of one kernel without a copy
+// of it per order (a 79k-statement kernel is some 70 MB).
+// scheduleStatements is a scheduled copy.
+std::vector<unsigned> scheduleOrder(const Kernel &k, const ScheduleLimits &limits = {},
+                                    unsigned *estimatedPeak = nullptr);
+void reorderStatements(Kernel &k, const std::vector<unsigned> &order);
+void restoreOrder(Kernel &k, const std::vector<unsigned> &order);
 Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits = {}, unsigned *estimatedPeak = nullptr);
 
 } // namespace p2a::kernel
