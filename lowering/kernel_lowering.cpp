@@ -83,16 +83,16 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   auto rewritten = [&] {
     kernel::Kernel k = kernel::promoteLocalArrays(source);
     source = {};
-    k = kernel::widenVectorAccesses(k);
-    k = kernel::substituteConstantOperands(k, t, cost);
-    k = kernel::dropIdentityOperations(k);
-    k = kernel::fuseByteLoads(k);
-    k = kernel::fuseNegatedBits(k, t, cost);
+    k = kernel::widenVectorAccesses(std::move(k));
+    k = kernel::substituteConstantOperands(std::move(k), t, cost);
+    k = kernel::dropIdentityOperations(std::move(k));
+    k = kernel::fuseByteLoads(std::move(k));
+    k = kernel::fuseNegatedBits(std::move(k), t, cost);
     k = kernel::collapseXorLinearMaps(k, t, cost);
-    k = kernel::fuseHalves(k);
-    k = kernel::fuseRotates(k, t, cost);
-    k = kernel::fuseLogicTrees(k, t, cost);
-    k = kernel::fuseAdds(k, t, cost);
+    k = kernel::fuseHalves(std::move(k));
+    k = kernel::fuseRotates(std::move(k), t, cost);
+    k = kernel::fuseLogicTrees(std::move(k), t, cost);
+    k = kernel::fuseAdds(std::move(k), t, cost);
     return kernel::splitLogicForLatency(std::move(k), t, cost);
   };
   kernel::Kernel fused = options.forcedRule ? std::move(source) : rewritten();

@@ -12,10 +12,11 @@ RegisterNumbering::RegisterNumbering(const Kernel &k) {
   readIds_.reserve(2 * n);
   writeIds_.reserve(n);
   auto id = [&](const std::string &r) {
-    auto [it, fresh] = ids_.try_emplace(llvm::StringRef(r), static_cast<unsigned>(names_.size()));
-    if (fresh)
-      names_.push_back(&r);
-    return it->second;
+    if (auto it = ids_.find(llvm::StringRef(r)); it != ids_.end())
+      return it->second;
+    const std::string &kept = storage_.emplace_back(r);
+    names_.push_back(&kept);
+    return ids_.try_emplace(llvm::StringRef(kept), static_cast<unsigned>(names_.size() - 1)).first->second;
   };
   for (size_t i = 0; i < n; ++i) {
     readStart_.push_back(static_cast<unsigned>(readIds_.size()));

@@ -8,8 +8,9 @@
 // before its writes (the order forEachReadRegister/forEachWrittenRegister
 // visit them), so the numbering of a body is always the same.
 //
-// The keys point into the kernel's strings: a numbering is valid while the
-// kernel it was made from is alive and unchanged.
+// The numbering keeps its own copy of each name (one per register, not per
+// operand): a rewrite may edit the kernel in place while it reads the
+// numbering (and a Dataflow over it) made before the edits.
 #pragma once
 
 #include "kernel/kernel_ir.hpp"
@@ -18,6 +19,7 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringRef.h>
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +29,11 @@ namespace p2a::kernel {
 class RegisterNumbering {
 public:
   explicit RegisterNumbering(const Kernel &k);
+  // (Moves keep the names where they are; a copy would point into the original's.)
+  RegisterNumbering(RegisterNumbering &&) = default;
+  RegisterNumbering &operator=(RegisterNumbering &&) = default;
+  RegisterNumbering(const RegisterNumbering &) = delete;
+  RegisterNumbering &operator=(const RegisterNumbering &) = delete;
 
   size_t size() const { return names_.size(); }
   const std::string &name(unsigned id) const { return *names_[id]; }
@@ -46,6 +53,7 @@ public:
   }
 
 private:
+  std::deque<std::string> storage_; // the names (a deque: elements never move)
   llvm::DenseMap<llvm::StringRef, unsigned> ids_;
   std::vector<const std::string *> names_;
   std::vector<unsigned> readStart_, readIds_, writeStart_, writeIds_;

@@ -4,8 +4,7 @@
 
 namespace p2a::kernel {
 
-Kernel substituteConstantOperands(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
-  Kernel out = k;
+Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   // Registers written exactly once, by an unguarded mov of an immediate.
   std::map<std::string, unsigned> writes;
   std::map<std::string, std::pair<size_t, uint64_t>> constant; // register -> (defining statement, value)
@@ -21,9 +20,9 @@ Kernel substituteConstantOperands(const Kernel &k, const targets::TargetInfo &t,
   for (auto it = constant.begin(); it != constant.end();)
     it = writes[it->first] == 1 ? std::next(it) : constant.erase(it);
   if (constant.empty())
-    return out;
+    return k;
 
-  for (Stmt &s : out.body) {
+  for (Stmt &s : k.body) {
     if (s.kind == Stmt::Kind::WarpShuffle || s.kind == Stmt::Kind::WarpVote || s.kind == Stmt::Kind::WarpSync ||
         s.kind == Stmt::Kind::WarpCombine) {
       // Every 32-bit source (not vote's predicate): constant lane offsets,
@@ -61,14 +60,14 @@ Kernel substituteConstantOperands(const Kernel &k, const targets::TargetInfo &t,
   }
   // Movs nothing reads any more.
   std::map<std::string, unsigned> reads;
-  for (const Stmt &s : out.body)
+  for (const Stmt &s : k.body)
     for (const std::string &r : readRegisters(s))
       ++reads[r];
   for (const auto &[r, def] : constant)
     if (!reads.count(r)) {
-      foldAway(out.body[def.first], "a constant: folded into the instructions that read it");
+      foldAway(k.body[def.first], "a constant: folded into the instructions that read it");
     }
-  return out;
+  return k;
 }
 
 } // namespace p2a::kernel

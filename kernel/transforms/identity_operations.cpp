@@ -36,9 +36,8 @@ std::optional<size_t> passedThrough(const Stmt &s) {
 
 } // namespace
 
-Kernel dropIdentityOperations(const Kernel &k) {
-  Kernel out = k;
-  for (Stmt &s : out.body) {
+Kernel dropIdentityOperations(Kernel k) {
+  for (Stmt &s : k.body) {
     const std::optional<size_t> from = passedThrough(s);
     if (!from)
       continue;
@@ -51,7 +50,7 @@ Kernel dropIdentityOperations(const Kernel &k) {
     s.note = "an operation with 0 that leaves its source as it is: a copy";
     s.inst = mov;
   }
-  return out;
+  return k;
 }
 
 } // namespace p2a::kernel

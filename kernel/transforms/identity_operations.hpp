@@ -13,6 +13,6 @@
 
 namespace p2a::kernel {
 
-Kernel dropIdentityOperations(const Kernel &k);
+Kernel dropIdentityOperations(Kernel k);
 
 } // namespace p2a::kernel

@@ -69,20 +69,19 @@ bool literalCostsMove(const ptx::Operand &o, const targets::TargetInfo &t) {
 
 } // namespace
 
-Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
-  Kernel out = k;
+Kernel fuseLogicTrees(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   const size_t n = k.body.size();
   const Dataflow df(k);
   std::vector<bool> fused(n, false);
   auto unchanged = [&](const Leaf &leaf, size_t from, size_t to) {
-    return unchangedBetween(out, operandOf(leaf), from, to);
+    return unchangedBetween(k, operandOf(leaf), from, to);
   };
   // The tree at `root`, expanded down to `depth` levels; a tree cut short
   // must pay strictly (where a lop3 is as many instructions as the xors it
   // replaces, it would only take them from other fusions, xad's).
   enum class Outcome { Fused, TooManyLeaves, Kept };
   auto fuseAt = [&](size_t root, unsigned depth) -> Outcome {
-    const Stmt &rs = out.body[root];
+    const Stmt &rs = k.body[root];
     const bool cutShort = depth != ~0u;
     // Expand sources into single-use logic results of the same block.
     std::vector<size_t> inner{root}; // statements of the tree
@@ -91,12 +90,12 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
       if (!o.isReg())
         return false;
       const std::optional<size_t> j = df.singleUseDef(o.reg, user);
-      return j && df.block[*j] == df.block[root] && !fused[*j] && isLogic32(out.body[*j]);
+      return j && df.block[*j] == df.block[root] && !fused[*j] && isLogic32(k.body[*j]);
     };
     // Leaves of the tree rooted at statement s, expanding greedily while at
     // most three stay distinct, down to `depth` levels below the root.
     std::function<void(size_t, unsigned)> collect = [&](size_t s, unsigned depth) {
-      const ptx::Instruction &in = out.body[s].inst;
+      const ptx::Instruction &in = k.body[s].inst;
       const size_t nsrc = in.form.opcode == ptx::Opcode::Lop3 ? 3 : in.srcs.size();
       for (size_t i = 0; i < nsrc; ++i) {
         const ptx::Operand &o = in.srcs[i];
@@ -131,7 +130,7 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
     static const uint32_t masks[3] = {0xF0, 0xCC, 0xAA};
     std::function<uint32_t(const ptx::Operand &, size_t)> value;
     std::function<uint32_t(size_t)> eval = [&](size_t s) {
-      const ptx::Instruction &in = out.body[s].inst;
+      const ptx::Instruction &in = k.body[s].inst;
       auto src = [&](size_t i) { return value(in.srcs[i], s); };
       switch (in.form.opcode) {
       case ptx::Opcode::And: return src(0) & src(1);
@@ -165,7 +164,7 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
         replacing(rs.inst, ptx::Form{ptx::Opcode::Lop3, ptx::TypeClass::B, 32}, rs.inst.dsts, std::move(srcs));
     double before = 0;
     for (size_t s : inner)
-      before += bestCost(out.body[s].inst, t, cost);
+      before += bestCost(k.body[s].inst, t, cost);
     if (const double after = bestCost(fusedInst, t, cost); after > before || (cutShort && after >= before))
       return Outcome::Kept;
     std::vector<size_t> folded(inner.begin(), inner.end());
@@ -173,16 +172,16 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
     std::string lines;
     for (size_t s : folded)
       if (s != root)
-        lines += (lines.empty() ? "" : ", ") + std::to_string(out.body[s].loc.line);
+        lines += (lines.empty() ? "" : ", ") + std::to_string(k.body[s].loc.line);
     char lutText[8];
     std::snprintf(lutText, sizeof lutText, "0x%02X", lut);
-    out.body[root].note = (rs.note.empty() ? "" : rs.note + "; then ") + "fused with line(s) " + lines +
+    k.body[root].note = (rs.note.empty() ? "" : rs.note + "; then ") + "fused with line(s) " + lines +
                           " into one lop3 (LUT " + lutText + ")";
-    out.body[root].inst = fusedInst;
+    k.body[root].inst = fusedInst;
     for (size_t s : inner)
       if (s != root) {
         fused[s] = true;
-        foldAway(out.body[s], "folded into the lop3 at line " + std::to_string(rs.loc.line));
+        foldAway(k.body[s], "folded into the lop3 at line " + std::to_string(rs.loc.line));
       }
     fused[root] = true;
     return Outcome::Fused;
@@ -195,20 +194,19 @@ Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const selec
   // VALU; fusing such chains from their bottom instead, to leave the top
   // xor to xad, gave -374.
   for (size_t root = n; root-- > 0;)
-    if (isLogic32(out.body[root]) && !fused[root] && fuseAt(root, ~0u) == Outcome::TooManyLeaves &&
+    if (isLogic32(k.body[root]) && !fused[root] && fuseAt(root, ~0u) == Outcome::TooManyLeaves &&
         t.constant_bus_limit >= 2)
       for (unsigned depth : {2u, 1u})
         if (fuseAt(root, depth) != Outcome::TooManyLeaves)
           break;
-  return out;
+  return k;
 }
 
-Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
-  Kernel out = k;
+Kernel fuseAdds(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   const Dataflow df(k);
   std::vector<bool> fused(k.body.size(), false);
   for (size_t root = k.body.size(); root-- > 0;) {
-    const Stmt &rs = out.body[root];
+    const Stmt &rs = k.body[root];
     if (fused[root] || !isPlain(rs, ptx::Opcode::Add, 32))
       continue;
     // Either source may be the intermediate; prefer an add (add3), then a xor (xad).
@@ -217,11 +215,11 @@ Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::Rul
       for (size_t side = 0; side < 2 && !done; ++side) {
         const ptx::Operand &o = rs.inst.srcs[side];
         const std::optional<size_t> j = o.isReg() ? df.singleUseDef(o.reg, root) : std::nullopt;
-        if (!j || fused[*j] || !isPlain(out.body[*j], inner, 32))
+        if (!j || fused[*j] || !isPlain(k.body[*j], inner, 32))
           continue;
-        const ptx::Instruction &in = out.body[*j].inst;
+        const ptx::Instruction &in = k.body[*j].inst;
         const ptx::Operand &other = rs.inst.srcs[1 - side];
-        if (!unchangedBetween(out, in.srcs[0], *j, root) || !unchangedBetween(out, in.srcs[1], *j, root) ||
+        if (!unchangedBetween(k, in.srcs[0], *j, root) || !unchangedBetween(k, in.srcs[1], *j, root) ||
             literalCostsMove(in.srcs[0], t) || literalCostsMove(in.srcs[1], t) || literalCostsMove(other, t))
           continue;
         const ptx::Instruction f = replacing(
@@ -229,10 +227,10 @@ Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::Rul
             rs.inst.dsts, {in.srcs[0], in.srcs[1], other});
         if (bestCost(f, t, cost) > bestCost(rs.inst, t, cost) + bestCost(in, t, cost))
           continue;
-        out.body[root].inst = f;
-        out.body[root].note = "fused with line " + std::to_string(out.body[*j].loc.line) + " into one " +
+        k.body[root].inst = f;
+        k.body[root].note = "fused with line " + std::to_string(k.body[*j].loc.line) + " into one " +
                               f.form.name();
-        foldAway(out.body[*j], "folded into the " + f.form.name() + " at line " + std::to_string(rs.loc.line));
+        foldAway(k.body[*j], "folded into the " + f.form.name() + " at line " + std::to_string(rs.loc.line));
         fused[*j] = fused[root] = true;
         done = true;
       }
@@ -240,15 +238,14 @@ Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::Rul
         break;
     }
   }
-  return out;
+  return k;
 }
 
-Kernel fuseNegatedBits(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
-  Kernel out = k;
+Kernel fuseNegatedBits(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   const Dataflow df(k);
   auto plain32 = [](const Stmt &s, ptx::Opcode op) { return isPlain(s, op, 32) && s.inst.dsts.size() == 1; };
   for (size_t root = 0; root < k.body.size(); ++root) {
-    const Stmt &rs = out.body[root];
+    const Stmt &rs = k.body[root];
     // neg.s32 d, b  or  sub d, 0, b
     const ptx::Operand *b = nullptr;
     if (plain32(rs, ptx::Opcode::Neg) && rs.inst.srcs.size() == 1)
@@ -256,26 +253,25 @@ Kernel fuseNegatedBits(const Kernel &k, const targets::TargetInfo &t, const sele
     else if (plain32(rs, ptx::Opcode::Sub) && rs.inst.srcs.size() == 2 && isImmValue(rs.inst.srcs[0], 0))
       b = &rs.inst.srcs[1];
     const std::optional<size_t> j = b && b->isReg() ? df.singleUseDef(b->reg, root) : std::nullopt;
-    if (!j || !plain32(out.body[*j], ptx::Opcode::And))
+    if (!j || !plain32(k.body[*j], ptx::Opcode::And))
       continue;
-    const ptx::Instruction &mask = out.body[*j].inst;
+    const ptx::Instruction &mask = k.body[*j].inst;
     const int side = isImmValue(mask.srcs[1], 1) ? 0 : isImmValue(mask.srcs[0], 1) ? 1 : -1;
-    if (side < 0 || !mask.srcs[side].isReg() || !unchangedBetween(out, mask.srcs[side], *j, root))
+    if (side < 0 || !mask.srcs[side].isReg() || !unchangedBetween(k, mask.srcs[side], *j, root))
       continue;
     const ptx::Instruction f = replacing(rs.inst, ptx::Form{ptx::Opcode::Bfe, ptx::TypeClass::S, 32}, rs.inst.dsts,
                                          {mask.srcs[side], immediate(0), immediate(1)});
     if (bestCost(f, t, cost) > bestCost(rs.inst, t, cost) + bestCost(mask, t, cost))
       continue;
-    out.body[root].inst = f;
-    out.body[root].note = "fused with line " + std::to_string(out.body[*j].loc.line) +
+    k.body[root].inst = f;
+    k.body[root].note = "fused with line " + std::to_string(k.body[*j].loc.line) +
                           " into one bfe.s32 (bit 0, sign-extended: the same all-ones or zero mask)";
-    foldAway(out.body[*j], "folded into the bfe.s32 at line " + std::to_string(rs.loc.line));
+    foldAway(k.body[*j], "folded into the bfe.s32 at line " + std::to_string(rs.loc.line));
   }
-  return out;
+  return k;
 }
 
-Kernel fuseHalves(const Kernel &k) {
-  Kernel out = k;
+Kernel fuseHalves(Kernel k) {
   const size_t n = k.body.size();
   const Dataflow df(k);
   auto unguarded = [](const Stmt &s, ptx::Opcode op) { return isPlain(s, op) && writesOneRegister(s); };
@@ -291,10 +287,10 @@ Kernel fuseHalves(const Kernel &k) {
   // Is `reg` neither read nor written in (from, to)?
   auto untouched = [&](const std::string &reg, size_t from, size_t to) {
     for (size_t j = from + 1; j < to; ++j) {
-      for (const std::string &r : readRegisters(out.body[j]))
+      for (const std::string &r : readRegisters(k.body[j]))
         if (r == reg)
           return false;
-      for (const std::string &w : writtenRegisters(out.body[j]))
+      for (const std::string &w : writtenRegisters(k.body[j]))
         if (w == reg)
           return false;
     }
@@ -304,12 +300,12 @@ Kernel fuseHalves(const Kernel &k) {
   // (each narrowing cvt asks for the single-use definition of its source).
   std::unordered_map<std::string, std::vector<std::pair<size_t, size_t>>> highOf; // x -> (shr, cvt), by shr
   for (size_t c = 0; c < n; ++c) {
-    if (!isCvt(out.body[c], 32, 64))
+    if (!isCvt(k.body[c], 32, 64))
       continue;
-    const std::optional<size_t> j = df.singleUseDef(out.body[c].inst.srcs[0].reg, c);
+    const std::optional<size_t> j = df.singleUseDef(k.body[c].inst.srcs[0].reg, c);
     if (!j)
       continue;
-    const Stmt &s = out.body[*j];
+    const Stmt &s = k.body[*j];
     if (unguarded(s, ptx::Opcode::Shr) && s.inst.form.width == 64 && s.inst.form.type != ptx::TypeClass::S &&
         s.inst.srcs[0].isReg() && isImmValue(s.inst.srcs[1], 32))
       highOf[s.inst.srcs[0].reg].push_back({*j, c});
@@ -320,7 +316,7 @@ Kernel fuseHalves(const Kernel &k) {
   for (size_t i = 0; i < n; ++i) {
     // Split: `cvt.u32.u64 lo, x` beside the high half's pair, in one block:
     // one `mov.b64 {lo, hi}, x` at the first of them.
-    const Stmt &s = out.body[i];
+    const Stmt &s = k.body[i];
     if (done[i] || !isCvt(s, 32, 64))
       continue;
     const std::string &x = s.inst.srcs[0].reg, &lo = s.inst.dsts[0].reg;
@@ -330,21 +326,21 @@ Kernel fuseHalves(const Kernel &k) {
     for (const auto &[j, c] : it->second) {
       if (done[j] || done[c] || df.block[j] != df.block[i])
         continue;
-      const std::string &hi = out.body[c].inst.dsts[0].reg;
+      const std::string &hi = k.body[c].inst.dsts[0].reg;
       const size_t at = std::min(i, j), last = std::max(i, c);
       if (lo == hi || lo == x || hi == x || !writtenOnce(lo) || !writtenOnce(hi) ||
-          !unchangedBetween(out, s.inst.srcs[0], at, last) || !untouched(lo, at, i) || !untouched(hi, at, c))
+          !unchangedBetween(k, s.inst.srcs[0], at, last) || !untouched(lo, at, i) || !untouched(hi, at, c))
         continue;
-      const ptx::Instruction u = replacing(out.body[at].inst, ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
+      const ptx::Instruction u = replacing(k.body[at].inst, ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
                                            {registerOperand(lo), registerOperand(hi)}, {s.inst.srcs[0]});
-      const unsigned line = out.body[at].loc.line;
-      const std::string others = std::to_string(out.body[i].loc.line) + ", " + std::to_string(out.body[j].loc.line) +
-                                 ", " + std::to_string(out.body[c].loc.line);
+      const unsigned line = k.body[at].loc.line;
+      const std::string others = std::to_string(k.body[i].loc.line) + ", " + std::to_string(k.body[j].loc.line) +
+                                 ", " + std::to_string(k.body[c].loc.line);
       for (size_t f : {i, j, c})
         if (f != at)
-          foldAway(out.body[f], "folded into the mov.b64 {lo, hi} at line " + std::to_string(line));
-      out.body[at].inst = u;
-      out.body[at].note = "lines " + others + " (a 64-bit value's low half, and its high half by shr 32) as one "
+          foldAway(k.body[f], "folded into the mov.b64 {lo, hi} at line " + std::to_string(line));
+      k.body[at].inst = u;
+      k.body[at].note = "lines " + others + " (a 64-bit value's low half, and its high half by shr 32) as one "
                           "mov.b64 {lo, hi}: the halves are the value's own registers";
       done[i] = done[j] = done[c] = true;
       break;
@@ -353,7 +349,7 @@ Kernel fuseHalves(const Kernel &k) {
   for (size_t b = 0; b < n; ++b) {
     // Join: `bfi.b64 d, a, b, 32, 32` of two zero-extended 32-bit values
     // (`cvt.u64.u32`, each read only there) is `mov.b64 d, {b32, a32}`.
-    const Stmt &s = out.body[b];
+    const Stmt &s = k.body[b];
     if (done[b] || !unguarded(s, ptx::Opcode::Bfi) || s.inst.form.width != 64 || !isImmValue(s.inst.srcs[2], 32) ||
         !isImmValue(s.inst.srcs[3], 32) || !s.inst.srcs[0].isReg() || !s.inst.srcs[1].isReg())
       continue;
@@ -365,46 +361,45 @@ Kernel fuseHalves(const Kernel &k) {
       if (!writtenOnce(reg))
         return std::nullopt;
       const size_t j = df.def(reg);
-      if (j == b || done[j] || !isCvt(out.body[j], 64, 32))
+      if (j == b || done[j] || !isCvt(k.body[j], 64, 32))
         return std::nullopt;
-      const ptx::Operand &src = out.body[j].inst.srcs[0];
-      if (writtenOnce(src.reg) || (df.block[j] == df.block[b] && j < b && unchangedBetween(out, src, j, b)))
+      const ptx::Operand &src = k.body[j].inst.srcs[0];
+      if (writtenOnce(src.reg) || (df.block[j] == df.block[b] && j < b && unchangedBetween(k, src, j, b)))
         return j;
       return std::nullopt;
     };
     const std::optional<size_t> ja = half(s.inst.srcs[0].reg), jb = half(s.inst.srcs[1].reg);
     if (!ja || !jb || *ja == *jb)
       continue;
-    const ptx::Operand hi = out.body[*ja].inst.srcs[0], lo = out.body[*jb].inst.srcs[0];
+    const ptx::Operand hi = k.body[*ja].inst.srcs[0], lo = k.body[*jb].inst.srcs[0];
     const ptx::Instruction p = replacing(s.inst, ptx::Form{ptx::Opcode::MovPack, ptx::TypeClass::B, 64}, s.inst.dsts, {lo, hi});
     const unsigned line = s.loc.line;
-    out.body[b].note = "with lines " + std::to_string(out.body[std::min(*ja, *jb)].loc.line) + ", " +
-                       std::to_string(out.body[std::max(*ja, *jb)].loc.line) +
+    k.body[b].note = "with lines " + std::to_string(k.body[std::min(*ja, *jb)].loc.line) + ", " +
+                       std::to_string(k.body[std::max(*ja, *jb)].loc.line) +
                        " (two zero-extended halves joined by bfi 32, 32) one mov.b64 d, {lo, hi}";
-    out.body[b].inst = p;
+    k.body[b].inst = p;
     for (size_t f : {*ja, *jb})
-      if (df.reads(out.body[f].inst.dsts[0].reg) == 1) {
-        foldAway(out.body[f], "folded into the mov.b64 d, {lo, hi} at line " + std::to_string(line));
+      if (df.reads(k.body[f].inst.dsts[0].reg) == 1) {
+        foldAway(k.body[f], "folded into the mov.b64 d, {lo, hi} at line " + std::to_string(line));
         done[f] = true;
       }
     done[b] = true;
   }
-  return out;
+  return k;
 }
 
-Kernel fuseRotates(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
-  Kernel out = k;
+Kernel fuseRotates(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   const Dataflow df(k);
   auto plain64 = [](const Stmt &s, ptx::Opcode op) { return isPlain(s, op, 64) && writesOneRegister(s); };
   // shl.b64 / shr.{b,u}64 of a register by a constant: the register and the amount.
   auto shiftOf = [&](size_t j, ptx::Opcode op) -> std::optional<std::pair<ptx::Operand, uint64_t>> {
-    const Stmt &s = out.body[j];
+    const Stmt &s = k.body[j];
     if (!plain64(s, op) || s.inst.form.type == ptx::TypeClass::S || !s.inst.srcs[0].isReg() || !s.inst.srcs[1].isImm())
       return std::nullopt;
     return std::pair{s.inst.srcs[0], s.inst.srcs[1].imm & 0xffffffffu};
   };
   for (size_t root = 0; root < k.body.size(); ++root) {
-    const Stmt &rs = out.body[root];
+    const Stmt &rs = k.body[root];
     if (!plain64(rs, ptx::Opcode::Add) && !plain64(rs, ptx::Opcode::Or) && !plain64(rs, ptx::Opcode::Xor))
       continue;
     for (size_t side = 0; side < 2; ++side) {
@@ -417,23 +412,23 @@ Kernel fuseRotates(const Kernel &k, const targets::TargetInfo &t, const select::
       // (a << k) and (a >> (64 - k)) have disjoint bits: add, or and xor all join them.
       if (!left || !right || left->first.reg != right->first.reg || left->second == 0 || left->second >= 64 ||
           left->second + right->second != 64 || rs.inst.dsts[0].reg == left->first.reg ||
-          !unchangedBetween(out, left->first, *jl, root) || !unchangedBetween(out, right->first, *jr, root))
+          !unchangedBetween(k, left->first, *jl, root) || !unchangedBetween(k, right->first, *jr, root))
         continue;
       const ptx::Instruction f = replacing(rs.inst, ptx::Form{ptx::Opcode::Rotl, ptx::TypeClass::B, 64}, rs.inst.dsts,
                                            {left->first, immediate(left->second)});
       if (bestCost(f, t, cost) >
-          bestCost(rs.inst, t, cost) + bestCost(out.body[*jl].inst, t, cost) + bestCost(out.body[*jr].inst, t, cost))
+          bestCost(rs.inst, t, cost) + bestCost(k.body[*jl].inst, t, cost) + bestCost(k.body[*jr].inst, t, cost))
         break;
-      out.body[root].note = "fused with lines " + std::to_string(out.body[std::min(*jl, *jr)].loc.line) + ", " +
-                            std::to_string(out.body[std::max(*jl, *jr)].loc.line) + " into one rotl.b64 (by " +
+      k.body[root].note = "fused with lines " + std::to_string(k.body[std::min(*jl, *jr)].loc.line) + ", " +
+                            std::to_string(k.body[std::max(*jl, *jr)].loc.line) + " into one rotl.b64 (by " +
                             std::to_string(left->second) + ")";
-      out.body[root].inst = f;
+      k.body[root].inst = f;
       for (size_t j : {*jl, *jr})
-        foldAway(out.body[j], "folded into the rotl.b64 at line " + std::to_string(rs.loc.line));
+        foldAway(k.body[j], "folded into the rotl.b64 at line " + std::to_string(rs.loc.line));
       break;
     }
   }
-  return out;
+  return k;
 }
 
 } // namespace p2a::kernel
@@ -652,8 +647,7 @@ std::string hexSelector(uint32_t selector) {
 
 } // namespace
 
-Kernel fuseByteLoads(const Kernel &k) {
-  Kernel out = k;
+Kernel fuseByteLoads(Kernel k) {
   const size_t n = k.body.size();
   const Dataflow df(k);
   unsigned fresh = 0;
@@ -691,7 +685,7 @@ Kernel fuseByteLoads(const Kernel &k) {
       const size_t first = *std::min_element(leaf.begin(), leaf.begin() + count),
                    last = *std::max_element(leaf.begin(), leaf.begin() + count);
       for (size_t j = first + 1; !readOnly && j < last; ++j) {
-        const Stmt &s = out.body[j];
+        const Stmt &s = k.body[j];
         if (s.kind == Stmt::Kind::Store || s.kind == Stmt::Kind::Atomic || s.kind == Stmt::Kind::Barrier ||
             s.kind == Stmt::Kind::Fence || (s.kind == Stmt::Kind::Load && (s.strong || s.ordered)))
           return false;
@@ -703,7 +697,7 @@ Kernel fuseByteLoads(const Kernel &k) {
       // read rejects the run below).
       std::map<size_t, unsigned> leafAt; // statement -> leaf
       for (unsigned b = 0; b < count; ++b) {
-        if (df.writes(out.body[leaf[b]].values[0].reg) != 1)
+        if (df.writes(k.body[leaf[b]].values[0].reg) != 1)
           return false;
         leafAt[leaf[b]] = b;
       }
@@ -711,7 +705,7 @@ Kernel fuseByteLoads(const Kernel &k) {
       std::vector<size_t> members; // the statements computing from the bytes alone
       std::map<std::string, unsigned> readsInside;
       for (size_t j = first; j < blockEnd; ++j) {
-        const Stmt &s = out.body[j];
+        const Stmt &s = k.body[j];
         if (auto l = leafAt.find(j); l != leafAt.end()) {
           BitSources v;
           for (unsigned i = 0; i < 64; ++i)
@@ -738,17 +732,17 @@ Kernel fuseByteLoads(const Kernel &k) {
       // Values read outside the members are made from the dwords; the
       // bytes themselves must not be (a 16-bit register stays a byte load).
       for (unsigned b = 0; b < count; ++b) {
-        const std::string &r = out.body[leaf[b]].values[0].reg;
+        const std::string &r = k.body[leaf[b]].values[0].reg;
         if (df.reads(r) == 0 || df.reads(r) != readsInside[r])
           return false;
       }
       std::vector<size_t> escaping;
       unsigned extra = 0; // statements the escaping values take
       for (size_t j : members) {
-        const std::string &r = out.body[j].inst.dsts[0].reg;
+        const std::string &r = k.body[j].inst.dsts[0].reg;
         if (df.reads(r) != 0 && df.reads(r) <= readsInside[r])
           continue;
-        const unsigned width = resultWidth(out.body[j], out);
+        const unsigned width = resultWidth(k.body[j], k);
         if (width != 32 && width != 64)
           return false;
         escaping.push_back(j);
@@ -771,15 +765,15 @@ Kernel fuseByteLoads(const Kernel &k) {
       std::string directRegister;
       if (escaping.size() == 1) {
         const size_t j = escaping[0];
-        const std::string &r = out.body[j].inst.dsts[0].reg;
-        const unsigned width = resultWidth(out.body[j], out);
+        const std::string &r = k.body[j].inst.dsts[0].reg;
+        const unsigned width = resultWidth(k.body[j], k);
         bool whole = width == 8 * count;
         for (unsigned half = 0; whole && half * 32 < width; ++half) {
           const HalfFromDwords h = *halfFromDwords(known.at(r), half);
           whole = h.copy() && h.a == int(half);
         }
         for (size_t i = first + 1; whole && i < j; ++i) {
-          const std::vector<std::string> reads = readRegisters(out.body[i]), writes = writtenRegisters(out.body[i]);
+          const std::vector<std::string> reads = readRegisters(k.body[i]), writes = writtenRegisters(k.body[i]);
           whole = std::find(reads.begin(), reads.end(), r) == reads.end() &&
                   std::find(writes.begin(), writes.end(), r) == writes.end();
         }
@@ -814,10 +808,10 @@ Kernel fuseByteLoads(const Kernel &k) {
         unpackAt = slots[nextSlot++];
       }
       for (size_t j : escaping) {
-        if (direct == j || resultWidth(out.body[j], out) != 64)
+        if (direct == j || resultWidth(k.body[j], k) != 64)
           continue;
         for (unsigned half = 0; half < 2; ++half) {
-          const HalfFromDwords h = *halfFromDwords(known.at(out.body[j].inst.dsts[0].reg), half);
+          const HalfFromDwords h = *halfFromDwords(known.at(k.body[j].inst.dsts[0].reg), half);
           if (h.copy() || h.zero())
             continue;
           if (nextSlot == slots.size() || slots[nextSlot] >= j)
@@ -829,12 +823,12 @@ Kernel fuseByteLoads(const Kernel &k) {
       std::array<std::string, 2> dword;
       for (unsigned d = 0; d < count / 4; ++d) {
         dword[d] = "%__dword" + std::to_string(fresh++);
-        out.registers[dword[d]] = ptx::RegisterType{ptx::TypeClass::B, 32};
+        k.registers[dword[d]] = ptx::RegisterType{ptx::TypeClass::B, 32};
       }
       std::string lines;
       for (size_t j : std::set<size_t>(leaf.begin(), leaf.begin() + count))
-        lines += (lines.empty() ? "" : ", ") + std::to_string(out.body[j].loc.line);
-      const unsigned loadLine = out.body[first].loc.line;
+        lines += (lines.empty() ? "" : ", ") + std::to_string(k.body[j].loc.line);
+      const unsigned loadLine = k.body[first].loc.line;
       const std::string wide = count == 8 ? "64-bit" : "32-bit", from = " load at line " + std::to_string(loadLine);
       auto prmtOf = [&](const HalfFromDwords &h, const ptx::Instruction &at, const ptx::Operand &dst) {
         return replacing(at, ptx::Form{ptx::Opcode::Prmt, ptx::TypeClass::B, 32}, {dst},
@@ -845,14 +839,14 @@ Kernel fuseByteLoads(const Kernel &k) {
       std::vector<std::pair<size_t, Stmt>> placed;
       for (const HalfPrmt &p : halfPrmts) {
         const std::string tmp = "%__dword" + std::to_string(fresh++);
-        out.registers[tmp] = ptx::RegisterType{ptx::TypeClass::B, 32};
-        const HalfFromDwords h = *halfFromDwords(known.at(out.body[p.value].inst.dsts[0].reg), p.half);
-        Stmt s = out.body[p.value];
-        s.loc = out.body[p.slot].loc;
-        s.inst = prmtOf(h, out.body[p.value].inst, registerOperand(tmp));
+        k.registers[tmp] = ptx::RegisterType{ptx::TypeClass::B, 32};
+        const HalfFromDwords h = *halfFromDwords(known.at(k.body[p.value].inst.dsts[0].reg), p.half);
+        Stmt s = k.body[p.value];
+        s.loc = k.body[p.slot].loc;
+        s.inst = prmtOf(h, k.body[p.value].inst, registerOperand(tmp));
         s.inst.loc = s.loc;
         s.note = std::string(p.half ? "the high" : "the low") + " half of line " +
-                 std::to_string(out.body[p.value].loc.line) + "'s value: the bytes of lines " + lines +
+                 std::to_string(k.body[p.value].loc.line) + "'s value: the bytes of lines " + lines +
                  " placed by one prmt (selector " + hexSelector(h.selector) + ") of their " + wide + from;
         placed.emplace_back(p.slot, std::move(s));
         halfRegister[{p.value, p.half}] = registerOperand(tmp);
@@ -860,9 +854,9 @@ Kernel fuseByteLoads(const Kernel &k) {
       for (size_t j : escaping) {
         if (direct == j)
           continue;
-        Stmt &s = out.body[j];
+        Stmt &s = k.body[j];
         const BitSources &v = known.at(s.inst.dsts[0].reg);
-        if (resultWidth(s, out) == 32) {
+        if (resultWidth(s, k) == 32) {
           const HalfFromDwords h = *halfFromDwords(v, 0);
           s.inst = prmtOf(h, s.inst, s.inst.dsts[0]);
           s.note = "the bytes of lines " + lines + " placed by one prmt (selector " + hexSelector(h.selector) +
@@ -882,13 +876,13 @@ Kernel fuseByteLoads(const Kernel &k) {
       }
       for (size_t j : members)
         if (std::find(escaping.begin(), escaping.end(), j) == escaping.end() || direct == j)
-          foldAway(out.body[j], "folded into the " + wide + from);
+          foldAway(k.body[j], "folded into the " + wide + from);
       for (unsigned b = 0; b < count; ++b)
         if (leaf[b] != first)
-          foldAway(out.body[leaf[b]], "folded into the " + wide + from);
+          foldAway(k.body[leaf[b]], "folded into the " + wide + from);
       for (auto &[slot, s] : placed)
-        out.body[slot] = std::move(s);
-      Stmt &load = out.body[first];
+        k.body[slot] = std::move(s);
+      Stmt &load = k.body[first];
       load.elemType = ptx::TypeClass::B;
       load.offset = lo;
       load.elemBits = 8 * count;
@@ -896,14 +890,14 @@ Kernel fuseByteLoads(const Kernel &k) {
         load.values = {registerOperand(directRegister)};
       } else if (unpackAt) {
         const std::string qword = "%__qword" + std::to_string(fresh++);
-        out.registers[qword] = ptx::RegisterType{ptx::TypeClass::B, 64};
+        k.registers[qword] = ptx::RegisterType{ptx::TypeClass::B, 64};
         load.values = {registerOperand(qword)};
-        Stmt u = computation(out.body[*unpackAt],
+        Stmt u = computation(k.body[*unpackAt],
                              replacing(load.inst, ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
                                        {registerOperand(dword[0]), registerOperand(dword[1])},
                                        {registerOperand(qword)}),
                              "the dwords of the 64-bit load at line " + std::to_string(loadLine));
-        out.body[*unpackAt] = std::move(u);
+        k.body[*unpackAt] = std::move(u);
       } else {
         load.values = {registerOperand(dword[0])};
       }
@@ -924,7 +918,7 @@ Kernel fuseByteLoads(const Kernel &k) {
     }
     blockBegin = blockEnd;
   }
-  return out;
+  return k;
 }
 
 } // namespace p2a::kernel

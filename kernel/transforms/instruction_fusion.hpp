@@ -56,6 +56,10 @@
 // copies, which register assignment makes free where the registers can be
 // shared (regalloc.hpp, CopyHint), where they were a 64-bit shift, moves
 // and two v_bfi_b32.
+//
+// Each takes the kernel by value and edits it in place (the caller moves it
+// in: a copy per rewrite was a sixth of a big module's translation). What a
+// fusion decides by -- the Dataflow counts -- is taken before its first edit.
 #pragma once
 
 #include "targets/target_info.hpp"
@@ -64,11 +68,11 @@
 
 namespace p2a::kernel {
 
-Kernel fuseLogicTrees(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
-Kernel fuseAdds(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
-Kernel fuseByteLoads(const Kernel &k);
-Kernel fuseNegatedBits(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
-Kernel fuseRotates(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
-Kernel fuseHalves(const Kernel &k);
+Kernel fuseLogicTrees(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+Kernel fuseAdds(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+Kernel fuseByteLoads(Kernel k);
+Kernel fuseNegatedBits(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+Kernel fuseRotates(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+Kernel fuseHalves(Kernel k);
 
 } // namespace p2a::kernel

@@ -69,13 +69,12 @@ Kernel splitLogicForLatency(Kernel k, const targets::TargetInfo &t, const select
   const size_t n = k.body.size();
   const ControlFlowGraph g = controlFlowGraph(k); // (only which block each statement is in)
   unsigned freshCount = 0;
-  Kernel out = k;
   auto fresh = [&] {
     std::string name;
     do
       name = "%__split" + std::to_string(freshCount++);
-    while (out.registers.count(name));
-    out.registers[name] = ptx::RegisterType{ptx::TypeClass::B, 32};
+    while (k.registers.count(name));
+    k.registers[name] = ptx::RegisterType{ptx::TypeClass::B, 32};
     return name;
   };
   // The first steps, each to go just before its lop3 (which reads the same
@@ -130,10 +129,12 @@ Kernel splitLogicForLatency(Kernel k, const targets::TargetInfo &t, const select
           step.inst = best->first;
           step.note = "split from the lop3 at line " + std::to_string(s.loc.line) + ": its inputs' step, ready early";
           before[i].push_back(std::move(step));
-          Stmt &root = out.body[i];
+          // (the note first: `s` and `in` are the statement being edited)
+          std::string note = (s.note.empty() ? "" : s.note + "; then ") + "split in two: " + in[p].reg + " and " +
+                             in[q].reg + " first, so that " + in[z].reg + " waits for one instruction";
+          Stmt &root = k.body[i];
           root.inst = best->second;
-          root.note = (s.note.empty() ? "" : s.note + "; then ") + "split in two: " + in[p].reg + " and " +
-                      in[q].reg + " first, so that " + in[z].reg + " waits for one instruction";
+          root.note = std::move(note);
         }
       }
     }
@@ -141,7 +142,7 @@ Kernel splitLogicForLatency(Kernel k, const targets::TargetInfo &t, const select
       lastWrite[r] = i;
   }
   // (a label of the lop3 moves to its step: the block starts with it)
-  return withInsertedStatements(std::move(out), std::move(before), std::move(after));
+  return withInsertedStatements(std::move(k), std::move(before), std::move(after));
 }
 
 } // namespace p2a::kernel

@@ -23,21 +23,20 @@ bool widens(const Kernel &k, const Stmt &s, const Dataflow &df) {
 
 } // namespace
 
-Kernel widenVectorAccesses(const Kernel &k) {
+Kernel widenVectorAccesses(Kernel k) {
   const size_t n = k.body.size();
   const Dataflow df(k);
-  Kernel out = k;
   std::vector<std::vector<Stmt>> before(n), after(n);
   unsigned fresh = 0;
   for (size_t i = 0; i < n; ++i) {
-    Stmt &s = out.body[i];
+    Stmt &s = k.body[i];
     if (!widens(k, s, df))
       continue;
     const std::string what = "ld.v" + std::to_string(s.values.size()) + " of 32-bit elements";
     std::vector<ptx::Operand> pairs;
     for (size_t e = 0; e < s.values.size(); e += 2) {
       const std::string q = "%__pair" + std::to_string(fresh++);
-      out.registers[q] = ptx::RegisterType{ptx::TypeClass::B, 64};
+      k.registers[q] = ptx::RegisterType{ptx::TypeClass::B, 64};
       pairs.push_back(registerOperand(q));
       Stmt unpack = computation(s,
                                 ptx::Instruction{ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
@@ -52,7 +51,7 @@ Kernel widenVectorAccesses(const Kernel &k) {
     s.elemType = ptx::TypeClass::B;
     s.note = "the " + what + " as " + std::to_string(s.values.size()) + " 64-bit element(s)";
   }
-  return withInsertedStatements(std::move(out), std::move(before), std::move(after));
+  return withInsertedStatements(std::move(k), std::move(before), std::move(after));
 }
 
 } // namespace p2a::kernel

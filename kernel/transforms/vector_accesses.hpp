@@ -18,6 +18,6 @@
 
 namespace p2a::kernel {
 
-Kernel widenVectorAccesses(const Kernel &k);
+Kernel widenVectorAccesses(Kernel k);
 
 } // namespace p2a::kernel
