@@ -41,7 +41,10 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
     const ast::Instruction *in = std::get_if<ast::Instruction>(s);
     if (!in)
       continue; // labels and directives carry no computation here
-    for (const ast::Instruction &part : ptx::expandOperandSelectors(*in, selectors)) {
+    std::vector<ast::Instruction> parts = ptx::expandOperandSelectors(*in, selectors);
+    if (parts.empty()) // (nothing to expand)
+      parts.push_back(*in);
+    for (const ast::Instruction &part : parts) {
     std::optional<ptx::Instruction> inst = ptx::decodeInstruction(part, diags);
     if (!inst || !ptx::typeRegisters(*inst, types, diags))
       continue;

@@ -54,7 +54,7 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
       o.loc = callee.loc;
       t.srcs.push_back(o);
     }
-    k_.body.push_back(t);
+    k_.body.push_back(std::move(t));
     return;
   }
   if (!f && callee.name == "vprintf" && args.size() == 2 && results.size() <= 1) {
@@ -71,7 +71,7 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
     if (results.empty()) {
       t.kind = Stmt::Kind::Nop;
       t.note = "vprintf: dropped (-Wprintf-dropped)";
-      k_.body.push_back(t);
+      k_.body.push_back(std::move(t));
     } else {
       const std::string slot = callParamSlot(results[0], 0, 32);
       typeReg(slot, 32, callee.loc);
@@ -164,7 +164,7 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
     skip.kind = Stmt::Kind::Branch;
     skip.guardNegated = !s.guardNegated;
     skip.label = end;
-    k_.body.push_back(skip);
+    k_.body.push_back(std::move(skip));
   }
   std::vector<const ast::Statement *> renamedDecls;
   std::vector<ast::Statement> copies;
@@ -233,7 +233,7 @@ void Decoder::pushCompute(const Stmt &like, const ast::Instruction &in, const pt
   m.inst.text = in.text;
   m.inst.dsts = {d};
   m.inst.srcs = std::move(srcs);
-  k_.body.push_back(m);
+  k_.body.push_back(std::move(m));
 }
 
 std::string callParamSlot(const std::string &param, int64_t offset, unsigned bits) {

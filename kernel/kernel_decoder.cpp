@@ -288,7 +288,7 @@ void Decoder::decode(const ast::Instruction &in) {
       if (!regOperand(ops[0], 32, d, false))
         return;
       s.dst = d.reg;
-      k_.body.push_back(s);
+      k_.body.push_back(std::move(s));
       return;
     }
     const ast::Operand &src = ops[1];
@@ -307,7 +307,7 @@ void Decoder::decode(const ast::Instruction &in) {
       if (!regOperand(ops[0], s.regWidth, d, false))
         return;
       s.dst = d.reg;
-      k_.body.push_back(s);
+      k_.body.push_back(std::move(s));
       return;
     }
   }
@@ -365,7 +365,7 @@ void Decoder::decode(const ast::Instruction &in) {
     }
     s.dst = d.reg;
     s.srcs = {a};
-    k_.body.push_back(s);
+    k_.body.push_back(std::move(s));
     return;
   }
   if (in.opcode == "call") {
@@ -383,7 +383,7 @@ void Decoder::decode(const ast::Instruction &in) {
     }
     s.kind = Stmt::Kind::Branch;
     s.label = ops[0].name;
-    k_.body.push_back(s);
+    k_.body.push_back(std::move(s));
     return;
   }
   if (in.opcode == "bar" && in.modifiers == std::vector<std::string>{"warp", "sync"}) {
@@ -400,7 +400,7 @@ void Decoder::decode(const ast::Instruction &in) {
       return;
     s.kind = Stmt::Kind::WarpSync;
     s.srcs.push_back(mask);
-    k_.body.push_back(s);
+    k_.body.push_back(std::move(s));
     return;
   }
   if (in.opcode == "bar" || in.opcode == "barrier") {
@@ -413,7 +413,7 @@ void Decoder::decode(const ast::Instruction &in) {
     if (m.size() != 1 || m[0] != "sync" || ops.size() != 1 || ops[0].kind != ast::Operand::Kind::Immediate)
       return unsupportedForm(in, full, "only bar.sync/barrier.sync with a constant barrier and no thread count");
     s.kind = Stmt::Kind::Barrier;
-    k_.body.push_back(s);
+    k_.body.push_back(std::move(s));
     return;
   }
   if (in.opcode == "nanosleep") {
@@ -431,7 +431,7 @@ void Decoder::decode(const ast::Instruction &in) {
     }
     s.kind = Stmt::Kind::Nop;
     s.note = "nanosleep: any sleep in [0, 2t] conforms; none";
-    k_.body.push_back(s);
+    k_.body.push_back(std::move(s));
     return;
   }
   if (in.opcode == "prefetch" || in.opcode == "prefetchu") {
@@ -452,7 +452,7 @@ void Decoder::decode(const ast::Instruction &in) {
     }
     s.kind = Stmt::Kind::Nop;
     s.note = "prefetch: a cache hint with no effect on values; none";
-    k_.body.push_back(s);
+    k_.body.push_back(std::move(s));
     return;
   }
   if (in.opcode == "membar" || in.opcode == "fence") {
@@ -476,7 +476,7 @@ void Decoder::decode(const ast::Instruction &in) {
     else
       return unsupportedForm(in, full, "unknown scope '." + m[0] + "'");
     s.kind = Stmt::Kind::Fence;
-    k_.body.push_back(s);
+    k_.body.push_back(std::move(s));
     return;
   }
   // trap (PTX ISA 9.7.19.2): abort the kernel; the host sees an error.
@@ -484,14 +484,14 @@ void Decoder::decode(const ast::Instruction &in) {
     if (!count(0))
       return;
     s.kind = Stmt::Kind::Trap;
-    k_.body.push_back(s);
+    k_.body.push_back(std::move(s));
     return;
   }
   if (in.opcode == "ret" || in.opcode == "exit") {
     if (!count(0))
       return;
     s.kind = Stmt::Kind::Return;
-    k_.body.push_back(s);
+    k_.body.push_back(std::move(s));
     return;
   }
   // Everything else must be a rule form.
@@ -508,7 +508,7 @@ void Decoder::decode(const ast::Instruction &in) {
     return;
   s.kind = Stmt::Kind::Compute;
   s.inst = *inst;
-  k_.body.push_back(s);
+  k_.body.push_back(std::move(s));
 }
 
 bool Decoder::decodeAddress(const ast::Operand &addr, Stmt &s) {
@@ -579,7 +579,7 @@ void Decoder::decodeAtomic(const ast::Instruction &in, const std::string &full, 
       return;
     s.values.push_back(o);
   }
-  k_.body.push_back(s);
+  k_.body.push_back(std::move(s));
 }
 
 void Decoder::decodeWarp(const ast::Instruction &in, const std::string &full, Stmt &s) {
@@ -633,7 +633,7 @@ void Decoder::decodeWarp(const ast::Instruction &in, const std::string &full, St
     o.loc = in.loc;
   }
   s.srcs.push_back(o);
-  k_.body.push_back(s);
+  k_.body.push_back(std::move(s));
 }
 
 void Decoder::decodeBarrierReduce(const ast::Instruction &in, const std::string &full, Stmt &s,
@@ -673,7 +673,7 @@ void Decoder::decodeBarrierReduce(const ast::Instruction &in, const std::string 
     slot.loc = in.loc;
     k_.variables.push_back(slot);
   }
-  k_.body.push_back(s);
+  k_.body.push_back(std::move(s));
 }
 
 void Decoder::decodeWarpCombine(const ast::Instruction &in, const std::string &full, Stmt &s) {
@@ -703,7 +703,7 @@ void Decoder::decodeWarpCombine(const ast::Instruction &in, const std::string &f
   if (!regOperand(ops[2], 32, o, true))
     return;
   s.srcs.push_back(o);
-  k_.body.push_back(s);
+  k_.body.push_back(std::move(s));
 }
 
 void Decoder::decodeMemory(const ast::Instruction &in, const std::string &full, Stmt &s) {
@@ -797,7 +797,7 @@ void Decoder::decodeMemory(const ast::Instruction &in, const std::string &full, 
     s.values.push_back(o);
   }
   s.regWidth = std::max(ty->bits, 32u);
-  k_.body.push_back(s);
+  k_.body.push_back(std::move(s));
 }
 
 } // namespace detail

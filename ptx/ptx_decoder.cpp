@@ -71,7 +71,7 @@ std::vector<ast::Instruction> expandQuarterMove(const ast::Instruction &in, unsi
   if (in.opcode != "mov" || in.modifiers != std::vector<std::string>{"b64"} || in.operands.size() != 2 ||
       in.operands[vector].kind != ast::Operand::Kind::Vector || in.operands[vector].elems.size() != 4 ||
       in.operands[1 - vector].kind != ast::Operand::Kind::Register)
-    return {in};
+    return {};
   auto fresh = [&](const ast::Operand &like) {
     ast::Operand r = like;
     r.kind = ast::Operand::Kind::Register;
@@ -100,13 +100,13 @@ std::vector<ast::Instruction> expandQuarterMove(const ast::Instruction &in, unsi
 }
 
 std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in, unsigned &counter) {
-  if (std::vector<ast::Instruction> q = expandQuarterMove(in, counter); q.size() > 1)
+  if (std::vector<ast::Instruction> q = expandQuarterMove(in, counter); !q.empty())
     return q;
   const std::string &op = in.opcode;
   const bool arith = op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax" || op == "vmad";
   const bool set = op == "vset", shift = op == "vshl" || op == "vshr";
   if (!arith && !set && !shift)
-    return {in};
+    return {};
   // The type each of a and b is extended by: .dtype.atype.btype, vset's
   // .atype.btype, the shifts' .dtype.atype.u32.
   const std::vector<std::string> &m = in.modifiers;

@@ -20,8 +20,9 @@ std::optional<Instruction> decodeInstruction(const ::ptx::ast::Instruction &in, 
 // the selected part into a fresh register `%__sel<N>` per such operand,
 // then the instruction on whole registers. A selector on d (the data merge,
 // `d.h1, a, b, c`) makes the instruction write a fresh register without c,
-// followed by .sat's clamp to the part's range and a bfi.b32 into c. Unchanged
-// (one instruction) otherwise; a d selector that cannot merge (no c, or a
+// followed by .sat's clamp to the part's range and a bfi.b32 into c. Empty
+// where nothing is expanded (the caller decodes `in` itself: no copy of
+// every instruction); a d selector that cannot merge (no c, or a
 // secondary operation) stays for decodeInstruction to refuse.
 //
 // Also (first): `mov.b64` with four .b16 quarters (PTX ISA 9.7.9.3, `mov.b64
