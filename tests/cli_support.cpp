@@ -50,6 +50,23 @@ std::vector<const targets::TargetInfo *> checkedTargets() {
   return out;
 }
 
+std::vector<const targets::TargetInfo *> checkedTargets(size_t item) {
+  std::vector<const targets::TargetInfo *> all = checkedTargets();
+#ifdef P2A_SANITIZED
+  return {all[item % all.size()]};
+#else
+  (void)item;
+  return all;
+#endif
+}
+
+bool checkedOn(const targets::TargetInfo &t, size_t item) {
+  for (const targets::TargetInfo *c : checkedTargets(item))
+    if (c == &t)
+      return true;
+  return false;
+}
+
 
 unsigned countOf(const std::string &hay, const std::string &needle) {
   unsigned n = 0;

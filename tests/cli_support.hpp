@@ -33,6 +33,14 @@ cost::CostModel &costModel();
 // instrumented emulator and interpreter take about ten times as long, and
 // the other three targets run no code path of ours those do not.
 std::vector<const targets::TargetInfo *> checkedTargets();
+// The targets the `item`-th of a loop's many kernels (samples, fixture
+// kernels) runs on: all six in the release suite; under the sanitizers one
+// of those three families, in turn (item % 3), so that each family still
+// runs a third of the kernels.
+std::vector<const targets::TargetInfo *> checkedTargets(size_t item);
+// Whether `t` is one of those (for loops over every target that keep their
+// shape: the release suite skips nothing, so its random draws are unchanged).
+bool checkedOn(const targets::TargetInfo &t, size_t item);
 
 // Runs a fixture-shaped kernel (.param .u64 in, .param .u64 out) in the PTX
 // interpreter: `in` and a zeroed `out` of outBytes placed in `mem` under

@@ -66,10 +66,13 @@ const std::vector<uint64_t> kEdges = {0, 1, 31, 32, 33, 63, 64, 0x80000000u, 0xf
 
 // Random rounds per form in the video references; the instrumented build
 // (P2A_SANITIZED) runs a tenth: the edge values are where the forms differ.
+// Likewise fns's random masks (each is walked at every base and offset).
 #ifdef P2A_SANITIZED
 constexpr int kVideoRandomRounds = 20;
+constexpr int kFnsRandomMasks = 20;
 #else
 constexpr int kVideoRandomRounds = 200;
+constexpr int kFnsRandomMasks = 200;
 #endif
 // Operands where the video forms' widths, signs and clamps meet.
 const std::vector<uint32_t> kVideoEdges = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu,
@@ -107,7 +110,7 @@ TEST_CASE("NVIDIA hardware vectors for the neighbours (issue table)") {
 TEST_CASE("fns matches a bit-by-bit walk of the mask") {
   std::mt19937 rng(11);
   std::vector<uint32_t> masks = {0, 1, 0x80000000u, 0xffffffffu, 0xaaaaaaaau, 0x55555555u, 0x00010001u};
-  for (int i = 0; i < 200; ++i)
+  for (int i = 0; i < kFnsRandomMasks; ++i)
     masks.push_back(rng() & rng()); // sparse and dense masks
   std::vector<int32_t> offsets = {INT32_MIN, INT32_MIN + 1, -1000, 1000, INT32_MAX};
   for (int o = -34; o <= 34; ++o)

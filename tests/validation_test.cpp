@@ -42,9 +42,6 @@ std::string readFixture(const std::string &name) {
   return ss.str();
 }
 
-// The targets the whole-corpus `check` cases run on (tests/cli_support.hpp).
-std::vector<const targets::TargetInfo *> corpusTargets() { return p2a::testing::checkedTargets(); }
-
 std::vector<std::string> kernelNames(const std::string &src) {
   std::vector<std::string> names;
   ::ptx::ParseResult pr = ::ptx::parseModule(src);
@@ -105,9 +102,10 @@ void checkEveryKernel(const std::string &file, const std::vector<std::pair<Dim3,
   const std::string src = readFixture(file);
   const std::vector<std::string> names = kernelNames(src);
   REQUIRE(names.size() >= atLeast);
+  size_t item = 0; // (each kernel and shape on its share of the targets: cli_support.hpp)
   for (const std::string &k : names)
     for (const auto &[grid, block] : shapes)
-      for (const targets::TargetInfo *target : corpusTargets()) {
+      for (const targets::TargetInfo *target : p2a::testing::checkedTargets(item++)) {
         const targets::TargetInfo &t = *target;
         check::Options o;
         o.kernel = k;
@@ -217,14 +215,14 @@ TEST_CASE("every fixture passes check on every target") {
   o.grid = {2, 1, 1};
   o.block = {64, 1, 1};
   o.trials = 2;
-  unsigned checked = 0;
+  unsigned checked = 0, kernels = 0;
   for (const char *file : {"logic.ptx", "lop3.ptx", "shift.ptx", "prmt.ptx", "bitfield.ptx", "bitcount.ptx",
                            "arith.ptx", "compare.ptx", "video.ptx"}) {
     const std::string src = readFixture(file);
     const std::vector<std::string> names = kernelNames(src);
     REQUIRE(!names.empty());
     for (const std::string &k : names)
-      for (const targets::TargetInfo *target : corpusTargets()) {
+      for (const targets::TargetInfo *target : p2a::testing::checkedTargets(kernels++)) {
         const targets::TargetInfo &t = *target;
         o.kernel = k;
         check::Result r = check::run(src, t, o, p2a::testing::costModel());
@@ -235,7 +233,8 @@ TEST_CASE("every fixture passes check on every target") {
         ++checked;
       }
   }
-  CHECK(checked >= 200 * corpusTargets().size());
+  CHECK(kernels >= 200);
+  CHECK(checked >= kernels * p2a::testing::checkedTargets(0).size());
 }
 
 TEST_CASE("control-flow fixtures pass check on every target, for several launch shapes") {
@@ -1965,6 +1964,7 @@ TEST_SUITE("samples") {
 // into the emulator with the same code, and every kernel passes check
 // (sha256's round constants are a .const table reached PC-relative).
 TEST_CASE("samples translate, link into code objects and pass check on every target") {
+  size_t sampleIndex = 0; // (each sample on its share of the targets: cli_support.hpp)
   for (const char *sample : {"bittwiddle/bittwiddle.ptx", "chacha20/chacha20.ptx", "sha256/sha256.ptx",
                              "keccak/keccak.ptx", "murmur3/murmur3.ptx", "crc32/crc32.ptx", "calls/calls.ptx",
                              "permute/permute.ptx", "generic/generic.ptx"}) {
@@ -1974,7 +1974,7 @@ TEST_CASE("samples translate, link into code objects and pass check on every tar
     const std::string src = ss.str();
     const std::vector<std::string> kernels = kernelNames(src);
     REQUIRE(!kernels.empty());
-    for (const targets::TargetInfo *target : corpusTargets()) {
+    for (const targets::TargetInfo *target : p2a::testing::checkedTargets(sampleIndex++)) {
       const targets::TargetInfo &t = *target;
       CAPTURE(sample);
       CAPTURE(t.name);
@@ -2031,8 +2031,9 @@ TEST_CASE("siphash passes check with message lengths within the stride") {
   for (uint32_t t = 0; t < 128; ++t)
     for (unsigned byte = 0; byte < 4; ++byte)
       lens.push_back(static_cast<uint8_t>(((t * 37) % 65) >> (8 * byte)));
-  for (const targets::TargetInfo &t : targets::allTargets())
+  for (const targets::TargetInfo *target : p2a::testing::checkedTargets()) // (one per family when sanitized)
     for (const std::string &k : kernelNames(src)) {
+      const targets::TargetInfo &t = *target;
       CAPTURE(t.name);
       CAPTURE(k);
       check::Options o;
@@ -2247,7 +2248,8 @@ TEST_CASE("review fixes: atomics on a parameter are an error; block-local labels
 
 TEST_CASE("warp operations: shfl.sync and vote.sync agree with the PTX interpreter on every target") {
   const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/warp.ptx");
-  for (const targets::TargetInfo &t : targets::allTargets()) {
+  for (const targets::TargetInfo *target : p2a::testing::checkedTargets()) { // (one per family when sanitized)
+    const targets::TargetInfo &t = *target;
     for (const std::string &name : kernelNames(src)) {
       // 64 threads: two warps (one wave64, two wave32s); 96: a wave64 half full.
       for (unsigned block : {64u, 96u}) {
@@ -2308,7 +2310,8 @@ TEST_CASE("warp operations: forms that are invalid or not supported are located 
 // A kernel file of tests/kernels/ through `check` on every target; its source.
 static std::string checkKernelFileOnEveryTarget(const std::string &name, unsigned trials) {
   const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/" + name);
-  for (const targets::TargetInfo &t : targets::allTargets()) {
+  for (const targets::TargetInfo *target : p2a::testing::checkedTargets()) { // (one per family when sanitized)
+    const targets::TargetInfo &t = *target;
     check::Options o;
     o.trials = trials;
     check::Result r = check::run(src, t, o, p2a::testing::costModel());
@@ -2565,7 +2568,8 @@ TEST_CASE("64-bit atomics: shared-memory ds_*_u64/b64 and global compare-and-swa
 
 TEST_CASE("redux.sync and match.sync: whole warps, half-warp masks and divergent lanes agree on every target") {
   const std::string src = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/tests/kernels/warp_combine.ptx");
-  for (const targets::TargetInfo &t : targets::allTargets()) {
+  for (const targets::TargetInfo *target : p2a::testing::checkedTargets()) { // (one per family when sanitized)
+    const targets::TargetInfo &t = *target;
     check::Options o;
     o.trials = 2;
     o.block = {80, 1, 1}; // a partial second (or third) warp
