@@ -128,7 +128,8 @@ struct MInst {
   CachePolicy policy = CachePolicy::None;
 };
 
-// One PTX instruction and what it became.
+// One PTX instruction and what it became. (`ptx` only where the Function
+// keeps it: see Function::keepsPtx.)
 struct LoweredInst {
   ptx::Instruction ptx;
   const rules::Rule *rule = nullptr;
@@ -156,6 +157,10 @@ struct CodeInst {
 inline constexpr int kPrologue = -1, kEpilogue = -2;
 
 struct Function {
+  // Whether each LoweredInst keeps a copy of its PTX instruction: snippets'
+  // listings and port-asm read it; a kernel's rows come from its statements,
+  // so its lowering keeps none (a copy per statement per lowering try).
+  bool keepsPtx = true;
   std::vector<VReg> vregs;
   // PTX register (or the lowering's named value) -> vreg. (Hashed: looked up
   // per operand, never walked in order.)

@@ -395,7 +395,8 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
                                      : k == rules::TempKind::S32  ? mir::RegClass::S32
                                                                   : mir::RegClass::V32));
   mir::LoweredInst lowered;
-  lowered.ptx = inst;
+  if (fn.keepsPtx)
+    lowered.ptx = inst;
   lowered.rule = &rule;
   std::map<uint64_t, unsigned> movedLiterals;
   for (const rules::TInst &ti : rule.seq) {

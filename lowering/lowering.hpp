@@ -93,7 +93,9 @@ class Lowering {
 public:
   Lowering(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs, KernelTranslation &out,
            Diagnostics &diags, const Options &opts)
-      : k_(k), t_(t), costs_(costs), out_(out), diags_(diags), opts_(opts), fn_(out.function) {}
+      : k_(k), t_(t), costs_(costs), out_(out), diags_(diags), opts_(opts), fn_(out.function) {
+    fn_.keepsPtx = false; // (rows come from the kernel's statements: abi.cpp)
+  }
 
   // The pipeline: the steps below, in order (kernel_lowering.cpp).
   bool run();

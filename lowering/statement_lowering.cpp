@@ -43,11 +43,8 @@ void Lowering::unsupported(const Stmt &s, const std::string &what) {
   error(diags_, s.loc, what + " is not supported by the kernel translation yet");
 }
 
-mir::LoweredInst &Lowering::begin(const Stmt &s) {
-  mir::LoweredInst li;
-  li.ptx.loc = s.loc;
-  li.ptx.text = s.text;
-  fn_.body.push_back(std::move(li));
+mir::LoweredInst &Lowering::begin(const Stmt &) {
+  fn_.body.emplace_back(); // (no copy of the PTX: Function::keepsPtx)
   return fn_.body.back();
 }
 
@@ -288,7 +285,6 @@ void Lowering::lowerSplitProduct(const Stmt &s) {
   const rules::Rule *addRule = fn_.body.back().rule;
   std::vector<MInst> &insts = fn_.body[at].insts;
   insts.insert(insts.end(), fn_.body.back().insts.begin(), fn_.body.back().insts.end());
-  fn_.body[at].ptx = s.inst;
   fn_.body.pop_back();
   loweringNote_[current_] = "a and b are uniform: a*b on the scalar ALU (" + fn_.body[at].rule->name + "), then " +
                             addRule->name + " reading it in place";
