@@ -239,4 +239,41 @@ TEST_CASE("rows, code lines and -fno-schedule keep the source's statement order"
     }
 }
 
+// translateKernel tries several orders of one kernel in place
+// (kernel_lowering.cpp): each must be undone exactly, statements and
+// sourceIndex alike, including where earlier rewrites had set sourceIndex.
+TEST_CASE("a statement order applied in place is undone exactly") {
+  ::ptx::ParseResult pr = ::ptx::parseModule(kTwoChains);
+  REQUIRE(pr.ok());
+  Diagnostics d;
+  std::optional<kernel::Kernel> decoded = kernel::decodeKernel(pr.module, pr.module.functions.at(0), d);
+  REQUIRE(decoded);
+  for (bool withSourceIndex : {false, true}) {
+    kernel::Kernel k = *decoded;
+    if (withSourceIndex) // (as withInsertedStatements leaves it: one source shared by two statements)
+      for (size_t i = 0; i < k.body.size(); ++i)
+        k.sourceIndex.push_back(static_cast<unsigned>(i == 0 ? 0 : i - 1));
+    const kernel::Kernel before = k;
+    const std::vector<unsigned> order = kernel::scheduleOrder(k);
+    REQUIRE(order.size() == k.body.size());
+    bool moved = false;
+    for (size_t i = 0; i < order.size(); ++i)
+      moved = moved || order[i] != i;
+    CHECK(moved); // (the load is hoisted: see the first test case)
+    kernel::reorderStatements(k, order);
+    for (size_t i = 0; i < order.size(); ++i) {
+      CHECK(k.body[i].text == before.body[order[i]].text);
+      CHECK(k.sourceOf(i) == before.sourceOf(order[i]));
+    }
+    // The scheduled copy is the same order.
+    const kernel::Kernel copy = kernel::scheduleStatements(before);
+    for (size_t i = 0; i < order.size(); ++i)
+      CHECK(copy.body[i].text == k.body[i].text);
+    kernel::restoreOrder(k, order);
+    CHECK(k.sourceIndex == before.sourceIndex);
+    for (size_t i = 0; i < k.body.size(); ++i)
+      CHECK(k.body[i].text == before.body[i].text);
+  }
+}
+
 } // TEST_SUITE
