@@ -84,7 +84,7 @@ mir::CachePolicy atomicScope(targets::FenceScope s, const targets::TargetInfo &t
 } // namespace
 
 void Lowering::lowerAtomic(const Stmt &s) {
-  mir::LoweredInst &li = begin(s);
+  mir::LoweredInst &li = begin();
   Space space = s.space;
   if (space == Space::Generic && !s.baseIsSymbol)
     if (auto it = pointerSpaces_.find(s.base); it != pointerSpaces_.end())

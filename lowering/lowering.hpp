@@ -136,7 +136,8 @@ private:
 
   void unsupported(const Stmt &s, const std::string &what);
 
-  mir::LoweredInst &begin(const Stmt &s);
+  // A new row of the machine IR for the statement being lowered (current_).
+  mir::LoweredInst &begin();
 
   void lower(const Stmt &s);
 

@@ -7,7 +7,7 @@
 namespace p2a::klower {
 
 void Lowering::lowerMemory(const Stmt &s) {
-  mir::LoweredInst &li = begin(s);
+  mir::LoweredInst &li = begin();
   const unsigned bytes = s.elemBits / 8;
   if (s.space == Space::Param && s.baseIsSymbol) {
     if (s.kind == Stmt::Kind::Store)

@@ -23,7 +23,7 @@ using amd::Op;
 constexpr size_t kMaskReuseDistance = 16;
 
 void Lowering::lowerArrayAccess(const Stmt &s) {
-  mir::LoweredInst &li = begin(s);
+  mir::LoweredInst &li = begin();
   const bool store = s.kind == Stmt::Kind::ArrayStore;
   auto element = [&](size_t e) { return vregOperand(reg(s.elements[e], 32)); };
   const unsigned parts = s.elemBits == 64 ? 2 : 1;

@@ -43,7 +43,7 @@ void Lowering::unsupported(const Stmt &s, const std::string &what) {
   error(diags_, s.loc, what + " is not supported by the kernel translation yet");
 }
 
-mir::LoweredInst &Lowering::begin(const Stmt &) {
+mir::LoweredInst &Lowering::begin() {
   fn_.body.emplace_back(); // (no copy of the PTX: Function::keepsPtx)
   return fn_.body.back();
 }
@@ -65,7 +65,7 @@ void Lowering::lower(const Stmt &s) {
     if (!(opts_.forcedRule && select::ruleMatches(*opts_.forcedRule, inst, t_) &&
           select::lowerWith(*opts_.forcedRule, inst, t_, fn_)) &&
         !select::selectAndLower(inst, t_, cost::ruleCostFn(costs_), fn_, diags_)) {
-      begin(s);
+      begin();
       return;
     }
     mergePredicates(s);
@@ -95,11 +95,11 @@ void Lowering::lower(const Stmt &s) {
   case Stmt::Kind::WarpVote: return lowerWarpVote(s);
   case Stmt::Kind::WarpCombine: return lowerWarpCombine(s);
   case Stmt::Kind::Cvta: return lowerCvta(s);
-  case Stmt::Kind::Return: begin(s); return; // control flow: see controlFlow()
+  case Stmt::Kind::Return: begin(); return; // control flow: see controlFlow()
   case Stmt::Kind::Trap: {
     // s_trap is scalar: it would run with no lane active (a guard none
     // passes, or a block entered with an empty mask because it has a barrier).
-    mir::LoweredInst &li = begin(s);
+    mir::LoweredInst &li = begin();
     const std::string skip = ".L" + k_.name + "_trap" + std::to_string(current_);
     li.insts.push_back(branch(amd::Op::S_CBRANCH_EXECZ, skip));
     li.insts.push_back({amd::Op::S_TRAP, noOperand(), {mir::immOperand(2)}});
@@ -107,11 +107,11 @@ void Lowering::lower(const Stmt &s) {
     loweringNote_[current_] = "s_trap 2 (LLVM's llvm.trap on AMDHSA): the queue aborts, as CUDA's launch fails";
     return;
   }
-  case Stmt::Kind::Nop: begin(s); return;
+  case Stmt::Kind::Nop: begin(); return;
   case Stmt::Kind::AddressOf: {
     if (uniform_.scalarStatements.count(current_))
       return lowerScalarAddress(s);
-    mir::LoweredInst &li = begin(s);
+    mir::LoweredInst &li = begin();
     // A .shared or .local address is the offset in the workgroup's LDS or
     // in the thread's private segment.
     std::optional<unsigned> offset;
@@ -148,14 +148,14 @@ void Lowering::lower(const Stmt &s) {
     }
     return;
   }
-  case Stmt::Kind::Branch: begin(s); return;
+  case Stmt::Kind::Branch: begin(); return;
   case Stmt::Kind::Barrier:
     if (s.barrierReduce != Stmt::BarrierReduce::None)
       return lowerBarrierReduce(s);
-    begin(s);
+    begin();
     return; // see controlFlow(): waits, then s_barrier
-  case Stmt::Kind::WarpSync: begin(s); return;  // lanes of a wave are in lockstep (kernel_decoder.cpp)
-  case Stmt::Kind::Fence: begin(s); return;   // see fence()
+  case Stmt::Kind::WarpSync: begin(); return;  // lanes of a wave are in lockstep (kernel_decoder.cpp)
+  case Stmt::Kind::Fence: begin(); return;   // see fence()
   }
 }
 
@@ -166,7 +166,7 @@ void Lowering::lower(const Stmt &s) {
 // Three barriers where CUDA's __syncthreads_count has one: rare code, and
 // no wave has to know it is the first.
 void Lowering::lowerBarrierReduce(const Stmt &s) {
-  mir::LoweredInst &li = begin(s);
+  mir::LoweredInst &li = begin();
   using R = Stmt::BarrierReduce;
   const MOperand addr = materialise(li, sharedOffset_.at(kernel::kBarrierReduceSlot), false);
   const MOperand zero = mir::immOperand(0);
@@ -231,7 +231,7 @@ void Lowering::copyHomeToVgpr(std::vector<MInst> &insts, const std::string &name
 }
 
 void Lowering::lowerScalarLoad(const Stmt &s) {
-  mir::LoweredInst &li = begin(s);
+  mir::LoweredInst &li = begin();
   const std::string &d = s.values[0].reg;
   const unsigned w = s.elemBits;
   // (A parameter past the preloaded ones: from the kernarg segment.)
@@ -247,7 +247,7 @@ void Lowering::lowerScalarLoad(const Stmt &s) {
 }
 
 void Lowering::lowerScalarAddress(const Stmt &s) {
-  mir::LoweredInst &li = begin(s);
+  mir::LoweredInst &li = begin();
   const unsigned sg = variableAddress(s.symbol), home = scalarHome(s.dst, 64);
   li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Lo), {mir::sgprs(sg)}});
   li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Hi), {mir::sgprs(sg + 1)}});
@@ -307,7 +307,7 @@ unsigned Lowering::scalarHome(const std::string &name, unsigned width) {
 }
 
 void Lowering::lowerSpecial(const Stmt &s) {
-  mir::LoweredInst &li = begin(s);
+  mir::LoweredInst &li = begin();
   const MOperand d = vregOperand(reg(s.dst, 32));
   switch (s.special) {
   case Special::Tid:
@@ -347,7 +347,7 @@ void Lowering::lowerSpecial(const Stmt &s) {
 }
 
 void Lowering::lowerCvta(const Stmt &s) {
-  mir::LoweredInst &li = begin(s);
+  mir::LoweredInst &li = begin();
   const unsigned d = reg(s.dst, 64);
   const bool segment = s.space == Space::Shared || s.space == Space::Local;
   if (!segment && s.space != Space::Global && s.space != Space::Const)

@@ -108,7 +108,7 @@ MOperand Lowering::laneInWave(mir::LoweredInst &li) {
 }
 
 void Lowering::lowerWarpShuffle(const Stmt &s) {
-  mir::LoweredInst &li = begin(s);
+  mir::LoweredInst &li = begin();
   LaneMath m{li, [this] { return newTemp(mir::RegClass::V32); }};
   auto value = [&](const ptx::Operand &o) {
     return o.isImm() ? LaneMath::konst(static_cast<uint32_t>(o.imm)) : Val{std::nullopt, vregOperand(reg(o.reg, 32))};
@@ -169,7 +169,7 @@ void Lowering::lowerWarpShuffle(const Stmt &s) {
 }
 
 void Lowering::lowerWarpVote(const Stmt &s) {
-  mir::LoweredInst &li = begin(s);
+  mir::LoweredInst &li = begin();
   LaneMath m{li, [this] { return newTemp(mir::RegClass::V32); }};
   // The lanes whose predicate counts (true, or false for .all), as a wave mask.
   const bool countFalse = s.voteMode == Stmt::VoteMode::All;
@@ -232,7 +232,7 @@ void Lowering::lowerWarpVote(const Stmt &s) {
 // its warp's half). That costs about ten instructions per active lane; the
 // code is the same for every membermask.
 void Lowering::lowerWarpCombine(const Stmt &s) {
-  mir::LoweredInst &li = begin(s);
+  mir::LoweredInst &li = begin();
   using Mode = Stmt::CombineMode;
   const bool w64 = !t_.wave32(), wide = s.elemBits == 64;
   const MOperand x = s.srcs[0].isImm() ? materialise(li, s.srcs[0].imm, wide) : vregOperand(reg(s.srcs[0].reg, wide ? 64 : 32));
