@@ -60,11 +60,18 @@ std::vector<const targets::TargetInfo *> checkedTargets(size_t item) {
 #endif
 }
 
-bool checkedOn(const targets::TargetInfo &t, size_t item) {
-  for (const targets::TargetInfo *c : checkedTargets(item))
-    if (c == &t)
-      return true;
-  return false;
+bool checkedOn(const targets::TargetInfo &t, size_t item,
+               const std::function<bool(const targets::TargetInfo &)> &serves) {
+  std::vector<const targets::TargetInfo *> candidates;
+  for (const targets::TargetInfo *c : checkedTargets())
+    if (!serves || serves(*c))
+      candidates.push_back(c);
+#ifdef P2A_SANITIZED
+  return !candidates.empty() && candidates[item % candidates.size()] == &t;
+#else
+  (void)item;
+  return std::find(candidates.begin(), candidates.end(), &t) != candidates.end();
+#endif
 }
 
 

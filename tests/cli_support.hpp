@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,7 +41,10 @@ std::vector<const targets::TargetInfo *> checkedTargets();
 std::vector<const targets::TargetInfo *> checkedTargets(size_t item);
 // Whether `t` is one of those (for loops over every target that keep their
 // shape: the release suite skips nothing, so its random draws are unchanged).
-bool checkedOn(const targets::TargetInfo &t, size_t item);
+// With `serves`, the turn goes round only the families it accepts (a rule's
+// targets), so that no item is left without one.
+bool checkedOn(const targets::TargetInfo &t, size_t item,
+               const std::function<bool(const targets::TargetInfo &)> &serves = nullptr);
 
 // Runs a fixture-shaped kernel (.param .u64 in, .param .u64 out) in the PTX
 // interpreter: `in` and a zeroed `out` of outBytes placed in `mem` under
