@@ -3,6 +3,7 @@
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
 
+#include <mutex>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
@@ -27,31 +28,40 @@ struct CommittedRule {
 
 #include "isel/rule_costs.inc" // kCostTableTargets, kCommittedCosts
 
-// The committed row of each rule of rules::ruleTable(), by the rule's index
-// there (nullptr: none); built once. Rule names are unique in the table
-// (rules_test checks it), so the name is the key that joins the two.
-const std::vector<const CommittedRule *> &rowsOfTable() {
-  static const std::vector<const CommittedRule *> rows = [] {
-    std::unordered_map<std::string_view, const CommittedRule *> byName;
-    byName.reserve(std::size(kCommittedCosts));
-    for (const CommittedRule &r : kCommittedCosts)
-      byName.emplace(r.name, &r);
-    const std::vector<rules::Rule> &table = rules::ruleTable();
-    std::vector<const CommittedRule *> out(table.size(), nullptr);
-    for (size_t i = 0; i < table.size(); ++i)
-      if (auto it = byName.find(table[i].name); it != byName.end())
-        out[i] = it->second;
-    return out;
-  }();
-  return rows;
+// The committed row of each rule of a family of the table, by the rule's
+// index there (nullptr: none); built once per family. Rule names are unique
+// in the table (rules_test checks it), so the name is the key that joins
+// the two.
+const std::vector<const CommittedRule *> &rowsOfFamily(unsigned family) {
+  static const std::unordered_map<std::string_view, const CommittedRule *> &byName =
+      *new std::unordered_map<std::string_view, const CommittedRule *>([] {
+        std::unordered_map<std::string_view, const CommittedRule *> m;
+        m.reserve(std::size(kCommittedCosts));
+        for (const CommittedRule &r : kCommittedCosts)
+          m.emplace(r.name, &r);
+        return m;
+      }());
+  struct Rows {
+    std::once_flag once;
+    std::vector<const CommittedRule *> rows;
+  };
+  static Rows *perFamily = new Rows[rules::ruleFamilyCount()];
+  Rows &f = perFamily[family];
+  std::call_once(f.once, [&] {
+    const std::vector<rules::Rule> &rules = rules::ruleFamily(family);
+    f.rows.assign(rules.size(), nullptr);
+    for (size_t i = 0; i < rules.size(); ++i)
+      if (auto it = byName.find(rules[i].name); it != byName.end())
+        f.rows[i] = it->second;
+  });
+  return f.rows;
 }
 
-// The committed row of a rule: by its index when it is the table's own
+// The committed row of a rule: by its place when it is the table's own
 // (selection's case), by name otherwise.
 const CommittedRule *committedRow(const rules::Rule &rule) {
-  const std::vector<rules::Rule> &table = rules::ruleTable();
-  if (!table.empty() && &rule >= table.data() && &rule < table.data() + table.size())
-    return rowsOfTable()[static_cast<size_t>(&rule - table.data())];
+  if (rules::inRuleTable(rule))
+    return rowsOfFamily(rule.family)[rule.familyIndex];
   for (const CommittedRule &r : kCommittedCosts)
     if (r.name == rule.name)
       return &r;

@@ -439,8 +439,7 @@ ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
   const bool high16Zeroed = uses16 && t.generation <= targets::Generation::GFX9;
   // Only the table's rules are cached (by address): a rule built elsewhere
   // (a test's deliberately wrong one) may reuse the address of another.
-  const std::vector<Rule> &table = rules::ruleTable();
-  if (table.empty() || &rule < table.data() || &rule >= table.data() + table.size())
+  if (!rules::inRuleTable(rule))
     return proveScenarios(rule, high16Zeroed);
   static std::mutex mu;
   static std::map<std::pair<const Rule *, bool>, ProofResult> cache;

@@ -53,6 +53,8 @@ enum class Opcode {
   // vset.atype.btype.cmp{.add|.min|.max} (9.7.18.1.3): d = compare ? 1 : 0, unsigned.
   Vset,
 };
+// How many opcodes there are (Vset is the last): tables indexed by opcode.
+inline constexpr unsigned kOpcodeCount = static_cast<unsigned>(Opcode::Vset) + 1;
 
 // prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.
 enum class PrmtMode { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };

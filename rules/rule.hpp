@@ -11,6 +11,8 @@
 #include "semantics/bitvec.hpp"
 #include "ptx/ptx_ir.hpp"
 
+#include <llvm/ADT/iterator.h>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -150,6 +152,10 @@ struct Rule {
   // fresh values with no relation: both sides read the same product terms.
   bool opaqueProducts = false;
 
+  // Where the rule lives in the table (set when its family is built;
+  // inRuleTable tells a table rule from a copy that carries the same).
+  unsigned family = 0, familyIndex = 0;
+
   // Does the rule serve target t: its target predicate holds and every AMD
   // instruction it emits exists there?
   bool servesTarget(const targets::TargetInfo &t) const;
@@ -163,12 +169,46 @@ struct Rule {
 // of constraints and immediates both use it.
 const char *sourceName(unsigned i, const ptx::Form &f);
 
-// The whole table (built once). Ordered by family, then form, then priority.
-const std::vector<Rule> &ruleTable();
+// The table is built a family at a time, on first use (rule_table.cpp): a
+// translation builds only the families of the opcodes it meets, so a small
+// file does not pay for 948 lop3 and 598 video rules it never looks at.
+// A built rule never moves.
 
-// The rules of one form, in table order (an index built once; selection
-// looks up each instruction's form here instead of scanning the table).
+// The rules of a table, as `const Rule &`, in table order.
+class RuleList {
+public:
+  using iterator = llvm::pointee_iterator<std::vector<const Rule *>::const_iterator>;
+  explicit RuleList(const std::vector<const Rule *> &rules) : rules_(&rules) {}
+  iterator begin() const { return iterator(rules_->begin()); }
+  iterator end() const { return iterator(rules_->end()); }
+  size_t size() const { return rules_->size(); }
+  bool empty() const { return rules_->empty(); }
+  const Rule &operator[](size_t i) const { return *(*rules_)[i]; }
+  const Rule &front() const { return *rules_->front(); }
+
+private:
+  const std::vector<const Rule *> *rules_;
+};
+
+// The whole table (every family built). Ordered by family, then form, then priority.
+RuleList ruleTable();
+
+// The rules of one form, in table order (an index per opcode, built with
+// the families that opcode needs on its first lookup; selection looks up
+// each instruction's form here instead of scanning the table).
 const std::vector<const Rule *> &rulesForForm(const ptx::Form &form);
+
+// The families, in table order: their names, and the rules of one (built
+// on first use). Rule::family indexes these.
+unsigned ruleFamilyCount();
+const char *ruleFamilyName(unsigned family);
+const std::vector<Rule> &ruleFamily(unsigned family);
+// The opcodes family f declares it serves: rulesForForm builds f for these
+// only (rules_test checks that every rule of f has one of them).
+bool familyServesOpcode(unsigned family, ptx::Opcode op);
+
+// Is r a rule of the table itself (not a copy of one)?
+bool inRuleTable(const Rule &r);
 
 // Can registers lo and hi form an aligned pair (lo even, hi = lo + 1) beside
 // the pairs already required? Not if they are one register, or either of

@@ -2,45 +2,134 @@
 #include "rules/rule.hpp"
 #include "rules/rules_builtin.hpp"
 
+#include <algorithm>
+#include <mutex>
 #include <sstream>
 #include <unordered_map>
 
 namespace p2a::rules {
 
-const std::vector<Rule> &ruleTable() {
-  // (Never destroyed: freeing thousands of rules at exit costs a small file's
-  // translation a few percent, and nothing runs after it.)
-  static const std::vector<Rule> &table = *new std::vector<Rule>([] {
-    std::vector<Rule> t;
-    t.reserve(4096); // (no reallocation: it would copy every rule built so far)
-    addLogicRules(t);
-    addLop3Rules(t);
-    addShiftRules(t);
-    addPrmtRules(t);
-    addBitCountRules(t);
-    addBitFieldRules(t);
-    addFnsRules(t);
-    addDivideRules(t);
-    addVideoRules(t);
-    addArithRules(t);
-    addCompareRules(t);
-    addScalarRules(t);
-    addConstantFoldRules(t);
+namespace {
+
+using ptx::Opcode;
+
+// A family of rules: the function that builds it and the opcodes of its
+// forms (empty: every opcode). Table order is this order.
+struct RuleFamilyDef {
+  const char *name;
+  void (*build)(std::vector<Rule> &);
+  std::vector<Opcode> opcodes;
+};
+
+const std::vector<RuleFamilyDef> &familyDefs() {
+  static const std::vector<RuleFamilyDef> &defs = *new std::vector<RuleFamilyDef>{
+      {"logic", addLogicRules, {Opcode::And, Opcode::Or, Opcode::Xor, Opcode::Not, Opcode::Cnot}},
+      {"lop3", addLop3Rules, {Opcode::Lop3}},
+      {"shift", addShiftRules, {Opcode::Shf, Opcode::Shl, Opcode::Shr, Opcode::Rotl}},
+      {"prmt", addPrmtRules, {Opcode::Prmt}},
+      {"bit count", addBitCountRules, {Opcode::Brev, Opcode::Popc, Opcode::Clz, Opcode::Bfind}},
+      {"bit field", addBitFieldRules, {Opcode::Bfe, Opcode::Bfi, Opcode::Bmsk, Opcode::Szext}},
+      {"fns", addFnsRules, {Opcode::Fns}},
+      {"divide", addDivideRules, {Opcode::Div, Opcode::Rem}},
+      {"video", addVideoRules,
+       {Opcode::Vshl, Opcode::Vshr, Opcode::Vadd, Opcode::Vsub, Opcode::Vabsdiff, Opcode::Vmin, Opcode::Vmax,
+        Opcode::Vmad, Opcode::Vset}},
+      {"arithmetic", addArithRules,
+       {Opcode::Mov, Opcode::Add, Opcode::Sub, Opcode::MulLo, Opcode::MulHi, Opcode::MulWide, Opcode::MadLo,
+        Opcode::Cvt, Opcode::Mul24Lo, Opcode::Mul24Hi, Opcode::Mad24Lo, Opcode::Mad24Hi, Opcode::MadHi,
+        Opcode::MadWide, Opcode::MovPack, Opcode::MovUnpack, Opcode::Add3, Opcode::Xad}},
+      {"compare", addCompareRules, {Opcode::Setp, Opcode::Selp, Opcode::Min, Opcode::Max, Opcode::Abs, Opcode::Neg}},
+      {"scalar", addScalarRules,
+       {Opcode::And, Opcode::Or, Opcode::Xor, Opcode::Not, Opcode::Shl, Opcode::Shr, Opcode::Mov, Opcode::Add,
+        Opcode::Sub, Opcode::MulLo, Opcode::MulHi, Opcode::MulWide, Opcode::MadLo, Opcode::Cvt, Opcode::Setp,
+        Opcode::Min, Opcode::Max, Opcode::Rotl}},
+      {"constant folding", addConstantFoldRules, {}},
+  };
+  return defs;
+}
+
+// The built families. Never destroyed: freeing thousands of rules at exit
+// costs a small file's translation a few percent, and nothing runs after it.
+struct BuiltFamily {
+  std::once_flag once;
+  std::vector<Rule> *rules = nullptr;
+};
+
+BuiltFamily *builtFamilies() {
+  static BuiltFamily *built = new BuiltFamily[familyDefs().size()];
+  return built;
+}
+
+// The rules of one opcode's forms, by form id, in table order.
+using OpcodeIndex = std::unordered_map<unsigned, std::vector<const Rule *>>;
+
+const OpcodeIndex &opcodeIndex(Opcode op) {
+  // One flag per opcode (not one lock): kernels translated in parallel
+  // build the indexes of different opcodes, and their families, at once.
+  struct Slot {
+    std::once_flag once;
+    OpcodeIndex index;
+  };
+  static Slot *slots = new Slot[ptx::kOpcodeCount];
+  Slot &slot = slots[static_cast<unsigned>(op)];
+  std::call_once(slot.once, [&] {
+    for (unsigned f = 0; f < familyDefs().size(); ++f)
+      if (familyServesOpcode(f, op))
+        for (const Rule &r : ruleFamily(f))
+          if (r.form.opcode == op)
+            slot.index[r.form.id()].push_back(&r);
+  });
+  return slot.index;
+}
+
+} // namespace
+
+unsigned ruleFamilyCount() { return static_cast<unsigned>(familyDefs().size()); }
+
+const char *ruleFamilyName(unsigned family) { return familyDefs().at(family).name; }
+
+bool familyServesOpcode(unsigned family, ptx::Opcode op) {
+  const std::vector<Opcode> &ops = familyDefs().at(family).opcodes;
+  return ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end();
+}
+
+const std::vector<Rule> &ruleFamily(unsigned family) {
+  BuiltFamily &b = builtFamilies()[family];
+  std::call_once(b.once, [&] {
+    auto *rules = new std::vector<Rule>;
+    familyDefs()[family].build(*rules);
+    for (size_t i = 0; i < rules->size(); ++i) {
+      (*rules)[i].family = family;
+      (*rules)[i].familyIndex = static_cast<unsigned>(i);
+    }
+    b.rules = rules;
+  });
+  return *b.rules;
+}
+
+bool inRuleTable(const Rule &r) {
+  if (r.family >= familyDefs().size())
+    return false;
+  const std::vector<Rule> &rules = ruleFamily(r.family);
+  return r.familyIndex < rules.size() && &rules[r.familyIndex] == &r;
+}
+
+RuleList ruleTable() {
+  static const std::vector<const Rule *> &all = *new std::vector<const Rule *>([] {
+    std::vector<const Rule *> t;
+    for (unsigned f = 0; f < familyDefs().size(); ++f)
+      for (const Rule &r : ruleFamily(f))
+        t.push_back(&r);
     return t;
   }());
-  return table;
+  return RuleList(all);
 }
 
 const std::vector<const Rule *> &rulesForForm(const ptx::Form &form) {
-  static const std::unordered_map<unsigned, std::vector<const Rule *>> byForm = [] {
-    std::unordered_map<unsigned, std::vector<const Rule *>> m;
-    for (const Rule &r : ruleTable())
-      m[r.form.id()].push_back(&r);
-    return m;
-  }();
   static const std::vector<const Rule *> none;
-  auto it = byForm.find(form.id());
-  return it == byForm.end() ? none : it->second;
+  const OpcodeIndex &ix = opcodeIndex(form.opcode);
+  auto it = ix.find(form.id());
+  return it == ix.end() ? none : it->second;
 }
 
 const char *sourceName(unsigned i, const ptx::Form &f) {

@@ -20,6 +20,7 @@
 #include <thread>
 
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <set>
@@ -139,6 +140,40 @@ TEST_CASE("fns.b32: the proved search with register operands on every target; co
   CHECK(tc.instructions.front().rule->name == "fns.b32/const");
 }
 
+TEST_CASE("the table built a family at a time: each family has only its declared opcodes, and a form's "
+          "lookup is the whole table's rules of that form, in order") {
+  unsigned total = 0;
+  for (unsigned f = 0; f < rules::ruleFamilyCount(); ++f) {
+    const std::vector<rules::Rule> &family = rules::ruleFamily(f);
+    total += static_cast<unsigned>(family.size());
+    for (size_t i = 0; i < family.size(); ++i) {
+      INFO(rules::ruleFamilyName(f) << ": " << family[i].name);
+      CHECK(rules::familyServesOpcode(f, family[i].form.opcode));
+      CHECK(family[i].family == f);
+      CHECK(family[i].familyIndex == i);
+      CHECK(rules::inRuleTable(family[i]));
+    }
+  }
+  const rules::RuleList table = rules::ruleTable();
+  CHECK(table.size() == total);
+  rules::Rule copy = table.front();
+  CHECK_FALSE(rules::inRuleTable(copy));
+  // Every form of the table and every form PTX has.
+  std::map<std::string, p2a::ptx::Form> forms;
+  for (const rules::Rule &r : table)
+    forms.emplace(r.form.name(), r.form);
+  for (const p2a::ptx::Form &f : p2a::ptx::allForms())
+    forms.emplace(f.name(), f);
+  for (const auto &[name, form] : forms) {
+    std::vector<const rules::Rule *> expected;
+    for (const rules::Rule &r : table)
+      if (r.form == form)
+        expected.push_back(&r);
+    INFO(name);
+    CHECK(rules::rulesForForm(form) == expected);
+  }
+}
+
 TEST_CASE("isel/rule_costs.inc is what `rules --format=cost-table` prints now: every rule assembles on "
           "every target it serves") {
   report::RulesQuery q;
@@ -186,7 +221,7 @@ TEST_CASE("selection reads the committed cost of every rule on every target it s
 TEST_CASE("every rule is proved on every target it serves") {
   // Two threads, a rule (all its targets, which share proofs) at a time;
   // the results are checked here, on the test's thread.
-  const std::vector<rules::Rule> &table = rules::ruleTable();
+  const rules::RuleList table = rules::ruleTable();
   const std::vector<targets::TargetInfo> &targetList = targets::allTargets();
   std::vector<std::vector<std::optional<verify::ProofResult>>> results(table.size());
   std::atomic<size_t> next{0};
