@@ -85,7 +85,7 @@ bool operandsMatch(const Rule &rule, const ptx::Instruction &inst, const targets
   for (auto [x, y] : rule.distinctReg)
     if (inst.srcs[x].isReg() && inst.srcs[y].isReg() && inst.srcs[x].reg == inst.srcs[y].reg)
       return false;
-  if (rule.dstDistinct)
+  if (rule.dstDistinctOn(t))
     for (const ptx::Operand &s : inst.srcs)
       if (s.isReg() && !inst.dsts.empty() && inst.dsts[0].isReg() && s.reg == inst.dsts[0].reg)
         return false;
@@ -334,7 +334,7 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
       continue;
     const bool allowed = promotedToVop3 ? t.has_literal_in_vop3 && def.srcs[i] == amd::Slot::V32
                                         : amd::literalAllowed(mi.op, i, t);
-    if (allowed && (!literal || *literal == o.imm)) {
+    if (allowed && (!literal || *literal == o.imm) && (def.srcs[i] != amd::Slot::V64 || o.imm <= 0xffffffffull)) {
       literal = o.imm;
       continue;
     }

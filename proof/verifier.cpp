@@ -425,9 +425,84 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed);
 
 } // namespace
 
+namespace {
+
+// A 32-bit register a template operand names: which value (kind, index)
+// and which word of it.
+struct Word {
+  Ref::Kind kind;
+  unsigned index;
+  unsigned word;
+};
+
+// The words a ref covers: one for a half or a 32-bit value, two for a whole
+// 64-bit one.
+std::vector<Word> wordsOf(const Ref &r, const Rule &rule) {
+  unsigned width = 32;
+  switch (r.kind) {
+  case Ref::Kind::Dst: width = rule.form.dstWidth(r.index); break;
+  case Ref::Kind::Src: width = rule.form.srcWidth(r.index); break;
+  case Ref::Kind::Temp: width = rule.temps.at(r.index) == rules::TempKind::V64 ? 64 : 32; break;
+  default: return {}; // immediates, VCC, EXEC, SCC: no VGPR
+  }
+  if (r.part == Part::Lo || (r.part == Part::Whole && width <= 32))
+    return {{r.kind, r.index, 0}};
+  if (r.part == Part::Hi)
+    return {{r.kind, r.index, 1}};
+  return {{r.kind, r.index, 0}, {r.kind, r.index, 1}};
+}
+
+std::vector<Word> wordsOf(const TOperand &o, const Rule &rule) {
+  std::vector<Word> w = wordsOf(o.lo, rule);
+  if (o.hi) {
+    std::vector<Word> hi = wordsOf(*o.hi, rule);
+    w.insert(w.end(), hi.begin(), hi.end());
+  }
+  return w;
+}
+
+// Can two words be one register? The same word of one value; or d's word
+// and the same word of a register source d may alias (PTX writes `d, d, b`:
+// the same width, a register, and no dstDistinct on this target).
+bool mayBeOneRegister(const Word &x, const Word &y, const Rule &rule, const targets::TargetInfo &t) {
+  if (x.kind == y.kind && x.index == y.index && x.word == y.word)
+    return true;
+  auto aliases = [&](const Word &d, const Word &src) {
+    return d.kind == Ref::Kind::Dst && d.index == 0 && src.kind == Ref::Kind::Src && d.word == src.word &&
+           !rule.dstDistinctOn(t) && rule.srcReqs.at(src.index) != rules::OperandReq::Imm &&
+           rule.form.srcWidth(src.index) == rule.form.dstWidth(0);
+  };
+  return aliases(x, y) || aliases(y, x);
+}
+
+} // namespace
+
+std::optional<std::string> mad64Overlap(const Rule &rule, const targets::TargetInfo &t) {
+  for (size_t i = 0; i < rule.seq.size(); ++i) {
+    const rules::TInst &ti = rule.seq[i];
+    if (ti.op != amd::Op::V_MAD_U64_U32 && ti.op != amd::Op::V_MAD_I64_I32)
+      continue;
+    for (const Word &d : wordsOf(ti.dst, rule))
+      for (size_t k = 0; k < ti.srcs.size(); ++k)
+        for (const Word &s : wordsOf(ti.srcs[k], rule))
+          if (mayBeOneRegister(d, s, rule, t))
+            return "instruction " + std::to_string(i + 1) + " (" + amd::opDef(ti.op).name +
+                   "): its destination may overlap source " + std::to_string(k + 1) +
+                   ", which gfx11's MAD intra-instruction forwarding bug makes wrong";
+  }
+  return std::nullopt;
+}
+
 ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
   if (!rule.servesTarget(t))
     return {};
+  if (t.mad64_overlap_hazard)
+    if (std::optional<std::string> why = mad64Overlap(rule, t)) {
+      ProofResult r;
+      r.status = ProofResult::Status::Failed;
+      r.counterexample = *why;
+      return r;
+    }
   // The only target-dependent part of the model is what 16-bit VALU ops do
   // to bits 31:16 (zeroed on gfx9, kept on gfx10+); targets that share it
   // share the proof.

@@ -28,6 +28,13 @@ struct ProofResult {
 
 ProofResult proveRule(const rules::Rule &rule, const targets::TargetInfo &t);
 
+// On a target with gfx11's MAD intra-forwarding bug (TargetInfo::
+// mad64_overlap_hazard), proveRule fails a rule whose template has a
+// v_mad_u64_u32 / v_mad_i64_i32 whose destination may share a register with
+// one of its sources: the same value, or d and a source PTX may make one
+// register. Why, or nothing.
+std::optional<std::string> mad64Overlap(const rules::Rule &rule, const targets::TargetInfo &t);
+
 // For 64-bit a and b, modulo 2^128: sext(a)*sext(b) = zext(a)*zext(b) -
 // ((a<0 ? b : 0) << 64) - ((b<0 ? a : 0) << 64). Proved over the integers
 // per sign case (once; the result is cached): true when every case holds.

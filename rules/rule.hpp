@@ -92,6 +92,11 @@ struct Rule {
   // case. For fused forms whose template reads both halves of a source
   // after writing a half of d (the fusion never names d as a source).
   bool dstDistinct = false;
+  // The same, only on a target with gfx11's MAD forwarding bug
+  // (TargetInfo::mad64_overlap_hazard): a v_mad_u64_u32 writing d must not
+  // read a source d may be. A "-via-temp" twin serves d == a there.
+  bool dstDistinctOnMadHazard = false;
+  bool dstDistinctOn(const targets::TargetInfo &t) const;
   std::vector<ValueConstraint> constraints;
   TargetPredicate target;
   std::vector<TempKind> temps;

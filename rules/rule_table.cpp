@@ -147,6 +147,10 @@ const char *sourceName(unsigned i, const ptx::Form &f) {
   }
 }
 
+bool Rule::dstDistinctOn(const targets::TargetInfo &t) const {
+  return dstDistinct || (dstDistinctOnMadHazard && t.mad64_overlap_hazard);
+}
+
 bool Rule::servesTarget(const targets::TargetInfo &t) const {
   if (!target.holds(t))
     return false;
@@ -173,10 +177,10 @@ std::string Rule::constraintText() const {
     os << sep << sourceName(x, form) << "!=" << sourceName(y, form);
     sep = ", ";
   }
-  if (dstDistinct)
+  if (dstDistinct || dstDistinctOnMadHazard)
     for (unsigned i = 0; i < srcReqs.size(); ++i)
-      if (srcReqs[i] != OperandReq::Imm) {
-        os << sep << "d!=" << sourceName(i, form);
+      if (srcReqs[i] != OperandReq::Imm && (dstDistinct || form.srcWidth(i) == form.dstWidth(0))) {
+        os << sep << "d!=" << sourceName(i, form) << (dstDistinct ? "" : " on gfx11");
         sep = ", ";
       }
   for (const ValueConstraint &c : constraints) {

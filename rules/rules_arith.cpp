@@ -75,6 +75,40 @@ Rule cvtSaturateRule(const Form &f) {
   r.restriction = "no 64-bit clamp: 64-bit compares with the bounds, a select of the low half";
   return r;
 }
+// gfx11's MAD forwarding bug (TargetInfo::mad64_overlap_hazard): a rule
+// whose v_mad_u64_u32 writes its 64-bit d while reading a source that d may
+// be refuses d == that source there (dstDistinctOnMadHazard). This twin
+// serves that case on gfx11: d's value is built in a fresh 64-bit
+// temporary, which no source is, and copied to d last.
+Rule viaTempOnMadHazard(const Rule &r) {
+  Rule v = r;
+  v.name = r.name + "-via-temp";
+  v.dstDistinctOnMadHazard = false;
+  const unsigned tmp = static_cast<unsigned>(v.temps.size());
+  v.temps.push_back(TempKind::V64);
+  auto toTemp = [&](Ref &x) {
+    if (x.kind == Ref::Kind::Dst && x.index == 0)
+      x = T(tmp, x.part);
+  };
+  for (TInst &ti : v.seq) {
+    toTemp(ti.dst.lo);
+    if (ti.dst.hi)
+      toTemp(*ti.dst.hi);
+    for (TOperand &o : ti.srcs) {
+      toTemp(o.lo);
+      if (o.hi)
+        toTemp(*o.hi);
+    }
+  }
+  v.seq.push_back(inst(Op::V_MOV_B32, D(0, Part::Lo), {T(tmp, Part::Lo)}));
+  v.seq.push_back(inst(Op::V_MOV_B32, D(0, Part::Hi), {T(tmp, Part::Hi)}));
+  const TargetPredicate base = r.target;
+  v.target = {"gfx11", [base](const targets::TargetInfo &t) { return t.mad64_overlap_hazard && base.holds(t); }};
+  v.restriction = r.restriction + "; on gfx11, where d is a source, built in a temporary and copied to d (a "
+                                  "v_mad_u64_u32 must not overlap its sources there: the MAD forwarding bug)";
+  return v;
+}
+
 } // namespace
 
 void addArithRules(std::vector<Rule> &out) {
@@ -190,6 +224,26 @@ void addArithRules(std::vector<Rule> &out) {
     mad.seq = {inst(Op::V_MUL_LO_U32, T(0), {S(0), S(1)}), inst(Op::V_ADD_U32, D(), {T(0), S(2)})};
     mad.restriction = "no 32-bit integer multiply-add (v_mad_u32_u24 is 24-bit only): multiply, then add";
     out.push_back(std::move(mad));
+    // With a constant addend, the low word of one v_mad_u64_u32: a*b + c
+    // mod 2^32 is the low word of the 64-bit a*b + c whatever c's high word
+    // is, so the 32-bit literal's extension to 64 bits does not matter
+    // (gfx10+: VOP3 takes a literal; clang emits the same for murmur3's
+    // h*5 + 0xe6546b64). The high word lands in a temporary nobody reads.
+    // One literal per VOP3 instruction: b a register, or an inline constant
+    // (-16..64); a literal b keeps the multiply and add.
+    for (const bool inlineB : {false, true}) {
+      Rule madLit = makeRule(Form{Opcode::MadLo, TypeClass::U, 32}, inlineB ? "mad64-lo-inline-b" : "mad64-lo",
+                             {OperandReq::Reg, inlineB ? OperandReq::Imm : OperandReq::Reg, OperandReq::Imm});
+      if (inlineB)
+        madLit.constraints = {when(src(1, "b") + 16 <= 80)};
+      madLit.temps = {TempKind::V32};
+      madLit.seq = {inst(Op::V_MAD_U64_U32, pair(D(), T(0)), {O(S(0)), O(S(1)), O(S(2))})};
+      madLit.target = {"gfx10+", [](const targets::TargetInfo &t) { return t.has_literal_in_vop3; }};
+      madLit.dstDistinct = true; // (gfx11's MAD forwarding bug; d == a keeps the multiply and add)
+      madLit.restriction = "no 32-bit integer multiply-add: the low word of v_mad_u64_u32 with the constant as its "
+                           "(literal) 64-bit addend, whose high word does not reach the low word";
+      out.push_back(std::move(madLit));
+    }
   }
   for (TypeClass t : {TypeClass::U, TypeClass::S}) {
     const bool sgn = t == TypeClass::S;
@@ -229,7 +283,9 @@ void addArithRules(std::vector<Rule> &out) {
     Rule mw = makeRule(Form{Opcode::MadWide, t, 32}, "mad64", {OperandReq::Any, OperandReq::Any, OperandReq::Any});
     mw.seq = {inst(sgn ? Op::V_MAD_I64_I32 : Op::V_MAD_U64_U32, D(), {S(0), S(1), S(2)})};
     mw.restriction = "none: one VOP3B multiply-add into a VGPR pair (its carry-out mask is written to VCC and unused)";
+    mw.dstDistinctOnMadHazard = true;
     out.push_back(mw);
+    out.push_back(viaTempOnMadHazard(mw));
     // mul.wide as the same multiply-add with c = 0: one quarter-rate
     // instruction instead of v_mul_lo_u32 + v_mul_hi_u32.
     Rule w = makeRule(Form{Opcode::MulWide, t, 32}, "mad64-zero", {OperandReq::Any, OperandReq::Any});
@@ -255,31 +311,40 @@ void addArithRules(std::vector<Rule> &out) {
     lo.seq = {cross[0], cross[1], inst(Op::V_MAD_U64_U32, D(), {S(0, Part::Lo), S(1, Part::Lo), I(0)}), cross[2]};
     lo.restriction = "no 64x64 multiply: al*bl as one v_mad_u64_u32, the cross products' low halves added to its high half";
     lo.proveInIntegers = true;
+    lo.dstDistinctOnMadHazard = true;
     out.push_back(lo);
+    out.push_back(viaTempOnMadHazard(lo));
     Rule mad = makeRule(Form{Opcode::MadLo, TypeClass::U, 64}, "mad64-cross",
                         {OperandReq::Any, OperandReq::Any, OperandReq::Any});
     mad.temps = {TempKind::V32, TempKind::V32};
     mad.seq = {cross[0], cross[1], inst(Op::V_MAD_U64_U32, D(), {S(0, Part::Lo), S(1, Part::Lo), S(2)}), cross[2]};
     mad.restriction = "as mul.lo.u64, with c as the v_mad_u64_u32 addend";
     mad.proveInIntegers = true;
+    mad.dstDistinctOnMadHazard = true;
     out.push_back(mad);
+    out.push_back(viaTempOnMadHazard(mad));
     // The high half of the 128-bit product: P = al*bh + hi(al*bl),
     // Q = ah*bl + lo(P), then ah*bh + hi(P) + hi(Q) (each step fits 64 bits).
+    // No multiply-add accumulates in place (gfx11's MAD forwarding bug):
+    // P goes to T(1), its high word aside to T(2), so that T(1) = (lo(P), 0)
+    // is Q's addend and Q lands in T(0).
     Rule hi = makeRule(Form{Opcode::MulHi, TypeClass::U, 64}, "mad64-chain", {OperandReq::Any, OperandReq::Any});
-    hi.temps = {TempKind::V64, TempKind::V64};
+    hi.temps = {TempKind::V64, TempKind::V64, TempKind::V32};
     hi.seq = {inst(Op::V_MUL_HI_U32, T(0, Part::Lo), {S(0, Part::Lo), S(1, Part::Lo)}),
               inst(Op::V_MOV_B32, T(0, Part::Hi), {I(0)}),
-              inst(Op::V_MAD_U64_U32, T(0), {S(0, Part::Lo), S(1, Part::Hi), T(0)}),
-              inst(Op::V_MOV_B32, T(1, Part::Lo), {T(0, Part::Lo)}),
+              inst(Op::V_MAD_U64_U32, T(1), {S(0, Part::Lo), S(1, Part::Hi), T(0)}),
+              inst(Op::V_MOV_B32, T(2), {T(1, Part::Hi)}),
               inst(Op::V_MOV_B32, T(1, Part::Hi), {I(0)}),
-              inst(Op::V_MAD_U64_U32, T(1), {S(0, Part::Hi), S(1, Part::Lo), T(1)}),
-              inst(Op::V_ADD_CO_U32, T(0, Part::Lo), {T(0, Part::Hi), T(1, Part::Hi)}),
-              inst(Op::V_ADDC_CO_U32, T(0, Part::Hi), {I(0), I(0), VCC()}),
-              inst(Op::V_MAD_U64_U32, D(), {S(0, Part::Hi), S(1, Part::Hi), T(0)})};
+              inst(Op::V_MAD_U64_U32, T(0), {S(0, Part::Hi), S(1, Part::Lo), T(1)}),
+              inst(Op::V_ADD_CO_U32, T(1, Part::Lo), {T(2), T(0, Part::Hi)}),
+              inst(Op::V_ADDC_CO_U32, T(1, Part::Hi), {I(0), I(0), VCC()}),
+              inst(Op::V_MAD_U64_U32, D(), {S(0, Part::Hi), S(1, Part::Hi), T(1)})};
     hi.restriction = "no 64x64 multiply: four 32x32 partial products chained through v_mad_u64_u32 addends, "
                      "the middle carries added into the last";
     hi.proveInIntegers = true;
+    hi.dstDistinctOnMadHazard = true;
     out.push_back(hi);
+    out.push_back(viaTempOnMadHazard(hi));
     // Signed: with a = A - 2^64*sa and b = B - 2^64*sb (sa, sb the sign
     // bits), a*b = A*B - 2^64*(sa*B + sb*A) + 2^128*sa*sb, so the signed high
     // half is the unsigned one minus (a < 0 ? b : 0) and (b < 0 ? a : 0),
@@ -288,29 +353,32 @@ void addArithRules(std::vector<Rule> &out) {
     // once over the integers (rule.opaqueProducts): what the proof
     // compares is then the corrections, a linear circuit.
     Rule shi = makeRule(Form{Opcode::MulHi, TypeClass::S, 64}, "umulhi-corrected", {OperandReq::Any, OperandReq::Any});
-    shi.temps = {TempKind::V64, TempKind::V64, TempKind::V64, TempKind::V32, TempKind::V32};
-    for (const TInst &ti : hi.seq) { // the unsigned high half, into T(2)
+    // hi's temporaries, then the unsigned product (T(3)) and two words.
+    shi.temps = hi.temps;
+    shi.temps.insert(shi.temps.end(), {TempKind::V64, TempKind::V32, TempKind::V32});
+    constexpr unsigned kProduct = 3;
+    for (const TInst &ti : hi.seq) { // the unsigned high half, into T(kProduct)
       TInst renamed = ti;
-      auto toT2 = [](Ref &r) {
+      auto toProduct = [](Ref &r) {
         if (r.kind == Ref::Kind::Dst)
-          r = T(2, r.part);
+          r = T(kProduct, r.part);
       };
-      toT2(renamed.dst.lo);
+      toProduct(renamed.dst.lo);
       for (TOperand &o : renamed.srcs)
-        toT2(o.lo);
+        toProduct(o.lo);
       shi.seq.push_back(renamed);
     }
-    // Subtract (x < 0 ? y : 0) from T(2): into `d` (a 64-bit ref's halves).
+    // Subtract (x < 0 ? y : 0) from T(kProduct): into `d` (a 64-bit ref's halves).
     auto correct = [&](unsigned x, unsigned y, Ref lo, Ref hi) {
       shi.seq.push_back(inst(Op::V_CMP_GT_I32, VCC(), {I(0), S(x, Part::Hi)}));
-      shi.seq.push_back(inst(Op::V_CNDMASK_B32, T(3), {I(0), S(y, Part::Lo), VCC()}));
-      shi.seq.push_back(inst(Op::V_CNDMASK_B32, T(4), {I(0), S(y, Part::Hi), VCC()}));
-      shi.seq.push_back(inst(Op::V_SUB_CO_U32, lo, {T(2, Part::Lo), T(3)}));
-      shi.seq.push_back(inst(Op::V_SUBB_CO_U32, hi, {T(2, Part::Hi), T(4), VCC()}));
+      shi.seq.push_back(inst(Op::V_CNDMASK_B32, T(kProduct + 1), {I(0), S(y, Part::Lo), VCC()}));
+      shi.seq.push_back(inst(Op::V_CNDMASK_B32, T(kProduct + 2), {I(0), S(y, Part::Hi), VCC()}));
+      shi.seq.push_back(inst(Op::V_SUB_CO_U32, lo, {T(kProduct, Part::Lo), T(kProduct + 1)}));
+      shi.seq.push_back(inst(Op::V_SUBB_CO_U32, hi, {T(kProduct, Part::Hi), T(kProduct + 2), VCC()}));
     };
-    correct(0, 1, T(2, Part::Lo), T(2, Part::Hi));
+    correct(0, 1, T(kProduct, Part::Lo), T(kProduct, Part::Hi));
     correct(1, 0, D(0, Part::Lo), D(0, Part::Hi));
-    shi.lemma = Rule::Lemma{hi.name, static_cast<unsigned>(hi.seq.size()), 2};
+    shi.lemma = Rule::Lemma{hi.name, static_cast<unsigned>(hi.seq.size()), kProduct};
     shi.opaqueProducts = true;
     shi.restriction = "no 64x64 multiply: the unsigned high half (the rule above), then minus b where a < 0 and "
                       "minus a where b < 0 (two's complement correction)";
@@ -330,11 +398,11 @@ void addArithRules(std::vector<Rule> &out) {
         reqs.push_back(OperandReq::Reg);
       Rule r = makeRule(f, std::string(low ? "mullo" : "mulhi") + (f.carryIn ? "-vcc-in" : "-vcc-out"), reqs);
       // The product rule's whole template, its destination renamed to the
-      // temporary `product` (unsigned: hi's T(2); signed: a sixth
-      // temporary, shi keeps its unsigned product in T(2); the low half:
-      // mul.lo.u64's, after its two temporaries).
+      // temporary `product` (unsigned: shi's T(3), after hi's three; signed:
+      // a seventh temporary, shi keeps its unsigned product in T(3); the low
+      // half: mul.lo.u64's, after its two temporaries).
       const Rule &product = low ? lo : sgn ? shi : hi;
-      const unsigned into = low ? 2 : sgn ? 5 : 2;
+      const unsigned into = low ? 2 : sgn ? 6 : 3;
       r.temps = low ? lo.temps : shi.temps;
       if (sgn || low)
         r.temps.push_back(TempKind::V64);

@@ -38,8 +38,13 @@ bool literalAllowed(Op op, unsigned index, const targets::TargetInfo &t) {
   const OpDef &d = opDef(op);
   if (op == Op::V_LSHRREV_B32_SDWA_W0 || op == Op::V_DUAL_CNDMASK_PAIR)
     return false; // SDWA and VOPD take no literal here
+  // 64-bit operands take inline constants only, but for v_mad_u64_u32's
+  // unsigned addend on gfx10+ (VOP3 literal): its 32-bit literal is
+  // zero-extended (LLVM's SIInstrInfo::isOperandLegal: the hardware
+  // zero-extends a literal for an unsigned 64-bit operand and sign-extends
+  // it for a signed one), so a value below 2^32 encodes as itself.
   if (d.srcs.at(index) == Slot::V64)
-    return false; // 64-bit operands take inline constants only
+    return op == Op::V_MAD_U64_U32 && index == 2 && t.has_literal_in_vop3;
   if (d.srcs.at(index) == Slot::Mask)
     return d.encoding == Encoding::SOP1 || d.encoding == Encoding::SOP2;
   switch (d.encoding) {

@@ -254,6 +254,7 @@ TargetInfo rdna(std::string name, std::string product, Generation gen) {
   // gfx1100 is the wave32 gfx11 target with the user-SGPR bug (gfx1101 and
   // gfx1103 are not affected); llc-19 -mcpu=gfx1100 emits user_sgpr_count 13.
   t.min_user_sgpr_count = t.name == "gfx1100" ? 13 : 0;
+  t.mad64_overlap_hazard = gen == Generation::GFX11;
   t.architected_workgroup_ids = gen >= Generation::GFX12;
   t.getpc_zero_extends = gen >= Generation::GFX12;
   t.architected_flat_scratch = gen >= Generation::GFX11;

@@ -64,6 +64,14 @@ struct TargetInfo {
   // gfx1030 does not have it, and clang's gfx1030 code does not mitigate it.
   // No supported target has it; the rule stays for a gfx101x TargetInfo.
   bool vmem_to_scalar_write_hazard = false;
+  // gfx11's MAD_U64/I64 intra-instruction forwarding bug (LLVM
+  // FeatureMADIntraFwdBug, in FeatureISAVersion11_Common): a
+  // v_mad_u64_u32 / v_mad_i64_i32 whose destination overlaps a source
+  // computes a wrong result, so LLVM selects V_MAD_*64_*32_gfx11 with an
+  // early-clobber destination there (clang-19 -O3 accumulates in place on
+  // gfx1030 and gfx1200, never on gfx1100). The verifier refuses a rule
+  // whose template could overlap them on such a target.
+  bool mad64_overlap_hazard = false;
   // Spellings that depend on wave size / generation.
   std::string vcc = "vcc";            // "vcc" (wave64) / "vcc_lo" (wave32)
   std::string exec = "exec";          // "exec" / "exec_lo"

@@ -282,6 +282,39 @@ TEST_CASE("literal immediates are legalised and still assemble") {
   }
 }
 
+TEST_CASE("gfx11's MAD forwarding bug: a multiply-add whose destination may overlap a source is refused there") {
+  const targets::TargetInfo &gfx1100 = *targets::findTarget("gfx1100");
+  const targets::TargetInfo &gfx1030 = *targets::findTarget("gfx1030");
+  // mad.wide.u32 d, a, b, c may have d == c: the table's rule refuses that
+  // on gfx11 (its via-temp twin serves it), and is proved everywhere.
+  rules::Rule mad = ruleNamed("mad.wide.u32/mad64");
+  CHECK(mad.dstDistinctOnMadHazard);
+  CHECK(verify::proveRule(mad, gfx1100).status == verify::ProofResult::Status::Proved);
+  rules::Rule inPlace = mad;
+  inPlace.dstDistinctOnMadHazard = false;
+  const verify::ProofResult p = verify::proveRule(inPlace, gfx1100);
+  CHECK(p.status == verify::ProofResult::Status::Failed);
+  CHECK(p2a::testing::contains(p.counterexample, "forwarding bug"));
+  CHECK(verify::proveRule(inPlace, gfx1030).status == verify::ProofResult::Status::Proved);
+  // A temporary accumulated in place overlaps itself whatever the operands.
+  using namespace rules::dsl;
+  rules::Rule acc = ruleNamed("mul.wide.u32/mad64-zero");
+  acc.temps = {rules::TempKind::V64};
+  acc.seq = {inst(Op::V_MAD_U64_U32, T(0), {S(0), S(1), I(0)}), inst(Op::V_MAD_U64_U32, T(0), {S(0), S(1), T(0)})};
+  CHECK(verify::mad64Overlap(acc, gfx1100).has_value());
+  CHECK_FALSE(gfx1030.mad64_overlap_hazard);
+  CHECK(verify::proveRule(acc, gfx1100).status == verify::ProofResult::Status::Failed);
+  // Selection on gfx11 takes the twin where d is c, the rule elsewhere.
+  for (const char *snippet : {"mad.wide.u32 %rd1, %r1, %r2, %rd1;", "mad.wide.u32 %rd3, %r1, %r2, %rd1;"}) {
+    translate::Translation tr = translateOrFail(snippet, gfx1100);
+    REQUIRE_FALSE(tr.instructions.empty());
+    const bool aliased = std::string(snippet).find("%rd1, %r1") != std::string::npos;
+    CHECK(tr.instructions[0].rule->name == (aliased ? "mad.wide.u32/mad64-via-temp" : "mad.wide.u32/mad64"));
+    translate::Translation other = translateOrFail(snippet, gfx1030);
+    CHECK(other.instructions[0].rule->name == "mad.wide.u32/mad64");
+  }
+}
+
 TEST_CASE("a wrong rule is refuted with a counterexample") {
   using namespace rules::dsl;
   // alignbit(b, a, 32 - c) without the c != 0 condition is wrong for c = 0.

@@ -1813,6 +1813,26 @@ TEST_CASE("the emulator flags missing wait states from the target's hazard table
   CHECK_FALSE(runHand("gfx900", prologue(*targets::findTarget("gfx900")) + vmem + "\ts_mov_b64 s[4:5], 0\n").fault);
 }
 
+TEST_CASE("gfx11's MAD forwarding bug: a multiply-add source word its destination overlaps reads junk") {
+  // 7 * 5 + 3, the addend in v[4:5]; the result's words stored to out.
+  auto run = [](const char *cpu, const std::string &mad, const char *stored) {
+    const targets::TargetInfo &t = *targets::findTarget(cpu);
+    const std::string body = prologue(t) + "\tv_mov_b32 v4, 3\n\tv_mov_b32 v5, 0\n\t" + mad + "\n\t" +
+                             t.mnemonic("global_store_dword") + " v[2:3], " + stored + ", off\n";
+    HandRun r = runHand(cpu, body);
+    REQUIRE_FALSE(r.fault);
+    return loadLE(r.out.data(), 4);
+  };
+  // In place: the addend is read after the instruction overwrote it on gfx11 only.
+  CHECK(run("gfx1030", "v_mad_u64_u32 v[4:5], vcc_lo, 7, 5, v[4:5]", "v4") == 38);
+  CHECK(run("gfx1200", "v_mad_co_u64_u32 v[4:5], vcc_lo, 7, 5, v[4:5]", "v4") == 38);
+  CHECK(run("gfx1100", "v_mad_u64_u32 v[4:5], vcc_lo, 7, 5, v[4:5]", "v4") != 38);
+  // clang's overlap of the low destination word with the addend's high
+  // word leaves the low word right (it does not depend on that word).
+  CHECK(run("gfx1100", "v_mad_u64_u32 v[5:6], vcc_lo, 7, 5, v[4:5]", "v5") == 38);
+  CHECK(run("gfx1100", "v_mad_u64_u32 v[6:7], vcc_lo, 7, 5, v[4:5]", "v6") == 38);
+}
+
 TEST_CASE("the emulator bounds-checks memory and registers") {
   const targets::TargetInfo &t = *targets::findTarget("gfx942");
   HandRun oob = runHand("gfx942", prologue(t) + "\tglobal_store_dword v[2:3], v0, off offset:256\n");

@@ -307,6 +307,24 @@ std::optional<Fault> Emulator::checkHazards(Wave &w, const targets::InstFacts &f
                          " between; " + h->rule->cite);
 }
 
+namespace {
+
+// `value` (source operand `src`) with each 32-bit word that destination
+// `dst` (a VGPR pair) overlaps replaced by an unspecified one.
+BV withOverwrittenWords(const BV &value, const Operand &src, const Operand &dst, amd::EvalContext &ec) {
+  if (src.kind != Operand::Kind::V)
+    return value;
+  uint64_t v = value.value();
+  for (unsigned k = 0; k < value.width() / 32 && k < src.count; ++k)
+    if (src.index + k >= dst.index && src.index + k < dst.index + 2) {
+      const uint64_t junk = ec.unspecified(32).value();
+      v = (v & ~(0xffffffffull << (32 * k))) | (junk << (32 * k));
+    }
+  return BV::constant(value.width(), v);
+}
+
+} // namespace
+
 std::optional<Fault> Emulator::execAlu(Wave &w, const Parsed &written, long inst) {
   std::string key = stripEncoding(written.mnemonic);
   // v_cmpx_*: the compare, its result written to EXEC too (Vega ISA 12.8
@@ -435,6 +453,16 @@ std::optional<Fault> Emulator::execAlu(Wave &w, const Parsed &written, long inst
   // instruction reads all its sources before writing (in-place is fine).
   std::vector<std::optional<BV>> results(W_);
   uint64_t carry = 0;
+  // gfx11's MAD forwarding bug (TargetInfo::mad64_overlap_hazard): a
+  // v_mad_u64_u32 / v_mad_i64_i32 source word that its own destination
+  // overlaps may be read after the instruction wrote it. LLVM forbids the
+  // overlap (an early-clobber destination) except with a word whose value
+  // does not matter, as clang's v_mad_u64_u32 v[1:2], s15, s2, v[0:1] for
+  // a 32-bit result; here such a word reads an unspecified value, so a
+  // result that depends on it shows as a wrong result.
+  const bool madOverlapHazard =
+      t_.mad64_overlap_hazard && (*op == amd::Op::V_MAD_U64_U32 || *op == amd::Op::V_MAD_I64_I32) &&
+      dst.kind == Operand::Kind::V;
   for (unsigned lane = 0; lane < W_; ++lane) {
     const bool active = scalar || ((ex >> lane) & 1);
     if (!active && def.dst != amd::Slot::Mask && !def.carryOut)
@@ -444,6 +472,8 @@ std::optional<Fault> Emulator::execAlu(Wave &w, const Parsed &written, long inst
     std::vector<BV> srcs;
     for (size_t i = 0; i < def.srcs.size(); ++i) {
       srcs.push_back(laneValue(w, p.ops[ndst + i], def.srcs[i], lane));
+      if (madOverlapHazard)
+        srcs.back() = withOverwrittenWords(srcs.back(), p.ops[ndst + i], dst, ec);
       if (sdwa && i < 2 && (srcSel[i].bits < 32 || srcSel[i].sext)) {
         const BV part = BV::constant(srcSel[i].bits, srcs.back().value() >> srcSel[i].shift);
         srcs.back() = srcSel[i].bits == 32 ? part : srcSel[i].sext ? part.sext(32) : part.zext(32);
