@@ -134,6 +134,13 @@ struct LoweredInst {
   ptx::Instruction ptx;
   const rules::Rule *rule = nullptr;
   std::vector<MInst> insts;
+  // The rule's destination and the register sources its proof lets that
+  // destination be (same class; proof/verifier.cpp proves each aliasing,
+  // and the rule is not dstDistinct on this target): register assignment
+  // may give the destination the register of such a source whose value
+  // ends here (select::lowerWith fills them; nothing else does).
+  unsigned aliasDst = ~0u;
+  std::vector<unsigned> aliasSrcs;
 };
 
 // A symbol's address half as a relocated 32-bit constant

@@ -77,6 +77,19 @@ struct Pool {
     return take(count, align);
   }
 
+  // Whether a given-back block of `count` registers (aligned) could hold a
+  // value to position `end`: takeForTemp would not need fresh ones.
+  bool hasGivenBack(unsigned count, unsigned align, long end) const {
+    for (unsigned base = 0; base + count <= released.size(); base += align) {
+      bool ok = true;
+      for (unsigned k = 0; k < count && ok; ++k)
+        ok = isFree(base + k, end);
+      if (ok)
+        return true;
+    }
+    return false;
+  }
+
   // Whether register r may hold a value to position `end`.
   bool isFree(unsigned r, long end = kNotLent) const {
     return r >= used.size() || (released[r] && (lentUntil[r] == kNotLent || end < lentUntil[r]));
@@ -119,7 +132,7 @@ struct Pool {
 } // namespace
 
 mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, unsigned firstVgpr,
-                         unsigned firstSgpr, const LiveIntervals *live) {
+                         unsigned firstSgpr, const LiveIntervals *live, DyingSources sharing) {
   const unsigned n = static_cast<unsigned>(fn.vregs.size());
   const unsigned unset = ~0u;
   mir::Allocation a;
@@ -387,6 +400,38 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
       }
     }
   };
+  // A rule's destination that starts here takes the register of a source
+  // whose value ends here, where the rule's proof covers the two being one
+  // register (LoweredInst::aliasSrcs): PTX's `d, d, b` in effect, which
+  // frees a register for the instruction's other values (a dying source's
+  // register is otherwise released only after the instruction).
+  auto takeDyingSource = [&](size_t u) {
+    const mir::LoweredInst &li = fn.body[u];
+    const unsigned d = li.aliasDst;
+    if (li.aliasSrcs.empty() || d >= n || a.phys[d] != unset || spilled(d) || !isVgprValue(d) || pairOf[d] >= 0 ||
+        !reusable(d) || !hasInterval(d) || firstPos[d] != static_cast<long>(u) || fn.vregs[d].readInPlace ||
+        pairRole[d])
+      return; // (a value a later copy packs into a pair keeps the register that copy prefers)
+    // WhereFresh: only where d would otherwise need a fresh register;
+    // elsewhere the usual choice stands (it keeps the registers later copies
+    // and pairs were fitted to).
+    if (sharing == DyingSources::WhereFresh && vgprs.hasGivenBack(width(d), width(d), lastUse[d]))
+      return;
+    for (unsigned s : li.aliasSrcs) {
+      if (s >= n || s == d || a.phys[s] == unset || spilled(s) || fn.vregs[s].cls != fn.vregs[d].cls ||
+          pairOf[s] >= 0 || !reusable(s) || !hasInterval(s) || released[s] || handedOn[s] ||
+          lastUse[s] != static_cast<long>(u) || fn.vregs[s].readInPlace)
+        continue;
+      bool usable = true;
+      for (unsigned k = 0; k < width(s) && usable; ++k)
+        usable = !sharedReg(a.phys[s] + k) && !vgprs.lentBefore(a.phys[s] + k, lastUse[d]);
+      if (!usable)
+        continue;
+      a.phys[d] = a.phys[s];
+      handedOn[s] = static_cast<uint8_t>((1u << width(s)) - 1);
+      return;
+    }
+  };
   auto releaseOne = [&](unsigned v) {
     if (a.phys[v] == unset)
       return;
@@ -431,8 +476,11 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     for (unsigned v : takesBackAt[u])
       for (unsigned k = 0; k < width(v); ++k)
         vgprs.takeBack(a.phys[v] + k);
-    if (live)
+    if (live) {
       coalesceCopies(u);
+      if (sharing != DyingSources::Keep)
+        takeDyingSource(u);
+    }
     for (unsigned v : startsAt[u])
       if (a.phys[v] == unset)
         assign(v);
@@ -483,6 +531,25 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   a.numVgprs = static_cast<unsigned>(vgprs.used.size());
   a.numSgprs = static_cast<unsigned>(sgprs.used.size());
   return a;
+}
+
+unsigned remainingCopies(const mir::Function &fn, const mir::Allocation &a) {
+  auto physOf = [&](const mir::MOperand &o) {
+    return a.phys[o.vreg] + (o.part == rules::Part::Hi ? 1u : 0u);
+  };
+  unsigned copies = 0;
+  for (const mir::LoweredInst &li : fn.body)
+    for (const mir::MInst &mi : li.insts)
+      if (mi.op == amd::Op::V_MOV_B32 && mi.dst.kind == mir::MOperand::Kind::VReg && mi.srcs.size() == 1 &&
+          mi.srcs[0].kind == mir::MOperand::Kind::VReg && mi.dst.vreg < a.phys.size() &&
+          mi.srcs[0].vreg < a.phys.size() && physOf(mi.dst) != physOf(mi.srcs[0]))
+        ++copies;
+  return copies;
+}
+
+bool betterAllocation(const mir::Function &fn, const mir::Allocation &x, const mir::Allocation &y) {
+  const unsigned cx = remainingCopies(fn, x), cy = remainingCopies(fn, y);
+  return (x.numVgprs < y.numVgprs && cx <= cy) || (x.numVgprs == y.numVgprs && cx < cy);
 }
 
 } // namespace p2a::regalloc

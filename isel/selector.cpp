@@ -421,6 +421,19 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
     }
     legalize(std::move(mi), t, trial, lowered.insts, &movedLiterals);
   }
+  if (!rule.scalar && !rule.dstDistinctOn(t) && !inst.dsts.empty() && inst.dsts[0].isReg()) {
+    const unsigned d = b.dstVregs[0];
+    for (size_t i = 0; i < inst.srcs.size(); ++i) {
+      const ptx::Operand &s = inst.srcs[i];
+      if (!s.isReg() || inst.form.srcWidth(static_cast<unsigned>(i)) != inst.form.dstWidth(0))
+        continue;
+      const unsigned v = b.regVreg(s.reg, inst.form.srcWidth(static_cast<unsigned>(i)));
+      if (v != d && trial.vregs[v].cls == trial.vregs[d].cls)
+        lowered.aliasSrcs.push_back(v);
+    }
+    if (!lowered.aliasSrcs.empty())
+      lowered.aliasDst = d;
+  }
   trial.body.push_back(std::move(lowered));
   return true;
 }

@@ -34,6 +34,11 @@ bool Lowering::assignRegisters(bool lowered) {
     for (const auto &[temp, pos] : spillTemps_) // a spilled value's stand-in lives in its statement
       live.start[temp] = live.end[temp] = static_cast<long>(pos);
     out_.allocation = regalloc::allocate(fn_, t_, abiVgprs + laneVgprs, firstSgpr, &live);
+    for (regalloc::DyingSources sharing : {regalloc::DyingSources::WhereFresh, regalloc::DyingSources::Always}) {
+      mir::Allocation other = regalloc::allocate(fn_, t_, abiVgprs + laneVgprs, firstSgpr, &live, sharing);
+      if (regalloc::betterAllocation(fn_, other, out_.allocation))
+        out_.allocation = std::move(other);
+    }
     out_.numVgprs = out_.allocation.numVgprs;
     out_.numSgprs = out_.allocation.numSgprs;
     out_.spillLaneVgprs = laneVgprs;

@@ -65,4 +65,41 @@ TEST_CASE("a hole lends its registers only to values that end before the value r
   CHECK(a.numVgprs == 3);        // a and b share; c and d their own (4 without the hole)
 }
 
+TEST_CASE("a destination takes a dying source's register only where the rule's proof allows it") {
+  // 0: a = 1; 1: b = 2; 2: c = a + b; 3: e = c + 1. Sharing: c takes a's
+  // register, e takes c's: two VGPRs instead of three.
+  mir::Function fn;
+  fn.vregs = {{mir::RegClass::V32, "%a"}, {mir::RegClass::V32, "%b"}, {mir::RegClass::V32, "%c"},
+              {mir::RegClass::V32, "%e"}};
+  fn.body.push_back(statement({{amd::Op::V_MOV_B32, vreg(0), {mir::immOperand(1)}}}));
+  fn.body.push_back(statement({{amd::Op::V_MOV_B32, vreg(1), {mir::immOperand(2)}}}));
+  fn.body.push_back(statement({{amd::Op::V_ADD_U32, vreg(2), {vreg(0), vreg(1)}}}));
+  fn.body.push_back(statement({{amd::Op::V_ADD_U32, vreg(3), {vreg(2), mir::immOperand(1)}}}));
+  regalloc::LiveIntervals live{{0, 1, 2, 3}, {2, 2, 3, 3}, {}, {}};
+  const targets::TargetInfo &t = *targets::findTarget("gfx942");
+  // No rule said d may be a source: no sharing, whatever is asked.
+  const mir::Allocation unmarked = regalloc::allocate(fn, t, 0, 0, &live, regalloc::DyingSources::Always);
+  CHECK(unmarked.numVgprs == 3);
+  fn.body[2].aliasDst = 2;
+  fn.body[2].aliasSrcs = {0, 1};
+  fn.body[3].aliasDst = 3;
+  fn.body[3].aliasSrcs = {2};
+  const mir::Allocation kept = regalloc::allocate(fn, t, 0, 0, &live);
+  CHECK(kept.numVgprs == 3);
+  const mir::Allocation shared = regalloc::allocate(fn, t, 0, 0, &live, regalloc::DyingSources::Always);
+  CHECK(shared.numVgprs == 2);
+  CHECK(shared.phys[2] == shared.phys[0]);
+  CHECK(shared.phys[3] == shared.phys[2]);
+  CHECK(regalloc::betterAllocation(fn, shared, kept));
+  CHECK_FALSE(regalloc::betterAllocation(fn, kept, shared));
+  // WhereFresh: at 2 no register has been given back, so c shares; at 3 a's
+  // is not free either (handed on): e shares too.
+  CHECK(regalloc::allocate(fn, t, 0, 0, &live, regalloc::DyingSources::WhereFresh).numVgprs == 2);
+  // A source that lives on is never taken.
+  live.end[0] = 3;
+  fn.body[3].insts[0].srcs[1] = vreg(0);
+  const mir::Allocation livesOn = regalloc::allocate(fn, t, 0, 0, &live, regalloc::DyingSources::Always);
+  CHECK(livesOn.phys[2] != livesOn.phys[0]);
+}
+
 } // TEST_SUITE
