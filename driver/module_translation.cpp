@@ -56,8 +56,8 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   bool anyBody = false;
   const bool hasKernels = std::any_of(pr.module.functions.begin(), pr.module.functions.end(),
                                       [](const ast::Function &f) { return f.is_entry && f.body; });
-  std::vector<const ast::Function *> translated;
-  for (const ast::Function &f : pr.module.functions) {
+  std::vector<ast::Function *> translated;
+  for (ast::Function &f : pr.module.functions) {
     if (!f.body)
       continue; // a prototype or .extern declaration
     anyBody = true;
@@ -82,7 +82,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   };
   std::vector<Slot> slots(translated.size());
   auto translateOne = [&](size_t i) {
-    const ast::Function &f = *translated[i];
+    ast::Function &f = *translated[i];
     Slot &slot = slots[i];
     FunctionResult &fr = slot.fr;
     try {
@@ -99,6 +99,11 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
         // lowered with its ABI; its statements also fill `translation` so that
         // stats and the report see one shape for kernels and functions.
         std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, slot.diags, /*partial=*/true);
+        // Its syntax tree is read by nothing else (inlining looks up .func
+        // bodies only, and tests is_entry before body): it goes now rather
+        // than with the module's, for what it is worth at the peak (stdgpu's
+        // 148k-line module: a third of the heap while kernels are lowered).
+        f.body.reset();
         const bool decoded = !errorsSince(slot.diags, 0);
         // A failed kernel's partial lowering only fills the report's rows: not
         // for one inlined past any readable size (VanitySearch's reach 400k
@@ -132,6 +137,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
             ti.ptxText = what;
             ti.loc = kernelLoc;
             ti.gcn = code;
+            ti.amdLines = static_cast<unsigned>(code.size());
             fr.translation.instructions.push_back(std::move(ti));
           };
           abiRow(kt.prologue, "(kernel entry: load the kernel arguments)");
@@ -213,6 +219,13 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
       res.assembly += piece;
       lines += static_cast<unsigned>(std::count(piece.begin(), piece.end(), '\n'));
     };
+    // (Reserved whole: grown by doubling, the text's capacity reached twice
+    // its size at the peak of a large module's translation.)
+    size_t textBytes = 1 << 16;
+    for (const FunctionResult &f : res.functions)
+      if (f.kernel)
+        textBytes += f.kernel->assembly.size() + f.kernel->metadata.size() + f.name.size() + 16;
+    res.assembly.reserve(textBytes);
     append(klower::moduleHeader(t));
     for (const std::string &name : res.inlinedFunctions)
       append("; .func " + name + ": inlined into the kernels that call it\n");
@@ -222,6 +235,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
       if (f.kernel) {
         f.firstAsmLine = lines + 1;
         append(f.kernel->assembly);
+        f.kernel->assembly = std::string(); // (in the module's text now: one copy)
         f.asmLineCount = lines + 1 - f.firstAsmLine;
         metadata.push_back(f.kernel->metadata);
       } else { // a .func's instructions (no call convention yet)

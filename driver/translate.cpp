@@ -78,6 +78,7 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
     ti.cycles = costs.cost(*li.rule, t).cycles;
     for (const mir::MInst &mi : li.insts)
       ti.gcn.push_back(printer::printInst(mi, fn, out.allocation, t));
+      ++ti.amdLines;
     out.instructions.push_back(std::move(ti));
   }
   if (!lowered)
@@ -107,7 +108,7 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
 unsigned amdInstructionCount(const Translation &tr) {
   unsigned n = 0;
   for (const TranslatedInstruction &ti : tr.instructions)
-    n += static_cast<unsigned>(ti.gcn.size());
+    n += ti.amdLines;
   return n;
 }
 

@@ -199,7 +199,8 @@ struct TranslatedInstruction {
   std::string ptxText;
   ::ptx::ast::SourceLoc loc;
   const rules::Rule *rule = nullptr;
-  std::vector<std::string> gcn; // complete lines for the target
+  std::vector<std::string> gcn; // complete lines for the target (when listed)
+  unsigned amdLines = 0;        // how many AMD instructions it has (gcn.size() when listed)
   double cycles = 0;            // from LLVM's scheduling model, per rule
   std::string note;             // why a statement has no code of its own ("folded into line 12")
 };

@@ -161,7 +161,8 @@ void Lowering::assemble() {
       ti.cycles += fn_.body[i].rule ? costs_.cost(*fn_.body[i].rule, t_).cycles : 0;
       continue;
     }
-    ti.ptxText = s.text;
+    if (opts_.keepListing)
+      ti.ptxText = s.text;
     ti.loc = s.loc;
     ti.rule = fn_.body[i].rule;
     ti.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
@@ -178,10 +179,14 @@ void Lowering::assemble() {
     for (const MInst &mi : printer::expandBundle(ci.mi, t_)) {
     const std::string text = printer::printInst(mi, fn_, out_.allocation, t_);
     const long source = ci.stmt >= 0 ? long(k_.sourceOf(static_cast<size_t>(ci.stmt))) : -1;
-    std::vector<std::string> &owner = source >= 0 ? out_.statements[static_cast<size_t>(source)].gcn
-                                      : ci.stmt == mir::kPrologue ? out_.prologue
-                                                                   : out_.epilogue;
-    owner.push_back(text);
+    if (source >= 0) {
+      mir::TranslatedInstruction &row = out_.statements[static_cast<size_t>(source)];
+      ++row.amdLines;
+      if (opts_.keepListing)
+        row.gcn.push_back(text);
+    } else {
+      (ci.stmt == mir::kPrologue ? out_.prologue : out_.epilogue).push_back(text);
+    }
     out_.codeStmt.push_back(static_cast<int>(source));
     out_.codeAsmLine.push_back(kHeaderLines + 1 + lines);
     a += "\t" + text + "\n";
@@ -214,7 +219,7 @@ void Lowering::assemble() {
   if (t_.wave32())
     a += "\t\t.amdhsa_wavefront_size32 1\n";
   a += "\t.end_amdhsa_kernel\n";
-  out_.assembly = a;
+  out_.assembly = std::move(a);
   out_.metadata = metadataEntry(nv);
 }
 

@@ -35,7 +35,8 @@ constexpr unsigned kHiddenArgsBytes = 256;
 struct KernelTranslation {
   std::string name;
   std::string target;
-  // The complete text for this kernel: code section, symbol, descriptor.
+  // The complete text for this kernel: code section, symbol, descriptor
+  // (moved into the module's text by translateModule, which empties it).
   std::string assembly;
   // Per kernel statement (same index as the decoded Kernel::body, whatever
   // order scheduling gave them): what it became.
@@ -100,6 +101,12 @@ struct Options {
   // Statements reordered within their blocks before lowering
   // (kernel/transforms/statement_scheduling.hpp); off: as written (`-fno-schedule`).
   bool schedule = true;
+  // Each statement's row keeps its PTX text and AMD lines
+  // (TranslatedInstruction::ptxText, gcn): for listings, reports and
+  // `check`. A batch translation with no report keeps only counts, rules
+  // and locations: the text of every AMD line a second time was a sixth of
+  // a large module's peak memory.
+  bool keepListing = true;
 };
 
 // The lowering's steps, in the order Lowering::run takes them.

@@ -339,12 +339,16 @@ struct Assembler::Impl {
     llvm::SMLoc includeLoc = llvm::SMLoc::getFromPointer(
         s->srcMgr.getMemoryBuffer(sentinel)->getBufferStart());
     // A final newline is added when missing (so that a comment on the last
-    // line is kept whole; llvm-mc drops such a comment).
-    std::string owned(text);
-    if (!owned.empty() && owned.back() != '\n')
-      owned.push_back('\n');
-    s->bufferId = s->srcMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(owned, "<input>"), includeLoc);
+    // line is kept whole; llvm-mc drops such a comment). The buffer is the
+    // one copy of the text (a module's assembly is tens of MB at the peak
+    // of its translation).
+    const bool addNewline = !text.empty() && text.back() != '\n';
+    std::unique_ptr<llvm::WritableMemoryBuffer> buffer =
+        llvm::WritableMemoryBuffer::getNewUninitMemBuffer(text.size() + addNewline, "<input>");
+    std::copy(text.begin(), text.end(), buffer->getBufferStart());
+    if (addNewline)
+      buffer->getBufferStart()[text.size()] = '\n';
+    s->bufferId = s->srcMgr.AddNewSourceBuffer(std::move(buffer), includeLoc);
     s->sink.srcMgr = &s->srcMgr;
     s->sink.bufferId = s->bufferId;
     s->srcMgr.setDiagHandler(&DiagSink::sourceMgrHandler, &s->sink);

@@ -163,6 +163,27 @@ TEST_CASE("batch: --stats=json agrees with the inputs and the outputs") {
     ++seen;
   }
   CHECK(seen == 4);
+  // With a report the rows keep their text (klower::Options::keepListing);
+  // without, only counts and rules: the statistics are the same.
+  Run withReport = run({t.root, "-o", tempPath("out_report"), "--stats=json", "-j", "2",
+                        "--report=" + tempPath("report.html")});
+  llvm::json::Value w = parseJson(withReport.out);
+  auto functionsOf = [](const llvm::json::Value &stats) {
+    std::map<std::string, std::pair<int64_t, std::string>> out; // name -> (AMD instructions, rules)
+    for (const llvm::json::Value &f : *stats.getAsObject()->getArray("per_file"))
+      if (const llvm::json::Array *fns = f.getAsObject()->getArray("functions"))
+        for (const llvm::json::Value &k : *fns) {
+          const llvm::json::Object &ko = *k.getAsObject();
+          std::string rules;
+          llvm::raw_string_ostream os(rules);
+          os << llvm::json::Value(llvm::json::Object(*ko.getObject("rules")));
+          out[ko.getString("name")->str()] = {*ko.getInteger("amd_instructions"), os.str()};
+        }
+    return out;
+  };
+  const auto plain = functionsOf(v), listed = functionsOf(w);
+  CHECK(plain.size() >= 2);
+  CHECK(plain == listed);
 }
 
 TEST_CASE("batch: outputs and diagnostics do not depend on -j") {

@@ -122,8 +122,10 @@ Translated translateKernel(const std::string &src, const targets::TargetInfo &t,
   module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel(), {}, lo);
   Translated r;
   r.ok = m.ok && !m.functions.empty() && m.functions[0].kernel;
-  if (r.ok)
+  if (r.ok) {
     r.kernel = *m.functions[0].kernel;
+    r.kernel.assembly = m.assembly; // (the module took the kernel's text: one kernel, its text)
+  }
   return r;
 }
 

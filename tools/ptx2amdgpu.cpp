@@ -561,6 +561,7 @@ int runTranslateFiles() {
   opts.maxInputBytes = maxInputBytes();
   opts.colors = stderrColors();
   opts.keepResults = !ReportFile.empty();
+  opts.lowering.keepListing = opts.keepResults; // (only the report reads the rows' text)
   opts.lowering.maxVgprs = MaxVgprs;
   opts.lowering.maxSgprs = MaxSgprs;
   opts.lowering.schedule = !NoSchedule;
