@@ -34,7 +34,13 @@ bool Lowering::assignRegisters(bool lowered) {
     for (const auto &[temp, pos] : spillTemps_) // a spilled value's stand-in lives in its statement
       live.start[temp] = live.end[temp] = static_cast<long>(pos);
     out_.allocation = regalloc::allocate(fn_, t_, abiVgprs + laneVgprs, firstSgpr, &live);
+    // (Past kLargeKernel statements, Always only: each allocation of
+    // KeyHunt's 100k-statement kernels, lowered four times each, is a
+    // quarter second.)
+    constexpr size_t kLargeKernel = 20000;
     for (regalloc::DyingSources sharing : {regalloc::DyingSources::WhereFresh, regalloc::DyingSources::Always}) {
+      if (sharing == regalloc::DyingSources::WhereFresh && fn_.body.size() > kLargeKernel)
+        continue;
       mir::Allocation other = regalloc::allocate(fn_, t_, abiVgprs + laneVgprs, firstSgpr, &live, sharing);
       if (regalloc::betterAllocation(fn_, other, out_.allocation))
         out_.allocation = std::move(other);

@@ -3,6 +3,8 @@
 #include "rules/rules_builtin.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <stdexcept>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -50,15 +52,11 @@ const std::vector<RuleFamilyDef> &familyDefs() {
 
 // The built families. Never destroyed: freeing thousands of rules at exit
 // costs a small file's translation a few percent, and nothing runs after it.
-struct BuiltFamily {
-  std::once_flag once;
-  std::vector<Rule> *rules = nullptr;
-};
-
-BuiltFamily *builtFamilies() {
-  static BuiltFamily *built = new BuiltFamily[familyDefs().size()];
-  return built;
-}
+// A built family is published through an atomic pointer (namespace scope:
+// no guard to test), so that asking whether a rule is the table's own --
+// selection's cost lookup does, per candidate -- is one load.
+std::atomic<const std::vector<Rule> *> builtFamily[kRuleFamilyCount];
+std::once_flag buildingFamily[kRuleFamilyCount];
 
 // The rules of one opcode's forms, by form id, in table order.
 using OpcodeIndex = std::unordered_map<unsigned, std::vector<const Rule *>>;
@@ -94,24 +92,27 @@ bool familyServesOpcode(unsigned family, ptx::Opcode op) {
 }
 
 const std::vector<Rule> &ruleFamily(unsigned family) {
-  BuiltFamily &b = builtFamilies()[family];
-  std::call_once(b.once, [&] {
+  if (const std::vector<Rule> *built = builtFamily[family].load(std::memory_order_acquire))
+    return *built;
+  std::call_once(buildingFamily[family], [&] {
+    if (familyDefs().size() != kRuleFamilyCount)
+      throw std::logic_error("rules: kRuleFamilyCount does not match the families");
     auto *rules = new std::vector<Rule>;
     familyDefs()[family].build(*rules);
     for (size_t i = 0; i < rules->size(); ++i) {
       (*rules)[i].family = family;
       (*rules)[i].familyIndex = static_cast<unsigned>(i);
     }
-    b.rules = rules;
+    builtFamily[family].store(rules, std::memory_order_release);
   });
-  return *b.rules;
+  return *builtFamily[family].load(std::memory_order_acquire);
 }
 
 bool inRuleTable(const Rule &r) {
-  if (r.family >= familyDefs().size())
-    return false;
-  const std::vector<Rule> &rules = ruleFamily(r.family);
-  return r.familyIndex < rules.size() && &rules[r.familyIndex] == &r;
+  // (A family not yet built has no rules: r is a copy made elsewhere.)
+  const std::vector<Rule> *rules =
+      r.family < kRuleFamilyCount ? builtFamily[r.family].load(std::memory_order_acquire) : nullptr;
+  return rules && r.familyIndex < rules->size() && &(*rules)[r.familyIndex] == &r;
 }
 
 RuleList ruleTable() {
