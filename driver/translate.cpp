@@ -76,9 +76,10 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
     ti.loc = li.ptx.loc;
     ti.rule = li.rule;
     ti.cycles = costs.cost(*li.rule, t).cycles;
-    for (const mir::MInst &mi : li.insts)
+    for (const mir::MInst &mi : li.insts) {
       ti.gcn.push_back(printer::printInst(mi, fn, out.allocation, t));
       ++ti.amdLines;
+    }
     out.instructions.push_back(std::move(ti));
   }
   if (!lowered)

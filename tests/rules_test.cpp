@@ -282,6 +282,21 @@ TEST_CASE("literal immediates are legalised and still assemble") {
   }
 }
 
+TEST_CASE("a snippet's AMD instruction count is the lines it lists") {
+  // shf.l.clamp with a register shift is several AMD instructions: the count
+  // (TranslatedInstruction::amdLines, what --stats reports) is each row's
+  // listed lines, not one per row.
+  const translate::Translation tr =
+      translateOrFail("shf.l.clamp.b32 %0, %1, %2, %3;\nadd.u32 %4, %0, %1;", targets::defaultTarget());
+  unsigned listed = 0;
+  for (const mir::TranslatedInstruction &ti : tr.instructions) {
+    CHECK(ti.amdLines == ti.gcn.size());
+    listed += static_cast<unsigned>(ti.gcn.size());
+  }
+  CHECK(tr.instructions.front().gcn.size() > 1);
+  CHECK(translate::amdInstructionCount(tr) == listed);
+}
+
 TEST_CASE("gfx11's MAD forwarding bug: a multiply-add whose destination may overlap a source is refused there") {
   const targets::TargetInfo &gfx1100 = *targets::findTarget("gfx1100");
   const targets::TargetInfo &gfx1030 = *targets::findTarget("gfx1030");
