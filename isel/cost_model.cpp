@@ -3,6 +3,7 @@
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
 
+#include <atomic>
 #include <mutex>
 #include <stdexcept>
 #include <string_view>
@@ -32,29 +33,31 @@ struct CommittedRule {
 // index there (nullptr: none); built once per family. Rule names are unique
 // in the table (rules_test checks it), so the name is the key that joins
 // the two.
+// (Published through an atomic pointer, as the table's families are: the
+// lookup on selection's per-candidate path is one load.)
+std::atomic<const std::vector<const CommittedRule *> *> familyRows[rules::kRuleFamilyCount];
+std::once_flag buildingRows[rules::kRuleFamilyCount];
+
 const std::vector<const CommittedRule *> &rowsOfFamily(unsigned family) {
-  static const std::unordered_map<std::string_view, const CommittedRule *> &byName =
-      *new std::unordered_map<std::string_view, const CommittedRule *>([] {
-        std::unordered_map<std::string_view, const CommittedRule *> m;
-        m.reserve(std::size(kCommittedCosts));
-        for (const CommittedRule &r : kCommittedCosts)
-          m.emplace(r.name, &r);
-        return m;
-      }());
-  struct Rows {
-    std::once_flag once;
-    std::vector<const CommittedRule *> rows;
-  };
-  static Rows *perFamily = new Rows[rules::ruleFamilyCount()];
-  Rows &f = perFamily[family];
-  std::call_once(f.once, [&] {
+  if (const auto *rows = familyRows[family].load(std::memory_order_acquire))
+    return *rows;
+  std::call_once(buildingRows[family], [&] {
+    static const std::unordered_map<std::string_view, const CommittedRule *> &byName =
+        *new std::unordered_map<std::string_view, const CommittedRule *>([] {
+          std::unordered_map<std::string_view, const CommittedRule *> m;
+          m.reserve(std::size(kCommittedCosts));
+          for (const CommittedRule &r : kCommittedCosts)
+            m.emplace(r.name, &r);
+          return m;
+        }());
     const std::vector<rules::Rule> &rules = rules::ruleFamily(family);
-    f.rows.assign(rules.size(), nullptr);
+    auto *rows = new std::vector<const CommittedRule *>(rules.size(), nullptr);
     for (size_t i = 0; i < rules.size(); ++i)
       if (auto it = byName.find(rules[i].name); it != byName.end())
-        f.rows[i] = it->second;
+        (*rows)[i] = it->second;
+    familyRows[family].store(rows, std::memory_order_release);
   });
-  return f.rows;
+  return *familyRows[family].load(std::memory_order_acquire);
 }
 
 // The committed row of a rule: by its place when it is the table's own

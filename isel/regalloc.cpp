@@ -52,6 +52,17 @@ struct Pool {
   // soonest after `end` (the tightest hole: longer ones stay for longer
   // values), then the lowest.
   unsigned takeForTemp(unsigned count, unsigned align, long end = kNotLent) {
+    if (const std::optional<unsigned> best = bestGivenBack(count, align, end)) {
+      for (unsigned k = 0; k < count; ++k)
+        released[*best + k] = false;
+      inUse += count;
+      return *best;
+    }
+    return take(count, align);
+  }
+
+  // The given-back block takeForTemp would take, if any.
+  std::optional<unsigned> bestGivenBack(unsigned count, unsigned align, long end) const {
     std::optional<unsigned> best;
     long bestUntil = kNotLent;
     for (unsigned base = 0; base + count <= released.size(); base += align) {
@@ -68,26 +79,7 @@ struct Pool {
           break; // (nothing lent: the first fits as well as any)
       }
     }
-    if (best) {
-      for (unsigned k = 0; k < count; ++k)
-        released[*best + k] = false;
-      inUse += count;
-      return *best;
-    }
-    return take(count, align);
-  }
-
-  // Whether a given-back block of `count` registers (aligned) could hold a
-  // value to position `end`: takeForTemp would not need fresh ones.
-  bool hasGivenBack(unsigned count, unsigned align, long end) const {
-    for (unsigned base = 0; base + count <= released.size(); base += align) {
-      bool ok = true;
-      for (unsigned k = 0; k < count && ok; ++k)
-        ok = isFree(base + k, end);
-      if (ok)
-        return true;
-    }
-    return false;
+    return best;
   }
 
   // Whether register r may hold a value to position `end`.
@@ -415,7 +407,7 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
     // WhereFresh: only where d would otherwise need a fresh register;
     // elsewhere the usual choice stands (it keeps the registers later copies
     // and pairs were fitted to).
-    if (sharing == DyingSources::WhereFresh && vgprs.hasGivenBack(width(d), width(d), lastUse[d]))
+    if (sharing == DyingSources::WhereFresh && vgprs.bestGivenBack(width(d), width(d), lastUse[d]))
       return;
     for (unsigned s : li.aliasSrcs) {
       if (s >= n || s == d || a.phys[s] == unset || spilled(s) || fn.vregs[s].cls != fn.vregs[d].cls ||
@@ -533,6 +525,10 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
   return a;
 }
 
+namespace {
+
+// The 32-bit VGPR copies (v_mov_b32 between VGPRs) an allocation leaves as
+// real moves: those whose source and destination got different registers.
 unsigned remainingCopies(const mir::Function &fn, const mir::Allocation &a) {
   auto physOf = [&](const mir::MOperand &o) {
     return a.phys[o.vreg] + (o.part == rules::Part::Hi ? 1u : 0u);
@@ -547,9 +543,14 @@ unsigned remainingCopies(const mir::Function &fn, const mir::Allocation &a) {
   return copies;
 }
 
-bool betterAllocation(const mir::Function &fn, const mir::Allocation &x, const mir::Allocation &y) {
-  const unsigned cx = remainingCopies(fn, x), cy = remainingCopies(fn, y);
-  return (x.numVgprs < y.numVgprs && cx <= cy) || (x.numVgprs == y.numVgprs && cx < cy);
+} // namespace
+
+AllocationScore scoreOf(const mir::Function &fn, const mir::Allocation &a) {
+  return {a.numVgprs, remainingCopies(fn, a)};
+}
+
+bool AllocationScore::betterThan(const AllocationScore &y) const {
+  return (vgprs < y.vgprs && copies <= y.copies) || (vgprs == y.vgprs && copies < y.copies);
 }
 
 } // namespace p2a::regalloc

@@ -70,18 +70,20 @@ struct LiveIntervals {
 // WhereFresh (where it would otherwise need a register never used before).
 // That frees a register at the instruction, but may leave later copies and
 // pairs on registers that no longer suit them, so the kernel lowering
-// allocates each way and keeps the best (betterAllocation).
+// allocates each way and keeps the best (AllocationScore).
 enum class DyingSources { Keep, WhereFresh, Always };
 mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, unsigned firstVgpr = 0,
                          unsigned firstSgpr = 0, const LiveIntervals *live = nullptr,
                          DyingSources sharing = DyingSources::Keep);
 
-// The 32-bit VGPR copies (v_mov_b32 between VGPRs) an allocation leaves as
-// real moves: those whose source and destination got different registers.
-unsigned remainingCopies(const mir::Function &fn, const mir::Allocation &a);
-
-// Is `x` better than `y`: fewer VGPRs with no more remaining copies, or as
-// many VGPRs with fewer copies?
-bool betterAllocation(const mir::Function &fn, const mir::Allocation &x, const mir::Allocation &y);
+// What an allocation costs: its VGPRs, and the 32-bit VGPR copies
+// (v_mov_b32 between VGPRs) it leaves as real moves, those whose source
+// and destination got different registers. Better: fewer VGPRs with no
+// more copies, or as many VGPRs with fewer copies.
+struct AllocationScore {
+  unsigned vgprs = 0, copies = 0;
+  bool betterThan(const AllocationScore &other) const;
+};
+AllocationScore scoreOf(const mir::Function &fn, const mir::Allocation &a);
 
 } // namespace p2a::regalloc

@@ -427,9 +427,10 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
       const ptx::Operand &s = inst.srcs[i];
       if (!s.isReg() || inst.form.srcWidth(static_cast<unsigned>(i)) != inst.form.dstWidth(0))
         continue;
-      const unsigned v = b.regVreg(s.reg, inst.form.srcWidth(static_cast<unsigned>(i)));
-      if (v != d && trial.vregs[v].cls == trial.vregs[d].cls)
-        lowered.aliasSrcs.push_back(v);
+      // (Looked up, not made: a source the template does not read gets no vreg here.)
+      auto it = trial.ptxRegs.find(s.reg);
+      if (it != trial.ptxRegs.end() && it->second != d && trial.vregs[it->second].cls == trial.vregs[d].cls)
+        lowered.aliasSrcs.push_back(it->second);
     }
     if (!lowered.aliasSrcs.empty())
       lowered.aliasDst = d;

@@ -34,6 +34,7 @@ bool Lowering::assignRegisters(bool lowered) {
     for (const auto &[temp, pos] : spillTemps_) // a spilled value's stand-in lives in its statement
       live.start[temp] = live.end[temp] = static_cast<long>(pos);
     out_.allocation = regalloc::allocate(fn_, t_, abiVgprs + laneVgprs, firstSgpr, &live);
+    regalloc::AllocationScore best = regalloc::scoreOf(fn_, out_.allocation);
     // (Past kLargeKernel statements, Always only: each allocation of
     // KeyHunt's 100k-statement kernels, lowered four times each, is a
     // quarter second.)
@@ -42,8 +43,11 @@ bool Lowering::assignRegisters(bool lowered) {
       if (sharing == regalloc::DyingSources::WhereFresh && fn_.body.size() > kLargeKernel)
         continue;
       mir::Allocation other = regalloc::allocate(fn_, t_, abiVgprs + laneVgprs, firstSgpr, &live, sharing);
-      if (regalloc::betterAllocation(fn_, other, out_.allocation))
+      const regalloc::AllocationScore score = regalloc::scoreOf(fn_, other);
+      if (score.betterThan(best)) {
         out_.allocation = std::move(other);
+        best = score;
+      }
     }
     out_.numVgprs = out_.allocation.numVgprs;
     out_.numSgprs = out_.allocation.numSgprs;

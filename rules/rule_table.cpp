@@ -3,8 +3,8 @@
 #include "rules/rules_builtin.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
-#include <stdexcept>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -23,8 +23,11 @@ struct RuleFamilyDef {
   std::vector<Opcode> opcodes;
 };
 
-const std::vector<RuleFamilyDef> &familyDefs() {
-  static const std::vector<RuleFamilyDef> &defs = *new std::vector<RuleFamilyDef>{
+// (An array of kRuleFamilyCount: the compiler checks the count.)
+using FamilyDefs = std::array<RuleFamilyDef, kRuleFamilyCount>;
+
+const FamilyDefs &familyDefs() {
+  static const FamilyDefs &defs = *new FamilyDefs{{
       {"logic", addLogicRules, {Opcode::And, Opcode::Or, Opcode::Xor, Opcode::Not, Opcode::Cnot}},
       {"lop3", addLop3Rules, {Opcode::Lop3}},
       {"shift", addShiftRules, {Opcode::Shf, Opcode::Shl, Opcode::Shr, Opcode::Rotl}},
@@ -46,7 +49,7 @@ const std::vector<RuleFamilyDef> &familyDefs() {
         Opcode::Sub, Opcode::MulLo, Opcode::MulHi, Opcode::MulWide, Opcode::MadLo, Opcode::Cvt, Opcode::Setp,
         Opcode::Min, Opcode::Max, Opcode::Rotl}},
       {"constant folding", addConstantFoldRules, {}},
-  };
+  }};
   return defs;
 }
 
@@ -71,7 +74,7 @@ const OpcodeIndex &opcodeIndex(Opcode op) {
   static Slot *slots = new Slot[ptx::kOpcodeCount];
   Slot &slot = slots[static_cast<unsigned>(op)];
   std::call_once(slot.once, [&] {
-    for (unsigned f = 0; f < familyDefs().size(); ++f)
+    for (unsigned f = 0; f < kRuleFamilyCount; ++f)
       if (familyServesOpcode(f, op))
         for (const Rule &r : ruleFamily(f))
           if (r.form.opcode == op)
@@ -81,8 +84,6 @@ const OpcodeIndex &opcodeIndex(Opcode op) {
 }
 
 } // namespace
-
-unsigned ruleFamilyCount() { return static_cast<unsigned>(familyDefs().size()); }
 
 const char *ruleFamilyName(unsigned family) { return familyDefs().at(family).name; }
 
@@ -95,8 +96,6 @@ const std::vector<Rule> &ruleFamily(unsigned family) {
   if (const std::vector<Rule> *built = builtFamily[family].load(std::memory_order_acquire))
     return *built;
   std::call_once(buildingFamily[family], [&] {
-    if (familyDefs().size() != kRuleFamilyCount)
-      throw std::logic_error("rules: kRuleFamilyCount does not match the families");
     auto *rules = new std::vector<Rule>;
     familyDefs()[family].build(*rules);
     for (size_t i = 0; i < rules->size(); ++i) {
@@ -118,7 +117,7 @@ bool inRuleTable(const Rule &r) {
 RuleList ruleTable() {
   static const std::vector<const Rule *> &all = *new std::vector<const Rule *>([] {
     std::vector<const Rule *> t;
-    for (unsigned f = 0; f < familyDefs().size(); ++f)
+    for (unsigned f = 0; f < kRuleFamilyCount; ++f)
       for (const Rule &r : ruleFamily(f))
         t.push_back(&r);
     return t;

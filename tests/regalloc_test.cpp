@@ -90,8 +90,8 @@ TEST_CASE("a destination takes a dying source's register only where the rule's p
   CHECK(shared.numVgprs == 2);
   CHECK(shared.phys[2] == shared.phys[0]);
   CHECK(shared.phys[3] == shared.phys[2]);
-  CHECK(regalloc::betterAllocation(fn, shared, kept));
-  CHECK_FALSE(regalloc::betterAllocation(fn, kept, shared));
+  CHECK(regalloc::scoreOf(fn, shared).betterThan(regalloc::scoreOf(fn, kept)));
+  CHECK_FALSE(regalloc::scoreOf(fn, kept).betterThan(regalloc::scoreOf(fn, shared)));
   // WhereFresh: at 2 no register has been given back, so c shares; at 3 a's
   // is not free either (handed on): e shares too.
   CHECK(regalloc::allocate(fn, t, 0, 0, &live, regalloc::DyingSources::WhereFresh).numVgprs == 2);

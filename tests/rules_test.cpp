@@ -143,7 +143,7 @@ TEST_CASE("fns.b32: the proved search with register operands on every target; co
 TEST_CASE("the table built a family at a time: each family has only its declared opcodes, and a form's "
           "lookup is the whole table's rules of that form, in order") {
   unsigned total = 0;
-  for (unsigned f = 0; f < rules::ruleFamilyCount(); ++f) {
+  for (unsigned f = 0; f < rules::kRuleFamilyCount; ++f) {
     const std::vector<rules::Rule> &family = rules::ruleFamily(f);
     total += static_cast<unsigned>(family.size());
     for (size_t i = 0; i < family.size(); ++i) {
