@@ -2739,31 +2739,59 @@ TEST_CASE("activemask: a warp-aggregated increment agrees with the PTX interpret
 
 TEST_CASE("bar.warp.sync: lanes exchange through shared memory on every target; the interpreter honours the membermask") {
   const std::string src = checkKernelFileOnEveryTarget("warp_sync.ptx", 2);
-  // Without the first warp barrier the PTX interpreter runs each thread up
-  // to its next meeting point, so lane 0 reads lane 5's slot before lane 5
-  // wrote it: check reports the race as a mismatch. Its trace names a value
-  // the statement's code wrote (%r10), not the stale VGPR home of a kernel
-  // argument read in place (cvta.to.global %rd3: low half in its SGPR, high
-  // half copied to a VGPR), which it once reported as 0x1deadbeef.
-  std::string racy = src;
-  const size_t at = racy.find("bar.warp.sync -1;");
+  // Without the first warp barrier the lanes of one warp still meet: the
+  // interpreter runs a warp's threads a statement each in turn (lockstep),
+  // as a warp and a wave run, so the kernel agrees without it too.
+  std::string lockstep = src;
+  const size_t at = lockstep.find("bar.warp.sync -1;");
   REQUIRE(at != std::string::npos);
-  racy.replace(at, std::strlen("bar.warp.sync -1;"), "// (no barrier)");
+  lockstep.replace(at, std::strlen("bar.warp.sync -1;"), "// (no barrier)");
   check::Options o;
   o.trials = 1;
+  check::Result same = check::run(lockstep, targets::defaultTarget(), o, p2a::testing::costModel());
+  INFO(same.report);
+  CHECK(same.status == check::Status::Pass);
+  // Reading across warps with no barrier (lane t reads lane t+20 of a
+  // 64-lane group) is a race: the interpreter runs warp 0 to its end before
+  // warp 1 stores, a wave of 64 stores for both first (lanes 12-15 then add
+  // what they read). check says so, and still traces the thread: the trace
+  // names a value the statement's code wrote (%r10), not the stale VGPR
+  // home of a kernel argument read in place (cvta.to.global %rd3: low half
+  // in its SGPR, high half copied to a VGPR), which it once reported as
+  // 0x1deadbeef.
+  std::string racy = lockstep;
+  for (auto [from, to] : {std::pair<std::string, std::string>{"and.b32 %r6, %r1, -32;", "and.b32 %r6, %r1, -64;"},
+                          {"and.b32 %r7, %r7, 31;", "and.b32 %r7, %r7, 63;"},
+                          {"add.s32 %r7, %r1, 5;", "add.s32 %r7, %r1, 20;"}}) {
+    REQUIRE(racy.find(from) != std::string::npos);
+    racy.replace(racy.find(from), from.size(), to);
+  }
   check::Result r = check::run(racy, targets::defaultTarget(), o, p2a::testing::costModel());
   INFO(r.report);
-  CHECK(r.status == check::Status::Mismatch);
+  CHECK(r.status == check::Status::Race);
+  CHECK(contains(r.report, "the PTX kernel races in shared memory, at byte 128: thread 12 loads it (line 36), then "
+                           "thread 32 stores it (line 28), in another warp"));
   CHECK(contains(r.report, "first differing value: %r10 = "));
   CHECK_FALSE(contains(r.report, "0x1deadbeef"));
   CHECK_FALSE(contains(r.report, "%rd3"));
+  // Where no lane adds, the loaded value goes straight to the output: the
+  // trace shows the stored data on both sides and the load it came from.
+  std::string direct = racy;
+  direct.replace(direct.find("@%p1 bra DONE;"), std::strlen("@%p1 bra DONE;"), "bra DONE;");
+  check::Result d = check::run(direct, targets::defaultTarget(), o, p2a::testing::costModel());
+  INFO(d.report);
+  CHECK(d.status == check::Status::Race);
+  CHECK(contains(d.report, "every register value the thread computed agrees; the difference is in a store"));
+  CHECK(contains(d.report, "its data %r10 = "));
+  CHECK(contains(d.report, " on AMD, from PTX line 36: ld.shared.u32 %r10, [%r9]\n  (a load: the memory it read "));
   CHECK(kernelDecodeError("bar.warp.sync %r1, %r2;") == "'bar.warp.sync' expects 1 operand (the membermask)");
 }
 
 TEST_CASE("check tells a race in the PTX kernel from a translation error") {
   // Thread t searches 63 - t steps and stores its index to out[0] on the
-  // step it finds: in lockstep thread 0 stores last, in the interpreter
-  // thread 63 does. Either is allowed.
+  // step it finds. In a wave of 64 thread 0 stores last; the interpreter
+  // runs one warp of 32 to its end and then the next, so thread 32 does.
+  // Either is allowed.
   const std::string racy = ".version 8.5\n.target sm_80\n.address_size 64\n"
                            ".visible .entry found(.param .u64 out)\n{\n"
                            ".reg .pred %p<3>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n"

@@ -661,6 +661,18 @@ private:
     return "";
   }
 
+  std::string describe(const interp::SharedRace &r) const {
+    auto who = [&](uint64_t thread, unsigned stmt, bool stores) {
+      return "thread " + std::to_string(thread) + (stores ? " stores" : " loads") + " it (line " +
+             std::to_string(k_->body[stmt].loc.line) + ")";
+    };
+    return "\n  the PTX kernel races in shared memory, at byte " + std::to_string(r.offset) + ": " +
+           who(r.first, r.firstStmt, r.firstStores) + ", then " + who(r.second, r.secondStmt, r.secondStores) +
+           ", in another warp, with no barrier between them. Nothing orders two warps there, so the result depends "
+           "on how they are scheduled, on NVIDIA hardware as well: a race in the kernel or a launch it was not "
+           "written for (--block), not a translation error";
+  }
+
   void blame(unsigned s, std::string &out) {
     const Stmt &st = k_->body[s];
     out += "\n  PTX line " + std::to_string(st.loc.line) + ": " + st.text;
@@ -682,12 +694,14 @@ private:
   std::string trace(const Inputs &in, uint64_t address) {
     uint64_t writer = ~0ull;
     std::vector<interp::WatchedStore> stores;
+    std::optional<interp::SharedRace> sharedRace;
     {
       GlobalMemory mem;
       interp::Options po;
       po.watchAddress = address;
       po.lastWriter = &writer;
       po.watchedStores = &stores;
+      po.sharedRace = &sharedRace;
       runPtx(mem, in, po);
     }
     if (writer == ~0ull)
@@ -696,6 +710,10 @@ private:
       race_ = true;
       return race;
     }
+    // A race in shared memory may be why the values differ, or not: the
+    // trace still follows, after it.
+    race_ = sharedRace.has_value();
+    const std::string raceNote = sharedRace ? describe(*sharedRace) : std::string();
     std::vector<interp::TraceEvent> ptxTrace;
     std::vector<emu::TraceRecord> amdTrace;
     {
@@ -770,7 +788,8 @@ private:
     };
     std::map<std::string, uint64_t> ptxValues;
     std::map<unsigned, unsigned> seen; // statement -> occurrences so far
-    std::string header = "\n  traced thread " + std::to_string(writer) + " (the last to store there in PTX)";
+    std::string header =
+        raceNote + "\n  traced thread " + std::to_string(writer) + " (the last to store there in PTX)";
     for (const interp::TraceEvent &e : ptxTrace) {
       const Stmt &st = k_->body[e.stmt];
       const std::vector<std::string> written = kernel::writtenRegisters(st);
@@ -857,12 +876,51 @@ private:
       return out;
     }
     std::string out = header + "\n  every register value the thread computed agrees; the difference is in a store";
-    // The last store statement the thread executed that covers the element.
-    for (auto it = ptxTrace.rbegin(); it != ptxTrace.rend(); ++it)
-      if (k_->body[it->stmt].kind == Stmt::Kind::Store) {
-        blame(it->stmt, out);
+    // The last store statement the thread executed that covers the element,
+    // and the data it stored on each side: loads are not compared above (a
+    // load's register is written when its wait retires it), so data that
+    // differs there came from memory that differed.
+    for (auto it = ptxTrace.rbegin(); it != ptxTrace.rend(); ++it) {
+      const Stmt &st = k_->body[it->stmt];
+      if (st.kind != Stmt::Kind::Store)
+        continue;
+      blame(it->stmt, out);
+      const size_t at = static_cast<size_t>(ptxTrace.rend() - it) - 1;
+      std::map<std::string, std::pair<uint64_t, unsigned>> before; // value and writer, as the store read them
+      unsigned nth = 0;
+      for (size_t j = 0; j < at; ++j) {
+        const std::vector<std::string> w = kernel::writtenRegisters(k_->body[ptxTrace[j].stmt]);
+        for (size_t i = 0; i < w.size(); ++i)
+          before[w[i]] = {ptxTrace[j].values[i], ptxTrace[j].stmt};
+        nth += ptxTrace[j].stmt == it->stmt;
+      }
+      const emu::TraceRecord *rec = nullptr;
+      if (auto ll = lastLine.find(it->stmt); ll != lastLine.end()) {
+        unsigned count = 0;
+        for (const emu::TraceRecord &r : amdTrace)
+          if (r.instruction == ll->second && count++ == nth) {
+            rec = &r;
+            break;
+          }
+      }
+      for (const ptx::Operand &v : st.values) {
+        auto b = before.find(v.reg);
+        if (!v.isReg() || !rec || b == before.end())
+          continue;
+        const unsigned width = k_->registers.count(v.reg) ? k_->registers.at(v.reg).width : 32;
+        std::optional<uint64_t> got = amdValueIn(*rec, v.reg, where);
+        if (!got || (*got & sem::maskOf(width)) == (b->second.first & sem::maskOf(width)))
+          continue;
+        const Stmt &writer = k_->body[b->second.second];
+        out += "\n  its data " + v.reg + " = " + hex(b->second.first) + " in PTX, " + hex(*got) + " in " +
+               physOf(v.reg, kt_.registers) + " on AMD, from PTX line " + std::to_string(writer.loc.line) + ": " +
+               writer.text;
+        if (writer.kind == Stmt::Kind::Load)
+          out += "\n  (a load: the memory it read holds different bytes on the two sides)";
         break;
       }
+      break;
+    }
     return out;
   }
 

@@ -36,6 +36,16 @@ struct Thread {
   unsigned linear = 0; // within the block
 };
 
+// Who last stored a byte of shared memory, and which warps read it, since
+// the block's last barrier (Options::sharedRace).
+struct SharedAccess {
+  uint32_t writerPlus1 = 0; // block-linear thread id + 1; 0: none yet
+  uint32_t writeEpoch = 0, writeStmt = 0;
+  uint32_t readEpoch = 0, readStmt = 0;
+  uint32_t reader = 0;      // block-linear thread id of a reader
+  uint32_t readerWarps = 0; // bit w: a thread of warp w read it in readEpoch
+};
+
 class Interpreter {
 public:
   Interpreter(const kernel::Kernel &k, const Launch &l, GlobalMemory &mem, const Options &o)
@@ -103,6 +113,8 @@ private:
 
   std::optional<Fault> runBlock() {
     shared_.assign(sharedBytes_ + l_.dynamicSharedBytes, 0);
+    if (o_.sharedRace)
+      sharedAccess_.assign(shared_.size(), SharedAccess{});
     std::vector<Thread> threads(l_.block.count());
     unsigned n = 0;
     for (unsigned z = 0; z < l_.block.z; ++z)
@@ -121,14 +133,26 @@ private:
     barrierEpoch_ = 0;
     const uint64_t blockLinear = blockLinear_;
     for (;;) {
+      // Each warp in turn runs until its threads finish or wait; within a
+      // warp the threads take turns, a statement each, so a converged warp
+      // runs in lockstep as NVIDIA's do. Code written for lockstep warps
+      // (a load of what a neighbouring lane stored, with no __syncwarp)
+      // gets the value it gets on hardware. Any order is a valid PTX
+      // execution; this one is also the one such code was tested on.
+      for (size_t w0 = 0; w0 < threads.size(); w0 += 32)
+        for (bool moved = true; moved;) {
+          moved = false;
+          for (size_t i = w0; i < std::min(threads.size(), w0 + 32); ++i) {
+            Thread &t = threads[i];
+            if (t.done || t.atBarrier || t.atWarpSync)
+              continue;
+            traced_ = o_.trace && blockLinear * l_.block.count() + t.linear == o_.traceThread;
+            if (std::optional<Fault> f = stepThread(t))
+              return f;
+            moved = true;
+          }
+        }
       bool anyLive = false, anyWarpSync = false;
-      for (Thread &t : threads) {
-        if (t.done || t.atBarrier || t.atWarpSync)
-          continue;
-        traced_ = o_.trace && blockLinear * l_.block.count() + t.linear == o_.traceThread;
-        if (std::optional<Fault> f = runThread(t))
-          return f;
-      }
       for (Thread &t : threads) {
         anyLive |= !t.done;
         anyWarpSync |= t.atWarpSync;
@@ -628,7 +652,46 @@ private:
     if (writes && o_.lastWriter)
       if (const uint8_t *wp = mem_.find(o_.watchAddress, 1); wp && wp >= p && wp < p + bytes)
         *o_.lastWriter = blockLinear_ * l_.block.count() + t.linear;
+    if (o_.sharedRace && p >= shared_.data() && p < shared_.data() + shared_.size())
+      watchShared(t, s, static_cast<size_t>(p - shared_.data()), bytes, writes);
     return p;
+  }
+
+  // Records an access to shared memory, and the first one that races with
+  // an earlier access by another warp between the same barriers.
+  void watchShared(const Thread &t, const Stmt &s, size_t offset, unsigned bytes, bool writes) {
+    const auto stmt = static_cast<uint32_t>(&s - k_.body.data());
+    const unsigned warp = t.linear / 32;
+    const uint32_t bit = 1u << (warp % 32);
+    const uint64_t firstThread = blockLinear_ * l_.block.count();
+    for (size_t b = offset; b < offset + bytes; ++b) {
+      SharedAccess &a = sharedAccess_[b];
+      if (!o_.sharedRace->has_value()) {
+        auto race = [&](uint32_t other, uint32_t otherStmt, bool otherStores) {
+          *o_.sharedRace = SharedRace{firstThread + other, firstThread + t.linear, otherStmt, stmt, otherStores,
+                                      writes, b};
+        };
+        if (a.writerPlus1 != 0 && a.writeEpoch == barrierEpoch_ && (a.writerPlus1 - 1) / 32 != warp)
+          race(a.writerPlus1 - 1, a.writeStmt, true);
+        else if (writes && a.readEpoch == barrierEpoch_ && (a.readerWarps & ~bit) != 0)
+          race(a.reader, a.readStmt, false);
+      }
+      if (writes) {
+        a.writerPlus1 = t.linear + 1;
+        a.writeEpoch = barrierEpoch_;
+        a.writeStmt = stmt;
+        continue;
+      }
+      if (a.readEpoch != barrierEpoch_ || a.readerWarps == 0) {
+        a.readEpoch = barrierEpoch_;
+        a.readerWarps = 0;
+      }
+      if ((a.readerWarps & ~bit) == 0) { // (a reader of another warp is kept for the report)
+        a.reader = t.linear;
+        a.readStmt = stmt;
+      }
+      a.readerWarps |= bit;
+    }
   }
 
   // The value an atom/red leaves in memory (PTX ISA 9.7.13.5 atom,
@@ -654,9 +717,10 @@ private:
     return old;
   }
 
-  std::optional<Fault> runThread(Thread &t) {
+  // Runs one statement of `t`, unless it is done or waits.
+  std::optional<Fault> stepThread(Thread &t) {
     std::optional<Fault> f;
-    while (!t.done && !t.atBarrier && !t.atWarpSync) {
+    for (bool once = true; once && !t.done && !t.atBarrier && !t.atWarpSync; once = false) {
       if (t.pc >= k_.body.size()) {
         t.done = true; // falling off the end returns (PTX ISA 9.7.12.5)
         break;
@@ -807,6 +871,7 @@ private:
   std::optional<uint64_t> paramBase_; // the parameter block's address, when a kernel takes one
   unsigned sharedBytes_ = 0, localBytes_ = 0;
   std::vector<uint8_t> shared_;
+  std::vector<SharedAccess> sharedAccess_; // per byte of shared_, with Options::sharedRace
   unsigned ctaid_[3] = {0, 0, 0};
   bool traced_ = false;
   uint64_t blockLinear_ = 0;

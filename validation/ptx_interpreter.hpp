@@ -54,6 +54,21 @@ struct WatchedStore {
   uint8_t value = 0;          // the byte it left at the watched address
 };
 
+// Two accesses to one byte of shared memory, at least one a store, by
+// threads of different warps of a block with no barrier between them
+// (Options::sharedRace). Nothing in the PTX memory model orders them (PTX
+// ISA 8.x: only bar.sync and fences do), and nothing makes two warps run
+// together: the result depends on how the warps are scheduled, on NVIDIA as
+// on AMD (where a wave may hold one warp, two, or part of a block). The
+// threads of one warp are not reported: this interpreter runs them in
+// lockstep, as NVIDIA and AMD hardware do.
+struct SharedRace {
+  uint64_t first = 0, second = 0; // global linear thread ids, in execution order
+  unsigned firstStmt = 0, secondStmt = 0;
+  bool firstStores = false, secondStores = false;
+  uint64_t offset = 0; // byte offset in the block's shared memory
+};
+
 struct Options {
   uint64_t traceThread = ~0ull; // global linear thread id to trace
   std::vector<TraceEvent> *trace = nullptr;
@@ -65,6 +80,8 @@ struct Options {
   // Every plain store to watchAddress, in execution order (check tells a
   // race in the kernel from a translation error with them).
   std::vector<WatchedStore> *watchedStores = nullptr;
+  // The first such load, if any (set when found).
+  std::optional<SharedRace> *sharedRace = nullptr;
   // Called after each block with the number of blocks done (progress of long runs).
   std::function<void(uint64_t)> afterBlock;
 };
