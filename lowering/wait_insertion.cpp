@@ -1,6 +1,7 @@
 // Memory waits (s_waitcnt; gfx12 s_wait_*): every outstanding load is waited
 // for before its register is read or overwritten, and all of them at block
-// boundaries (WAIT_LOADS) and before cache maintenance (WAIT_ALL).
+// boundaries (WAIT_LOADS); every access, stores included, before a barrier
+// or fence and cache maintenance (WAIT_ALL).
 #include "lowering/instruction_facts.hpp"
 #include "lowering/passes.hpp"
 
@@ -62,17 +63,24 @@ private:
       vmem_.clear();
     else
       std::erase_if(vmem_, [](const Pending &p) { return p.counter == Counter::VmLoad; });
+    if (!smem_.empty() || !lds_.empty())
+      ldsStores_ = 0; // (lgkmcnt(0) / dscnt(0) covers LDS stores too)
     smem_.clear();
     lds_.clear();
   }
 
   // Every memory access of the wave completes: loads and stores, global
-  // and LDS.
+  // and LDS. An LDS store must land before the barrier that orders it for
+  // the other waves (AMDGPUUsage, memory model: a workgroup release waits
+  // lgkmcnt(0) "after any preceding local ... store").
   void waitForAll() {
     bool stores = false;
     for (const Pending &p : vmem_)
       stores |= p.counter == Counter::VmStore;
     waitForLoads();
+    if (ldsStores_ != 0)
+      wait(lgkmShared() ? Counter::Scalar : Counter::Lds, 0);
+    ldsStores_ = 0;
     if (stores && !vmem_.empty())
       wait(t_.counters != targets::TargetInfo::Counters::Gfx9 ? Counter::VmStore : Counter::VmLoad, 0);
     vmem_.clear();
@@ -119,12 +127,15 @@ private:
     if (scalarConflict || (ldsConflict && lgkmShared())) {
       wait(Counter::Scalar, 0);
       smem_.clear();
-      if (lgkmShared())
+      if (lgkmShared()) {
         lds_.clear();
+        ldsStores_ = 0;
+      }
     }
     if (ldsConflict && !lds_.empty()) {
       wait(Counter::Lds, 0);
       lds_.clear();
+      ldsStores_ = 0;
     }
     out_.push_back({mi, stmt_});
     // (A store, or an atomic without return, writes no register: an
@@ -136,18 +147,23 @@ private:
         vmem_.push_back({Counter::VmStore, {}});
       else
         vmem_.push_back({Counter::VmLoad, registerUnits(mi.dst)});
-      // A FLAT load may read LDS: its result also waits for lgkmcnt (dscnt).
+      // A FLAT access may reach LDS: it also counts in lgkmcnt (dscnt).
       if (amd::isFlat(mi.op) && writes)
         lds_.push_back({Counter::Lds, registerUnits(mi.dst)});
+      else if (amd::isFlat(mi.op))
+        ++ldsStores_;
     } else if (def.encoding == amd::Encoding::SMEM) {
       smem_.push_back({Counter::Scalar, registerUnits(mi.dst)});
     } else if (def.encoding == amd::Encoding::DS && writes) {
       lds_.push_back({Counter::Lds, registerUnits(mi.dst)});
+    } else if (def.encoding == amd::Encoding::DS) {
+      ++ldsStores_;
     }
   }
 
   const targets::TargetInfo &t_;
   std::vector<Pending> vmem_, smem_, lds_;
+  unsigned ldsStores_ = 0; // LDS stores (and atomics without return) not yet waited for
   std::vector<CodeInst> out_;
   int stmt_ = mir::kPrologue;
 };

@@ -1813,6 +1813,37 @@ TEST_CASE("the emulator flags missing wait states from the target's hazard table
   CHECK_FALSE(runHand("gfx900", prologue(*targets::findTarget("gfx900")) + vmem + "\ts_mov_b64 s[4:5], 0\n").fault);
 }
 
+TEST_CASE("the emulator refuses a barrier with an LDS access in flight") {
+  // AMDGPUUsage's memory model waits lgkmcnt(0) (gfx12 dscnt(0)) for every
+  // LDS access before a workgroup barrier: a store may otherwise land after
+  // another wave passed the barrier and read the old value. Our barriers
+  // once waited only for LDS loads (st.shared; bar.sync had no wait).
+  for (const char *cpu : {"gfx942", "gfx1100", "gfx1200"}) {
+    const targets::TargetInfo &t = *targets::findTarget(cpu);
+    auto body = [&](bool wait) {
+      return "\tv_lshlrev_b32 v1, 2, v0\n\t" + t.mnemonic("ds_write_b32") + " v1, v0\n" +
+             (wait ? "\t" + targets::waitInstruction(targets::Counter::Lds, 0, t) + "\n" : std::string()) +
+             (t.generation == targets::Generation::GFX12 ? "\ts_barrier_signal -1\n\ts_barrier_wait -1\n"
+                                                         : "\ts_barrier\n");
+    };
+    for (bool wait : {false, true}) {
+      CAPTURE(cpu);
+      CAPTURE(wait);
+      emu::LoadedKernel k = assembleAndLoad(t, handKernel(t, body(wait)), "k");
+      GlobalMemory mem;
+      std::vector<uint8_t> kernarg(16, 0);
+      emu::Launch l;
+      l.block = {128, 1, 1};
+      l.dynamicLdsBytes = 512;
+      l.kernargAddress = mem.add("kernarg", kernarg);
+      std::optional<emu::Fault> f = emu::run(k, t, l, mem);
+      CHECK(f.has_value() == !wait);
+      if (f)
+        CHECK(contains(f->message, "is in flight: wait for it first (lgkmcnt/dscnt)"));
+    }
+  }
+}
+
 TEST_CASE("gfx11's MAD forwarding bug: a multiply-add source word its destination overlaps reads junk") {
   // 7 * 5 + 3, the addend in v[4:5]; the result's words stored to out.
   auto run = [](const char *cpu, const std::string &mad, const char *stored) {

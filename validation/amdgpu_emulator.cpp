@@ -859,10 +859,20 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
       // The trap handler aborts the queue (a PTX trap or a failed assertion).
       return fault(inst, "s_trap " + std::to_string(p.ops.empty() ? 0 : p.ops[0].imm) +
                              ": the wave traps and the queue aborts (a PTX trap or a failed assertion)");
-    } else if (m == "s_barrier" || m == "s_barrier_wait") {
+    } else if (m == "s_barrier" || m == "s_barrier_signal") {
+      // An LDS access still in flight may land after another wave has
+      // passed the barrier: a store it should see, or a load that reads its
+      // store. AMDGPUUsage's memory model waits lgkmcnt(0) (gfx12 dscnt(0))
+      // for every preceding LDS access before a workgroup barrier.
+      for (const PendingLoad &pl : w.pending)
+        if ((pl.lds || pl.flat) && !pl.lgkmDone)
+          return fault(inst, "'" + k_.code[size_t(inst)].text + "' while '" + pl.text +
+                                 "' is in flight: wait for it first (lgkmcnt/dscnt), or another wave may pass the "
+                                 "barrier before it lands");
+      // (gfx12 splits the barrier; s_barrier_wait is where waves meet)
+      w.atBarrier = m == "s_barrier";
+    } else if (m == "s_barrier_wait") {
       w.atBarrier = true;
-    } else if (m == "s_barrier_signal") {
-      // gfx12 splits the barrier; the wait is where waves meet
     } else if (m == "s_branch" || m.rfind("s_cbranch_", 0) == 0) {
       // SOPP branch: target = next PC + 4 * simm16 (Vega ISA 4.2).
       const int16_t rel = static_cast<int16_t>(p.ops.empty() ? 0 : p.ops[0].imm);
