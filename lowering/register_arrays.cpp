@@ -97,17 +97,14 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
   }
   if (!store) {
     // In wave32 a VALU instruction using the previous one's result waits
-    // (the stalls s_delay_alu describes on RDNA3): a balanced tree of
-    // selects, built a level at a time, has log2(n) dependent steps. Each
-    // pair takes its right side where the index picks one of the right
-    // side's elements (an s_or of their masks, on the scalar unit).
-    struct Node {
-      MOperand value;
-      size_t lo, hi; // candidates covered
-    };
-    std::vector<Node> level;
-    for (size_t c = 0; c < candidates.size(); ++c)
-      level.push_back({element(candidates[c]), c, c + 1});
+    // (the stalls s_delay_alu describes on RDNA3). Two chains of selects,
+    // one over each half of the candidates, interleaved, so each select's
+    // input was written two instructions before; the last select takes the
+    // second chain where the index picks one of its elements (an s_or of
+    // their masks, on the scalar unit). Two registers for the whole read:
+    // the registers of a statement's temporaries do not share, so a
+    // balanced tree, which has fewer dependent steps, held eight beside a
+    // 16-element table (permute on gfx1100: 30 VGPRs, clang's chain 21).
     std::map<std::pair<size_t, size_t>, MOperand> masks; // candidates [lo, hi) -> lanes picking one of them
     std::function<MOperand(size_t, size_t)> anyOf = [&](size_t lo, size_t hi) {
       if (hi - lo == 1)
@@ -121,36 +118,35 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
       }
       return it->second;
     };
-    // A select above the first level writes its left side's temporary
-    // (read before written): registers are assigned per statement, so every
-    // temporary of the tree would otherwise hold its own (permute on
-    // gfx1100: 15 temporaries for 16 elements, 8 with reuse).
-    std::set<unsigned> temporaries;
-    while (level.size() > 1) {
-      std::vector<Node> next;
-      for (size_t i = 0; i + 1 < level.size(); i += 2) {
-        const Node &l = level[i], &r = level[i + 1];
-        // (The root into the destination, unless that is the index.)
-        const bool root = level.size() == 2 && dst.reg != s.base;
-        MOperand into;
-        if (root) {
-          into = vregOperand(reg(dst.reg, 32));
-        } else if (l.value.kind == MOperand::Kind::VReg && temporaries.count(l.value.vreg)) {
-          into = l.value;
-        } else {
-          into = vregOperand(newTemp(mir::RegClass::V32));
-          temporaries.insert(into.vreg);
-        }
-        li.insts.push_back({Op::V_CNDMASK_B32, into, {l.value, r.value, anyOf(r.lo, r.hi)}});
-        next.push_back({into, l.lo, r.hi});
-      }
-      if (level.size() % 2)
-        next.push_back(level.back());
-      level = std::move(next);
-    }
     const MOperand d = vregOperand(reg(dst.reg, 32));
-    if (level[0].value.kind != d.kind || level[0].value.vreg != d.vreg)
-      li.insts.push_back({Op::V_MOV_B32, d, {level[0].value}});
+    const size_t n = candidates.size(), half = n / 2;
+    if (n == 1) {
+      li.insts.push_back({Op::V_MOV_B32, d, {element(candidates[0])}});
+      return;
+    }
+    // A chain over [lo, hi): its first element, then a select per element
+    // after it. The first chain builds in the destination, unless that is
+    // the array itself.
+    struct Chain {
+      MOperand value;
+      size_t lo, hi, next;
+    };
+    Chain first{element(candidates[0]), 0, half, 1}, second{element(candidates[half]), half, n, half + 1};
+    const MOperand firstInto = dst.reg == s.base ? vregOperand(newTemp(mir::RegClass::V32)) : d;
+    const MOperand secondInto = vregOperand(newTemp(mir::RegClass::V32));
+    auto step = [&](Chain &c, const MOperand &into) {
+      if (c.next >= c.hi)
+        return false;
+      li.insts.push_back({Op::V_CNDMASK_B32, into, {c.value, element(candidates[c.next]), match[c.next]}});
+      c.value = into;
+      ++c.next;
+      return true;
+    };
+    for (bool any = true; any;) {
+      any = step(first, firstInto);
+      any = step(second, secondInto) || any;
+    }
+    li.insts.push_back({Op::V_CNDMASK_B32, d, {first.value, second.value, anyOf(half, n)}});
     return;
   }
   const ptx::Operand &v = s.values[0];

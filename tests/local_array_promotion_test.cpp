@@ -127,6 +127,16 @@ TEST_CASE("nvcc's masked byte index becomes a 32-bit and, and permute needs no s
   CHECK(narrowed == 33); // 16 rounds of a load and a store, and the final t[acc & 15]
   for (const targets::TargetInfo &t : targets::allTargets())
     CHECK(scratchBytesAfterCheck(ss.str(), t) == 0);
+  // A read at a dynamic index holds two registers beside the table on
+  // wave32 (two interleaved select chains, lowering/register_arrays.cpp),
+  // not a tree level's eight: clang-19 -O3's 21 VGPRs for permute.cu on
+  // gfx1100 (a chain), within 1.1x.
+  module::ModuleResult m = module::translateModule(ss.str(), *targets::findTarget("gfx1100"), p2a::testing::costModel());
+  REQUIRE(m.ok);
+  const std::string key = ".amdhsa_next_free_vgpr ";
+  const size_t at = m.assembly.find(key);
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stoul(m.assembly.substr(at + key.size())) <= 23);
 }
 
 TEST_CASE("a local array whose address escapes, or that is read by bytes, stays in scratch") {
