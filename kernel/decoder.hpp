@@ -138,6 +138,13 @@ private:
 
   void decodeMemory(const ast::Instruction &in, const std::string &full, Stmt &s);
 
+  // cp.async (PTX ISA 9.7.9.25): a copy of 4, 8 or 16 bytes from global to
+  // shared memory, made here at once (a load into %__cpasync<N> registers
+  // and a store), so commit_group and wait_group/wait_all have nothing left
+  // to wait for. A zero-filled copy (src-size 0) stores zeros.
+  unsigned asyncCopies_ = 0;
+  void decodeAsyncCopy(const ast::Instruction &in, const std::string &full, Stmt &s);
+
   const ast::Module &m_;
   const ast::Function &f_;
   ast::Block body_; // f_'s body with block-scoped registers renamed apart (scopeBlockRegisters)

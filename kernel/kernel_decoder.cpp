@@ -416,6 +416,8 @@ void Decoder::decode(const ast::Instruction &in) {
     k_.body.push_back(std::move(s));
     return;
   }
+  if (in.opcode == "cp" && !in.modifiers.empty() && in.modifiers[0] == "async")
+    return decodeAsyncCopy(in, full, s);
   if (in.opcode == "nanosleep") {
     // nanosleep.u32 t (PTX ISA, Parallel Synchronization and Communication
     // Instructions: nanosleep): "the sleep duration is
@@ -797,6 +799,94 @@ void Decoder::decodeMemory(const ast::Instruction &in, const std::string &full, 
     s.values.push_back(o);
   }
   s.regWidth = std::max(ty->bits, 32u);
+  k_.body.push_back(std::move(s));
+}
+
+void Decoder::decodeAsyncCopy(const ast::Instruction &in, const std::string &full, Stmt &s) {
+  const std::vector<std::string> m(in.modifiers.begin() + 1, in.modifiers.end());
+  const auto &ops = in.operands;
+  // The group bookkeeping: every copy is complete when it is decoded.
+  if (m == std::vector<std::string>{"commit_group"} || m == std::vector<std::string>{"wait_all"} ||
+      m == std::vector<std::string>{"wait_group"}) {
+    const size_t want = m[0] == "wait_group" ? 1 : 0;
+    if (ops.size() != want) {
+      error(diags_, in.loc, "'" + full + "' expects " + std::to_string(want) + " operand(s)");
+      return;
+    }
+    if (want && ops[0].kind != ast::Operand::Kind::Immediate) {
+      error(diags_, ops[0].loc, "expected a constant number of pending groups, got '" + ops[0].text + "'");
+      return;
+    }
+    s.kind = Stmt::Kind::Nop;
+    s.note = "cp.async." + m[0] + ": the copies were made when issued; nothing to " +
+             (m[0] == "commit_group" ? "group" : "wait for");
+    k_.body.push_back(std::move(s));
+    return;
+  }
+  // cp.async.{ca,cg}.shared{::cta}.global{.L2::cache_hint}{.L2::64B/128B/256B}
+  //   [dst], [src], cp-size{, src-size}{, cache-policy}
+  if (m.size() < 3 || (m[0] != "ca" && m[0] != "cg") || (m[1] != "shared" && m[1] != "shared::cta") ||
+      m[2] != "global")
+    return unsupportedForm(in, full, "expected cp.async.ca/.cg.shared.global (or commit_group, wait_group, wait_all)");
+  bool cacheHint = false;
+  for (size_t i = 3; i < m.size(); ++i) {
+    if (m[i] == "L2::cache_hint")
+      cacheHint = true;
+    else if (m[i] != "L2::64B" && m[i] != "L2::128B" && m[i] != "L2::256B")
+      return unsupportedForm(in, full, "unexpected modifier '." + m[i] + "'");
+  }
+  if (ops.size() < 3 || ops.size() > 4u + cacheHint) {
+    error(diags_, in.loc, "'" + full + "' expects [dst], [src], a size, an optional source size" +
+                              std::string(cacheHint ? " and a cache policy" : ""));
+    return;
+  }
+  if (ops[2].kind != ast::Operand::Kind::Immediate ||
+      (ops[2].imm_bits != 4 && ops[2].imm_bits != 8 && ops[2].imm_bits != 16) || (m[0] == "cg" && ops[2].imm_bits != 16)) {
+    error(diags_, ops[2].loc, m[0] == "cg" ? "cp.async.cg copies 16 bytes" : "cp.async copies 4, 8 or 16 bytes");
+    return;
+  }
+  const uint64_t bytes = ops[2].imm_bits;
+  // The source size: the bytes read, the rest of the copy zeros (PTX ISA:
+  // src-size < cp-size zero-fills). Without a cache policy a fourth
+  // operand is the source size; with one, the policy comes last.
+  bool zeroFill = false;
+  if (ops.size() == 4u + cacheHint || (ops.size() == 4 && !cacheHint)) {
+    const ast::Operand &n = ops[3];
+    if (n.kind != ast::Operand::Kind::Immediate || (n.imm_bits != 0 && n.imm_bits != bytes))
+      return unsupportedForm(in, full, "a source size other than 0 or the copy's size (a partial zero fill)");
+    zeroFill = n.imm_bits == 0;
+  }
+  std::vector<ptx::Operand> values;
+  for (uint64_t i = 0; i < bytes / 4; ++i) {
+    if (zeroFill) {
+      values.push_back(immediateOperand(0, in.loc));
+      continue;
+    }
+    const std::string name = "%__cpasync" + std::to_string(asyncCopies_) + "_" + std::to_string(i);
+    typeReg(name, 32, in.loc);
+    values.push_back(registerOperand(name, in.loc));
+  }
+  ++asyncCopies_;
+  if (!zeroFill) {
+    Stmt load = s;
+    load.kind = Stmt::Kind::Load;
+    load.space = Space::Global;
+    load.elemBits = 32;
+    load.elemType = TypeClass::B;
+    load.regWidth = 32;
+    load.values = values;
+    if (!decodeAddress(ops[1], load))
+      return;
+    k_.body.push_back(std::move(load));
+  }
+  s.kind = Stmt::Kind::Store;
+  s.space = Space::Shared;
+  s.elemBits = 32;
+  s.elemType = TypeClass::B;
+  s.regWidth = 32;
+  s.values = std::move(values);
+  if (!decodeAddress(ops[0], s))
+    return;
   k_.body.push_back(std::move(s));
 }
 

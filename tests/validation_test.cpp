@@ -2540,6 +2540,20 @@ TEST_CASE("nanosleep is a conforming no-op (any sleep in [0, 2t]) on every targe
   CHECK(bad.diagnostics[0].loc.line == 6);
 }
 
+TEST_CASE("cp.async copies global to shared memory at once; its groups have nothing to wait for") {
+  // 16-, 8- and 4-byte copies, a zero-filled one (src-size 0), commit_group,
+  // wait_group and wait_all, read back by a neighbour after a barrier.
+  checkKernelFileOnEveryTarget("async_copy.ptx", 2);
+  CHECK(kernelDecodeError("cp.async.ca.shared.global [%r1], [%rd1], 16, 5;") ==
+        "unsupported form 'cp.async.ca.shared.global': a source size other than 0 or the copy's size (a partial "
+        "zero fill)");
+  CHECK(kernelDecodeError("cp.async.cg.shared.global [%r1], [%rd1], 8;") == "cp.async.cg copies 16 bytes");
+  CHECK(kernelDecodeError("cp.async.ca.shared.global [%r1], [%rd1], 12;") == "cp.async copies 4, 8 or 16 bytes");
+  CHECK(kernelDecodeError("cp.async.wait_group %r1;") == "expected a constant number of pending groups, got '%r1'");
+  CHECK(p2a::testing::contains(kernelDecodeError("cp.async.bulk.shared::cluster.global [%r1], [%rd1], 16, [%rd2];"),
+                               "expected cp.async.ca/.cg.shared.global"));
+}
+
 TEST_CASE("strong loads and stores (ld/st .relaxed.scope, .volatile) agree with the interpreter and carry each target's coherence bits") {
   const std::string src = checkKernelFileOnEveryTarget("strong_access.ptx", 2);
   // The bits llc-19 gives `load/store atomic ... syncscope("workgroup" |
