@@ -35,6 +35,14 @@ clang_hip() { # sample gpu out
 counts() { # assembly file -> "VALU SALU"
   echo "$(grep -cE '^\s+v_' "$1") $(grep -cE '^\s+s_' "$1")"
 }
+scratch() { # assembly file -> private segment bytes over its kernels
+  grep -oE 'private_segment_fixed_size [0-9]+' "$1" | awk '{ s += $2 } END { print s + 0 }'
+}
+ratio() { # a b -> a / b to two places, or n/a
+  [[ "$1" =~ ^[0-9]+$ && "$2" =~ ^[0-9]+$ && "$2" != 0 ]] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }' ||
+    echo n/a
+}
+declare -A QUALITY CYCLES # "gpu sample" -> "VALU-ratio VGPR-ratio scratch-ours scratch-clang", cycles ratio
 
 echo "== speed (seconds, median of 5; ratio = ours / theirs, below 1 means faster)"
 printf "%-10s %6s %10s %10s %10s %12s %12s\n" sample lines ours ptxas clang ours/ptxas ours/clang
@@ -64,12 +72,14 @@ for gpu in gfx942 gfx1100; do
     "$P" "samples/$s/$s.ptx" -mcpu="$gpu" -o "$W/o.s" 2>/dev/null
     read -r ov os <<<"$(counts "$W/o.s")"
     og=$(grep -m1 -E '\.vgpr_count' "$W/o.s" | awk '{ print $2 }')
-    cv=n/a; cs=n/a; cg=n/a
+    cv=n/a; cs=n/a; cg=n/a; cx=n/a
     if clang-19 -x hip --cuda-device-only --offload-arch="$gpu" -nogpuinc -nogpulib -O3 -include "$SHIM" \
       -S "samples/$s/$s.cu" -o "$W/c.s" 2>/dev/null; then
       read -r cv cs <<<"$(counts "$W/c.s")"
       cg=$(grep -m1 -E '\.vgpr_count' "$W/c.s" | awk '{ print $2 }')
+      cx=$(scratch "$W/c.s")
     fi
+    QUALITY["$gpu $s"]="$(ratio "$ov" "$cv") $(ratio "$og" "$cg") $(scratch "$W/o.s") $cx"
     printf "%-10s %-8s %22s %22s\n" "$s" "" "$ov/$os/$og" "$cv/$cs/$cg"
   done
 done
@@ -112,5 +122,23 @@ for gpu in gfx942 gfx1100; do
     fi
     [[ "$oc" =~ ^[0-9]+$ && "$cc" =~ ^[0-9]+$ ]] && r=$(awk -v a="$oc" -v b="$cc" 'BEGIN { printf "%.2f", a / b }')
     printf "%-10s %-8s %16s %16s %12s\n" "$s" "" "$oe/$oc" "$ce/$cc" "$r"
+    CYCLES["$gpu $s"]=$r
+  done
+done
+
+echo
+echo "== against clang-19 -O3, one table (issue 20's bars: VALU <= 1.05, VGPRs <= 1.1, cycles <= 1.2 and"
+echo "   <= 1.0 on half, no scratch where clang has none; '!' marks a miss)"
+printf "%-10s %-8s %8s %8s %8s %16s\n" sample gpu VALU VGPRs cycles "scratch o/c"
+mark() { # value bar -> value, with ! past the bar
+  awk -v v="$1" -v b="$2" 'BEGIN { if (v == "n/a") print v; else printf "%s%s", v, (v + 0 > b + 0 ? "!" : "") }'
+}
+for gpu in gfx942 gfx1100; do
+  for s in $SAMPLES; do
+    read -r valu vgpr so sc <<<"${QUALITY["$gpu $s"]}"
+    sx="$so/$sc"
+    [[ "$so" != 0 && "$sc" == 0 ]] && sx="$sx!"
+    printf "%-10s %-8s %8s %8s %8s %16s\n" "$s" "$gpu" "$(mark "$valu" 1.05)" "$(mark "$vgpr" 1.1)" \
+      "$(mark "${CYCLES["$gpu $s"]}" 1.2)" "$sx"
   done
 done
