@@ -159,9 +159,14 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   auto waves = [&] { return targets::occupancy(t, out.numVgprs, out.numSgprs, 0).wavesPerSimd; };
   const unsigned promised =
       targets::occupancy(t, estimatedPeak + kernel::kScheduleMarginVgprs, out.numSgprs, 0).wavesPerSimd;
+  // (Past kLargeKernel statements the order as written is the one other
+  // try: KeyHunt's 80k-statement kernels got the same VGPRs from the
+  // own-peak order as from the budget's, and each try is a whole lowering.)
+  constexpr size_t kLargeKernel = 20000;
   if (lowered && waves() < promised) {
     limits.target = nullptr;
-    lowered = lowerInOrder(kernel::scheduleOrder(fused, limits));
+    if (fused.body.size() <= kLargeKernel)
+      lowered = lowerInOrder(kernel::scheduleOrder(fused, limits));
     if (lowered && waves() < promised) {
       const unsigned scheduledWaves = waves();
       KernelTranslation scheduled = std::move(out);
