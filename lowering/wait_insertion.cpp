@@ -52,10 +52,15 @@ private:
       loads |= p.counter == Counter::VmLoad;
     if (loads)
       wait(Counter::VmLoad, 0);
-    if (!smem_.empty() || (lgkmShared() && !lds_.empty()))
+    const bool lgkmWait = !smem_.empty() || (lgkmShared() && !lds_.empty());
+    const bool dsWait = !lgkmShared() && !lds_.empty();
+    if (lgkmWait)
       wait(Counter::Scalar, 0);
-    if (!lgkmShared() && !lds_.empty())
+    if (dsWait)
       wait(Counter::Lds, 0);
+    // (lgkmcnt(0) or gfx12's dscnt(0) covers LDS stores too; gfx12's kmcnt does not.)
+    if ((lgkmWait && lgkmShared()) || dsWait)
+      ldsStores_ = 0;
     // The loads are done; stores (and atomics without return) are not,
     // unless they share vmcnt with the loads (gfx9) and that was waited for:
     // a barrier or fence later (WAIT_ALL) must still wait for them.
@@ -63,8 +68,6 @@ private:
       vmem_.clear();
     else
       std::erase_if(vmem_, [](const Pending &p) { return p.counter == Counter::VmLoad; });
-    if (!smem_.empty() || !lds_.empty())
-      ldsStores_ = 0; // (lgkmcnt(0) / dscnt(0) covers LDS stores too)
     smem_.clear();
     lds_.clear();
   }
