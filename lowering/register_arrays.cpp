@@ -10,8 +10,6 @@
 // unguarded statement made them, for every lane the block runs.
 #include "lowering/lowering.hpp"
 
-#include <set>
-
 #include <functional>
 
 namespace p2a::klower {
@@ -124,18 +122,18 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
       li.insts.push_back({Op::V_MOV_B32, d, {element(candidates[0])}});
       return;
     }
-    // A chain over [lo, hi): its first element, then a select per element
+    // A chain over a half: its first element, then a select per element
     // after it. The first chain builds in the destination, unless that is
     // the array itself.
     struct Chain {
       MOperand value;
-      size_t lo, hi, next;
+      size_t next, end; // the next candidate it selects, and its bound
     };
-    Chain first{element(candidates[0]), 0, half, 1}, second{element(candidates[half]), half, n, half + 1};
+    Chain first{element(candidates[0]), 1, half}, second{element(candidates[half]), half + 1, n};
     const MOperand firstInto = dst.reg == s.base ? vregOperand(newTemp(mir::RegClass::V32)) : d;
     const MOperand secondInto = vregOperand(newTemp(mir::RegClass::V32));
     auto step = [&](Chain &c, const MOperand &into) {
-      if (c.next >= c.hi)
+      if (c.next >= c.end)
         return false;
       li.insts.push_back({Op::V_CNDMASK_B32, into, {c.value, element(candidates[c.next]), match[c.next]}});
       c.value = into;

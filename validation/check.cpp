@@ -770,6 +770,18 @@ private:
           for (unsigned k = 0; k < l->count; ++k)
             writtenBy[stmt].insert((l->sgpr ? 1000 : 0) + l->index + k);
       }
+    // The nth completion of statement `stmt` in the AMD trace (its last
+    // instruction's nth record), or null.
+    auto nthCompletion = [&](unsigned stmt, unsigned nth) -> const emu::TraceRecord * {
+      auto ll = lastLine.find(stmt);
+      if (ll == lastLine.end())
+        return nullptr;
+      unsigned count = 0;
+      for (const emu::TraceRecord &r : amdTrace)
+        if (r.instruction == ll->second && count++ == nth)
+          return &r;
+      return nullptr;
+    };
     // Only the 32-bit halves of a home that the statement's code writes are
     // compared: a half read in place elsewhere (a kernel argument's low
     // half in its SGPR, the high half copied to a VGPR) is never written to
@@ -796,14 +808,7 @@ private:
       const unsigned nth = seen[e.stmt]++;
       auto ll = lastLine.find(e.stmt);
       if (st.kind != Stmt::Kind::Load && ll != lastLine.end() && !written.empty()) {
-        // The nth completion of this statement in the AMD trace.
-        const emu::TraceRecord *rec = nullptr;
-        unsigned count = 0;
-        for (const emu::TraceRecord &r : amdTrace)
-          if (r.instruction == ll->second && count++ == nth) {
-            rec = &r;
-            break;
-          }
+        const emu::TraceRecord *rec = nthCompletion(e.stmt, nth);
         for (size_t i = 0; i < written.size() && rec; ++i) {
           const std::string &reg = written[i];
           // A uniform register computed by scalar code has its value in its
@@ -894,15 +899,7 @@ private:
           before[w[i]] = {ptxTrace[j].values[i], ptxTrace[j].stmt};
         nth += ptxTrace[j].stmt == it->stmt;
       }
-      const emu::TraceRecord *rec = nullptr;
-      if (auto ll = lastLine.find(it->stmt); ll != lastLine.end()) {
-        unsigned count = 0;
-        for (const emu::TraceRecord &r : amdTrace)
-          if (r.instruction == ll->second && count++ == nth) {
-            rec = &r;
-            break;
-          }
-      }
+      const emu::TraceRecord *rec = nthCompletion(it->stmt, nth);
       for (const ptx::Operand &v : st.values) {
         auto b = before.find(v.reg);
         if (!v.isReg() || !rec || b == before.end())

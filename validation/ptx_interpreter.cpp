@@ -136,8 +136,9 @@ private:
     const uint64_t blockLinear = blockLinear_;
     for (;;) {
       // Each warp in turn runs until its threads finish or wait; within a
-      // warp the threads take turns, a statement each, so a converged warp
-      // runs in lockstep as NVIDIA's do. Code written for lockstep warps
+      // warp the threads take turns, each up to its next access another
+      // thread can see (stepThread), so a converged warp runs in lockstep as
+      // NVIDIA's do. Code written for lockstep warps
       // (a load of what a neighbouring lane stored, with no __syncwarp)
       // gets the value it gets on hardware. Any order is a valid PTX
       // execution; this one is also the one such code was tested on.

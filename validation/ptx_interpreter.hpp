@@ -80,7 +80,7 @@ struct Options {
   // Every plain store to watchAddress, in execution order (check tells a
   // race in the kernel from a translation error with them).
   std::vector<WatchedStore> *watchedStores = nullptr;
-  // The first such load, if any (set when found).
+  // The first race between warps in shared memory, if any (SharedRace).
   std::optional<SharedRace> *sharedRace = nullptr;
   // Called after each block with the number of blocks done (progress of long runs).
   std::function<void(uint64_t)> afterBlock;
