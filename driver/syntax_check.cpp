@@ -23,7 +23,8 @@ Diagnostics moduleErrors(const ast::Module &m, bool parsedCleanly) {
     if (f.is_entry) {
       kernel::decodeKernel(m, f, all, /*partial=*/true);
     } else {
-      const ast::Block scoped = ast::scopeBlockRegisters(*f.body);
+      std::optional<ast::Block> renamed;
+      const ast::Block &scoped = ast::scopeBlockRegisters(*f.body, renamed);
       for (const ast::Statement *s : ast::flatten(scoped))
         if (const ast::Instruction *in = std::get_if<ast::Instruction>(s)) {
           ast::Instruction plain = *in;

@@ -23,7 +23,8 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
                    Diagnostics &diags) {
   out.target = t.name;
   out.waveSize = t.wave_size;
-  const ast::Block scoped = ast::scopeBlockRegisters(body);
+  std::optional<ast::Block> renamed;
+  const ast::Block &scoped = ast::scopeBlockRegisters(body, renamed);
   const std::vector<const ast::Statement *> stmts = ast::flatten(scoped);
 
   ptx::RegisterTypes types;

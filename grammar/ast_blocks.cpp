@@ -106,17 +106,38 @@ void scopeBlock(Block &b, Names scope, bool nested, const Declared &declared, un
   }
 }
 
+// Whether scopeBlock would rename anything: a nested block declares a
+// register or .param under a name declared more than once.
+bool needsRenaming(const Block &b, bool nested, const Declared &declared) {
+  for (const Statement &s : b.statements) {
+    if (const Block *inner = std::get_if<Block>(&s)) {
+      if (needsRenaming(*inner, true, declared))
+        return true;
+    } else if (const Declaration *d = std::get_if<Declaration>(&s);
+               d && nested && (d->space == "reg" || d->space == "param")) {
+      for (const Declarator &dr : d->declarators)
+        if (!dr.range && declared.count(dr.name) > 1)
+          return true;
+    }
+  }
+  return false;
+}
+
 } // namespace
 
-Block scopeBlockRegisters(const Block &body, const std::vector<std::string> &outerNames) {
+const Block &scopeBlockRegisters(const Block &body, std::optional<Block> &renamed,
+                                 const std::vector<std::string> &outerNames) {
   Declared declared;
   collect(body, declared);
   for (const std::string &n : outerNames)
     ++declared.plain[n];
-  Block out = body;
+  renamed.reset();
+  if (!needsRenaming(body, false, declared))
+    return body;
+  renamed = body;
   unsigned blocks = 0;
-  scopeBlock(out, {}, false, declared, blocks);
-  return out;
+  scopeBlock(*renamed, {}, false, declared, blocks);
+  return *renamed;
 }
 
 } // namespace ptx::ast

@@ -3,6 +3,7 @@
 
 #include "grammar/ast.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,13 +19,16 @@ std::vector<const Statement *> flatten(const Block &body);
 // `retval0` afresh in each call sequence's block, and one name per call
 // keeps each argument a value written once (a copy that register
 // assignment can make free). Flattening would merge such registers, so this
-// returns a copy of `body` in which a register declared in a nested block
+// returns a copy of `body` (kept in `renamed`) in which a register declared in a nested block
 // under a name declared more than once in the function is renamed to
 // `NAME#B` (B numbers the blocks in source order), along with every use
 // inside that block. A name counts as declared by ranges that cover it
 // (`%r<5>` declares `%r1`), by variables, and by `outerNames` (parameters,
 // module variables) the block register shadows. Names declared once keep
-// their spelling; ranges declared inside blocks are not renamed.
-Block scopeBlockRegisters(const Block &body, const std::vector<std::string> &outerNames = {});
+// their spelling; ranges declared inside blocks are not renamed. Where no
+// name needs renaming it returns `body` itself (no copy: a big kernel's
+// statements are most of the syntax tree) and leaves `renamed` empty.
+const Block &scopeBlockRegisters(const Block &body, std::optional<Block> &renamed,
+                                 const std::vector<std::string> &outerNames = {});
 
 } // namespace ptx::ast

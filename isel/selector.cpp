@@ -181,6 +181,19 @@ std::vector<const Rule *> candidates(const ptx::Instruction &inst, const targets
   return out;
 }
 
+bool hasMatchingRule(const ptx::Instruction &inst, const targets::TargetInfo &t, bool scalar) {
+  return !matchingRules(inst, t, scalar).empty();
+}
+
+std::optional<double> lowestCost(const ptx::Instruction &inst, const targets::TargetInfo &t, const RuleCostFn &cost,
+                                 bool scalar) {
+  std::optional<double> lowest;
+  for (const Rule *r : matchingRules(inst, t, scalar))
+    if (const double c = cost(*r, t); !lowest || c < *lowest)
+      lowest = c;
+  return lowest;
+}
+
 namespace {
 
 // Resolves template refs of one rule instance to machine operands.

@@ -7,6 +7,7 @@
 #include "isel/machine_ir.hpp"
 
 #include <functional>
+#include <optional>
 
 namespace p2a::targets {
 struct TargetInfo;
@@ -25,6 +26,14 @@ bool ruleMatches(const rules::Rule &rule, const ptx::Instruction &inst, const ta
 // order): the vector rules, or with `scalar` only the scalar ones.
 std::vector<const rules::Rule *> candidates(const ptx::Instruction &inst, const targets::TargetInfo &t,
                                             const RuleCostFn &cost, bool scalar = false);
+
+// Whether any rule matches `inst` (as !candidates(...).empty(), without
+// costing or ordering them).
+bool hasMatchingRule(const ptx::Instruction &inst, const targets::TargetInfo &t, bool scalar = false);
+// The cost of the cheapest matching rule (candidates' first), or nullopt
+// where none matches.
+std::optional<double> lowestCost(const ptx::Instruction &inst, const targets::TargetInfo &t, const RuleCostFn &cost,
+                                 bool scalar = false);
 
 // Lower `inst` with the best feasible rule into `fn`. On failure, appends an
 // error naming the form and returns false.

@@ -142,7 +142,8 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
     rn.symbols[formals[i]] = args[i];
   for (size_t i = 0; i < formalResults.size(); ++i)
     rn.symbols[formalResults[i]] = results[i];
-  const ast::Block calleeBody = ::ptx::ast::scopeBlockRegisters(*f->body, namesOutsideBody(m_, *f));
+  std::optional<ast::Block> renamed;
+  const ast::Block &calleeBody = ::ptx::ast::scopeBlockRegisters(*f->body, renamed, namesOutsideBody(m_, *f));
   const std::vector<const ast::Statement *> stmts = ::ptx::ast::flatten(calleeBody);
   for (const ast::Statement *st : stmts) {
     if (const ast::Label *l = std::get_if<ast::Label>(st))

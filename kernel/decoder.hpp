@@ -147,7 +147,9 @@ private:
 
   const ast::Module &m_;
   const ast::Function &f_;
-  ast::Block body_; // f_'s body with block-scoped registers renamed apart (scopeBlockRegisters)
+  // f_'s body with block-scoped registers renamed apart, where any need it
+  // (scopeBlockRegisters; the statements decoded point into it).
+  std::optional<ast::Block> renamedBody_;
   Diagnostics &diags_;
   bool partial_ = false;
   Kernel k_;

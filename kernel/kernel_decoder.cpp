@@ -28,9 +28,13 @@ std::optional<Kernel> Decoder::run() {
     for (const ast::Declarator &dr : d.declarators)
       if (std::optional<Variable> v = variableOf(d, dr, diags_))
         k_.variables.push_back(*v);
-  body_ = ::ptx::ast::scopeBlockRegisters(*f_.body, namesOutsideBody(m_, f_));
-  const std::vector<const ast::Statement *> stmts = ::ptx::ast::flatten(body_);
+  const std::vector<const ast::Statement *> stmts =
+      ::ptx::ast::flatten(::ptx::ast::scopeBlockRegisters(*f_.body, renamedBody_, namesOutsideBody(m_, f_)));
   declare(stmts);
+  // (A statement per instruction, most often: the vector is not regrown and
+  // its statements moved several times over.)
+  k_.body.reserve(std::count_if(stmts.begin(), stmts.end(),
+                                [](const ast::Statement *s) { return std::holds_alternative<ast::Instruction>(*s); }));
   for (const ast::Statement *s : stmts) {
     if (const ast::Label *l = std::get_if<ast::Label>(s))
       defineLabel(l->name, l->loc);
@@ -496,20 +500,27 @@ void Decoder::decode(const ast::Instruction &in) {
     k_.body.push_back(std::move(s));
     return;
   }
-  // Everything else must be a rule form.
-  ast::Instruction plain = in;
-  plain.guard.reset();
+  // Everything else must be a rule form: decoded without its guard (the
+  // statement has it), from a copy only where something changes.
+  std::optional<ast::Instruction> adjusted;
+  auto adjust = [&]() -> ast::Instruction & {
+    if (!adjusted)
+      adjusted = in;
+    return *adjusted;
+  };
+  if (in.guard)
+    adjust().guard.reset();
   // mov of floating-point registers moves their bits (PTX ISA 9.7.9.3:
   // mov copies the value unchanged): mov.f32 is mov.b32 (nvcc moves 64-bit
   // integers through .f64 registers so).
-  if (plain.opcode == "mov" && plain.modifiers.size() == 1)
-    if (const std::string &ty = plain.modifiers[0]; ty == "f16" || ty == "f32" || ty == "f64")
-      plain.modifiers[0] = "b" + ty.substr(1);
-  std::optional<ptx::Instruction> inst = ptx::decodeInstruction(plain, diags_);
+  if (in.opcode == "mov" && in.modifiers.size() == 1)
+    if (const std::string &ty = in.modifiers[0]; ty == "f16" || ty == "f32" || ty == "f64")
+      adjust().modifiers[0] = "b" + ty.substr(1);
+  std::optional<ptx::Instruction> inst = ptx::decodeInstruction(adjusted ? *adjusted : in, diags_);
   if (!inst || !ptx::typeRegisters(*inst, k_.registers, diags_))
     return;
   s.kind = Stmt::Kind::Compute;
-  s.inst = *inst;
+  s.inst = std::move(*inst);
   k_.body.push_back(std::move(s));
 }
 

@@ -78,17 +78,16 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
                      KernelTranslation &out, Diagnostics &diags, const Options &options) {
   // A forced rule (tests) applies to the statements as written.
   const select::RuleCostFn cost = cost::ruleCostFn(costs);
-  // The kernel as decoded goes as soon as the first rewrite has its copy;
-  // from there one kernel is held (and a rewrite's new one while it runs).
+  // Each rewrite takes the kernel and returns it rewritten: one kernel is
+  // held (and a rewrite's new one while it runs, where it builds one).
   auto rewritten = [&] {
-    kernel::Kernel k = kernel::promoteLocalArrays(source);
-    source = {};
+    kernel::Kernel k = kernel::promoteLocalArrays(std::move(source));
     k = kernel::widenVectorAccesses(std::move(k));
     k = kernel::substituteConstantOperands(std::move(k), t, cost);
     k = kernel::dropIdentityOperations(std::move(k));
     k = kernel::fuseByteLoads(std::move(k));
     k = kernel::fuseNegatedBits(std::move(k), t, cost);
-    k = kernel::collapseXorLinearMaps(k, t, cost);
+    k = kernel::collapseXorLinearMaps(std::move(k), t, cost);
     k = kernel::fuseHalves(std::move(k));
     k = kernel::fuseRotates(std::move(k), t, cost);
     k = kernel::fuseLogicTrees(std::move(k), t, cost);
@@ -136,7 +135,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   kernel::ScheduleLimits limits;
   limits.target = &t;
   limits.maxVgprs = registerBudgetFor(fused, t, options).vgprs; // the command line's and the launch bounds'
-  for (const auto &[name, from] : uniformValuesFor(fused, t, costs, options).registers) {
+  for (const auto &[name, from] : uniformValuesFor(fused, t, options).registers) {
     limits.scalarRegisters.insert(name);
     if (from.kind == kernel::UniformSource::Kind::Computed)
       limits.homeWords[name] = from.bits / 32;

@@ -86,8 +86,7 @@ RegisterBudget registerBudgetFor(const kernel::Kernel &k, const targets::TargetI
 // Which registers are uniform, with the scalar rules that apply on `t`
 // (statement_lowering.cpp): the lowering's homes, and the registers the
 // statement scheduler counts as SGPRs.
-kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,
-                                       const Options &opts);
+kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts);
 
 class Lowering {
 public:

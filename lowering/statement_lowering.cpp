@@ -6,14 +6,13 @@
 
 namespace p2a::klower {
 
-kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs,
-                                       const Options &opts) {
+kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts) {
   return kernel::uniformValues(k, [&](const Stmt &st) {
-    return !opts.forcedRule && !select::candidates(st.inst, t, cost::ruleCostFn(costs), true).empty();
+    return !opts.forcedRule && select::hasMatchingRule(st.inst, t, true);
   }, opts.scalarHomeSgprs, kPreloadedParamDwords * 4);
 }
 
-void Lowering::findUniformValues() { uniform_ = uniformValuesFor(k_, t_, costs_, opts_); }
+void Lowering::findUniformValues() { uniform_ = uniformValuesFor(k_, t_, opts_); }
 
 void Lowering::lowerStatements() {
   before_.assign(k_.body.size(), {});

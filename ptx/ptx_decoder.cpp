@@ -68,7 +68,7 @@ uint64_t truncatedConstant(const ast::Operand &o, unsigned width, const std::str
 std::vector<ast::Instruction> expandQuarterMove(const ast::Instruction &in, unsigned &counter) {
   const bool pack = in.operands.size() == 2 && in.operands[1].kind == ast::Operand::Kind::Vector;
   const size_t vector = pack ? 1 : 0;
-  if (in.opcode != "mov" || in.modifiers != std::vector<std::string>{"b64"} || in.operands.size() != 2 ||
+  if (in.opcode != "mov" || in.modifiers.size() != 1 || in.modifiers[0] != "b64" || in.operands.size() != 2 ||
       in.operands[vector].kind != ast::Operand::Kind::Vector || in.operands[vector].elems.size() != 4 ||
       in.operands[1 - vector].kind != ast::Operand::Kind::Register)
     return {};

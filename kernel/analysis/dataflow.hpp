@@ -50,6 +50,13 @@ public:
   // `reg` must be written.
   size_t def(const std::string &reg) const { return def_[*ids_.find(reg)]; }
 
+  // The registers' dense ids, for a rewrite's own per-register tables: how
+  // many there are, a name's (none for a register the body does not name),
+  // and the ids statement i writes.
+  size_t registerCount() const { return ids_.size(); }
+  std::optional<unsigned> id(const std::string &reg) const { return ids_.find(reg); }
+  llvm::ArrayRef<unsigned> writtenIds(size_t i) const { return ids_.writes(i); }
+
   // The statement that alone writes `reg`, read only once, in `user`'s
   // block before it -- an intermediate result a fusion may absorb.
   std::optional<size_t> singleUseDef(const std::string &reg, size_t user) const {

@@ -1,25 +1,37 @@
 #include "kernel/transforms/constant_operands.hpp"
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/StringRef.h>
+
 #include <map>
+#include <optional>
 
 namespace p2a::kernel {
 
 Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
+  (void)cost; // (a fold is kept where any rule takes it; see hasMatchingRule)
   // Registers written exactly once, by an unguarded mov of an immediate.
-  std::map<std::string, unsigned> writes;
-  std::map<std::string, std::pair<size_t, uint64_t>> constant; // register -> (defining statement, value)
+  // (Keyed by the names in k.body, which nothing below renames; a hash
+  // per operand, no tree of strings.)
+  llvm::DenseMap<llvm::StringRef, unsigned> writes;
+  llvm::DenseMap<llvm::StringRef, std::pair<size_t, uint64_t>> constant; // register -> (defining statement, value)
   for (size_t i = 0; i < k.body.size(); ++i) {
     const Stmt &s = k.body[i];
-    for (const std::string &r : writtenRegisters(s)) {
-      ++writes[r];
+    forEachWrittenRegister(s, [&](const std::string &r) {
+      ++writes[llvm::StringRef(r)];
       if (s.kind == Stmt::Kind::Compute && s.guard.empty() && s.inst.form.opcode == ptx::Opcode::Mov &&
           s.inst.form.type != ptx::TypeClass::Pred && s.inst.srcs.size() == 1 && s.inst.srcs[0].isImm())
-        constant[r] = {i, s.inst.srcs[0].imm};
-    }
+        constant[llvm::StringRef(r)] = {i, s.inst.srcs[0].imm};
+    });
   }
-  for (auto it = constant.begin(); it != constant.end();)
-    it = writes[it->first] == 1 ? std::next(it) : constant.erase(it);
-  if (constant.empty())
+  // (The names the maps hold point into statements rewritten below, so the
+  // few constants get names of their own.)
+  std::map<std::string, std::pair<size_t, uint64_t>> constants;
+  for (const auto &[r, c] : constant)
+    if (writes.lookup(r) == 1)
+      constants.emplace(r.str(), c);
+  if (constants.empty())
     return k;
 
   for (Stmt &s : k.body) {
@@ -29,9 +41,9 @@ Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t, const 
       // clamps and membermasks let the lowering fold its lane arithmetic.
       for (size_t i = s.kind == Stmt::Kind::WarpVote ? 1 : 0; i < s.srcs.size(); ++i) {
         ptx::Operand &o = s.srcs[i];
-        auto c = o.isReg() ? constant.find(o.reg) : constant.end();
+        auto c = o.isReg() ? constants.find(o.reg) : constants.end();
         auto reg = o.isReg() ? k.registers.find(o.reg) : k.registers.end();
-        if (c == constant.end() || reg == k.registers.end() || reg->second.width != 32)
+        if (c == constants.end() || reg == k.registers.end() || reg->second.width != 32)
           continue;
         o.kind = ptx::Operand::Kind::Immediate;
         o.imm = c->second.second & 0xffffffffu;
@@ -41,30 +53,33 @@ Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t, const 
     }
     if (s.kind != Stmt::Kind::Compute)
       continue;
-    ptx::Instruction folded = s.inst;
-    bool changed = false;
-    for (size_t i = 0; i < folded.srcs.size(); ++i) {
-      ptx::Operand &o = folded.srcs[i];
-      auto c = o.isReg() ? constant.find(o.reg) : constant.end();
-      const unsigned w = folded.form.srcWidth(static_cast<unsigned>(i));
-      auto reg = k.registers.find(o.reg);
-      if (c == constant.end() || w <= 1 || reg == k.registers.end() || reg->second.width != w)
+    // (Copied only where a source is a constant: most statements have none.)
+    std::optional<ptx::Instruction> folded;
+    for (size_t i = 0; i < s.inst.srcs.size(); ++i) {
+      const ptx::Operand &src = s.inst.srcs[i];
+      auto c = src.isReg() ? constants.find(src.reg) : constants.end();
+      if (c == constants.end())
         continue;
+      const unsigned w = s.inst.form.srcWidth(static_cast<unsigned>(i));
+      auto reg = k.registers.find(src.reg);
+      if (w <= 1 || reg == k.registers.end() || reg->second.width != w)
+        continue;
+      if (!folded)
+        folded = s.inst;
+      ptx::Operand &o = folded->srcs[i];
       o.kind = ptx::Operand::Kind::Immediate;
       o.imm = c->second.second & sem::maskOf(w);
       o.reg.clear();
-      changed = true;
     }
-    if (changed && !select::candidates(folded, t, cost).empty())
-      s.inst = folded;
+    if (folded && select::hasMatchingRule(*folded, t))
+      s.inst = std::move(*folded);
   }
   // Movs nothing reads any more.
-  std::map<std::string, unsigned> reads;
+  llvm::DenseSet<llvm::StringRef> read;
   for (const Stmt &s : k.body)
-    for (const std::string &r : readRegisters(s))
-      ++reads[r];
-  for (const auto &[r, def] : constant)
-    if (!reads.count(r)) {
+    forEachReadRegister(s, [&](const std::string &r) { read.insert(llvm::StringRef(r)); });
+  for (const auto &[r, def] : constants)
+    if (!read.contains(llvm::StringRef(r))) {
       foldAway(k.body[def.first], "a constant: folded into the instructions that read it");
     }
   return k;

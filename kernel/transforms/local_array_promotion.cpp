@@ -47,20 +47,21 @@ class Promotion {
 public:
   explicit Promotion(const Kernel &k) : k_(k), df_(k) {}
 
-  Kernel run() {
-    Kernel out = k_;
+  // The kernel with its arrays promoted; nullopt where none is (the
+  // kernel stays as it is, uncopied).
+  std::optional<Kernel> run() {
     std::map<std::string, std::vector<Access>> accesses;
     std::set<std::string> rejected;
     for (const Variable &v : k_.variables)
       if (isLocalVariable(v.name))
         accesses[v.name];
     if (accesses.empty())
-      return out;
+      return std::nullopt;
     for (size_t i = 0; i < k_.body.size(); ++i) {
       const Stmt &s = k_.body[i];
       checkUses(i, rejected);
       if (s.kind == Stmt::Kind::Atomic && s.space == Space::Local)
-        return out; // (through a register never recognised as an address: checkUses rejects those it knows)
+        return std::nullopt; // (through a register never recognised as an address: checkUses rejects those it knows)
       if (s.kind != Stmt::Kind::Load && s.kind != Stmt::Kind::Store)
         continue;
       // A generic access through a local address is one (the others reach
@@ -77,7 +78,7 @@ public:
         a = addressIn(s.base);
       }
       if (!a || a->generic != generic)
-        return out; // a local access the analysis cannot place: any variable may be its target
+        return std::nullopt; // a local access the analysis cannot place: any variable may be its target
       std::optional<Access> acc = access(i, *a);
       if (acc)
         accesses[a->variable].push_back(*acc);
@@ -85,6 +86,7 @@ public:
         rejected.insert(a->variable);
     }
 
+    Kernel out = k_;
     unsigned promotedDwords = 0;
     for (auto &[name, list] : accesses) {
       if (rejected.count(name))
@@ -502,6 +504,10 @@ private:
 
 } // namespace
 
-Kernel promoteLocalArrays(const Kernel &k) { return Promotion(k).run(); }
+Kernel promoteLocalArrays(Kernel k) {
+  if (std::optional<Kernel> promoted = Promotion(k).run())
+    return std::move(*promoted);
+  return k;
+}
 
 } // namespace p2a::kernel

@@ -43,6 +43,6 @@ namespace p2a::kernel {
 inline constexpr unsigned kMaxIndexedArrayDwords = 16;
 inline constexpr unsigned kMaxPromotedDwords = 64;
 
-Kernel promoteLocalArrays(const Kernel &k);
+Kernel promoteLocalArrays(Kernel k);
 
 } // namespace p2a::kernel

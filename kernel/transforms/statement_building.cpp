@@ -85,8 +85,7 @@ Kernel withInsertedStatements(Kernel k, std::vector<std::vector<Stmt>> before, s
 }
 
 double bestCost(const ptx::Instruction &inst, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
-  std::vector<const rules::Rule *> c = select::candidates(inst, t, cost);
-  return c.empty() ? 1e30 : cost(*c.front(), t);
+  return select::lowestCost(inst, t, cost).value_or(1e30);
 }
 
 } // namespace p2a::kernel

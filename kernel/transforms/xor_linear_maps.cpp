@@ -126,7 +126,8 @@ std::optional<Columns> linearImage(const ptx::Instruction &in, const std::vector
 // version of it) computed by linear statements of the block.
 struct LinearValue {
   std::string base;         // x
-  unsigned baseVersion = 0; // which write of x in the block (0: its value at the block's start)
+  unsigned baseId = 0;      // x's register id (Dataflow::id)
+  unsigned baseVersion = 0; // which write of x (counted over the body: the same write, the same count)
   Columns columns{};
 };
 
@@ -218,8 +219,10 @@ std::optional<Columns> evaluate(const std::vector<ptx::Instruction> &code, const
 
 } // namespace
 
-Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
-  Kernel out = k;
+Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
+  // (Rewritten in place: a region's statements are read before they are
+  // rewritten, and no later region reads them.)
+  Kernel &out = k;
   const size_t n = k.body.size();
   const Dataflow df(k);
   unsigned freshCount = 0;
@@ -235,6 +238,13 @@ Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, cons
   std::vector<std::optional<LinearValue>> valueOf(n);
   std::vector<std::array<long, 3>> sourcesOf(n, {-1, -1, -1});
   std::vector<bool> consumed(n, false);
+  // Per register id, in the block being walked: the statement whose linear
+  // value its latest write holds (-1: none), and how often it was written
+  // (which write of x a base is; compared within a block only, so never
+  // reset). `held` lists the ids `latest` holds a statement for.
+  std::vector<long> latest(df.registerCount(), -1);
+  std::vector<unsigned> version(df.registerCount(), 0);
+  std::vector<unsigned> held;
   size_t blockBegin = 0;
   while (blockBegin < n) {
     size_t blockEnd = blockBegin;
@@ -248,14 +258,16 @@ Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, cons
     // linear and may make its sources boundaries), so this settles.
     std::vector<bool> boundary(blockEnd - blockBegin, false);
     for (bool settled = false; !settled;) {
-      std::map<std::string, size_t> latest; // register -> statement whose linear value it holds
-      std::map<std::string, unsigned> version;
+      for (unsigned r : held)
+        latest[r] = -1;
+      held.clear();
       for (size_t i = blockBegin; i < blockEnd; ++i) {
         const Stmt &s = k.body[i];
         valueOf[i].reset();
         sourcesOf[i] = {-1, -1, -1};
         if (isPlain(s, s.inst.form.opcode, 32) && writesOneRegister(s) && s.inst.srcs.size() <= 4) {
-          std::optional<std::pair<std::string, unsigned>> base;
+          std::optional<std::pair<unsigned, unsigned>> base; // (x's id, which write of it)
+          const std::string *baseName = nullptr;
           bool sameBase = true;
           std::vector<Columns> identities; // (x itself, where a source is)
           identities.reserve(s.inst.srcs.size());
@@ -266,43 +278,50 @@ Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, cons
               regs.push_back(nullptr);
               continue;
             }
-            std::pair<std::string, unsigned> b{src.reg, version[src.reg]};
-            const auto l = latest.find(src.reg);
-            if (l != latest.end()) {
-              b = {valueOf[l->second]->base, valueOf[l->second]->baseVersion};
-              regs.push_back(&valueOf[l->second]->columns);
+            const unsigned r = *df.id(src.reg);
+            std::pair<unsigned, unsigned> b{r, version[r]};
+            const std::string *name = &src.reg;
+            if (const long l = latest[r]; l >= 0) {
+              b = {valueOf[size_t(l)]->baseId, valueOf[size_t(l)]->baseVersion};
+              name = &valueOf[size_t(l)]->base;
+              regs.push_back(&valueOf[size_t(l)]->columns);
               if (o < 3)
-                sourcesOf[i][o] = long(l->second);
+                sourcesOf[i][o] = l;
             } else {
               identities.push_back(identityColumns());
               regs.push_back(&identities.back());
             }
             sameBase = sameBase && (!base || *base == b);
             base = b;
+            baseName = name;
           }
           if (base && sameBase && (s.inst.srcs.size() < 4 || s.inst.form.opcode == ptx::Opcode::Lop3))
             if (std::optional<Columns> c = linearImage(s.inst, regs))
-              valueOf[i] = LinearValue{base->first, base->second, *c};
+              valueOf[i] = LinearValue{*baseName, base->first, base->second, *c};
         }
-        for (const std::string &r : writtenRegisters(s)) {
+        for (unsigned r : df.writtenIds(i)) {
           ++version[r];
-          latest.erase(r);
+          latest[r] = -1;
         }
-        if (valueOf[i] && !boundary[i - blockBegin])
-          latest[s.inst.dsts[0].reg] = i;
+        if (valueOf[i] && !boundary[i - blockBegin]) {
+          const unsigned d = *df.id(s.inst.dsts[0].reg);
+          latest[d] = long(i);
+          held.push_back(d);
+        }
       }
-      std::map<size_t, unsigned> linearReads; // statement -> reads of its result as a linear source
+      // Per statement of the block: reads of its result as a linear source.
+      std::vector<unsigned> linearReads(blockEnd - blockBegin, 0);
       for (size_t i = blockBegin; i < blockEnd; ++i)
         if (valueOf[i])
           for (long from : sourcesOf[i])
             if (from >= 0)
-              ++linearReads[size_t(from)];
+              ++linearReads[size_t(from) - blockBegin];
       settled = true;
       for (size_t i = blockBegin; i < blockEnd; ++i) {
         if (!valueOf[i] || boundary[i - blockBegin])
           continue;
         const std::string &r = k.body[i].inst.dsts[0].reg;
-        if (df.writes(r) != 1 || (df.reads(r) != 0 && df.reads(r) != linearReads[i])) {
+        if (df.writes(r) != 1 || (df.reads(r) != 0 && df.reads(r) != linearReads[i - blockBegin])) {
           boundary[i - blockBegin] = true;
           settled = false;
         }
@@ -327,14 +346,18 @@ Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, cons
         for (long from : sourcesOf[s]) {
           if (from < 0 || !inRegion.insert(size_t(from)).second)
             continue;
+          if (consumed[size_t(from)]) { // (rewritten already: its instruction is not the one analysed)
+            ok = false;
+            break;
+          }
           const std::string &r = k.body[size_t(from)].inst.dsts[0].reg;
-          ok = ok && !consumed[size_t(from)] && df.writes(r) == 1;
+          ok = ok && df.writes(r) == 1;
           region.push_back(size_t(from));
           work.push_back(size_t(from));
         }
       }
       for (size_t s : region)
-        if (s != root) {
+        if (ok && s != root) {
           const std::string &r = k.body[s].inst.dsts[0].reg;
           ok = ok && df.reads(r) != 0 && df.reads(r) == readsInside[r];
         }
@@ -375,9 +398,11 @@ Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, cons
           foldAway(s, "folded into the linear map of " + v.base + " at line " + rootLine);
           continue;
         }
+        const ::ptx::ast::SourceLoc loc = s.inst.loc;
+        std::string text = std::move(s.inst.text);
         s.inst = last ? code.back() : code[i];
-        s.inst.loc = k.body[region[i]].inst.loc;
-        s.inst.text = k.body[region[i]].inst.text;
+        s.inst.loc = loc;
+        s.inst.text = std::move(text);
         const bool copy = code.size() == 1 && code[0].form.opcode == ptx::Opcode::Mov;
         s.note = !last ? "part of the linear map of " + v.base + " at line " + rootLine
                  : copy ? "lines " + lines + " copy " + described + ": one mov"
@@ -388,7 +413,7 @@ Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, cons
     }
     blockBegin = blockEnd;
   }
-  return out;
+  return k;
 }
 
 } // namespace p2a::kernel

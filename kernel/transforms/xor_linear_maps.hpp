@@ -30,6 +30,6 @@
 
 namespace p2a::kernel {
 
-Kernel collapseXorLinearMaps(const Kernel &k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
 
 } // namespace p2a::kernel
