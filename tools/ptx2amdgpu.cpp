@@ -40,6 +40,17 @@
 using namespace llvm;
 using namespace p2a;
 
+// jemalloc's settings, read at its start-up where it is the malloc
+// (CMakeLists.txt links it; elsewhere an unread variable). One arena for
+// all threads, and freed pages returned 20 ms after they are last used:
+// with jemalloc's defaults (an arena per thread, pages kept 10 s) a module's
+// peak memory was 7% above glibc's over the corpus (KeyHunt, ccminer
+// keccak: up to 1.4x); so set, it is below glibc's on nearly every module
+// and keeps most of the time saved (issue 18, bench/README.md run 22).
+extern "C" {
+const char *malloc_conf = "narenas:1,dirty_decay_ms:20,muzzy_decay_ms:0";
+}
+
 namespace {
 
 cl::OptionCategory Category("ptx2amdgpu options");

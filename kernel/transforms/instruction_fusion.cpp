@@ -241,7 +241,20 @@ Kernel fuseAdds(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn
   return k;
 }
 
+namespace {
+
+// Whether any statement computes with opcode `op` (the transforms below
+// build no dataflow for a kernel without the statements they start from).
+bool anyCompute(const Kernel &k, ptx::Opcode op) {
+  return std::any_of(k.body.begin(), k.body.end(),
+                     [op](const Stmt &s) { return s.kind == Stmt::Kind::Compute && s.inst.form.opcode == op; });
+}
+
+} // namespace
+
 Kernel fuseNegatedBits(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
+  if (!anyCompute(k, ptx::Opcode::Neg) && !anyCompute(k, ptx::Opcode::Sub)) // (the roots)
+    return k;
   const Dataflow df(k);
   auto plain32 = [](const Stmt &s, ptx::Opcode op) { return isPlain(s, op, 32) && s.inst.dsts.size() == 1; };
   for (size_t root = 0; root < k.body.size(); ++root) {
@@ -272,6 +285,8 @@ Kernel fuseNegatedBits(Kernel k, const targets::TargetInfo &t, const select::Rul
 }
 
 Kernel fuseHalves(Kernel k) {
+  if (!anyCompute(k, ptx::Opcode::Cvt)) // (both the split and the join start from cvt)
+    return k;
   const size_t n = k.body.size();
   const Dataflow df(k);
   auto unguarded = [](const Stmt &s, ptx::Opcode op) { return isPlain(s, op) && writesOneRegister(s); };
@@ -648,6 +663,9 @@ std::string hexSelector(uint32_t selector) {
 } // namespace
 
 Kernel fuseByteLoads(Kernel k) {
+  // (A run is 4 or 8 byte loads: without as many, no register counts to take.)
+  if (std::count_if(k.body.begin(), k.body.end(), isByteLoad) < 4)
+    return k;
   const size_t n = k.body.size();
   const Dataflow df(k);
   unsigned fresh = 0;

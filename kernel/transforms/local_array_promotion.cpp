@@ -505,6 +505,9 @@ private:
 } // namespace
 
 Kernel promoteLocalArrays(Kernel k) {
+  if (std::none_of(k.variables.begin(), k.variables.end(),
+                   [](const Variable &v) { return v.space == Space::Local; })) // (no dataflow to build)
+    return k;
   if (std::optional<Kernel> promoted = Promotion(k).run())
     return std::move(*promoted);
   return k;

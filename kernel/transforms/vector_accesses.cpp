@@ -3,6 +3,8 @@
 #include "kernel/analysis/dataflow.hpp"
 #include "kernel/transforms/statement_building.hpp"
 
+#include <algorithm>
+
 namespace p2a::kernel {
 
 namespace {
@@ -10,10 +12,15 @@ namespace {
 // A weak .v2/.v4 load of 32-bit elements into 32-bit registers that
 // nothing else writes: each starts at the unpacking copy, so it may take
 // its half of the pair's registers.
+// What widens asks of the statement alone.
+bool mayWiden(const Stmt &s) {
+  return s.kind == Stmt::Kind::Load && s.elemBits == 32 && (s.values.size() == 2 || s.values.size() == 4) &&
+         !s.strong && !s.ordered && !(s.space == Space::Param && s.baseIsSymbol) && // (parameters are read from SGPRs)
+         s.guard.empty(); // (a guarded write reads what it keeps: the pair would be live up to the load)
+}
+
 bool widens(const Kernel &k, const Stmt &s, const Dataflow &df) {
-  if (s.kind != Stmt::Kind::Load || s.elemBits != 32 || (s.values.size() != 2 && s.values.size() != 4) || s.strong ||
-      s.ordered || (s.space == Space::Param && s.baseIsSymbol) || // (parameters are read from SGPRs)
-      !s.guard.empty()) // (a guarded write reads what it keeps: the pair would be live up to the load)
+  if (!mayWiden(s))
     return false;
   for (const ptx::Operand &v : s.values)
     if (!v.isReg() || k.registerWidth(v.reg) != 32 || df.writes(v.reg) != 1)
@@ -24,6 +31,8 @@ bool widens(const Kernel &k, const Stmt &s, const Dataflow &df) {
 } // namespace
 
 Kernel widenVectorAccesses(Kernel k) {
+  if (std::none_of(k.body.begin(), k.body.end(), mayWiden)) // (no register counts to take)
+    return k;
   const size_t n = k.body.size();
   const Dataflow df(k);
   std::vector<std::vector<Stmt>> before(n), after(n);
