@@ -2,6 +2,10 @@
 
 #include "targets/target_info.hpp"
 
+#include <llvm/ADT/SmallString.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringMap.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -110,18 +114,19 @@ namespace {
 
 // What operandsMatch reads of an instruction, as a key: the target, the
 // unit, the form, each operand's kind, an immediate's bits, and which
-// operands name the same register (by first occurrence).
-std::string matchKey(const ptx::Instruction &inst, const targets::TargetInfo &t, bool scalar) {
-  std::string key;
-  key.reserve(16 + 10 * inst.srcs.size());
+// operands name the same register (by first occurrence). (Built in place:
+// a key per costing of a statement, millions on a big module.)
+using MatchKey = llvm::SmallString<64>;
+void matchKey(const ptx::Instruction &inst, const targets::TargetInfo &t, bool scalar, MatchKey &key) {
   auto put = [&key](uint64_t v, size_t bytes) { // (low byte first, whatever the host's order)
     for (size_t i = 0; i < bytes; ++i)
       key.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
   };
-  key.append(t.name).push_back('\0'); // (targets are made by name: targets/target_info.cpp)
+  key.append(t.name);
+  key.push_back('\0'); // (targets are made by name: targets/target_info.cpp)
   put(scalar, 1);
   put(inst.form.id(), 4);
-  std::vector<const std::string *> names;
+  llvm::SmallVector<const std::string *, 4> names;
   auto operand = [&](const ptx::Operand &o) {
     put(static_cast<uint64_t>(o.kind), 1);
     if (o.isImm()) {
@@ -139,7 +144,6 @@ std::string matchKey(const ptx::Instruction &inst, const targets::TargetInfo &t,
     operand(inst.dsts[0]);
   for (const ptx::Operand &o : inst.srcs)
     operand(o);
-  return key;
 }
 
 // The rules of the instruction's form and unit that its operands meet on
@@ -148,9 +152,10 @@ std::string matchKey(const ptx::Instruction &inst, const targets::TargetInfo &t,
 // them).
 const std::vector<const Rule *> &matchingRules(const ptx::Instruction &inst, const targets::TargetInfo &t,
                                                bool scalar) {
-  thread_local std::unordered_map<std::string, std::vector<const Rule *>> memo;
+  thread_local llvm::StringMap<std::vector<const Rule *>> memo;
   constexpr size_t kMemoLimit = 1 << 16; // (a bound on the memory a long batch keeps)
-  std::string key = matchKey(inst, t, scalar);
+  MatchKey key;
+  matchKey(inst, t, scalar, key);
   if (auto it = memo.find(key); it != memo.end())
     return it->second;
   if (memo.size() >= kMemoLimit)
@@ -160,7 +165,7 @@ const std::vector<const Rule *> &matchingRules(const ptx::Instruction &inst, con
   for (const Rule *r : rules::rulesForForm(inst.form)) // (all of the instruction's form)
     if (r->scalar == scalar && operandsMatch(*r, inst, t, sources))
       found.push_back(r);
-  return memo.emplace(std::move(key), std::move(found)).first->second;
+  return memo.try_emplace(key, std::move(found)).first->second;
 }
 
 } // namespace
