@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 namespace p2a::select {
 
