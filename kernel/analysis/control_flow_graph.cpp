@@ -61,60 +61,96 @@ constexpr unsigned kNone = ~0u;
 }
 
 Dominators::Dominators(const ControlFlowGraph &g) {
+  // Lengauer and Tarjan's algorithm ("A Fast Algorithm for Finding
+  // Dominators in a Flowgraph", 1979), the simple version: semidominators
+  // from a depth-first numbering, then immediate dominators. O(m log n):
+  // Cooper, Harvey and Kennedy's iteration walked the dominator tree up
+  // from every predecessor, and a kernel with many early exits to one block
+  // made that quadratic (a 140k-line kernel: 0.46 s of 5.9).
   const unsigned nb = g.numBlocks;
   std::vector<std::vector<unsigned>> pred(nb);
   for (unsigned b = 0; b < nb; ++b)
     for (unsigned s : g.succ[b])
       pred[s].push_back(b);
-  // Reverse postorder of the blocks the entry reaches (iterative DFS).
-  std::vector<unsigned> postorder, rpoIndex(nb, kNone);
+  // Preorder numbers of the blocks the entry reaches (iterative DFS), and
+  // each one's DFS-tree parent.
+  std::vector<unsigned> dfnum(nb, kNone), vertex, parent(nb, kNone);
   reachable_.assign(nb, false);
   {
     std::vector<std::pair<unsigned, size_t>> stack{{0u, 0}};
     reachable_[0] = true;
+    dfnum[0] = 0;
+    vertex.push_back(0);
     while (!stack.empty()) {
       auto &[b, next] = stack.back();
       if (next < g.succ[b].size()) {
         const unsigned s = g.succ[b][next++];
+        countWork(1);
         if (!reachable_[s]) {
           reachable_[s] = true;
+          dfnum[s] = static_cast<unsigned>(vertex.size());
+          vertex.push_back(s);
+          parent[s] = b;
           stack.push_back({s, 0});
         }
         continue;
       }
-      postorder.push_back(b);
       stack.pop_back();
     }
   }
-  const unsigned nr = static_cast<unsigned>(postorder.size());
-  for (unsigned i = 0; i < nr; ++i)
-    rpoIndex[postorder[nr - 1 - i]] = i;
+  const unsigned nr = static_cast<unsigned>(vertex.size());
+  // semi: a block's semidominator's preorder number. The forest of blocks
+  // processed so far (ancestor, with path compression) and, per block, the
+  // block of least semi on its compressed path (label).
+  std::vector<unsigned> semi(nb, kNone), ancestor(nb, kNone), label(nb), samedom(nb, kNone);
+  std::vector<std::vector<unsigned>> bucket(nb);
   idom_.assign(nb, kNone);
-  idom_[0] = 0;
-  auto intersect = [&](unsigned a, unsigned b) {
-    while (a != b) {
+  for (unsigned v : vertex) {
+    semi[v] = dfnum[v];
+    label[v] = v;
+  }
+  std::vector<unsigned> path;
+  auto eval = [&](unsigned v) {
+    if (ancestor[v] == kNone)
+      return v;
+    // Compress the path from v to its forest root (iteratively: it may be
+    // as long as the kernel), keeping on each block the least-semi label.
+    path.clear();
+    for (unsigned u = v; ancestor[ancestor[u]] != kNone; u = ancestor[u])
+      path.push_back(u);
+    for (size_t i = path.size(); i-- > 0;) {
+      const unsigned u = path[i], a = ancestor[u];
       countWork(1);
-      while (rpoIndex[a] > rpoIndex[b])
-        a = idom_[a];
-      while (rpoIndex[b] > rpoIndex[a])
-        b = idom_[b];
+      if (semi[label[a]] < semi[label[u]])
+        label[u] = label[a];
+      ancestor[u] = ancestor[a];
     }
-    return a;
+    return label[v];
   };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (unsigned i = 1; i < nr; ++i) {
-      const unsigned b = postorder[nr - 1 - i];
-      countWork(1 + pred[b].size());
-      unsigned d = kNone;
-      for (unsigned p : pred[b])
-        if (idom_[p] != kNone) // processed (and reachable)
-          d = d == kNone ? p : intersect(p, d);
-      if (d != idom_[b]) {
-        idom_[b] = d;
-        changed = true;
-      }
+  for (unsigned i = nr; i-- > 1;) {
+    const unsigned w = vertex[i], p = parent[w];
+    for (unsigned v : pred[w]) {
+      countWork(1);
+      if (!reachable_[v])
+        continue;
+      const unsigned u = eval(v);
+      if (semi[u] < semi[w])
+        semi[w] = semi[u];
     }
+    bucket[vertex[semi[w]]].push_back(w);
+    ancestor[w] = p; // link
+    for (unsigned v : bucket[p]) {
+      const unsigned u = eval(v);
+      // (Deferred where v's semidominator is not its dominator: see below.)
+      idom_[v] = semi[u] < semi[v] ? kNone : p;
+      samedom[v] = semi[u] < semi[v] ? u : kNone;
+    }
+    bucket[p].clear();
+  }
+  for (unsigned i = 1; i < nr; ++i) {
+    const unsigned w = vertex[i];
+    if (samedom[w] != kNone)
+      idom_[w] = idom_[samedom[w]];
   }
   idom_[0] = kNone;
   // DFS intervals of the dominator tree: a dominates b iff b's interval

@@ -35,8 +35,7 @@ bool blockHasBarrier(const Kernel &k, const ControlFlowGraph &g, unsigned b);
 
 // Dominance: every path from the entry to block b passes through block a.
 // Blocks the entry does not reach are dominated by every block. Immediate
-// dominators by Cooper, Harvey and Kennedy's iteration over reverse
-// postorder ("A Simple, Fast Dominance Algorithm"), then the dominator tree's
+// dominators by Lengauer and Tarjan's algorithm, then the dominator tree's
 // DFS intervals, so that building is near-linear in the blocks and edges and
 // each query is O(1). (A dense block x block matrix was half of a 70k-line
 // kernel's translation time.)

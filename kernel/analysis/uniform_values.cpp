@@ -187,6 +187,14 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
     varying.resize(kept);
     return kept != before;
   };
+  // Per candidate, the blocks it is live into, for the waiting-lanes test
+  // below (which visited every block for every writer: quadratic on a
+  // kernel of many blocks, a 140k-line kernel's largest cost).
+  std::vector<std::vector<unsigned>> liveInBlocks(ids.size());
+  for (unsigned z = 0; z < g.numBlocks; ++z)
+    for (unsigned r : live.liveIn[z])
+      if (r < ids.size() && isVarying[r])
+        liveInBlocks[r].push_back(z);
   std::vector<bool> uniformEnd(g.numBlocks, false);
   for (bool changed = true; changed && !varying.empty();) {
     changed = false;
@@ -225,8 +233,8 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
     const WaitingLanes waiting(g, uniformEnd);
     changed = keepOnly([&](unsigned r) {
       for (size_t w : facts.writers[r])
-        for (unsigned z = 0; z < g.numBlocks; ++z)
-          if (waiting.mayWait(g.blockOf[w], z) && live.liveInAt(r, z))
+        for (unsigned z : liveInBlocks[r])
+          if (waiting.mayWait(g.blockOf[w], z))
             return false;
       return true;
     }) || changed;
