@@ -15,11 +15,11 @@ void run(mir::Function &fn, const targets::TargetInfo &t) {
   out.reserve(fn.code.size() + fn.code.size() / 4);
   targets::AluDelayTracker delays;
   std::optional<size_t> open; // the last hint with one ID (its second may still be filled)
-  for (const mir::CodeInst &ci : fn.code) {
+  for (mir::CodeInst &ci : fn.code) { // (each moves to `out`)
     if (ci.mi.op == amd::Op::LABEL) { // a branch may arrive here from elsewhere
       delays.blockBoundary();
       open.reset();
-      out.push_back(ci);
+      out.push_back(std::move(ci));
       continue;
     }
     if (std::optional<targets::AluDelayTracker::Hint> hint = delays.issue(issueFacts(ci.mi, t).alu)) {
@@ -33,7 +33,7 @@ void run(mir::Function &fn, const targets::TargetInfo &t) {
           open = out.size() - 1;
       }
     }
-    out.push_back(ci);
+    out.push_back(std::move(ci));
   }
   fn.code = std::move(out);
 }

@@ -115,9 +115,9 @@ Result run(mir::Function &fn, const targets::TargetInfo &t, const std::string &l
     out.reserve(fn.code.size() + 8 * far.size());
     size_t next = 0;
     for (size_t i = 0; i < fn.code.size(); ++i) {
-      const CodeInst &ci = fn.code[i];
+      CodeInst &ci = fn.code[i]; // (moves to `out`)
       if (next == far.size() || far[next] != i) {
-        out.push_back(ci);
+        out.push_back(std::move(ci));
         continue;
       }
       ++next;

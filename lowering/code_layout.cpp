@@ -15,7 +15,7 @@ void Lowering::placePhysical(const MInst &mi, int stmt) {
       physical.srcs[0].kind == MOperand::Kind::Phys && physical.dst.file == physical.srcs[0].file &&
       physical.dst.physIndex == physical.srcs[0].physIndex && physical.dst.physCount == physical.srcs[0].physCount)
     return;
-  place(physical, stmt);
+  place(std::move(physical), stmt);
 }
 
 void Lowering::barrier(int stmt) {
@@ -82,6 +82,12 @@ void Lowering::layOutCode() {
     // The kernel's last statement, an unguarded ret, ends the program itself.
     if (s.kind == Stmt::Kind::Return && s.guard.empty() && i + 1 == k_.body.size())
       place(MInst{amd::Op::S_ENDPGM, noOperand(), {}}, stmt);
+    // The statement's instructions live on in fn_.code, all that the passes
+    // after layout read (the rows keep only fn_.body's rules): held twice,
+    // the machine IR was most of a big kernel's peak memory.
+    std::vector<MInst>().swap(fn_.body[i].insts);
+    std::vector<MInst>().swap(before_[i]);
+    std::vector<MInst>().swap(after_[i]);
   }
   if (k_.body.empty() || k_.body.back().kind != Stmt::Kind::Return || !k_.body.back().guard.empty())
     place(MInst{amd::Op::S_ENDPGM, noOperand(), {}}, mir::kEpilogue); // falling off the end of a kernel returns

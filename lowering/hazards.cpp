@@ -12,15 +12,15 @@ void run(mir::Function &fn, const targets::TargetInfo &t) {
   std::vector<mir::CodeInst> out;
   out.reserve(fn.code.size());
   std::deque<targets::IssuedInstruction> history; // the last 16 issued: every hazard window is shorter
-  auto issue = [&](const mir::MInst &mi, const IssueFacts &facts, int stmt) {
-    out.push_back({mi, stmt});
+  auto issue = [&](mir::MInst mi, const IssueFacts &facts, int stmt) {
+    out.push_back({std::move(mi), stmt});
     history.push_back({facts.hazard, facts.alu.cycles, static_cast<long>(out.size() - 1)});
     if (history.size() > 16)
       history.pop_front();
   };
-  for (const mir::CodeInst &ci : fn.code) {
+  for (mir::CodeInst &ci : fn.code) { // (each moves to `out`)
     if (ci.mi.op == amd::Op::LABEL) {
-      out.push_back(ci);
+      out.push_back(std::move(ci));
       continue;
     }
     const IssueFacts facts = issueFacts(ci.mi, t);
@@ -30,7 +30,7 @@ void run(mir::Function &fn, const targets::TargetInfo &t) {
                                                  {mir::immOperand(std::min(h->missingStates, 16u) - 1)}};
       issue(nop, issueFacts(nop, t), ci.stmt);
     }
-    issue(ci.mi, facts, ci.stmt);
+    issue(std::move(ci.mi), facts, ci.stmt);
   }
   fn.code = std::move(out);
 }

@@ -442,7 +442,7 @@ private:
   void fence(targets::FenceScope scope, int stmt);
 
   // Appends to the laid-out code.
-  void place(const MInst &mi, int stmt) { fn_.code.push_back({mi, stmt}); }
+  void place(MInst mi, int stmt) { fn_.code.push_back({std::move(mi), stmt}); }
   // ... with physical registers for virtual ones.
   void placePhysical(const MInst &mi, int stmt);
 

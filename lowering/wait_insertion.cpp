@@ -25,13 +25,16 @@ class WaitInsertion {
 public:
   WaitInsertion(const targets::TargetInfo &t) : t_(t) {}
 
-  std::vector<CodeInst> run(const std::vector<CodeInst> &in) {
-    for (const CodeInst &ci : in) {
+  // (The instructions move from `in` to the result: a big kernel's code is
+  // a million instructions, each with its operands on the heap.)
+  std::vector<CodeInst> run(std::vector<CodeInst> in) {
+    out_.reserve(in.size() + in.size() / 8);
+    for (CodeInst &ci : in) {
       stmt_ = ci.stmt;
       switch (ci.mi.op) {
       case amd::Op::WAIT_LOADS: waitForLoads(); break;
       case amd::Op::WAIT_ALL: waitForAll(); break;
-      default: emit(ci.mi); break;
+      default: emit(std::move(ci.mi)); break;
       }
     }
     return std::move(out_);
@@ -93,7 +96,8 @@ private:
   // for the newest conflicting load leaves the later ones in flight (counter
   // value = how many came after it); SMEM loads may return out of order, so
   // those wait for zero.
-  void emit(const MInst &mi) {
+  void emit(MInst &&placed) {
+    const MInst &mi = placed;
     std::vector<RegUnit> touched = registerUnits(mi.dst);
     for (const mir::MOperand &s : mi.srcs)
       for (const RegUnit &u : registerUnits(s))
@@ -140,25 +144,27 @@ private:
       lds_.clear();
       ldsStores_ = 0;
     }
-    out_.push_back({mi, stmt_});
+    const amd::Op op = mi.op;
+    const mir::MOperand dst = mi.dst;
+    out_.push_back({std::move(placed), stmt_});
     // (A store, or an atomic without return, writes no register: an
     // atomic that returns its old value counts as a load.)
-    const amd::OpDef &def = amd::opDef(mi.op);
-    const bool writes = mi.dst.kind != mir::MOperand::Kind::None;
+    const amd::OpDef &def = amd::opDef(op);
+    const bool writes = dst.kind != mir::MOperand::Kind::None;
     if (def.encoding == amd::Encoding::VMEM) {
       if (!writes)
         vmem_.push_back({Counter::VmStore, {}});
       else
-        vmem_.push_back({Counter::VmLoad, registerUnits(mi.dst)});
+        vmem_.push_back({Counter::VmLoad, registerUnits(dst)});
       // A FLAT access may reach LDS: it also counts in lgkmcnt (dscnt).
-      if (amd::isFlat(mi.op) && writes)
-        lds_.push_back({Counter::Lds, registerUnits(mi.dst)});
-      else if (amd::isFlat(mi.op))
+      if (amd::isFlat(op) && writes)
+        lds_.push_back({Counter::Lds, registerUnits(dst)});
+      else if (amd::isFlat(op))
         ++ldsStores_;
     } else if (def.encoding == amd::Encoding::SMEM) {
-      smem_.push_back({Counter::Scalar, registerUnits(mi.dst)});
+      smem_.push_back({Counter::Scalar, registerUnits(dst)});
     } else if (def.encoding == amd::Encoding::DS && writes) {
-      lds_.push_back({Counter::Lds, registerUnits(mi.dst)});
+      lds_.push_back({Counter::Lds, registerUnits(dst)});
     } else if (def.encoding == amd::Encoding::DS) {
       ++ldsStores_;
     }
@@ -173,6 +179,6 @@ private:
 
 } // namespace
 
-void run(mir::Function &fn, const targets::TargetInfo &t) { fn.code = WaitInsertion(t).run(fn.code); }
+void run(mir::Function &fn, const targets::TargetInfo &t) { fn.code = WaitInsertion(t).run(std::move(fn.code)); }
 
 } // namespace p2a::klower::wait_insertion
