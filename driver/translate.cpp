@@ -68,8 +68,8 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
   out.numSgprs = out.allocation.numSgprs;
   // Registers in first-use order (vreg numbering follows first use).
   for (unsigned v = 0; v < fn.vregs.size(); ++v)
-    if (!fn.vregs[v].ptxName.empty())
-      out.registers.push_back({fn.vregs[v].ptxName, printer::physName(v, fn, out.allocation, t)});
+    if (!fn.ptxName(v).empty())
+      out.registers.push_back({fn.ptxName(v), printer::physName(v, fn, out.allocation, t)});
 
   for (const mir::LoweredInst &li : fn.body) {
     TranslatedInstruction ti;

@@ -39,12 +39,15 @@ enum class VRegRole : unsigned char {
   Lowering,    // the kernel lowering's own state: block lane masks, saved EXEC, the zero VGPR (ptxName: what it is)
 };
 
+// (8 bytes: a big kernel's lowering makes a vreg per temporary, millions of
+// them; the few names live in Function::vregNames.)
 struct VReg {
   RegClass cls = RegClass::V32;
-  std::string ptxName; // see VRegRole; empty for temporaries
+  VRegRole role = VRegRole::Temporary; // (second: a brace list {cls, "%name"} does not compile)
   bool readInPlace = false; // a uniform value every reader takes from its SGPRs: no VGPR needed
   bool spilled = false;     // kept in memory (scratch or VGPR lanes): each use goes through a temporary
-  VRegRole role = VRegRole::Temporary;
+  static constexpr unsigned kNoName = ~0u;
+  unsigned name = kNoName; // index into Function::vregNames (see VRegRole); none for temporaries
 };
 
 // The register files a fixed (physical) operand may name.
@@ -169,6 +172,16 @@ struct Function {
   // so its lowering keeps none (a copy per statement per lowering try).
   bool keepsPtx = true;
   std::vector<VReg> vregs;
+  std::vector<std::string> vregNames; // VReg::name indexes it
+  // A vreg's PTX name (see VRegRole), empty for temporaries.
+  const std::string &ptxName(unsigned v) const {
+    static const std::string none;
+    return vregs[v].name == VReg::kNoName ? none : vregNames[vregs[v].name];
+  }
+  void setPtxName(unsigned v, std::string name) {
+    vregs[v].name = static_cast<unsigned>(vregNames.size());
+    vregNames.push_back(std::move(name));
+  }
   // PTX register (or the lowering's named value) -> vreg. (Hashed: looked up
   // per operand, never walked in order.)
   std::unordered_map<std::string, unsigned> ptxRegs;

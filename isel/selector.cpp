@@ -37,7 +37,7 @@ mir::RegClass classOf(unsigned width, bool scalar = false) {
 }
 
 unsigned newVreg(mir::Function &fn, mir::RegClass cls) {
-  fn.vregs.push_back({cls, ""});
+  fn.vregs.push_back({cls});
   return static_cast<unsigned>(fn.vregs.size() - 1);
 }
 
@@ -50,7 +50,7 @@ unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, boo
   if (it != fn.ptxRegs.end())
     return it->second;
   unsigned v = newVreg(fn, classOf(width, scalar));
-  fn.vregs[v].ptxName = name;
+  fn.setPtxName(v, name);
   fn.vregs[v].role = role;
   fn.ptxRegs[name] = v;
   return v;
@@ -61,7 +61,7 @@ unsigned homeFor(mir::Function &fn, const std::string &name, unsigned width) {
   if (it != fn.scalarHomes.end())
     return it->second;
   unsigned v = newVreg(fn, classOf(width, true));
-  fn.vregs[v].ptxName = name;
+  fn.setPtxName(v, name);
   fn.vregs[v].role = mir::VRegRole::ScalarHome;
   fn.scalarHomes[name] = v;
   return v;

@@ -97,7 +97,7 @@ bool Lowering::assignRegisters(bool lowered) {
     return false;
   }
   for (unsigned v = 0; v < fn_.vregs.size(); ++v) {
-    const std::string &name = fn_.vregs[v].ptxName;
+    const std::string &name = fn_.ptxName(v);
     const mir::VRegRole role = fn_.vregs[v].role;
     if (role == mir::VRegRole::ScalarHome)
       out_.scalarHomes.push_back(

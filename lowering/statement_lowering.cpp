@@ -34,7 +34,7 @@ unsigned Lowering::reg(const std::string &name, unsigned width) {
 }
 
 unsigned Lowering::newTemp(mir::RegClass cls) {
-  fn_.vregs.push_back({cls, ""});
+  fn_.vregs.push_back({cls});
   return static_cast<unsigned>(fn_.vregs.size() - 1);
 }
 

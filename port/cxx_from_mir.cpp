@@ -38,7 +38,7 @@ struct Builder {
   Expr current(unsigned v, bool merging = false) {
     auto it = value.find(v);
     if (it != value.end()) {
-      if (fn.vregs[v].ptxName == ptx::kCarryFlagRegister)
+      if (fn.ptxName(v) == ptx::kCarryFlagRegister)
         carryPending = false;
       return it->second;
     }
@@ -48,15 +48,16 @@ struct Builder {
     // old value); a rule's own temporary is never read so (the proofs
     // check it), and the half a partial write keeps is taken as 0.
     const mir::VReg &vr = fn.vregs[v];
-    if (vr.ptxName == ptx::kCarryFlagRegister) {
+    const std::string &name = fn.ptxName(v);
+    if (name == ptx::kCarryFlagRegister) {
       carryPending = false;
       site.readsCarry = true;
       return value[v] = var(kCarryVariable, kBool);
     }
     if (vr.role == mir::VRegRole::PtxRegister && !merging)
-      throw std::runtime_error(vr.ptxName.rfind("%p2a_", 0) == 0
-                                   ? "it reads output operand %" + vr.ptxName.substr(5) + " before writing it"
-                                   : "it reads " + vr.ptxName +
+      throw std::runtime_error(name.rfind("%p2a_", 0) == 0
+                                   ? "it reads output operand %" + name.substr(5) + " before writing it"
+                                   : "it reads " + name +
                                          ", which nothing in the statement sets (special registers are not ported)");
     return value[v] = lit(classType(vr.cls), 0);
   }
@@ -143,7 +144,7 @@ struct Builder {
     case MOperand::Kind::VReg: break;
     default: throw std::runtime_error("a destination with no C++ variable");
     }
-    if (fn.vregs[o.vreg].ptxName == ptx::kCarryFlagRegister)
+    if (fn.ptxName(o.vreg) == ptx::kCarryFlagRegister)
       carryPending = true;
     const CxxType t = classType(fn.vregs[o.vreg].cls);
     if (t == kU64 && o.part != Part::Whole) {

@@ -16,6 +16,14 @@ mir::MOperand vreg(unsigned v) {
   return o;
 }
 
+// V32 vregs, named in order (their role the default).
+void nameVregs(mir::Function &fn, std::initializer_list<const char *> names) {
+  for (const char *n : names) {
+    fn.vregs.push_back({mir::RegClass::V32});
+    fn.setPtxName(static_cast<unsigned>(fn.vregs.size() - 1), n);
+  }
+}
+
 mir::LoweredInst statement(std::vector<mir::MInst> insts) {
   mir::LoweredInst li;
   li.insts = std::move(insts);
@@ -31,7 +39,7 @@ TEST_CASE("a copy does not share the register of a source written while the copy
   // Sharing would let 2 overwrite b. vreg 0's writes were once left out of
   // the check (a plain operand's vregHi is 0 too), so a is vreg 0 here.
   mir::Function fn;
-  fn.vregs = {{mir::RegClass::V32, "%a"}, {mir::RegClass::V32, "%b"}, {mir::RegClass::V32, "%c"}};
+  nameVregs(fn, {"%a", "%b", "%c"});
   fn.body.push_back(statement({{amd::Op::V_MOV_B32, vreg(0), {mir::immOperand(1)}}}));
   fn.body.push_back(statement({{amd::Op::V_MOV_B32, vreg(1), {vreg(0)}}}));
   fn.body.push_back(statement({{amd::Op::V_ADD_U32, vreg(0), {vreg(0), mir::immOperand(5)}}}));
@@ -49,8 +57,7 @@ TEST_CASE("a hole lends its registers only to values that end before the value r
   // a lives 0..5 with a hole (1, 4): b (2..3) fits and takes a's register;
   // c (2..4) does not (it is read where a is written again).
   mir::Function fn;
-  fn.vregs = {{mir::RegClass::V32, "%a"}, {mir::RegClass::V32, "%b"}, {mir::RegClass::V32, "%c"},
-              {mir::RegClass::V32, "%d"}};
+  nameVregs(fn, {"%a", "%b", "%c", "%d"});
   fn.body.push_back(statement({{amd::Op::V_MOV_B32, vreg(0), {mir::immOperand(1)}}}));
   fn.body.push_back(statement({{amd::Op::V_ADD_U32, vreg(3), {vreg(0), mir::immOperand(2)}}}));
   fn.body.push_back(statement({{amd::Op::V_ADD_U32, vreg(1), {vreg(3), mir::immOperand(3)}},
@@ -69,8 +76,7 @@ TEST_CASE("a destination takes a dying source's register only where the rule's p
   // 0: a = 1; 1: b = 2; 2: c = a + b; 3: e = c + 1. Sharing: c takes a's
   // register, e takes c's: two VGPRs instead of three.
   mir::Function fn;
-  fn.vregs = {{mir::RegClass::V32, "%a"}, {mir::RegClass::V32, "%b"}, {mir::RegClass::V32, "%c"},
-              {mir::RegClass::V32, "%e"}};
+  nameVregs(fn, {"%a", "%b", "%c", "%e"});
   fn.body.push_back(statement({{amd::Op::V_MOV_B32, vreg(0), {mir::immOperand(1)}}}));
   fn.body.push_back(statement({{amd::Op::V_MOV_B32, vreg(1), {mir::immOperand(2)}}}));
   fn.body.push_back(statement({{amd::Op::V_ADD_U32, vreg(2), {vreg(0), vreg(1)}}}));

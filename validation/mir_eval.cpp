@@ -44,8 +44,8 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
   };
   for (unsigned v = 0; v < fn.vregs.size(); ++v) {
     const mir::VReg &vr = fn.vregs[v];
-    auto in = inputs.find(vr.ptxName);
-    if (vr.ptxName.empty() || in == inputs.end())
+    auto in = inputs.find(fn.ptxName(v));
+    if (fn.ptxName(v).empty() || in == inputs.end())
       continue;
     const unsigned p = a.phys[v] + (mir::isSgprClass(vr.cls) && vr.cls != mir::RegClass::Mask ? kScalarBase : 0);
     switch (vr.cls) {
@@ -135,12 +135,12 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
   Values out;
   for (unsigned v = 0; v < fn.vregs.size(); ++v) {
     const mir::VReg &vr = fn.vregs[v];
-    if (vr.ptxName.empty())
+    if (fn.ptxName(v).empty())
       continue;
     MOperand o;
     o.kind = MOperand::Kind::VReg;
     o.vreg = v;
-    out[vr.ptxName] = read(o, mir::slotOf(vr.cls)).value();
+    out[fn.ptxName(v)] = read(o, mir::slotOf(vr.cls)).value();
   }
   return out;
 }
