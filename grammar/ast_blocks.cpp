@@ -82,13 +82,19 @@ void renameOperand(Operand &o, const Names &scope) {
     renameOperand(e, scope);
 }
 
+// Does this declaration in a block (nested: not the body itself) name a
+// register or .param that is renamed apart?
+bool renamedApart(const Declaration &d, const Declarator &dr, bool nested, const Declared &declared) {
+  return nested && (d.space == "reg" || d.space == "param") && !dr.range && declared.count(dr.name) > 1;
+}
+
 void scopeBlock(Block &b, Names scope, bool nested, const Declared &declared, unsigned &blocks) {
   const unsigned id = nested ? ++blocks : 0;
   // Declarations first: a block's registers are visible in all of it.
   for (Statement &s : b.statements)
-    if (Declaration *d = std::get_if<Declaration>(&s); d && (d->space == "reg" || d->space == "param") && nested)
+    if (Declaration *d = std::get_if<Declaration>(&s))
       for (Declarator &dr : d->declarators)
-        if (!dr.range && declared.count(dr.name) > 1) {
+        if (renamedApart(*d, dr, nested, declared)) {
           const std::string renamed = dr.name + "#" + std::to_string(id);
           scope[dr.name] = renamed;
           dr.name = renamed;
@@ -113,10 +119,9 @@ bool needsRenaming(const Block &b, bool nested, const Declared &declared) {
     if (const Block *inner = std::get_if<Block>(&s)) {
       if (needsRenaming(*inner, true, declared))
         return true;
-    } else if (const Declaration *d = std::get_if<Declaration>(&s);
-               d && nested && (d->space == "reg" || d->space == "param")) {
+    } else if (const Declaration *d = std::get_if<Declaration>(&s)) {
       for (const Declarator &dr : d->declarators)
-        if (!dr.range && declared.count(dr.name) > 1)
+        if (renamedApart(*d, dr, nested, declared))
           return true;
     }
   }

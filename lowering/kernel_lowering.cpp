@@ -83,7 +83,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   auto rewritten = [&] {
     kernel::Kernel k = kernel::promoteLocalArrays(std::move(source));
     k = kernel::widenVectorAccesses(std::move(k));
-    k = kernel::substituteConstantOperands(std::move(k), t, cost);
+    k = kernel::substituteConstantOperands(std::move(k), t);
     k = kernel::dropIdentityOperations(std::move(k));
     k = kernel::fuseByteLoads(std::move(k));
     k = kernel::fuseNegatedBits(std::move(k), t, cost);

@@ -9,8 +9,7 @@
 
 namespace p2a::kernel {
 
-Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
-  (void)cost; // (a fold is kept where any rule takes it; see hasMatchingRule)
+Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t) {
   // Registers written exactly once, by an unguarded mov of an immediate.
   // (Keyed by the names in k.body, which nothing below renames; a hash
   // per operand, no tree of strings.)

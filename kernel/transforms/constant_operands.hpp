@@ -20,6 +20,6 @@ namespace p2a::kernel {
 
 // The kernel with constant registers substituted into rule-form sources;
 // dropped movs become Nop statements (indices and labels are unchanged).
-Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost);
+Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t);
 
 } // namespace p2a::kernel

@@ -222,7 +222,6 @@ std::optional<Columns> evaluate(const std::vector<ptx::Instruction> &code, const
 Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn &cost) {
   // (Rewritten in place: a region's statements are read before they are
   // rewritten, and no later region reads them.)
-  Kernel &out = k;
   const size_t n = k.body.size();
   const Dataflow df(k);
   unsigned freshCount = 0;
@@ -230,7 +229,7 @@ Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const selec
     std::string name;
     do
       name = "%__xl" + std::to_string(freshCount++);
-    while (out.registers.count(name));
+    while (k.registers.count(name));
     return name;
   };
   // Per statement that computes a linear map of some x: the map, and the
@@ -367,7 +366,7 @@ Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const selec
       const ptx::Operand x = registerOperand(v.base);
       bool xUnchanged = true; // (from the first statement of the region to the root)
       for (size_t j = region.front(); xUnchanged && j < root; ++j)
-        for (const std::string &w : writtenRegisters(out.body[j]))
+        for (const std::string &w : writtenRegisters(k.body[j]))
           xUnchanged = xUnchanged && w != v.base;
       if (!xUnchanged)
         continue;
@@ -385,13 +384,13 @@ Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const selec
       if (after >= before)
         continue;
       for (size_t i = 0; i + 1 < code.size(); ++i)
-        out.registers[code[i].dsts[0].reg] = ptx::RegisterType{ptx::TypeClass::B, 32};
+        k.registers[code[i].dsts[0].reg] = ptx::RegisterType{ptx::TypeClass::B, 32};
       std::string lines;
       for (size_t s : region)
         lines += (lines.empty() ? "" : ", ") + std::to_string(k.body[s].loc.line);
       const std::string rootLine = std::to_string(k.body[root].loc.line);
       for (size_t i = 0; i < region.size(); ++i) {
-        Stmt &s = out.body[region[i]];
+        Stmt &s = k.body[region[i]];
         consumed[region[i]] = true;
         const bool last = region[i] == root;
         if (!last && i + 1 >= code.size()) {
