@@ -17,6 +17,7 @@
 #include "validation/check.hpp"
 #include "port/port_report.hpp"
 #include "port/source_rewrite.hpp"
+#include "tools/allocator_policy.hpp"
 
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
@@ -40,34 +41,7 @@
 using namespace llvm;
 using namespace p2a;
 
-// jemalloc's settings, read at its start-up where it is the malloc
-// (CMakeLists.txt links it; elsewhere an unread variable). One arena for
-// all threads, and freed pages returned 20 ms after they are last used:
-// with jemalloc's defaults (an arena per thread, pages kept 10 s) a module's
-// peak memory was 7% above glibc's over the corpus (KeyHunt, ccminer
-// keccak: up to 1.4x); so set, it is below glibc's on nearly every module
-// and keeps most of the time saved (issue 18, bench/README.md run 22).
-extern "C" {
-const char *malloc_conf = "narenas:1,dirty_decay_ms:20,muzzy_decay_ms:0";
-// jemalloc's control interface where jemalloc is the malloc (weak: null
-// under glibc).
-int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen) __attribute__((weak));
-}
-
 namespace {
-
-// The commands that prove rules (Z3) allocate and free far more than a
-// translation does: returning freed pages after 20 ms (malloc_conf) made
-// `rules --verify` fault 120,000 pages a second (60 -> 74 s, 28 s of it in
-// the kernel). They keep their freed pages instead.
-void keepFreedPages() {
-  if (!mallctl)
-    return;
-  ssize_t never = -1;
-  for (const char *key : {"arena.4096.dirty_decay_ms", "arena.4096.muzzy_decay_ms", // (4096: every arena)
-                          "arenas.dirty_decay_ms", "arenas.muzzy_decay_ms"})     // (and any made later)
-    mallctl(key, nullptr, nullptr, &never, sizeof never);
-}
 
 cl::OptionCategory Category("ptx2amdgpu options");
 
@@ -993,7 +967,7 @@ int main(int argc, char **argv) {
   }
   try {
     if (ExplainCmd || RulesCmd || CompareCmd || CheckCmd || PortAsmCmd)
-      keepFreedPages();
+      allocator::keepFreedPages();
     if (ExplainCmd)
       return runExplain();
     if (RulesCmd)
