@@ -75,23 +75,35 @@ struct MOperand {
   // (imm: Function::symbols index). Special: imm is a SpecialReg. HwReg:
   // imm is a HwReg. Wait: s_waitcnt's counter and count (imm). CachePolicy:
   // imm is a CachePolicy.
-  enum class Kind { VReg, Pair, Imm, Vcc, Exec, Phys, None, Scc, Label, Symbol, Special, HwReg, Wait, CachePolicy };
+  // (Packed to 24 bytes, ordered by size: a kernel's code list holds half a
+  // million of them at its peak.)
+  enum class Kind : unsigned char { VReg, Pair, Imm, Vcc, Exec, Phys, None, Scc, Label, Symbol, Special, HwReg, Wait, CachePolicy };
   Kind kind = Kind::Imm;
+  rules::Part part = rules::Part::Whole;
+  RegFile file = RegFile::Vgpr; // Phys
+  targets::Counter counter = targets::Counter::VmLoad; // Wait
+  uint16_t physIndex = 0, physCount = 1; // Phys
   unsigned vreg = 0;    // VReg / Pair lo
   unsigned vregHi = 0;  // Pair hi
-  rules::Part part = rules::Part::Whole;
   uint64_t imm = 0;     // Imm: 32-bit pattern, or 64-bit for a V64 slot
-  RegFile file = RegFile::Vgpr; // Phys
-  unsigned physIndex = 0, physCount = 1;
-  targets::Counter counter = targets::Counter::VmLoad; // Wait
 };
+
+static_assert(sizeof(MOperand) == 24);
 
 inline MOperand physReg(RegFile file, unsigned index, unsigned count = 1) {
   MOperand o;
   o.kind = MOperand::Kind::Phys;
   o.file = file;
-  o.physIndex = index;
-  o.physCount = count;
+  o.physIndex = static_cast<uint16_t>(index);
+  o.physCount = static_cast<uint16_t>(count);
+  return o;
+}
+// Virtual register `v`, or its low or high half.
+inline MOperand vregPart(unsigned v, rules::Part part = rules::Part::Whole) {
+  MOperand o;
+  o.kind = MOperand::Kind::VReg;
+  o.vreg = v;
+  o.part = part;
   return o;
 }
 inline MOperand sgprs(unsigned index, unsigned count = 1) { return physReg(RegFile::Sgpr, index, count); }

@@ -315,12 +315,12 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
       }
       const unsigned v = newVreg(fn, wide ? mir::RegClass::S64 : mir::RegClass::S32);
       if (wide) {
-        out.push_back({amd::Op::S_MOV_B32, {mir::MOperand::Kind::VReg, v, 0, Part::Lo, 0}, {imm32(o.imm)}});
-        out.push_back({amd::Op::S_MOV_B32, {mir::MOperand::Kind::VReg, v, 0, Part::Hi, 0}, {imm32(o.imm >> 32)}});
+        out.push_back({amd::Op::S_MOV_B32, mir::vregPart(v, Part::Lo), {imm32(o.imm)}});
+        out.push_back({amd::Op::S_MOV_B32, mir::vregPart(v, Part::Hi), {imm32(o.imm >> 32)}});
       } else {
-        out.push_back({amd::Op::S_MOV_B32, {mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0}, {o}});
+        out.push_back({amd::Op::S_MOV_B32, mir::vregPart(v, Part::Whole), {o}});
       }
-      o = mir::MOperand{mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0};
+      o = mir::vregPart(v, Part::Whole);
     }
     out.push_back(std::move(mi));
     return;
@@ -357,16 +357,16 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
     }
     if (def.srcs[i] == amd::Slot::V64) {
       unsigned v = newVreg(fn, mir::RegClass::V64);
-      mir::MOperand lo{mir::MOperand::Kind::VReg, v, 0, Part::Lo, 0};
-      mir::MOperand hi{mir::MOperand::Kind::VReg, v, 0, Part::Hi, 0};
-      legalize({amd::Op::V_MOV_B32, lo, {mir::MOperand{mir::MOperand::Kind::Imm, 0, 0, Part::Whole, o.imm & 0xffffffffu}}}, t, fn, out);
-      legalize({amd::Op::V_MOV_B32, hi, {mir::MOperand{mir::MOperand::Kind::Imm, 0, 0, Part::Whole, o.imm >> 32}}}, t, fn, out);
-      o = mir::MOperand{mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0};
+      mir::MOperand lo = mir::vregPart(v, Part::Lo);
+      mir::MOperand hi = mir::vregPart(v, Part::Hi);
+      legalize({amd::Op::V_MOV_B32, lo, {mir::immOperand(o.imm & 0xffffffffu)}}, t, fn, out);
+      legalize({amd::Op::V_MOV_B32, hi, {mir::immOperand(o.imm >> 32)}}, t, fn, out);
+      o = mir::vregPart(v, Part::Whole);
     } else if (moved && moved->count(o.imm)) {
-      o = mir::MOperand{mir::MOperand::Kind::VReg, moved->at(o.imm), 0, Part::Whole, 0};
+      o = mir::vregPart(moved->at(o.imm), Part::Whole);
     } else {
       unsigned v = newVreg(fn, mir::RegClass::V32);
-      mir::MOperand dst{mir::MOperand::Kind::VReg, v, 0, Part::Whole, 0};
+      mir::MOperand dst = mir::vregPart(v, Part::Whole);
       out.push_back({amd::Op::V_MOV_B32, dst, {o}});
       if (moved)
         moved->emplace(o.imm, v);

@@ -4,11 +4,63 @@
 
 #include "grammar/ast_blocks.hpp"
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/StringMap.h>
+
 #include <algorithm>
 
 namespace p2a::kernel::detail {
 
 using ptx::TypeClass;
+
+namespace {
+
+struct InlinedSizes {
+  static constexpr size_t kCounting = ~size_t(0);
+  llvm::StringMap<const ast::Function *> functions; // those with a body, by name
+  llvm::DenseMap<const ast::Function *, size_t> sizes;
+
+  size_t count(const ast::Block &b) {
+    size_t n = 0;
+    for (const ast::Statement &s : b.statements) {
+      if (const ast::Block *inner = std::get_if<ast::Block>(&s)) {
+        n += count(*inner);
+      } else if (const ast::Instruction *in = std::get_if<ast::Instruction>(&s)) {
+        ++n;
+        if (in->opcode == "call")
+          n += callee(*in);
+      }
+      n = std::min(n, kMaxInlinedStatements);
+    }
+    return n;
+  }
+  size_t callee(const ast::Instruction &call) {
+    for (const ast::Operand &o : call.operands) {
+      if (o.kind != ast::Operand::Kind::Symbol)
+        continue;
+      auto f = functions.find(o.name);
+      if (f == functions.end())
+        return 0;
+      if (auto known = sizes.find(f->second); known != sizes.end())
+        return known->second == kCounting ? 0 : known->second;
+      sizes[f->second] = kCounting;
+      const size_t n = count(*f->second->body);
+      sizes[f->second] = n;
+      return n;
+    }
+    return 0;
+  }
+};
+
+} // namespace
+
+size_t inlinedStatementEstimate(const ast::Module &m, const ast::Block &body) {
+  InlinedSizes sizes;
+  for (const ast::Function &f : m.functions)
+    if (!f.is_entry && f.body)
+      sizes.functions.try_emplace(f.name, &f);
+  return sizes.count(body);
+}
 
 void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string &full) {
   const std::vector<ast::Operand> &ops = in.operands;

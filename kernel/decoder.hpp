@@ -17,6 +17,10 @@ namespace p2a::kernel::detail {
 
 namespace ast = ::ptx::ast;
 
+// The most statements a kernel may have once its calls are inlined: real
+// kernels have tens of thousands; this many keep the decoder under 1 GiB.
+inline constexpr size_t kMaxInlinedStatements = 400000;
+
 class Decoder {
 public:
   Decoder(const ast::Module &m, const ast::Function &f, Diagnostics &diags, bool partial)
@@ -84,9 +88,6 @@ private:
   void decodeCallParam(const ast::Instruction &in, const std::string &full, Stmt &s, bool store, unsigned vec,
                        const ptx::ScalarType &ty, const ast::Operand &addr, const ast::Operand &val);
 
-  // The most statements a kernel may have once its calls are inlined: real
-  // kernels have tens of thousands; this many keep the decoder under 1 GiB.
-  static constexpr size_t kMaxInlinedStatements = 400000;
   // ... and the most call sites inlined into one kernel (a chain of
   // functions each calling the next twice doubles them at every level).
   static constexpr unsigned kMaxInlinedCalls = 10000;
@@ -159,6 +160,14 @@ private:
   bool inliningStopped_ = false;        // the inlined size passed its cap
   bool printfWarned_ = false;           // -Wprintf-dropped given for this kernel
 };
+
+// About how many statements decoding `body` makes once its calls are
+// inlined: its instructions, each direct call adding its callee's count
+// (memoised; a recursive call adds nothing), at most kMaxInlinedStatements.
+// The kernel's statements are reserved by it: regrowing a vector of
+// 600-byte statements while inlining faulted in twice its final size
+// (KeyHunt: 80,000 statements per kernel, a fifth of its page faults).
+size_t inlinedStatementEstimate(const ast::Module &m, const ast::Block &body);
 
 // The register standing for `bits` bits at byte `offset` of a call's .param
 // variable (call sequences reuse names like param0 with other types).

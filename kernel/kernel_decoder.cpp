@@ -31,10 +31,10 @@ std::optional<Kernel> Decoder::run() {
   const std::vector<const ast::Statement *> stmts =
       ::ptx::ast::flatten(::ptx::ast::scopeBlockRegisters(*f_.body, renamedBody_, namesOutsideBody(m_, f_)));
   declare(stmts);
-  // (A statement per instruction, most often: the vector is not regrown and
-  // its statements moved several times over.)
-  k_.body.reserve(std::count_if(stmts.begin(), stmts.end(),
-                                [](const ast::Statement *s) { return std::holds_alternative<ast::Instruction>(*s); }));
+  // (A statement per instruction, most often, inlined calls included: the
+  // vector is not regrown and its statements moved several times over; see
+  // inlinedStatementEstimate. One more for a Nop in front, below.)
+  k_.body.reserve(inlinedStatementEstimate(m_, *f_.body) + 1);
   for (const ast::Statement *s : stmts) {
     if (const ast::Label *l = std::get_if<ast::Label>(s))
       defineLabel(l->name, l->loc);
@@ -250,6 +250,7 @@ void Decoder::unsupportedForm(const ast::Instruction &in, const std::string &ful
 }
 
 void Decoder::decode(const ast::Instruction &in) {
+  const std::string_view op = in.opcode; // (compared by length first: no strlen, no call)
   if (std::vector<ast::Instruction> parts = ptx::expandOperandSelectors(in, selectors_); parts.size() > 1) {
     for (size_t i = 0; i + 1 < parts.size(); ++i) // the selections, for every lane (fresh registers)
       decode(parts[i]);
@@ -260,7 +261,7 @@ void Decoder::decode(const ast::Instruction &in) {
     full += "." + m;
   // `-%r` negates a source in vmad only (PTX ISA 9.7.18.1.4); nowhere else
   // may it pass for the register itself.
-  if (in.opcode != "vmad")
+  if (op != "vmad")
     for (const ast::Operand &o : in.operands)
       if (o.minus || std::any_of(o.elems.begin(), o.elems.end(), [](const ast::Operand &e) { return e.minus; })) {
         error(diags_, o.loc, "'" + o.text + "': only vmad negates a source register; '" + full + "' cannot");
@@ -283,7 +284,7 @@ void Decoder::decode(const ast::Instruction &in) {
     return false;
   };
 
-  if (in.opcode == "mov" && ops.size() == 2) {
+  if (op == "mov" && ops.size() == 2) {
     if (std::optional<std::pair<Special, unsigned>> sp = specialOf(ops[1])) {
       s.kind = Stmt::Kind::ReadSpecial;
       s.special = sp->first;
@@ -315,20 +316,20 @@ void Decoder::decode(const ast::Instruction &in) {
       return;
     }
   }
-  if (in.opcode == "ld" || in.opcode == "st" || in.opcode == "ldu") {
+  if (op == "ld" || op == "st" || op == "ldu") {
     decodeMemory(in, full, s);
     return;
   }
-  if (in.opcode == "atom" || in.opcode == "red") {
+  if (op == "atom" || op == "red") {
     decodeAtomic(in, full, s);
     return;
   }
-  if (in.opcode == "shfl" || in.opcode == "vote" || in.opcode == "activemask" || in.opcode == "redux" ||
-      in.opcode == "match") {
+  if (op == "shfl" || op == "vote" || op == "activemask" || op == "redux" ||
+      op == "match") {
     decodeWarp(in, full, s);
     return;
   }
-  if (in.opcode == "cvta") {
+  if (op == "cvta") {
     // cvta.space.size / cvta.to.space.size (PTX ISA 9.7.9.17)
     std::vector<std::string> m = in.modifiers;
     if (!m.empty() && m.front() == "to") {
@@ -372,11 +373,11 @@ void Decoder::decode(const ast::Instruction &in) {
     k_.body.push_back(std::move(s));
     return;
   }
-  if (in.opcode == "call") {
+  if (op == "call") {
     decodeCall(in, s, full);
     return;
   }
-  if (in.opcode == "bra") {
+  if (op == "bra") {
     if (!(in.modifiers.empty() || (in.modifiers.size() == 1 && in.modifiers[0] == "uni")))
       return unsupportedForm(in, full, "expected bra or bra.uni");
     if (!count(1))
@@ -390,7 +391,7 @@ void Decoder::decode(const ast::Instruction &in) {
     k_.body.push_back(std::move(s));
     return;
   }
-  if (in.opcode == "bar" && in.modifiers == std::vector<std::string>{"warp", "sync"}) {
+  if (op == "bar" && in.modifiers == std::vector<std::string>{"warp", "sync"}) {
     // bar.warp.sync membermask (PTX ISA 9.7.13.2): the lanes of the mask
     // meet, and their memory accesses are ordered. A wave runs its lanes in
     // lockstep and keeps its own accesses in order (AMDGPUUsage: wavefront
@@ -407,7 +408,7 @@ void Decoder::decode(const ast::Instruction &in) {
     k_.body.push_back(std::move(s));
     return;
   }
-  if (in.opcode == "bar" || in.opcode == "barrier") {
+  if (op == "bar" || op == "barrier") {
     // bar.sync a / barrier.sync{.aligned} a: a full-CTA barrier (PTX ISA 9.7.13.1).
     std::vector<std::string> m = in.modifiers;
     if (!m.empty() && m.back() == "aligned")
@@ -420,9 +421,9 @@ void Decoder::decode(const ast::Instruction &in) {
     k_.body.push_back(std::move(s));
     return;
   }
-  if (in.opcode == "cp" && !in.modifiers.empty() && in.modifiers[0] == "async")
+  if (op == "cp" && !in.modifiers.empty() && in.modifiers[0] == "async")
     return decodeAsyncCopy(in, full, s);
-  if (in.opcode == "nanosleep") {
+  if (op == "nanosleep") {
     // nanosleep.u32 t (PTX ISA, Parallel Synchronization and Communication
     // Instructions: nanosleep): "the sleep duration is
     // approximated, but guaranteed to be in the interval [0, 2*t]", so
@@ -440,7 +441,7 @@ void Decoder::decode(const ast::Instruction &in) {
     k_.body.push_back(std::move(s));
     return;
   }
-  if (in.opcode == "prefetch" || in.opcode == "prefetchu") {
+  if (op == "prefetch" || op == "prefetchu") {
     // prefetch{.space}.{L1,L2} [a], prefetchu.L1 [a] (PTX ISA 9.7.9.15):
     // a hint that brings a line into a cache, with no effect on any value
     // (stdgpu's iterators issue them). None is a conforming translation.
@@ -461,12 +462,12 @@ void Decoder::decode(const ast::Instruction &in) {
     k_.body.push_back(std::move(s));
     return;
   }
-  if (in.opcode == "membar" || in.opcode == "fence") {
+  if (op == "membar" || op == "fence") {
     // membar.{cta,gl,sys} (PTX ISA 9.7.13.4) and fence.{sc,acq_rel}.scope:
     // both order every memory access of the thread at the scope. A
     // .cluster scope is served by the wider .gpu one.
     std::vector<std::string> m = in.modifiers;
-    if (in.opcode == "fence") {
+    if (op == "fence") {
       if (m.size() != 2 || (m[0] != "sc" && m[0] != "acq_rel"))
         return unsupportedForm(in, full, "expected fence.sc or fence.acq_rel with a scope (proxy fences are not supported)");
       m.erase(m.begin());
@@ -486,14 +487,14 @@ void Decoder::decode(const ast::Instruction &in) {
     return;
   }
   // trap (PTX ISA 9.7.19.2): abort the kernel; the host sees an error.
-  if (in.opcode == "trap") {
+  if (op == "trap") {
     if (!count(0))
       return;
     s.kind = Stmt::Kind::Trap;
     k_.body.push_back(std::move(s));
     return;
   }
-  if (in.opcode == "ret" || in.opcode == "exit") {
+  if (op == "ret" || op == "exit") {
     if (!count(0))
       return;
     s.kind = Stmt::Kind::Return;
@@ -513,7 +514,7 @@ void Decoder::decode(const ast::Instruction &in) {
   // mov of floating-point registers moves their bits (PTX ISA 9.7.9.3:
   // mov copies the value unchanged): mov.f32 is mov.b32 (nvcc moves 64-bit
   // integers through .f64 registers so).
-  if (in.opcode == "mov" && in.modifiers.size() == 1)
+  if (op == "mov" && in.modifiers.size() == 1)
     if (const std::string &ty = in.modifiers[0]; ty == "f16" || ty == "f32" || ty == "f64")
       adjust().modifiers[0] = "b" + ty.substr(1);
   std::optional<ptx::Instruction> inst = ptx::decodeInstruction(adjusted ? *adjusted : in, diags_);

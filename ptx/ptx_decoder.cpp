@@ -68,7 +68,7 @@ uint64_t truncatedConstant(const ast::Operand &o, unsigned width, const std::str
 std::vector<ast::Instruction> expandQuarterMove(const ast::Instruction &in, unsigned &counter) {
   const bool pack = in.operands.size() == 2 && in.operands[1].kind == ast::Operand::Kind::Vector;
   const size_t vector = pack ? 1 : 0;
-  if (in.opcode != "mov" || in.modifiers.size() != 1 || in.modifiers[0] != "b64" || in.operands.size() != 2 ||
+  if (std::string_view(in.opcode) != "mov" || in.modifiers.size() != 1 || in.modifiers[0] != "b64" || in.operands.size() != 2 ||
       in.operands[vector].kind != ast::Operand::Kind::Vector || in.operands[vector].elems.size() != 4 ||
       in.operands[1 - vector].kind != ast::Operand::Kind::Register)
     return {};
@@ -102,7 +102,7 @@ std::vector<ast::Instruction> expandQuarterMove(const ast::Instruction &in, unsi
 std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in, unsigned &counter) {
   if (std::vector<ast::Instruction> q = expandQuarterMove(in, counter); !q.empty())
     return q;
-  const std::string &op = in.opcode;
+  const std::string_view op = in.opcode;
   const bool arith = op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax" || op == "vmad";
   const bool set = op == "vset", shift = op == "vshl" || op == "vshr";
   if (!arith && !set && !shift)
@@ -208,6 +208,7 @@ std::vector<ast::Instruction> expandOperandSelectors(const ast::Instruction &in,
 }
 
 std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnostics &diags) {
+  const std::string_view op = in.opcode; // (compared by length first: no strlen, no call)
   const ast::SourceLoc at = in.opcode_loc.line ? in.opcode_loc : in.loc;
   std::string full = in.opcode;
   for (const std::string &m : in.modifiers)
@@ -238,7 +239,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     return std::nullopt;
   };
   // prmt.b32{.mode}: the mode follows the type (PTX ISA 9.7.9.7).
-  if (in.opcode == "prmt" && mods.size() >= 2)
+  if (op == "prmt" && mods.size() >= 2)
     if (std::optional<PrmtMode> m = prmtModeOf(mods.back())) {
       f.prmt = *m;
       mods.pop_back();
@@ -272,7 +273,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     return std::nullopt;
   };
-  if (in.opcode == "cvt") {
+  if (op == "cvt") {
     // Rounding and float types are valid PTX this translator does not
     // translate (floating point is out of scope so far).
     bool sat = false;
@@ -323,13 +324,13 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       f.type = f.fromType = TypeClass::U; // truncation keeps the low bits whatever the types
     }
     mods.clear();
-  } else if (in.opcode == "vadd" || in.opcode == "vsub" || in.opcode == "vabsdiff" || in.opcode == "vmin" ||
-             in.opcode == "vmax") {
+  } else if (op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" ||
+             op == "vmax") {
     // vop.dtype.atype.btype{.sat}{.add|.min|.max} (PTX ISA 9.7.18.1.1).
-    f.opcode = in.opcode == "vadd"     ? Opcode::Vadd
-               : in.opcode == "vsub"   ? Opcode::Vsub
-               : in.opcode == "vabsdiff" ? Opcode::Vabsdiff
-               : in.opcode == "vmin"   ? Opcode::Vmin
+    f.opcode = op == "vadd"     ? Opcode::Vadd
+               : op == "vsub"   ? Opcode::Vsub
+               : op == "vabsdiff" ? Opcode::Vabsdiff
+               : op == "vmin"   ? Opcode::Vmin
                                        : Opcode::Vmax;
     if (mods.size() < 3)
       return bad("expected " + in.opcode + ".dtype.atype.btype{.sat}{.add|.min|.max}");
@@ -346,7 +347,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     f.width = 32;
     f = canonicalVideoForm(f);
     mods.clear();
-  } else if (in.opcode == "vmad") {
+  } else if (op == "vmad") {
     // vmad.dtype.atype.btype{.po}{.sat}{.shr7|.shr15} d, {-}a, {-}b, {-}c
     // (PTX ISA 9.7.18.1.4). The negations are the operands' (`-a` or `-b`
     // negates the product; both cancel); dtype changes no bit.
@@ -383,7 +384,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     f.width = 32;
     f = canonicalVideoForm(f);
     mods.clear();
-  } else if (in.opcode == "vset") {
+  } else if (op == "vset") {
     // vset.atype.btype.cmp{.add|.min|.max} (PTX ISA 9.7.18.1.3): d and c unsigned.
     f.opcode = Opcode::Vset;
     if (mods.size() < 3)
@@ -406,9 +407,9 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       return bad(*why);
     f.width = 32;
     mods.clear();
-  } else if (in.opcode == "vshl" || in.opcode == "vshr") {
+  } else if (op == "vshl" || op == "vshr") {
     // vop.dtype.atype.u32{.sat}.mode{.add|.min|.max} (PTX ISA 9.7.18.1.2).
-    f.opcode = in.opcode == "vshl" ? Opcode::Vshl : Opcode::Vshr;
+    f.opcode = op == "vshl" ? Opcode::Vshl : Opcode::Vshr;
     if (mods.size() < 4)
       return bad("expected " + in.opcode + ".dtype.atype.u32{.sat}.mode{.add|.min|.max}");
     if (std::optional<std::string> why = videoTypes({{"the destination", &f.type}, {"a's", &f.fromType}}))
@@ -453,19 +454,19 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     return false;
   };
 
-  if (in.opcode == "and" || in.opcode == "or" || in.opcode == "xor" || in.opcode == "not") {
-    f.opcode = in.opcode == "and" ? Opcode::And : in.opcode == "or" ? Opcode::Or : in.opcode == "xor" ? Opcode::Xor : Opcode::Not;
+  if (op == "and" || op == "or" || op == "xor" || op == "not") {
+    f.opcode = op == "and" ? Opcode::And : op == "or" ? Opcode::Or : op == "xor" ? Opcode::Xor : Opcode::Not;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
     if (!typeOneOf({"pred", "b16", "b32", "b64"}))
       return bad("type must be one of " + joinAllowed({".pred", ".b16", ".b32", ".b64"}));
-  } else if (in.opcode == "cnot") {
+  } else if (op == "cnot") {
     f.opcode = Opcode::Cnot;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
     if (!typeOneOf({"b16", "b32", "b64"}))
       return bad("type must be one of .b16, .b32, .b64");
-  } else if (in.opcode == "lop3") {
+  } else if (op == "lop3") {
     f.opcode = Opcode::Lop3;
     if (mods.size() > 1)
       return bad("at most one of .and/.or");
@@ -479,7 +480,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     if (!typeOneOf({"b32"}))
       return bad("lop3 is .b32 only");
-  } else if (in.opcode == "shf") {
+  } else if (op == "shf") {
     f.opcode = Opcode::Shf;
     bool haveDir = false, haveMode = false;
     for (const std::string &m : mods) {
@@ -504,26 +505,26 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       return bad("shf needs a mode, .wrap or .clamp");
     if (!typeOneOf({"b32"}))
       return bad("shf is .b32 only");
-  } else if (in.opcode == "shl") {
+  } else if (op == "shl") {
     f.opcode = Opcode::Shl;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
     if (!typeOneOf({"b16", "b32", "b64"}))
       return bad("shl takes .b16, .b32 or .b64");
-  } else if (in.opcode == "shr") {
+  } else if (op == "shr") {
     f.opcode = Opcode::Shr;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
     if (!typeOneOf({"b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64"}))
       return bad("shr takes .b, .u or .s with 16, 32 or 64 bits");
-  } else if (in.opcode == "bmsk" || in.opcode == "szext") {
-    f.opcode = in.opcode == "bmsk" ? Opcode::Bmsk : Opcode::Szext;
+  } else if (op == "bmsk" || op == "szext") {
+    f.opcode = op == "bmsk" ? Opcode::Bmsk : Opcode::Szext;
     if (mods.size() != 1 || (mods[0] != "clamp" && mods[0] != "wrap"))
       return bad(in.opcode + " needs exactly one mode, .clamp or .wrap");
     f.mode = mods[0] == "clamp" ? ShfMode::Clamp : ShfMode::Wrap;
     if (f.opcode == Opcode::Bmsk ? !typeOneOf({"b32"}) : !typeOneOf({"u32", "s32"}))
       return bad(f.opcode == Opcode::Bmsk ? "bmsk is .b32 only" : "szext takes .u32 or .s32");
-  } else if (in.opcode == "bfind") {
+  } else if (op == "bfind") {
     f.opcode = Opcode::Bfind;
     for (const std::string &m : mods) {
       if (m != "shiftamt" || f.shiftamt)
@@ -532,10 +533,10 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     }
     if (!typeOneOf({"u32", "s32", "u64", "s64"}))
       return bad("bfind takes .u32, .s32, .u64 or .s64");
-  } else if (in.opcode == "cvt" || in.opcode == "vshl" || in.opcode == "vshr" || f.isVideoArith() ||
+  } else if (op == "cvt" || op == "vshl" || op == "vshr" || f.isVideoArith() ||
              f.opcode == Opcode::Vset || f.opcode == Opcode::Vmad) {
     // decoded above
-  } else if (in.opcode == "setp") {
+  } else if (op == "setp") {
     // setp.CmpOp{.BoolOp}.type (PTX ISA 9.7.3.1), integer types.
     f.opcode = Opcode::Setp;
     static const std::pair<const char *, std::pair<CmpOp, bool>> cmps[] = {
@@ -576,8 +577,8 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     // Equality ignores signedness; lo/ls/hi/hs are unsigned whatever the type.
     if (f.cmp == CmpOp::Eq || f.cmp == CmpOp::Ne || f.type == TypeClass::B || unsignedSpelling)
       f.type = TypeClass::U;
-  } else if (in.opcode == "min" || in.opcode == "max" || in.opcode == "abs" || in.opcode == "neg") {
-    f.opcode = in.opcode == "min" ? Opcode::Min : in.opcode == "max" ? Opcode::Max : in.opcode == "abs" ? Opcode::Abs
+  } else if (op == "min" || op == "max" || op == "abs" || op == "neg") {
+    f.opcode = op == "min" ? Opcode::Min : op == "max" ? Opcode::Max : op == "abs" ? Opcode::Abs
                                                                                                        : Opcode::Neg;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
@@ -585,20 +586,20 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     if (unary ? !typeOneOf({"s16", "s32", "s64"}) : !typeOneOf({"u16", "s16", "u32", "s32", "u64", "s64"}))
       return limit(in.opcode + (unary ? " is supported for .s16, .s32 and .s64"
                                       : " is supported for .u16, .s16, .u32, .s32, .u64 and .s64"));
-  } else if (in.opcode == "div" || in.opcode == "rem") {
-    f.opcode = in.opcode == "div" ? Opcode::Div : Opcode::Rem;
+  } else if (op == "div" || op == "rem") {
+    f.opcode = op == "div" ? Opcode::Div : Opcode::Rem;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
     if (!typeOneOf({"u16", "s16", "u32", "s32", "u64", "s64"}))
       return limit("integer " + in.opcode + " is supported for .u16, .s16, .u32, .s32, .u64 and .s64");
-  } else if (in.opcode == "selp") {
+  } else if (op == "selp") {
     f.opcode = Opcode::Selp;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
     if (!typeOneOf({"b16", "u16", "s16", "b32", "u32", "s32", "b64", "u64", "s64"}))
       return limit("selp is supported for 16-, 32- and 64-bit integer types");
     f.type = TypeClass::B;
-  } else if (in.opcode == "mov" && in.operands.size() == 2 &&
+  } else if (op == "mov" && in.operands.size() == 2 &&
              (in.operands[0].kind == ast::Operand::Kind::Vector || in.operands[1].kind == ast::Operand::Kind::Vector)) {
     // mov.b64 d, {lo, hi} / mov.b64 {lo, hi}, a (PTX ISA 9.7.9.3): two halves.
     f.opcode = in.operands[1].kind == ast::Operand::Kind::Vector ? Opcode::MovPack : Opcode::MovUnpack;
@@ -611,15 +612,15 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     const ast::Operand &vec = in.operands[f.opcode == Opcode::MovPack ? 1 : 0];
     if (vec.elems.size() != 2)
       return bad("the vector operand needs exactly two halves, {lo, hi}");
-  } else if (in.opcode == "mov" || in.opcode == "add" || in.opcode == "sub" || in.opcode == "addc" ||
-             in.opcode == "subc") {
-    f.opcode = in.opcode == "mov" ? Opcode::Mov : in.opcode.rfind("add", 0) == 0 ? Opcode::Add : Opcode::Sub;
-    f.carryIn = in.opcode == "addc" || in.opcode == "subc";
+  } else if (op == "mov" || op == "add" || op == "sub" || op == "addc" ||
+             op == "subc") {
+    f.opcode = op == "mov" ? Opcode::Mov : in.opcode.rfind("add", 0) == 0 ? Opcode::Add : Opcode::Sub;
+    f.carryIn = op == "addc" || op == "subc";
     if (f.opcode != Opcode::Mov && mods.size() == 1 && mods[0] == "cc") {
       f.carryOut = true;
       mods.clear();
     }
-    if (!mods.empty() && mods.front() == "sat" && (in.opcode == "add" || in.opcode == "sub"))
+    if (!mods.empty() && mods.front() == "sat" && (op == "add" || op == "sub"))
       return limit(".sat is not supported");
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'");
@@ -632,20 +633,20 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       return limit("extended-precision (carry) arithmetic is supported for .u32, .s32, .u64 and .s64");
     // One operation whatever the signedness (two's complement); mov of .b/.u/.s is a copy.
     f.type = pred ? TypeClass::Pred : f.opcode == Opcode::Mov ? TypeClass::B : TypeClass::U;
-  } else if (in.opcode == "mul24" || in.opcode == "mad24") {
+  } else if (op == "mul24" || op == "mad24") {
     // mul24.{lo,hi}.{u32,s32}, mad24.{lo,hi}.{u32,s32} (PTX ISA 9.7.1.5, 9.7.1.6).
     if (mods.size() != 1 || (mods[0] != "lo" && mods[0] != "hi"))
       return bad(in.opcode + " needs exactly one of .lo, .hi (.sat is not supported)");
     if (!typeOneOf({"u32", "s32"}))
       return bad(in.opcode + " takes .u32 or .s32");
     const bool hi = mods[0] == "hi";
-    f.opcode = in.opcode == "mul24" ? (hi ? Opcode::Mul24Hi : Opcode::Mul24Lo) : (hi ? Opcode::Mad24Hi : Opcode::Mad24Lo);
-  } else if ((in.opcode == "mad" || in.opcode == "madc") && !mods.empty() && (mods[0] == "lo" || mods[0] == "hi") &&
-             (in.opcode == "madc" || (mods.size() == 2 && mods[1] == "cc"))) {
+    f.opcode = op == "mul24" ? (hi ? Opcode::Mul24Hi : Opcode::Mul24Lo) : (hi ? Opcode::Mad24Hi : Opcode::Mad24Lo);
+  } else if ((op == "mad" || op == "madc") && !mods.empty() && (mods[0] == "lo" || mods[0] == "hi") &&
+             (op == "madc" || (mods.size() == 2 && mods[1] == "cc"))) {
     // Extended-precision multiply-add (PTX ISA 9.7.2.5 mad.cc, 9.7.2.6 madc):
     // d = (lo or hi of a * b) + c [+ CC.CF], the carry out to CC.CF with .cc.
     f.opcode = mods[0] == "lo" ? Opcode::MadLo : Opcode::MadHi;
-    f.carryIn = in.opcode == "madc";
+    f.carryIn = op == "madc";
     f.carryOut = mods.size() == 2 && mods[1] == "cc";
     if (mods.size() > 2 || (mods.size() == 2 && mods[1] != "cc"))
       return bad("unexpected modifier '." + mods.back() + "'");
@@ -653,26 +654,26 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       return limit("extended-precision multiply-add is supported for .u32, .s32, .u64 and .s64");
     if (f.opcode == Opcode::MadLo)
       f.type = TypeClass::U; // the low half is the same for either signedness
-  } else if (in.opcode == "mad" && mods.size() == 1 && (mods[0] == "hi" || mods[0] == "wide")) {
+  } else if (op == "mad" && mods.size() == 1 && (mods[0] == "hi" || mods[0] == "wide")) {
     if (!typeOneOf({"u32", "s32"}))
       return limit("mad." + mods[0] + " is supported for .u32 and .s32");
     f.opcode = mods[0] == "hi" ? Opcode::MadHi : Opcode::MadWide;
-  } else if (in.opcode == "mul" || in.opcode == "mad") {
+  } else if (op == "mul" || op == "mad") {
     if (mods.size() != 1 || (mods[0] != "lo" && mods[0] != "hi" && mods[0] != "wide"))
       return std::find(mods.begin(), mods.end(), "cc") != mods.end() || std::find(mods.begin(), mods.end(), "sat") != mods.end()
                  ? limit("the .cc and .sat forms of " + in.opcode + " are not supported")
                  : bad(in.opcode + " needs exactly one of .lo, .hi, .wide");
-    const bool wide16 = in.opcode == "mul" && mods[0] == "wide" && typeOneOf({"u16", "s16"});
+    const bool wide16 = op == "mul" && mods[0] == "wide" && typeOneOf({"u16", "s16"});
     const bool lo64 = mods[0] == "lo" && typeOneOf({"u64", "s64"});
-    const bool lo16 = in.opcode == "mul" && mods[0] == "lo" && typeOneOf({"u16", "s16"});
-    const bool hi64 = in.opcode == "mul" && mods[0] == "hi" && typeOneOf({"u64", "s64"});
+    const bool lo16 = op == "mul" && mods[0] == "lo" && typeOneOf({"u16", "s16"});
+    const bool hi64 = op == "mul" && mods[0] == "hi" && typeOneOf({"u64", "s64"});
     if (!typeOneOf({"u32", "s32"}) && !wide16 && !lo64 && !hi64 && !lo16)
       return limit(in.opcode + "." + mods[0] + " is supported for .u32 and .s32" +
-                 (in.opcode == "mul" && mods[0] == "wide" ? " (and .u16, .s16)"
+                 (op == "mul" && mods[0] == "wide" ? " (and .u16, .s16)"
                   : mods[0] == "lo"                        ? " (and .u16, .s16, .u64, .s64)"
-                  : in.opcode == "mul"                      ? " (and .u64, .s64)"
+                  : op == "mul"                      ? " (and .u64, .s64)"
                                                             : ""));
-    if (in.opcode == "mad") {
+    if (op == "mad") {
       f.opcode = Opcode::MadLo;
       f.type = TypeClass::U;
     } else if (mods[0] == "lo") {
@@ -681,7 +682,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     } else {
       f.opcode = mods[0] == "hi" ? Opcode::MulHi : Opcode::MulWide;
     }
-  } else if (in.opcode == "madc") {
+  } else if (op == "madc") {
     return bad("madc needs .lo or .hi (madc.lo[.cc].u32, madc.hi[.cc].u32)");
   } else {
     // prmt bfe bfi brev popc clz fns: no modifiers besides the type (prmt's mode handled above).
@@ -689,9 +690,9 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
                                                             {"bfi", Opcode::Bfi},   {"brev", Opcode::Brev},
                                                             {"popc", Opcode::Popc}, {"clz", Opcode::Clz},
                                                             {"fns", Opcode::Fns}};
-    for (auto &[name, op] : plain)
-      if (in.opcode == name)
-        f.opcode = op;
+    for (auto &[name, opcode] : plain)
+      if (op == name)
+        f.opcode = opcode;
     if (!mods.empty())
       return bad("unexpected modifier '." + mods.front() + "'" +
                  (f.opcode == Opcode::Prmt ? " (prmt modes: .f4e .b4e .rc8 .ecl .ecr .rc16, after .b32)" : ""));

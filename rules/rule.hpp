@@ -25,7 +25,7 @@ struct TargetInfo;
 namespace p2a::rules {
 
 // Which part of a (possibly 64-bit) value an operand names.
-enum class Part { Whole, Lo, Hi };
+enum class Part : unsigned char { Whole, Lo, Hi };
 
 // A reference to a 32-bit (or 64-bit / mask) value inside a template.
 struct Ref {

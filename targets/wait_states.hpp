@@ -20,7 +20,7 @@
 namespace p2a::targets {
 
 // What an instruction counts against.
-enum class Counter {
+enum class Counter : unsigned char {
   VmLoad,  // vmcnt (gfx9-11), loadcnt (gfx12): VMEM loads
   VmStore, // vmcnt on gfx9; vscnt on gfx10/11; storecnt on gfx12
   Scalar,  // lgkmcnt (gfx9-11), kmcnt (gfx12): SMEM loads (may return out of order)
