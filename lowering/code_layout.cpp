@@ -59,6 +59,14 @@ void Lowering::clearLaneMasks() {
 
 void Lowering::layOutCode() {
   fn_.code.clear();
+  // (Sized up front: grown by doubling, a big kernel's list was moved whole
+  // into fresh pages at each growth: ccminer wildkeccak 204k -> 185k page
+  // faults. Barriers, fences and the prologue add a few more.)
+  size_t placed = 64 + literalSgprs_.size();
+  for (size_t i = 0; i < k_.body.size(); ++i)
+    placed += before_[i].size() + fn_.body[i].insts.size() + after_[i].size() + 1 +
+              (k_.body[i].kind == Stmt::Kind::Barrier || k_.body[i].kind == Stmt::Kind::Fence ? 8 : 0);
+  fn_.code.reserve(placed);
   emitPrologue(); // abi.cpp
   clearLaneMasks();
   for (const auto &[v, value] : literalSgprs_) // (uniform_operands.cpp: readLiteralsFromSgprs)
