@@ -8,6 +8,7 @@
 #include <llvm/ADT/StringMap.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace p2a::kernel::detail {
 
@@ -17,34 +18,46 @@ namespace {
 
 struct InlinedSizes {
   static constexpr size_t kCounting = ~size_t(0);
-  llvm::StringMap<const ast::Function *> functions; // those with a body, by name
+  explicit InlinedSizes(const ast::Module &module) : m(module) {}
+  const ast::Module &m;
+  // The module's functions with a body, by name: listed at the first call
+  // (most kernels call nothing, and a module may hold thousands).
+  std::optional<llvm::StringMap<const ast::Function *>> functions;
   llvm::DenseMap<const ast::Function *, size_t> sizes;
 
-  size_t count(const ast::Block &b) {
+  // (`depth`: calls from the kernel to here; deeper than the decoder
+  // inlines, a chain of hostile input's length would exhaust the stack.)
+  size_t count(const ast::Block &b, size_t depth) {
     size_t n = 0;
     for (const ast::Statement &s : b.statements) {
       if (const ast::Block *inner = std::get_if<ast::Block>(&s)) {
-        n += count(*inner);
+        n += count(*inner, depth);
       } else if (const ast::Instruction *in = std::get_if<ast::Instruction>(&s)) {
         ++n;
-        if (in->opcode == "call")
-          n += callee(*in);
+        if (in->opcode == "call" && depth < kMaxCallDepth)
+          n += callee(*in, depth + 1);
       }
       n = std::min(n, kMaxInlinedStatements);
     }
     return n;
   }
-  size_t callee(const ast::Instruction &call) {
+  size_t callee(const ast::Instruction &call, size_t depth) {
+    if (!functions) {
+      functions.emplace();
+      for (const ast::Function &f : m.functions)
+        if (!f.is_entry && f.body)
+          functions->try_emplace(f.name, &f);
+    }
     for (const ast::Operand &o : call.operands) {
       if (o.kind != ast::Operand::Kind::Symbol)
         continue;
-      auto f = functions.find(o.name);
-      if (f == functions.end())
+      auto f = functions->find(o.name);
+      if (f == functions->end())
         return 0;
       if (auto known = sizes.find(f->second); known != sizes.end())
         return known->second == kCounting ? 0 : known->second;
       sizes[f->second] = kCounting;
-      const size_t n = count(*f->second->body);
+      const size_t n = count(*f->second->body, depth);
       sizes[f->second] = n;
       return n;
     }
@@ -55,11 +68,8 @@ struct InlinedSizes {
 } // namespace
 
 size_t inlinedStatementEstimate(const ast::Module &m, const ast::Block &body) {
-  InlinedSizes sizes;
-  for (const ast::Function &f : m.functions)
-    if (!f.is_entry && f.body)
-      sizes.functions.try_emplace(f.name, &f);
-  return sizes.count(body);
+  InlinedSizes sizes(m);
+  return sizes.count(body, 0);
 }
 
 void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string &full) {

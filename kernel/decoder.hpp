@@ -20,6 +20,8 @@ namespace ast = ::ptx::ast;
 // The most statements a kernel may have once its calls are inlined: real
 // kernels have tens of thousands; this many keep the decoder under 1 GiB.
 inline constexpr size_t kMaxInlinedStatements = 400000;
+// The deepest call inlined (a kernel calling f calling g: 2).
+inline constexpr size_t kMaxCallDepth = 16;
 
 class Decoder {
 public:
@@ -88,10 +90,9 @@ private:
   void decodeCallParam(const ast::Instruction &in, const std::string &full, Stmt &s, bool store, unsigned vec,
                        const ptx::ScalarType &ty, const ast::Operand &addr, const ast::Operand &val);
 
-  // ... and the most call sites inlined into one kernel (a chain of
-  // functions each calling the next twice doubles them at every level).
+  // The most call sites inlined into one kernel (a chain of functions each
+  // calling the next twice doubles them at every level).
   static constexpr unsigned kMaxInlinedCalls = 10000;
-  static constexpr size_t kMaxCallDepth = 16;
 
   // A label at the next statement. The kernel is decoded flat, so one name
   // in two { } blocks (valid PTX: labels are block-local) would leave the
@@ -163,10 +164,11 @@ private:
 
 // About how many statements decoding `body` makes once its calls are
 // inlined: its instructions, each direct call adding its callee's count
-// (memoised; a recursive call adds nothing), at most kMaxInlinedStatements.
-// The kernel's statements are reserved by it: regrowing a vector of
-// 600-byte statements while inlining faulted in twice its final size
-// (KeyHunt: 80,000 statements per kernel, a fifth of its page faults).
+// (memoised; a recursive call, or one deeper than kMaxCallDepth, adds
+// nothing), at most kMaxInlinedStatements. The kernel's statements are
+// reserved by it: a vector of 600-byte statements regrown while inlining
+// was moved into fresh pages at each growth (KeyHunt's 80,000-statement
+// kernels: 718k -> 688k page faults).
 size_t inlinedStatementEstimate(const ast::Module &m, const ast::Block &body);
 
 // The register standing for `bits` bits at byte `offset` of a call's .param

@@ -369,6 +369,15 @@ TEST_CASE("hostile: declarations and call trees that would exhaust memory are on
     CHECK(contains(r.err, "error: calls nested more than 16 deep (k -> f0 -> f1"));
     CHECK(std::count(r.err.begin(), r.err.end(), '^') == 1);
   }
+  {
+    // 100,000 levels (4 MB): what sizes the kernel before decoding it
+    // (inlinedStatementEstimate) stops where inlining stops; walking the
+    // whole chain overflowed the stack.
+    const std::string f = tempFile("deeper.ptx", chain(100000, 1));
+    Run r = translate(f);
+    CHECK(r.exited(1));
+    CHECK(contains(r.err, "error: calls nested more than 16 deep (k -> f0 -> f1"));
+  }
 }
 
 TEST_CASE("hostile: control bytes in a file name reach neither the terminal nor the assembly") {
