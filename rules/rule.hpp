@@ -198,14 +198,15 @@ private:
 // The whole table (every family built). Ordered by family, then form, then priority.
 RuleList ruleTable();
 
-// The rules of one form, in table order (an index per opcode, built with
-// the families that opcode needs on its first lookup; selection looks up
-// each instruction's form here instead of scanning the table).
+// The rules of one form, in table order (an index per opcode and boolean
+// combiner, built with the families it needs on its first lookup;
+// selection looks up each instruction's form here instead of scanning the
+// table).
 const std::vector<const Rule *> &rulesForForm(const ptx::Form &form);
 
 // The families, in table order: their names, and the rules of one (built
 // on first use). Rule::family indexes these.
-inline constexpr unsigned kRuleFamilyCount = 13; // (rule_table.cpp's list has exactly these)
+inline constexpr unsigned kRuleFamilyCount = 15; // (rule_table.cpp's list has exactly these)
 const char *ruleFamilyName(unsigned family);
 const std::vector<Rule> &ruleFamily(unsigned family);
 // The opcodes family f declares it serves: rulesForForm builds f for these

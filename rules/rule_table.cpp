@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -16,11 +17,13 @@ namespace {
 using ptx::Opcode;
 
 // A family of rules: the function that builds it and the opcodes of its
-// forms (empty: every opcode). Table order is this order.
+// forms (empty: every opcode), and for lop3's the one boolean combiner of
+// their forms (none: any). Table order is this order.
 struct RuleFamilyDef {
   const char *name;
   void (*build)(std::vector<Rule> &);
   std::vector<Opcode> opcodes;
+  std::optional<ptx::BoolOp> boolop = std::nullopt;
 };
 
 // (An array of kRuleFamilyCount: the compiler checks the count.)
@@ -29,7 +32,9 @@ using FamilyDefs = std::array<RuleFamilyDef, kRuleFamilyCount>;
 const FamilyDefs &familyDefs() {
   static const FamilyDefs &defs = *new FamilyDefs{{
       {"logic", addLogicRules, {Opcode::And, Opcode::Or, Opcode::Xor, Opcode::Not, Opcode::Cnot}},
-      {"lop3", addLop3Rules, {Opcode::Lop3}},
+      {"lop3", addLop3Rules, {Opcode::Lop3}, ptx::BoolOp::None},
+      {"lop3.and", addLop3AndRules, {Opcode::Lop3}, ptx::BoolOp::And},
+      {"lop3.or", addLop3OrRules, {Opcode::Lop3}, ptx::BoolOp::Or},
       {"shift", addShiftRules, {Opcode::Shf, Opcode::Shl, Opcode::Shr, Opcode::Rotl}},
       {"prmt", addPrmtRules, {Opcode::Prmt}},
       {"bit count", addBitCountRules, {Opcode::Brev, Opcode::Popc, Opcode::Clz, Opcode::Bfind}},
@@ -61,24 +66,30 @@ const FamilyDefs &familyDefs() {
 std::atomic<const std::vector<Rule> *> builtFamily[kRuleFamilyCount];
 std::once_flag buildingFamily[kRuleFamilyCount];
 
-// The rules of one opcode's forms, by form id, in table order.
+// The rules of the forms of one opcode and boolean combiner, by form id,
+// in table order.
 using OpcodeIndex = std::unordered_map<unsigned, std::vector<const Rule *>>;
+constexpr unsigned kBoolOps = 4;
+static_assert(static_cast<unsigned>(ptx::BoolOp::Xor) + 1 == kBoolOps);
 
-const OpcodeIndex &opcodeIndex(Opcode op) {
-  // One flag per opcode (not one lock): kernels translated in parallel
-  // build the indexes of different opcodes, and their families, at once.
+const OpcodeIndex &opcodeIndex(Opcode op, ptx::BoolOp boolop) {
+  // One flag per opcode and combiner (not one lock): kernels translated in
+  // parallel build the indexes of different opcodes, and their families, at
+  // once.
   struct Slot {
     std::once_flag once;
     OpcodeIndex index;
   };
-  static Slot *slots = new Slot[ptx::kOpcodeCount];
-  Slot &slot = slots[static_cast<unsigned>(op)];
+  static Slot *slots = new Slot[ptx::kOpcodeCount * kBoolOps];
+  Slot &slot = slots[static_cast<unsigned>(op) * kBoolOps + static_cast<unsigned>(boolop)];
   std::call_once(slot.once, [&] {
-    for (unsigned f = 0; f < kRuleFamilyCount; ++f)
-      if (familyServesOpcode(f, op))
+    for (unsigned f = 0; f < kRuleFamilyCount; ++f) {
+      const std::optional<ptx::BoolOp> only = familyDefs()[f].boolop;
+      if (familyServesOpcode(f, op) && (!only || *only == boolop))
         for (const Rule &r : ruleFamily(f))
-          if (r.form.opcode == op)
+          if (r.form.opcode == op && r.form.boolop == boolop)
             slot.index[r.form.id()].push_back(&r);
+    }
   });
   return slot.index;
 }
@@ -127,7 +138,7 @@ RuleList ruleTable() {
 
 const std::vector<const Rule *> &rulesForForm(const ptx::Form &form) {
   static const std::vector<const Rule *> none;
-  const OpcodeIndex &ix = opcodeIndex(form.opcode);
+  const OpcodeIndex &ix = opcodeIndex(form.opcode, form.boolop);
   auto it = ix.find(form.id());
   return it == ix.end() ? none : it->second;
 }

@@ -8,7 +8,9 @@
 namespace p2a::rules {
 
 void addLogicRules(std::vector<Rule> &out);  // and or xor not cnot
-void addLop3Rules(std::vector<Rule> &out);   // lop3, lop3.{and,or}
+void addLop3Rules(std::vector<Rule> &out);    // lop3.b32
+void addLop3AndRules(std::vector<Rule> &out); // lop3.and.b32
+void addLop3OrRules(std::vector<Rule> &out);  // lop3.or.b32
 void addShiftRules(std::vector<Rule> &out);  // shf shl shr
 void addPrmtRules(std::vector<Rule> &out);      // prmt, every mode
 void addBitCountRules(std::vector<Rule> &out);  // brev popc clz bfind

@@ -154,48 +154,53 @@ std::string hex2(unsigned v) {
   return buf;
 }
 
-} // namespace
-
-void addLop3Rules(std::vector<Rule> &out) {
+// The rules of lop3.b32 (boolop None) or of lop3.{and,or}.b32: families of
+// their own, so that a module with plain lop3 only (nvcc's output) builds
+// a third of the rules.
+void addLop3RulesOf(ptx::BoolOp boolop, std::vector<Rule> &out) {
   const Lop3Entry *byClass[3][256] = {};
   for (const Lop3Entry &e : kLop3Table)
     byClass[e.cls][e.lut] = &e;
 
-  for (ptx::BoolOp boolop : {ptx::BoolOp::None, ptx::BoolOp::And, ptx::BoolOp::Or}) {
-    ptx::Form form{ptx::Opcode::Lop3, ptx::TypeClass::B, 32};
-    form.boolop = boolop;
-    for (unsigned lut = 0; lut < 256; ++lut) {
-      // Group consecutive classes with the same sequence into one rule.
-      int cls = 0;
-      while (cls < 3) {
-        int last = cls;
-        while (last + 1 < 3 && sameSequence(*byClass[cls][lut], *byClass[last + 1][lut]))
-          ++last;
-        const Lop3Entry &e = *byClass[cls][lut];
-        Rule r;
-        r.form = form;
-        r.name = form.name() + "/" + hex2(lut) + classSuffix(cls, last);
-        r.srcReqs = {OperandReq::Any, OperandReq::Any, OperandReq::Any, OperandReq::Imm};
-        if (boolop != ptx::BoolOp::None)
-          r.srcReqs.push_back(OperandReq::Reg);
-        r.constraints = {when(src(3, "immLut") == Expr::literal(lut, 2))};
-        r.target = classRange(cls, last);
-        unsigned temps = 0;
-        r.seq = lutSequence(e, D(0), temps);
-        r.temps.assign(temps, TempKind::V32);
-        if (boolop != ptx::BoolOp::None) {
-          // p = (d != 0) op q; the compare leaves inactive lanes 0.
-          r.seq.push_back(inst(Op::V_CMP_NE_U32, VCC(), {I(0), D(0)}));
-          r.seq.push_back(inst(boolop == ptx::BoolOp::And ? Op::S_AND_MASK : Op::S_OR_MASK, D(1), {VCC(), S(4)}));
-        }
-        r.restriction = std::string("no 3-input LUT instruction: minimal ") + std::to_string(e.steps) +
-                        "-instruction sequence from the exhaustive search" +
-                        (boolop != ptx::BoolOp::None ? "; the predicate is v_cmp_ne + SALU on the lane mask" : "");
-        out.push_back(std::move(r));
-        cls = last + 1;
+  ptx::Form form{ptx::Opcode::Lop3, ptx::TypeClass::B, 32};
+  form.boolop = boolop;
+  for (unsigned lut = 0; lut < 256; ++lut) {
+    // Group consecutive classes with the same sequence into one rule.
+    int cls = 0;
+    while (cls < 3) {
+      int last = cls;
+      while (last + 1 < 3 && sameSequence(*byClass[cls][lut], *byClass[last + 1][lut]))
+        ++last;
+      const Lop3Entry &e = *byClass[cls][lut];
+      Rule r;
+      r.form = form;
+      r.name = form.name() + "/" + hex2(lut) + classSuffix(cls, last);
+      r.srcReqs = {OperandReq::Any, OperandReq::Any, OperandReq::Any, OperandReq::Imm};
+      if (boolop != ptx::BoolOp::None)
+        r.srcReqs.push_back(OperandReq::Reg);
+      r.constraints = {when(src(3, "immLut") == Expr::literal(lut, 2))};
+      r.target = classRange(cls, last);
+      unsigned temps = 0;
+      r.seq = lutSequence(e, D(0), temps);
+      r.temps.assign(temps, TempKind::V32);
+      if (boolop != ptx::BoolOp::None) {
+        // p = (d != 0) op q; the compare leaves inactive lanes 0.
+        r.seq.push_back(inst(Op::V_CMP_NE_U32, VCC(), {I(0), D(0)}));
+        r.seq.push_back(inst(boolop == ptx::BoolOp::And ? Op::S_AND_MASK : Op::S_OR_MASK, D(1), {VCC(), S(4)}));
       }
+      r.restriction = std::string("no 3-input LUT instruction: minimal ") + std::to_string(e.steps) +
+                      "-instruction sequence from the exhaustive search" +
+                      (boolop != ptx::BoolOp::None ? "; the predicate is v_cmp_ne + SALU on the lane mask" : "");
+      out.push_back(std::move(r));
+      cls = last + 1;
     }
   }
 }
+
+} // namespace
+
+void addLop3Rules(std::vector<Rule> &out) { addLop3RulesOf(ptx::BoolOp::None, out); }
+void addLop3AndRules(std::vector<Rule> &out) { addLop3RulesOf(ptx::BoolOp::And, out); }
+void addLop3OrRules(std::vector<Rule> &out) { addLop3RulesOf(ptx::BoolOp::Or, out); }
 
 } // namespace p2a::rules
