@@ -210,7 +210,10 @@ inline constexpr unsigned kRuleFamilyCount = 15; // (rule_table.cpp's list has e
 const char *ruleFamilyName(unsigned family);
 const std::vector<Rule> &ruleFamily(unsigned family);
 // The opcodes family f declares it serves: rulesForForm builds f for these
-// only (rules_test checks that every rule of f has one of them).
+// only (rules_test checks that every rule of f has one of them). lop3's
+// families also name their boolean combiner (rules_test's check that each
+// form's lookup equals the table's rules of that form catches a rule in
+// the wrong one).
 bool familyServesOpcode(unsigned family, ptx::Opcode op);
 
 // Is r a rule of the table itself (not a copy of one)?
