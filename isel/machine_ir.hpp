@@ -99,7 +99,7 @@ inline MOperand physReg(RegFile file, unsigned index, unsigned count = 1) {
   return o;
 }
 // Virtual register `v`, or its low or high half.
-inline MOperand vregPart(unsigned v, rules::Part part = rules::Part::Whole) {
+inline MOperand vregOperand(unsigned v, rules::Part part = rules::Part::Whole) {
   MOperand o;
   o.kind = MOperand::Kind::VReg;
   o.vreg = v;

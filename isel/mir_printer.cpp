@@ -93,7 +93,8 @@ std::string namedOperandText(const MOperand &o, const Function &fn) {
 
 std::string printVirtualReg(unsigned vreg, const Function &fn, rules::Part part) {
   const VReg &v = fn.vregs.at(vreg);
-  std::string s = fn.ptxName(vreg).empty() ? "%t" + std::to_string(vreg) : fn.ptxName(vreg);
+  const std::string &name = fn.ptxName(vreg);
+  std::string s = name.empty() ? "%t" + std::to_string(vreg) : name;
   if (v.role == VRegRole::ScalarHome)
     s = "s:" + s; // the SGPR home of that register's value
   if (part == rules::Part::Lo)

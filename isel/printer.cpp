@@ -198,10 +198,7 @@ std::vector<mir::MInst> expandBundle(const mir::MInst &mi, const targets::Target
 }
 
 std::string physName(unsigned vreg, const mir::Function &fn, const mir::Allocation &a, const targets::TargetInfo &t) {
-  MOperand o;
-  o.kind = MOperand::Kind::VReg;
-  o.vreg = vreg;
-  return operandText(o, mir::slotOf(fn.vregs[vreg].cls), fn, a, t);
+  return operandText(mir::vregOperand(vreg), mir::slotOf(fn.vregs[vreg].cls), fn, a, t);
 }
 
 std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::Allocation &a,

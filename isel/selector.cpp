@@ -315,12 +315,12 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
       }
       const unsigned v = newVreg(fn, wide ? mir::RegClass::S64 : mir::RegClass::S32);
       if (wide) {
-        out.push_back({amd::Op::S_MOV_B32, mir::vregPart(v, Part::Lo), {imm32(o.imm)}});
-        out.push_back({amd::Op::S_MOV_B32, mir::vregPart(v, Part::Hi), {imm32(o.imm >> 32)}});
+        out.push_back({amd::Op::S_MOV_B32, mir::vregOperand(v, Part::Lo), {imm32(o.imm)}});
+        out.push_back({amd::Op::S_MOV_B32, mir::vregOperand(v, Part::Hi), {imm32(o.imm >> 32)}});
       } else {
-        out.push_back({amd::Op::S_MOV_B32, mir::vregPart(v, Part::Whole), {o}});
+        out.push_back({amd::Op::S_MOV_B32, mir::vregOperand(v, Part::Whole), {o}});
       }
-      o = mir::vregPart(v, Part::Whole);
+      o = mir::vregOperand(v, Part::Whole);
     }
     out.push_back(std::move(mi));
     return;
@@ -357,16 +357,16 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
     }
     if (def.srcs[i] == amd::Slot::V64) {
       unsigned v = newVreg(fn, mir::RegClass::V64);
-      mir::MOperand lo = mir::vregPart(v, Part::Lo);
-      mir::MOperand hi = mir::vregPart(v, Part::Hi);
+      mir::MOperand lo = mir::vregOperand(v, Part::Lo);
+      mir::MOperand hi = mir::vregOperand(v, Part::Hi);
       legalize({amd::Op::V_MOV_B32, lo, {mir::immOperand(o.imm & 0xffffffffu)}}, t, fn, out);
       legalize({amd::Op::V_MOV_B32, hi, {mir::immOperand(o.imm >> 32)}}, t, fn, out);
-      o = mir::vregPart(v, Part::Whole);
+      o = mir::vregOperand(v, Part::Whole);
     } else if (moved && moved->count(o.imm)) {
-      o = mir::vregPart(moved->at(o.imm), Part::Whole);
+      o = mir::vregOperand(moved->at(o.imm), Part::Whole);
     } else {
       unsigned v = newVreg(fn, mir::RegClass::V32);
-      mir::MOperand dst = mir::vregPart(v, Part::Whole);
+      mir::MOperand dst = mir::vregOperand(v, Part::Whole);
       out.push_back({amd::Op::V_MOV_B32, dst, {o}});
       if (moved)
         moved->emplace(o.imm, v);

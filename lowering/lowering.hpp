@@ -66,15 +66,8 @@ inline constexpr unsigned kMaxParamBytes = 32764;
 
 inline unsigned alignUp(unsigned v, unsigned a) { return (v + a - 1) / a * a; }
 
-inline MOperand vregOperand(unsigned v, Part part = Part::Whole) {
-  MOperand o;
-  o.kind = MOperand::Kind::VReg;
-  o.vreg = v;
-  o.part = part;
-  return o;
-}
-
 using mir::noOperand;
+using mir::vregOperand;
 
 // The registers a kernel may use: the target's, the command line's
 // (--max-vgprs/--max-sgprs) and its launch bounds' (spilling.cpp).

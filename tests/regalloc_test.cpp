@@ -10,10 +10,7 @@ using namespace p2a;
 namespace {
 
 mir::MOperand vreg(unsigned v) {
-  mir::MOperand o;
-  o.kind = mir::MOperand::Kind::VReg;
-  o.vreg = v;
-  return o;
+  return mir::vregOperand(v);
 }
 
 // V32 vregs, named in order (their role the default).

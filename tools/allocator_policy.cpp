@@ -17,9 +17,8 @@
 //   CPU summed 60.6 -> 51.1 s, peak memory summed +4% (1000 ms: 46.7 s,
 //   +7%, wildkeccak +15%); bench/README.md run 23.
 // - No transparent huge pages (thp:always with the process's THP switch on
-//   only once translating started): on this project's virtual machines a
-//   4 KiB page fault costs about 10 us and huge pages took KeyHunt from
-//   19.9 to 14.8-17.8 s of CPU, but sha256 went from 85 to 89-117 ms and
+//   only once translating started): they cut the faults, and took KeyHunt
+//   from 19.9 to 14.8-17.8 s of CPU, but sha256 went from 85 to 89-117 ms and
 //   peak memory rose by up to 9 MiB (bench/README.md run 23): a huge page
 //   is zeroed whole, and freed pages returned to the host must be faulted
 //   back in there first.

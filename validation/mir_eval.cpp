@@ -44,8 +44,9 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
   };
   for (unsigned v = 0; v < fn.vregs.size(); ++v) {
     const mir::VReg &vr = fn.vregs[v];
-    auto in = inputs.find(fn.ptxName(v));
-    if (fn.ptxName(v).empty() || in == inputs.end())
+    const std::string &name = fn.ptxName(v);
+    auto in = inputs.find(name);
+    if (name.empty() || in == inputs.end())
       continue;
     const unsigned p = a.phys[v] + (mir::isSgprClass(vr.cls) && vr.cls != mir::RegClass::Mask ? kScalarBase : 0);
     switch (vr.cls) {
@@ -134,13 +135,10 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
 
   Values out;
   for (unsigned v = 0; v < fn.vregs.size(); ++v) {
-    const mir::VReg &vr = fn.vregs[v];
-    if (fn.ptxName(v).empty())
+    const std::string &name = fn.ptxName(v);
+    if (name.empty())
       continue;
-    MOperand o;
-    o.kind = MOperand::Kind::VReg;
-    o.vreg = v;
-    out[fn.ptxName(v)] = read(o, mir::slotOf(vr.cls)).value();
+    out[name] = read(mir::vregOperand(v), mir::slotOf(fn.vregs[v].cls)).value();
   }
   return out;
 }
