@@ -49,23 +49,42 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
                              const WarningOptions &warnings, const klower::Options &lowering,
                              llvm::ThreadPoolInterface *pool) {
   ModuleResult res;
-  ::ptx::ParseResult pr = ::ptx::parseModule(text);
-  if (pr.ok()) // (after syntax errors, a missing .version is noise: junk lacks one too)
-    ptx::checkModuleStructure(pr.module, res.diagnostics);
+  // Kernel bodies are parsed where each kernel is translated (below), and
+  // their trees dropped once decoded: at most the kernels in flight have one.
+  ::ptx::ParseResult pr = ::ptx::parseModule(text, {.deferEntryBodies = true});
+  std::vector<const ::ptx::DeferredBody *> deferredBody(pr.module.functions.size(), nullptr);
+  std::vector<bool> isDeferred(pr.module.functions.size(), false);
+  for (const ::ptx::DeferredBody &d : pr.deferredBodies) {
+    deferredBody[d.function] = &d;
+    isDeferred[d.function] = true;
+  }
+  // (After syntax errors, a missing .version is noise: junk lacks one too. A
+  // kernel's own syntax errors are found when it is parsed, below.)
+  if (pr.ok())
+    ptx::checkModuleStructure(pr.module, res.diagnostics, isDeferred);
   for (const ::ptx::SyntaxError &e : pr.errors)
     error(res.diagnostics, e.loc, e.message);
+  auto countInstructions = [](const ast::Block &body) {
+    unsigned n = 0;
+    for (const ast::Statement *st : ::ptx::ast::flatten(body))
+      n += std::holds_alternative<ast::Instruction>(*st);
+    return n;
+  };
 
   Diagnostics warns;
   bool anyBody = false;
-  const bool hasKernels = std::any_of(pr.module.functions.begin(), pr.module.functions.end(),
-                                      [](const ast::Function &f) { return f.is_entry && f.body; });
   std::vector<ast::Function *> translated;
-  for (ast::Function &f : pr.module.functions) {
-    if (!f.body)
+  std::vector<const ::ptx::DeferredBody *> translatedBody; // (a deferred one, or null)
+  const bool hasKernels = std::any_of(pr.module.functions.begin(), pr.module.functions.end(),
+                                      [](const ast::Function &f) { return f.is_entry && f.body; }) ||
+                          !pr.deferredBodies.empty();
+  for (size_t i = 0; i < pr.module.functions.size(); ++i) {
+    ast::Function &f = pr.module.functions[i];
+    if (!f.body && !deferredBody[i])
       continue; // a prototype or .extern declaration
     anyBody = true;
-    for (const ast::Statement *st : ::ptx::ast::flatten(*f.body))
-      res.ptxInstructions += std::holds_alternative<ast::Instruction>(*st);
+    if (f.body)
+      res.ptxInstructions += countInstructions(*f.body);
     if (!f.is_entry && hasKernels) {
       // Its instructions are counted, decoded and lowered inside each kernel
       // that calls it (errors show at its lines then).
@@ -73,6 +92,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
       continue;
     }
     translated.push_back(&f);
+    translatedBody.push_back(deferredBody[i]);
   }
 
   // Each function is translated on its own, into a slot of its own: on the
@@ -81,6 +101,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   struct Slot {
     FunctionResult fr;
     Diagnostics diags, warns;
+    unsigned ptxInstructions = 0; // of a deferred body
     std::exception_ptr failure;
   };
   std::vector<Slot> slots(translated.size());
@@ -89,6 +110,15 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     Slot &slot = slots[i];
     FunctionResult &fr = slot.fr;
     try {
+      if (const ::ptx::DeferredBody *d = translatedBody[i]) {
+        ::ptx::BodyParseResult body = ::ptx::parseDeferredBody(text, *d);
+        for (const ::ptx::SyntaxError &e : body.errors)
+          error(slot.diags, e.loc, e.message);
+        f.body = std::move(body.body);
+        if (pr.ok() && body.errors.empty())
+          ptx::checkLabels(f, slot.diags);
+        slot.ptxInstructions = countInstructions(*f.body);
+      }
       for (const ast::Directive &d : f.performance)
         if (isIgnoredDirective(d.name))
           warning(slot.warns, d.loc, "ignored-directive",
@@ -194,6 +224,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     if (slot.failure)
       std::rethrow_exception(slot.failure);
     res.functions.push_back(std::move(slot.fr));
+    res.ptxInstructions += slot.ptxInstructions;
     for (Diagnostic &d : slot.diags)
       res.diagnostics.push_back(std::move(d));
     for (Diagnostic &w : slot.warns)
@@ -205,6 +236,8 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   // hold copies).
   slots = {};
   translated = {};
+  translatedBody = {};
+  deferredBody = {};
   pr = {};
   if (!anyBody && parsedCleanly)
     warning(warns, {}, "empty-file", "no function with a body: nothing to translate");

@@ -24,10 +24,13 @@ namespace ptx::parser {
 namespace x3 = boost::spirit::x3;
 
 // Byte offset -> 1-based line/column, via a table of line starts built once
-// (O(n)) and binary-searched per lookup (O(log lines)).
+// (O(n)) and binary-searched per lookup (O(log lines)). `text` may be a piece
+// of a file (a function body parsed on its own): `origin` is where its first
+// byte stands in the file.
 class SourceMap {
 public:
-  explicit SourceMap(std::string_view text) : begin_(text.data()), end_(text.data() + text.size()) {
+  explicit SourceMap(std::string_view text, ast::SourceLoc origin = {1, 1})
+      : begin_(text.data()), end_(text.data() + text.size()), origin_(origin) {
     line_starts_.push_back(0);
     for (std::size_t i = 0; i < text.size(); ++i)
       if (text[i] == '\n') line_starts_.push_back(i + 1);
@@ -40,8 +43,8 @@ public:
     auto next_line = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
     std::size_t line_index = static_cast<std::size_t>(next_line - line_starts_.begin()) - 1;
     ast::SourceLoc loc;
-    loc.line = static_cast<uint32_t>(line_index + 1);
-    loc.col = static_cast<uint32_t>(offset - line_starts_[line_index] + 1);
+    loc.line = static_cast<uint32_t>(origin_.line + line_index);
+    loc.col = static_cast<uint32_t>(offset - line_starts_[line_index] + (line_index == 0 ? origin_.col : 1));
     return loc;
   }
 
@@ -51,6 +54,7 @@ public:
 private:
   const char* begin_;
   const char* end_;
+  ast::SourceLoc origin_;
   std::vector<std::size_t> line_starts_;
 };
 
@@ -63,7 +67,7 @@ struct PendingError {
 // Everything the grammar's handlers and actions need, reachable from the X3
 // context under `parse_state_tag`.
 struct ParseState {
-  explicit ParseState(std::string_view text) : map(text) {}
+  explicit ParseState(std::string_view text, ast::SourceLoc origin = {1, 1}) : map(text, origin) {}
   SourceMap map;
   PendingError pending;
   bool has_pending = false;

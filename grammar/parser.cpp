@@ -31,11 +31,12 @@ constexpr std::size_t kMaxBlockDepth = 256;
 
 class Driver {
 public:
-  explicit Driver(std::string_view text)
-      : begin_(text.data()), end_(text.data() + text.size()), state_(text), state_ref_(state_),
+  explicit Driver(std::string_view text, ast::SourceLoc origin = {1, 1})
+      : begin_(text.data()), end_(text.data() + text.size()), state_(text, origin), state_ref_(state_),
         phrase_context_(skipper_), context_(state_ref_, phrase_context_) {}
 
-  ParseResult parseModule() {
+  ParseResult parseModule(ParseOptions options) {
+    options_ = options;
     ParseResult result;
     ast::Module& module = result.module;
     const char* p = begin_;
@@ -54,10 +55,20 @@ public:
       case parser::ModuleItem::Kind::AddressSize: module.address_size = item.address_size; break;
       case parser::ModuleItem::Kind::Directive: module.directives.push_back(std::move(item.directive)); break;
       case parser::ModuleItem::Kind::Declaration: module.globals.push_back(std::move(item.declaration)); break;
-      case parser::ModuleItem::Kind::Function: finishFunction(p, std::move(item.function), module); break;
+      case parser::ModuleItem::Kind::Function: finishFunction(p, std::move(item.function), result); break;
       }
     }
-    finish(p, result);
+    result.errors = finish(p);
+    return result;
+  }
+
+  // The text is one deferred body, from its '{' to its '}'.
+  BodyParseResult parseBody() {
+    BodyParseResult result;
+    result.body.loc = state_.map.locate(begin_);
+    const char* p = begin_ + 1;
+    parseBlocks(p, result.body, /*snippet=*/false);
+    result.errors = finish(p);
     return result;
   }
 
@@ -71,7 +82,7 @@ public:
     const char* p = begin_;
     parseBlocks(p, *function.body, /*snippet=*/true);
     result.module.functions.push_back(std::move(function));
-    finish(p, result);
+    result.errors = finish(p);
     return result;
   }
 
@@ -83,14 +94,14 @@ private:
     errors_.push_back(SyntaxError{state_.map.locate(where), std::move(message)});
   }
 
-  void finish(const char* p, ParseResult& result) {
+  std::vector<SyntaxError> finish(const char* p) {
     if (stopped()) errors_.push_back(SyntaxError{state_.map.locate(p), "too many errors; parsing stopped"});
     // Recovery only moves forward, so this is a no-op safeguard for the
     // "in source order" promise of parser.hpp.
     std::stable_sort(errors_.begin(), errors_.end(), [](SyntaxError const& a, SyntaxError const& b) {
       return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
     });
-    result.errors = std::move(errors_);
+    return std::move(errors_);
   }
 
   // Runs an entry rule at p; advances p on success. On failure the rule's
@@ -159,10 +170,18 @@ private:
   }
 
   // After a function header: `;` (prototype) or the body.
-  void finishFunction(const char*& p, ast::Function function, ast::Module& module) {
+  void finishFunction(const char*& p, ast::Function function, ParseResult& result) {
+    ast::Module& module = result.module;
     p = scan::skipTrivia(p, end_);
+    const char* deferredEnd = options_.deferEntryBodies && function.is_entry && p != end_ && *p == '{'
+                                  ? scan::matchBraces(p, end_)
+                                  : nullptr; // (an unclosed body is parsed now: its error is reported here)
     if (p != end_ && *p == ';') {
       ++p;
+    } else if (deferredEnd) {
+      result.deferredBodies.push_back({module.functions.size(), static_cast<std::size_t>(p - begin_),
+                                       static_cast<std::size_t>(deferredEnd - begin_), state_.map.locate(p)});
+      p = deferredEnd;
     } else if (p != end_ && *p == '{') {
       function.body.emplace();
       function.body->loc = state_.map.locate(p);
@@ -262,11 +281,16 @@ private:
   parser::phrase_context_type phrase_context_;
   parser::context_type context_;
   std::vector<SyntaxError> errors_;
+  ParseOptions options_;
 };
 
 } // namespace
 
-ParseResult parseModule(std::string_view text) { return Driver(text).parseModule(); }
+ParseResult parseModule(std::string_view text, ParseOptions options) { return Driver(text).parseModule(options); }
+
+BodyParseResult parseDeferredBody(std::string_view text, const DeferredBody& deferred) {
+  return Driver(text.substr(deferred.begin, deferred.end - deferred.begin), deferred.loc).parseBody();
+}
 
 ParseResult parseSnippet(std::string_view text) { return Driver(text).parseSnippet(); }
 

@@ -929,7 +929,7 @@ bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &d
   return ok;
 }
 
-void checkModuleStructure(const ast::Module &m, Diagnostics &diags) {
+void checkModuleStructure(const ast::Module &m, Diagnostics &diags, const std::vector<bool> &deferredBody) {
   if (m.version.empty())
     error(diags, {1, 1}, "missing '.version' directive: a PTX module starts with one (e.g. '.version 8.5'), as ptxas requires");
   if (m.target.empty())
@@ -938,24 +938,32 @@ void checkModuleStructure(const ast::Module &m, Diagnostics &diags) {
   // requires ("Duplicate definition of ..."): two would be two symbols of
   // one name in the code object, or a branch with two targets.
   std::set<std::string> defined;
-  for (const ast::Function &f : m.functions) {
-    if (!f.body)
+  for (size_t i = 0; i < m.functions.size(); ++i) {
+    const ast::Function &f = m.functions[i];
+    if (!f.body && !(i < deferredBody.size() && deferredBody[i]))
       continue;
     if (!defined.insert(f.name).second)
       error(diags, f.name_loc.line ? f.name_loc : f.loc, "duplicate definition of function '" + f.name + "'");
-    // (A label is local to its { } block, so one name may label a statement
-    // in each of two blocks: inline-asm helpers repeat their labels so.)
-    std::vector<const ast::Block *> blocks{&*f.body};
-    while (!blocks.empty()) {
-      const ast::Block *b = blocks.back();
-      blocks.pop_back();
-      std::set<std::string> labels;
-      for (const ast::Statement &s : b->statements) {
-        if (const ast::Label *l = std::get_if<ast::Label>(&s); l && !labels.insert(l->name).second)
-          error(diags, l->loc, "duplicate definition of label '" + l->name + "' in '" + f.name + "'");
-        if (const ast::Block *inner = std::get_if<ast::Block>(&s))
-          blocks.push_back(inner);
-      }
+    if (f.body)
+      checkLabels(f, diags);
+  }
+}
+
+void checkLabels(const ast::Function &f, Diagnostics &diags) {
+  if (!f.body)
+    return;
+  // (A label is local to its { } block, so one name may label a statement
+  // in each of two blocks: inline-asm helpers repeat their labels so.)
+  std::vector<const ast::Block *> blocks{&*f.body};
+  while (!blocks.empty()) {
+    const ast::Block *b = blocks.back();
+    blocks.pop_back();
+    std::set<std::string> labels;
+    for (const ast::Statement &s : b->statements) {
+      if (const ast::Label *l = std::get_if<ast::Label>(&s); l && !labels.insert(l->name).second)
+        error(diags, l->loc, "duplicate definition of label '" + l->name + "' in '" + f.name + "'");
+      if (const ast::Block *inner = std::get_if<ast::Block>(&s))
+        blocks.push_back(inner);
     }
   }
 }

@@ -55,7 +55,11 @@ bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &d
 // .version, 11.1.3 .target; ptxas rejects a file without them, an empty
 // file included): errors at 1:1 for what is missing. Each function, and
 // each label within a function, is defined once: an error at the second.
-void checkModuleStructure(const ::ptx::ast::Module &m, Diagnostics &diags);
+// `deferredBody[i]`: function i has a body the parse deferred (its labels
+// are checked with checkLabels once it is parsed).
+void checkModuleStructure(const ::ptx::ast::Module &m, Diagnostics &diags,
+                          const std::vector<bool> &deferredBody = {});
+void checkLabels(const ::ptx::ast::Function &f, Diagnostics &diags);
 
 // Is this an "invalid form" error of decodeInstruction (a wrong PTX form,
 // as opposed to one this translator does not support)? -fsyntax-only

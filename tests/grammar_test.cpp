@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <fstream>
@@ -1057,6 +1058,115 @@ TEST_CASE("committed samples parse without errors") {
   }
 }
 #endif
+
+namespace {
+
+std::string locText(ast::SourceLoc l) { return std::to_string(l.line) + ":" + std::to_string(l.col); }
+
+void describeOperand(ast::Operand const& o, std::string& out) {
+  out += " [" + std::to_string(static_cast<int>(o.kind)) + "@" + locText(o.loc) + " " + o.text + "|" + o.name + "|" +
+         o.name2 + "|" + o.selector + "|" + std::to_string(o.imm_bits) + "|" + std::to_string(o.offset) + "|" +
+         std::to_string(o.negated) + std::to_string(o.minus) + std::to_string(o.element);
+  for (ast::Operand const& e : o.elems) describeOperand(e, out);
+  out += "]";
+}
+
+// A block as text: every statement with its kind, location and fields, so
+// that two trees compare equal exactly when this text does.
+std::string describeBlock(ast::Block const& b) {
+  std::string out = "{@" + locText(b.loc) + "\n";
+  for (ast::Statement const& st : b.statements) {
+    if (auto const* i = std::get_if<ast::Instruction>(&st)) {
+      out += "I@" + locText(i->loc) + "/" + locText(i->opcode_loc) + " " + i->opcode;
+      for (std::string const& m : i->modifiers) out += "." + m;
+      if (i->guard) out += " @" + std::string(i->guard->negated ? "!" : "") + i->guard->pred + "@" + locText(i->guard->loc);
+      for (ast::Operand const& o : i->operands) describeOperand(o, out);
+      out += " <" + i->text + ">\n";
+    } else if (auto const* l = std::get_if<ast::Label>(&st)) {
+      out += "L@" + locText(l->loc) + " " + l->name + "\n";
+    } else if (auto const* d = std::get_if<ast::Declaration>(&st)) {
+      out += "D@" + locText(d->loc) + " " + d->space + " " + d->type;
+      for (ast::Declarator const& x : d->declarators)
+        out += " " + x.name + "@" + locText(x.loc) + "<" + std::to_string(x.range.value_or(0)) + ">=" + x.initializer;
+      out += "\n";
+    } else if (auto const* d = std::get_if<ast::Directive>(&st)) {
+      out += "R@" + locText(d->loc) + " " + d->name + " " + d->text + "\n";
+    } else {
+      out += describeBlock(std::get<ast::Block>(st));
+    }
+  }
+  return out + "}\n";
+}
+
+// Parses `text` eagerly and with kernel bodies deferred (then each parsed on
+// its own), and checks that both give the same trees and the same errors.
+void checkDeferredParseMatches(std::string const& text) {
+  ParseResult eager = parseModule(text);
+  ParseResult lazy = parseModule(text, {.deferEntryBodies = true});
+  REQUIRE(eager.module.functions.size() == lazy.module.functions.size());
+  std::vector<ptx::SyntaxError> lazyErrors = lazy.errors;
+  size_t deferred = 0;
+  for (ptx::DeferredBody const& d : lazy.deferredBodies) {
+    INFO("function " << d.function);
+    ast::Function& f = lazy.module.functions[d.function];
+    CHECK(f.is_entry);
+    CHECK_FALSE(f.body.has_value());
+    ptx::BodyParseResult body = ptx::parseDeferredBody(text, d);
+    f.body = std::move(body.body);
+    lazyErrors.insert(lazyErrors.end(), body.errors.begin(), body.errors.end());
+    ++deferred;
+  }
+  for (size_t i = 0; i < eager.module.functions.size(); ++i) {
+    ast::Function const& e = eager.module.functions[i];
+    ast::Function const& l = lazy.module.functions[i];
+    INFO(e.name);
+    CHECK(e.name == l.name);
+    REQUIRE(e.body.has_value() == l.body.has_value());
+    if (e.body) CHECK(describeBlock(*e.body) == describeBlock(*l.body));
+  }
+  std::stable_sort(lazyErrors.begin(), lazyErrors.end(), [](ptx::SyntaxError const& a, ptx::SyntaxError const& b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+  });
+  std::string eagerText, lazyText;
+  for (auto const& e : eager.errors) eagerText += locText(e.loc) + " " + e.message + "\n";
+  for (auto const& e : lazyErrors) lazyText += locText(e.loc) + " " + e.message + "\n";
+  CHECK(eagerText == lazyText);
+  MESSAGE(deferred << " bodies deferred");
+}
+
+} // namespace
+
+TEST_CASE("deferred kernel bodies: the same trees and errors as parsed at once") {
+  SUBCASE("nvcc output") {
+    checkDeferredParseMatches(kNvccModule);
+    CHECK_FALSE(parseModule(kNvccModule, {.deferEntryBodies = true}).deferredBodies.empty());
+  }
+  SUBCASE("lines and columns after a body that starts mid-line, in nested blocks") {
+    checkDeferredParseMatches(".version 8.5\n.target sm_90\n.visible .entry a(.param .u32 p) {  .reg .b32 %r<3>;\n"
+                              "  ld.param.u32 %r1, [p]; { .reg .pred p; setp.eq.u32 p, %r1, 0; @p bra L; }\n"
+                              "L: ret; }\n.func f() { ret; }\n.entry b() { /* } in a comment */ .pragma \"}\"; ret; }\n");
+  }
+  SUBCASE("syntax errors inside deferred bodies") {
+    checkDeferredParseMatches(".version 8.5\n.target sm_90\n.entry a() {\n  add.s32 %r1 %r2;\n  mov.b32 %r1, ;\n"
+                              "  ret;\n}\n.entry b() {\n  { ret;\n  }\n  # junk\n}\n.entry c() {\n  ret;\n");
+  }
+  SUBCASE("a prototype and an unclosed body are not deferred") {
+    ParseResult r = parseModule(".version 8.5\n.target sm_90\n.entry p();\n.entry k() {\n  ret;\n",
+                                {.deferEntryBodies = true});
+    CHECK(r.deferredBodies.empty());
+    REQUIRE(r.module.functions.size() == 2);
+    CHECK(r.module.functions[1].body.has_value());
+    CHECK(describeErrors(r) == "6:1: expected '}'\n");
+  }
+#ifdef P2A_SOURCE_DIR
+  SUBCASE("committed samples") {
+    for (char const* path : {"sha256/sha256.ptx", "chacha20/chacha20.ptx", "calls/calls.ptx"}) {
+      INFO(path);
+      checkDeferredParseMatches(slurp(std::string(P2A_SOURCE_DIR) + "/samples/" + path));
+    }
+  }
+#endif
+}
 
 TEST_CASE("a 100k-line module parses quickly") {
   std::string text = ".version 8.5\n.target sm_90\n.address_size 64\n";
