@@ -160,7 +160,11 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
           k.reset();
           fr.translation.target = t.name;
           fr.translation.waveSize = t.wave_size;
-          fr.translation.registers = kt.registers;
+          // (Only listings read where registers live: nvcomp's RunLengthEncode
+          // held 46 MiB of them, a copy here beside the kernel's own.)
+          if (lowering.keepListing)
+            fr.translation.registers = std::move(kt.registers);
+          decltype(kt.registers)().swap(kt.registers);
           // The ABI prologue and a closing s_endpgm appear as rows of their
           // own at the kernel's line, so that counts and listings cover every
           // instruction the kernel has.
@@ -174,12 +178,15 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
             ti.amdLines = static_cast<unsigned>(code.size());
             fr.translation.instructions.push_back(std::move(ti));
           };
+          fr.translation.instructions.reserve(kt.statements.size() + 2); // (held to the end: no doubling's slack)
           abiRow(kt.prologue, "(kernel entry: load the kernel arguments)");
           // The statements' rows move here (the kernel keeps none: memory).
           fr.firstStatementRow = fr.translation.instructions.size();
           for (mir::TranslatedInstruction &ti : kt.statements)
             fr.translation.instructions.push_back(std::move(ti));
-          kt.statements = {};
+          // (`= {}` would keep the capacity: the assignment from an empty
+          // initializer list only clears; RunLengthEncode held 40 MiB so.)
+          std::vector<mir::TranslatedInstruction>().swap(kt.statements);
           abiRow(kt.epilogue, "(end of the kernel)");
           if (fr.ok)
             checkLaunchBounds(bounds, kt, t, slot.warns);
@@ -324,7 +331,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     // assembly is both the check and the output: as an object, because some
     // limits (branch ranges, fixups) are checked only when MC encodes and
     // lays out the code. batch::emit writes these bytes.
-    mc::AssembleResult r = costs.assembler(t).assemble(res.assembly, mc::OutputKind::Object);
+    mc::AssembleResult r = costs.assembler(t).assembleInPlace(res.assembly, mc::OutputKind::Object);
     if (r.ok) {
       res.object = std::move(r.output);
       return res;

@@ -74,7 +74,9 @@ struct KernelTranslation {
   std::string metadata;
   // The IR after each step named in Options::printAfter, as text.
   std::string irDump;
-  // Where each PTX register lives ("v5", "v[6:7]", "s[20:21]").
+  // Where each PTX register lives ("v5", "v[6:7]", "s[20:21]"); a module's
+  // translation moves it into the function's Translation::registers, where
+  // listings are kept, and drops it otherwise.
   std::vector<std::pair<std::string, std::string>> registers;
   // The SGPRs of each uniform PTX register's scalar home ("s[20:21]"):
   // statements lowered to scalar rules write the value there (the VGPR in

@@ -322,7 +322,10 @@ struct Assembler::Impl {
     std::unique_ptr<llvm::MCTargetAsmParser> tap;
   };
 
-  std::unique_ptr<Session> openSession(std::string_view text, std::vector<McDiagnostic> &diags) const {
+  // inPlace: `text` is NUL-terminated (a std::string's) and outlives the
+  // session; it is read where it is when it ends in a newline.
+  std::unique_ptr<Session> openSession(std::string_view text, std::vector<McDiagnostic> &diags,
+                                       bool inPlace = false) const {
     auto s = std::make_unique<Session>();
     s->sink.diags = &diags;
     s->sti = makeSTI();
@@ -343,12 +346,19 @@ struct Assembler::Impl {
     // one copy of the text (a module's assembly is tens of MB at the peak
     // of its translation).
     const bool addNewline = !text.empty() && text.back() != '\n';
-    std::unique_ptr<llvm::WritableMemoryBuffer> buffer =
-        llvm::WritableMemoryBuffer::getNewUninitMemBuffer(text.size() + addNewline, "<input>");
-    std::copy(text.begin(), text.end(), buffer->getBufferStart());
-    if (addNewline)
-      buffer->getBufferStart()[text.size()] = '\n';
-    s->bufferId = s->srcMgr.AddNewSourceBuffer(std::move(buffer), includeLoc);
+    if (inPlace && !addNewline) {
+      s->bufferId = s->srcMgr.AddNewSourceBuffer(
+          llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(text.data(), text.size()), "<input>",
+                                           /*RequiresNullTerminator=*/true),
+          includeLoc);
+    } else {
+      std::unique_ptr<llvm::WritableMemoryBuffer> buffer =
+          llvm::WritableMemoryBuffer::getNewUninitMemBuffer(text.size() + addNewline, "<input>");
+      std::copy(text.begin(), text.end(), buffer->getBufferStart());
+      if (addNewline)
+        buffer->getBufferStart()[text.size()] = '\n';
+      s->bufferId = s->srcMgr.AddNewSourceBuffer(std::move(buffer), includeLoc);
+    }
     s->sink.srcMgr = &s->srcMgr;
     s->sink.bufferId = s->bufferId;
     s->srcMgr.setDiagHandler(&DiagSink::sourceMgrHandler, &s->sink);
@@ -374,9 +384,9 @@ struct Assembler::Impl {
 
   // Bytes an object for `text` would need (an upper bound); 0 when the text
   // does not parse (the real run then reports the errors).
-  uint64_t objectSizeBound(std::string_view text) const {
+  uint64_t objectSizeBound(std::string_view text, bool inPlace) const {
     std::vector<McDiagnostic> ignored;
-    auto s = openSession(text, ignored);
+    auto s = openSession(text, ignored, inPlace);
     auto counter = std::make_unique<SizeCounter>(*s->ctx);
     SizeCounter *c = counter.get();
     useCollector(*s, std::move(counter));
@@ -509,13 +519,21 @@ std::unique_ptr<Assembler> Assembler::create(std::string_view cpu, std::string &
 }
 
 AssembleResult Assembler::assemble(std::string_view text, OutputKind kind) const {
+  return assembleText(text, /*inPlace=*/false, kind);
+}
+
+AssembleResult Assembler::assembleInPlace(const std::string &text, OutputKind kind) const {
+  return assembleText(text, /*inPlace=*/true, kind);
+}
+
+AssembleResult Assembler::assembleText(std::string_view text, bool inPlace, OutputKind kind) const {
   AssembleResult result;
   const Impl &im = *impl_;
   InsideMcScope inside;
   std::unique_ptr<Impl::Session> session;
   try {
     if (kind == OutputKind::Object && mayExpandWhileParsing(text)) {
-      uint64_t bound = im.objectSizeBound(text);
+      uint64_t bound = im.objectSizeBound(text, inPlace);
       if (bound > kMaxOutputBytes) {
         McDiagnostic d;
         d.message = "object would exceed " + std::to_string(kMaxOutputBytes) + " bytes";
@@ -523,7 +541,7 @@ AssembleResult Assembler::assemble(std::string_view text, OutputKind kind) const
         return result;
       }
     }
-    session = im.openSession(text, result.diagnostics);
+    session = im.openSession(text, result.diagnostics, inPlace);
     Impl::Session &s = *session;
 
     std::unique_ptr<llvm::MCCodeEmitter> ce;

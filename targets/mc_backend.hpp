@@ -50,6 +50,10 @@ public:
 
   // Assemble a complete assembly text (may contain directives).
   AssembleResult assemble(std::string_view text, OutputKind kind) const;
+  // The same, MC reading the string in place rather than a copy of it (a
+  // module's assembly is tens of MB at the peak of its translation): for a
+  // text that ends in a newline and stays unchanged until this returns.
+  AssembleResult assembleInPlace(const std::string &text, OutputKind kind) const;
 
   // Parse instructions (one per line) and return the scheduling-model cost of
   // each. Fails (nullopt, diagnostics filled) if any line does not assemble.
@@ -79,6 +83,7 @@ public:
   static constexpr std::size_t kMaxOutputBytes = std::size_t(256) << 20;
 
 private:
+  AssembleResult assembleText(std::string_view text, bool inPlace, OutputKind kind) const;
   struct Impl;
   explicit Assembler(std::unique_ptr<Impl>);
   std::unique_ptr<Impl> impl_;

@@ -125,6 +125,7 @@ Translated translateKernel(const std::string &src, const targets::TargetInfo &t,
   if (r.ok) {
     r.kernel = *m.functions[0].kernel;
     r.kernel.assembly = m.assembly; // (the module took the kernel's text: one kernel, its text)
+    r.kernel.registers = m.functions[0].translation.registers; // (and its register table: the listing's)
   }
   return r;
 }
