@@ -206,7 +206,7 @@ const std::vector<const Rule *> &rulesForForm(const ptx::Form &form);
 
 // The families, in table order: their names, and the rules of one (built
 // on first use). Rule::family indexes these.
-inline constexpr unsigned kRuleFamilyCount = 15; // (rule_table.cpp's list has exactly these)
+inline constexpr unsigned kRuleFamilyCount = 16; // (rule_table.cpp's list has exactly these)
 const char *ruleFamilyName(unsigned family);
 const std::vector<Rule> &ruleFamily(unsigned family);
 // The opcodes family f declares it serves: rulesForForm builds f for these

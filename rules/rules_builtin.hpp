@@ -18,7 +18,8 @@ void addBitFieldRules(std::vector<Rule> &out);  // bfe bfi bmsk szext
 void addFnsRules(std::vector<Rule> &out);       // fns
 void addDivideRules(std::vector<Rule> &out);    // div rem
 void addVideoRules(std::vector<Rule> &out);     // vshl vshr vadd vsub vabsdiff vmin vmax vset
-void addConstantFoldRules(std::vector<Rule> &out); // all-immediate operands
+void addConstantFoldRules(std::vector<Rule> &out); // all-immediate operands, but of video forms
+void addVideoConstantFoldRules(std::vector<Rule> &out); // all-immediate operands of video forms
 void addArithRules(std::vector<Rule> &out);        // mov add sub mul mad cvt
 void addCompareRules(std::vector<Rule> &out);      // setp selp
 void addScalarRules(std::vector<Rule> &out);       // uniform values on the scalar ALU
