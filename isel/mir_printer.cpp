@@ -47,11 +47,20 @@ std::string operandText(const MOperand &o, const Function &fn) {
 
 } // namespace
 
-std::string physicalRegText(const MOperand &o) {
+std::string registerTupleText(const char *file, unsigned first, unsigned count, TupleSpelling tuples) {
+  if (count == 1)
+    return file + std::to_string(first);
+  if (tuples == TupleSpelling::Range)
+    return file + ("[" + std::to_string(first) + ":" + std::to_string(first + count - 1) + "]");
+  std::string text = "[";
+  for (unsigned i = 0; i < count; ++i)
+    text += (i ? "," : "") + (file + std::to_string(first + i));
+  return text + "]";
+}
+
+std::string physicalRegText(const MOperand &o, TupleSpelling tuples) {
   const char *file = o.file == RegFile::Sgpr ? "s" : o.file == RegFile::Ttmp ? "ttmp" : "v";
-  if (o.physCount == 1)
-    return file + std::to_string(o.physIndex);
-  return file + ("[" + std::to_string(o.physIndex) + ":" + std::to_string(o.physIndex + o.physCount - 1) + "]");
+  return registerTupleText(file, o.physIndex, o.physCount, tuples);
 }
 
 std::string namedOperandText(const MOperand &o, const Function &fn) {

@@ -12,8 +12,10 @@ namespace p2a::mir {
 
 // "v_add_u32 %r3:v32, %r1:v32, 12"; a pair operand as "{%rd1.lo:v32, %t4:v32}".
 std::string printVirtual(const MInst &mi, const Function &fn);
-// "v3", "s[4:5]", "ttmp9": a physical register range.
-std::string physicalRegText(const MOperand &phys);
+// "v3", "s[4:5]" (or "[s4,s5]"), "ttmp9": a physical register range.
+std::string physicalRegText(const MOperand &phys, TupleSpelling tuples = TupleSpelling::Range);
+// file "v", first 6, count 2: "v[6:7]" or "[v6,v7]".
+std::string registerTupleText(const char *file, unsigned first, unsigned count, TupleSpelling tuples);
 // The text of an operand that is no register value: a label's or symbol's
 // name, a special or hardware register, a cache policy ("" for none).
 std::string namedOperandText(const MOperand &o, const Function &fn);

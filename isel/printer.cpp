@@ -14,7 +14,6 @@ using rules::Part;
 
 namespace {
 
-std::string vrange(unsigned lo, unsigned hi) { return "v[" + std::to_string(lo) + ":" + std::to_string(hi) + "]"; }
 
 std::string immText(uint64_t v, amd::Slot slot) {
   int64_t sv = slot == amd::Slot::V64 ? static_cast<int64_t>(v) : static_cast<int32_t>(static_cast<uint32_t>(v));
@@ -40,13 +39,13 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
     if (fn.vregs[o.vreg].cls == mir::RegClass::V64) { // two 64-bit values: a 128-bit operand
       if (hi != lo + 2 || half >= 0)
         throw std::logic_error("printer: register quad not consecutive");
-      return vrange(lo, hi + 1);
+      return mir::registerTupleText("v", lo, 4, fn.tuples);
     }
     if (hi != lo + 1)
       throw std::logic_error("printer: register pair not consecutive");
     if (half >= 0)
       return "v" + std::to_string(half == 0 ? lo : hi);
-    return vrange(lo, hi);
+    return mir::registerTupleText("v", lo, 2, fn.tuples);
   }
   case MOperand::Kind::Phys: {
     if (half >= 0 && o.physCount == 2) {
@@ -55,7 +54,7 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
       h.physCount = 1;
       return mir::physicalRegText(h);
     }
-    return mir::physicalRegText(o);
+    return mir::physicalRegText(o, fn.tuples);
   }
   case MOperand::Kind::Wait: return targets::waitInstruction(o.counter, static_cast<unsigned>(o.imm), t);
   case MOperand::Kind::Label:
@@ -72,13 +71,13 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
   if (v.cls == mir::RegClass::Mask && t.wave_size == 64 && o.part != Part::Whole)
     return "s" + std::to_string(o.part == Part::Hi ? p + 1 : p);
   if (v.cls == mir::RegClass::Mask)
-    return t.wave_size == 64 ? "s[" + std::to_string(p) + ":" + std::to_string(p + 1) + "]" : "s" + std::to_string(p);
+    return mir::registerTupleText("s", p, t.wave_size == 64 ? 2 : 1, fn.tuples);
   if (v.cls == mir::RegClass::S64) {
     if (o.part == Part::Lo || half == 0)
       return "s" + std::to_string(p);
     if (o.part == Part::Hi || half == 1)
       return "s" + std::to_string(p + 1);
-    return "s[" + std::to_string(p) + ":" + std::to_string(p + 1) + "]";
+    return mir::registerTupleText("s", p, 2, fn.tuples);
   }
   if (v.cls == mir::RegClass::S32)
     return "s" + std::to_string(p);
@@ -87,7 +86,7 @@ std::string operandText(const MOperand &o, amd::Slot slot, const mir::Function &
       return "v" + std::to_string(p);
     if (o.part == Part::Hi || half == 1)
       return "v" + std::to_string(p + 1);
-    return vrange(p, p + 1);
+    return mir::registerTupleText("v", p, 2, fn.tuples);
   }
   return "v" + std::to_string(p);
 }

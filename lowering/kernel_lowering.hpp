@@ -109,6 +109,10 @@ struct Options {
   // and locations: the text of every AMD line a second time was a sixth of
   // a large module's peak memory.
   bool keepListing = true;
+  // How the kernel's assembly spells register tuples: `v[6:7]` for people,
+  // or `[v6,v7]` where only LLVM MC reads it (an object with no report):
+  // mir::TupleSpelling says why.
+  mir::TupleSpelling tuples = mir::TupleSpelling::Range;
 };
 
 // The lowering's steps, in the order Lowering::run takes them.

@@ -87,6 +87,7 @@ public:
            Diagnostics &diags, const Options &opts)
       : k_(k), t_(t), costs_(costs), out_(out), diags_(diags), opts_(opts), fn_(out.function) {
     fn_.keepsPtx = false; // (rows come from the kernel's statements: abi.cpp)
+    fn_.tuples = opts.tuples;
   }
 
   // The pipeline: the steps below, in order (kernel_lowering.cpp).

@@ -2,6 +2,7 @@
 // a uniform value from its SGPRs in place, within the constant bus limit,
 // and VGPR copies nothing reads any more are dropped.
 #include "lowering/lowering.hpp"
+#include "isel/mir_printer.hpp"
 
 namespace p2a::klower {
 
@@ -255,9 +256,6 @@ std::string Lowering::homeText(const MOperand &h) const {
   return h.kind == MOperand::Kind::Phys ? sgprText(h) : "its scalar-ALU SGPR" + std::string(homeWords(h) == 2 ? " pair" : "");
 }
 
-std::string Lowering::sgprText(const MOperand &sg) {
-  return sg.physCount == 1 ? "s" + std::to_string(sg.physIndex)
-                           : "s[" + std::to_string(sg.physIndex) + ":" + std::to_string(sg.physIndex + 1) + "]";
-}
+std::string Lowering::sgprText(const MOperand &sg) { return mir::physicalRegText(sg); }
 
 } // namespace p2a::klower

@@ -2,8 +2,12 @@
 // per-GPU facts (targets/target_info.hpp), checked against LLVM itself.
 #include <doctest/doctest.h>
 
+#include "driver/module_translation.hpp"
+#include "isel/mir_printer.hpp"
+#include "lowering/kernel_lowering.hpp"
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
+#include "tests/cli_support.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -659,6 +663,35 @@ TEST_CASE("concurrent use from several threads") {
   for (auto &th : threads)
     th.join();
   CHECK(mismatches.load() == 0);
+}
+
+TEST_CASE("register tuples as lists: the same objects as ranges, on every target") {
+  using p2a::mir::TupleSpelling;
+  CHECK(p2a::mir::registerTupleText("v", 6, 2, TupleSpelling::Range) == "v[6:7]");
+  CHECK(p2a::mir::registerTupleText("v", 6, 2, TupleSpelling::List) == "[v6,v7]");
+  CHECK(p2a::mir::registerTupleText("s", 8, 4, TupleSpelling::List) == "[s8,s9,s10,s11]");
+  CHECK(p2a::mir::registerTupleText("v", 3, 1, TupleSpelling::List) == "v3");
+  // Samples with 64-bit values, SGPR pairs and x4/x8 loads (sha256), 64-bit
+  // atomics' register quads (generic), calls and spills of pairs (calls).
+  for (const char *sample : {"sha256/sha256.ptx", "generic/generic.ptx", "calls/calls.ptx", "keccak/keccak.ptx"}) {
+    const std::string text = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/samples/" + sample);
+    REQUIRE(!text.empty());
+    for (const TargetInfo &t : p2a::targets::allTargets()) {
+      INFO(sample << " on " << t.name);
+      p2a::klower::Options ranges, lists;
+      lists.tuples = TupleSpelling::List;
+      const p2a::module::ModuleResult r =
+          p2a::module::translateModule(text, t, p2a::testing::costModel(), {}, ranges);
+      const p2a::module::ModuleResult l = p2a::module::translateModule(text, t, p2a::testing::costModel(), {}, lists);
+      REQUIRE(r.ok);
+      REQUIRE(l.ok);
+      CHECK(r.assembly.find("v[") != std::string::npos);
+      CHECK(l.assembly.find("v[") == std::string::npos);
+      CHECK(l.assembly.find("s[") == std::string::npos);
+      CHECK(l.assembly.find(",v") != std::string::npos);
+      CHECK(l.object == r.object);
+    }
+  }
 }
 
 } // TEST_SUITE("mc")

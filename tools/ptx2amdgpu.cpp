@@ -563,6 +563,10 @@ int runTranslateFiles() {
   opts.colors = stderrColors();
   opts.keepResults = !ReportFile.empty();
   opts.lowering.keepListing = opts.keepResults; // (only the report reads the rows' text)
+  // (Register tuples as lists where only MC reads the text: an object or code
+  // object, with no report.)
+  if (opts.kind != batch::OutputKind::Asm && !opts.keepResults)
+    opts.lowering.tuples = mir::TupleSpelling::List;
   opts.lowering.maxVgprs = MaxVgprs;
   opts.lowering.maxSgprs = MaxSgprs;
   opts.lowering.schedule = !NoSchedule;
