@@ -737,8 +737,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
   // belong to the video instructions (PTX ISA 9.7.18.1).
   for (const ast::Operand *o : ops)
     if (!o->selector.empty()) {
-      const bool video = f.isVideoArith() || f.isVideoShift() || f.opcode == Opcode::Vset || f.opcode == Opcode::Vmad;
-      if (!video)
+      if (!f.isVideo())
         return bad("the selector '." + o->selector + "' is only valid on video instructions");
       if (o == ops.front() && f.opcode == Opcode::Vmad)
         return bad("vmad has no data merge: its destination takes no selector");

@@ -563,6 +563,8 @@ bool Form::isVideoArith() const {
          opcode == Opcode::Vmax;
 }
 
+bool Form::isVideo() const { return isVideoArith() || isVideoShift() || opcode == Opcode::Vmad || opcode == Opcode::Vset; }
+
 Form canonicalVideoForm(Form f) {
   if (f.opcode == Opcode::Vmad) { // signedFinal (PTX ISA 9.7.18.1.4)
     const bool signedFinal = f.fromType == TypeClass::S || f.videoBType == TypeClass::S ||

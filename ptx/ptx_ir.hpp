@@ -115,6 +115,7 @@ struct Form {
   unsigned vmadShift = 0;
   bool isVideoArith() const; // vadd vsub vabsdiff vmin vmax
   bool isVideoShift() const; // vshl vshr
+  bool isVideo() const;      // those, vmad and vset (PTX ISA 9.7.18)
 
   // Canonical PTX spelling, e.g. "shf.l.wrap.b32", "shr.s16", "lop3.and.b32".
   // vmad's negations are PTX operands (`-a`, `-c`): its names add them as

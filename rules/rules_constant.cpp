@@ -10,27 +10,12 @@ using namespace dsl;
 
 namespace {
 
-bool isVideo(ptx::Opcode op) {
-  switch (op) {
-  case ptx::Opcode::Vshl:
-  case ptx::Opcode::Vshr:
-  case ptx::Opcode::Vadd:
-  case ptx::Opcode::Vsub:
-  case ptx::Opcode::Vabsdiff:
-  case ptx::Opcode::Vmin:
-  case ptx::Opcode::Vmax:
-  case ptx::Opcode::Vmad:
-  case ptx::Opcode::Vset: return true;
-  default: return false;
-  }
-}
-
 // The folds of the video forms (`video`) or of all others, in allForms()
 // order. allForms() lists the video forms last, so the two families, one
 // after the other, keep the table's order.
 void addFoldRules(std::vector<Rule> &out, bool video) {
   for (const ptx::Form &form : ptx::allForms()) {
-    if (isVideo(form.opcode) != video)
+    if (form.isVideo() != video)
       continue;
     if (form.type == ptx::TypeClass::Pred || form.boolop != ptx::BoolOp::None || form.opcode == ptx::Opcode::Setp ||
         form.opcode == ptx::Opcode::Selp || form.carryIn || form.numDsts() > 1)
