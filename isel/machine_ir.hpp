@@ -57,7 +57,7 @@ enum class RegFile : unsigned char { Vgpr, Sgpr, Ttmp };
 // prints it, or the list `[v6,v7]`, which LLVM's AMDGPU parser reads as the
 // same register without an expression per bound (its MCContext keeps every
 // one until the module is assembled: 150 MiB of nvcomp's RunLengthEncode's
-// object; llvm-mc on 32k lines of kernels, 93 -> 79 MiB and 0.47 -> 0.37 s).
+// object; llvm-mc on 32k lines of kernels, 91 -> 77 MiB and 0.47 -> 0.37 s).
 enum class TupleSpelling : unsigned char { Range, List };
 
 // Registers the prologue names rather than numbers.
