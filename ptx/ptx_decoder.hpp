@@ -5,6 +5,7 @@
 #include "ptx/ptx_ir.hpp"
 
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <string>
 
@@ -39,7 +40,9 @@ uint64_t truncatedConstant(const ::ptx::ast::Operand &o, unsigned width, const s
                            Diagnostics &diags);
 
 // Register types from `.reg` declarations (ranges expanded), for typing checks.
-using RegisterTypes = std::map<std::string, RegisterType>;
+// (Hashed: looked up per operand, never walked in an order that matters; a
+// `%r<2000>` range is 2,000 entries.)
+using RegisterTypes = std::unordered_map<std::string, RegisterType>;
 // The most registers one function may declare, one range or all together.
 inline constexpr size_t kMaxDeclaredRegisters = size_t(1) << 20;
 // `floats`: whether .f16/.f32/.f64 registers are kept (as bits of their width:
