@@ -17,6 +17,7 @@
 #endif
 #include <set>
 #include <tuple>
+#include <type_traits>
 
 namespace p2a::module {
 
@@ -64,6 +65,10 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     ptx::checkModuleStructure(pr.module, res.diagnostics, isDeferred);
   for (const ::ptx::SyntaxError &e : pr.errors)
     error(res.diagnostics, e.loc, e.message);
+  // Frees a container's memory now: swapped with an empty one. (`v = {}`
+  // assigns an empty initializer list, which clears and keeps the capacity:
+  // nvcomp's RunLengthEncode held 40 MiB of emptied row vectors so.)
+  auto release = [](auto &v) { std::decay_t<decltype(v)>().swap(v); };
   auto countInstructions = [](const ast::Block &body) {
     unsigned n = 0;
     for (const ast::Statement *st : ::ptx::ast::flatten(body))
@@ -164,7 +169,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
           // held 46 MiB of them, a copy here beside the kernel's own.)
           if (lowering.keepListing)
             fr.translation.registers = std::move(kt.registers);
-          decltype(kt.registers)().swap(kt.registers);
+          release(kt.registers);
           // The ABI prologue and a closing s_endpgm appear as rows of their
           // own at the kernel's line, so that counts and listings cover every
           // instruction the kernel has.
@@ -184,9 +189,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
           fr.firstStatementRow = fr.translation.instructions.size();
           for (mir::TranslatedInstruction &ti : kt.statements)
             fr.translation.instructions.push_back(std::move(ti));
-          // (`= {}` would keep the capacity: the assignment from an empty
-          // initializer list only clears; RunLengthEncode held 40 MiB so.)
-          std::vector<mir::TranslatedInstruction>().swap(kt.statements);
+          release(kt.statements);
           abiRow(kt.epilogue, "(end of the kernel)");
           if (fr.ok)
             checkLaunchBounds(bounds, kt, t, slot.warns);
@@ -241,10 +244,10 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   // The syntax tree is done with: its memory goes before the module's
   // assembly, the peak (nothing below points into it; rows and diagnostics
   // hold copies).
-  slots = {};
-  translated = {};
-  translatedBody = {};
-  deferredBody = {};
+  release(slots);
+  release(translated);
+  release(translatedBody);
+  release(deferredBody);
   pr = {};
   if (!anyBody && parsedCleanly)
     warning(warns, {}, "empty-file", "no function with a body: nothing to translate");

@@ -342,9 +342,9 @@ struct Assembler::Impl {
     llvm::SMLoc includeLoc = llvm::SMLoc::getFromPointer(
         s->srcMgr.getMemoryBuffer(sentinel)->getBufferStart());
     // A final newline is added when missing (so that a comment on the last
-    // line is kept whole; llvm-mc drops such a comment). The buffer is the
-    // one copy of the text (a module's assembly is tens of MB at the peak
-    // of its translation).
+    // line is kept whole; llvm-mc drops such a comment). In place, the
+    // buffer is the caller's string itself; otherwise the one copy of the
+    // text (a module's assembly is tens of MB at the peak of its translation).
     const bool addNewline = !text.empty() && text.back() != '\n';
     if (inPlace && !addNewline) {
       s->bufferId = s->srcMgr.AddNewSourceBuffer(
