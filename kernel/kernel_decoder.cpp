@@ -34,7 +34,7 @@ std::optional<Kernel> Decoder::run() {
   // (A statement per instruction, most often, inlined calls included: the
   // vector is not regrown and its statements moved several times over; see
   // inlinedStatementEstimate. One more for a Nop in front, below.)
-  k_.body.reserve(inlinedStatementEstimate(m_, *f_.body) + 1);
+  k_.body.reserve(decodedStatementEstimate(m_, f_));
   for (const ast::Statement *s : stmts) {
     if (const ast::Label *l = std::get_if<ast::Label>(s))
       defineLabel(l->name, l->loc);
@@ -913,6 +913,10 @@ std::optional<Kernel> decodeKernel(const ast::Module &m, const ast::Function &f,
     return std::nullopt;
   }
   return Decoder(m, f, diags, partial).run();
+}
+
+size_t decodedStatementEstimate(const ast::Module &m, const ast::Function &f) {
+  return f.body ? detail::inlinedStatementEstimate(m, *f.body) + 1 : 0;
 }
 
 } // namespace p2a::kernel

@@ -215,6 +215,9 @@ struct Kernel {
 // errors); the caller tells success by the diagnostics.
 std::optional<Kernel> decodeKernel(const ::ptx::ast::Module &m, const ::ptx::ast::Function &f, Diagnostics &diags,
                                    bool partial = false);
+// About how many statements decodeKernel makes of `f` (a kernel with a
+// body), its calls inlined: what its vector of statements reserves.
+size_t decodedStatementEstimate(const ::ptx::ast::Module &m, const ::ptx::ast::Function &f);
 
 // The kernel's .shared (or .local) variables laid out as one segment, in
 // declaration order at their alignment: each variable's offset and the
