@@ -1,4 +1,5 @@
 #include "driver/module_translation.hpp"
+#include "driver/statement_budget.hpp"
 
 #include "driver/launch_bounds.hpp"
 #include "grammar/ast_blocks.hpp"
@@ -101,8 +102,9 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   }
 
   // Each function is translated on its own, into a slot of its own: on the
-  // pool's threads when there is one (kernels are independent), and merged
-  // in module order, so the result is the same for every -j.
+  // pool's threads when there is one (kernels are independent; see
+  // statement_budget.hpp), and merged in module order, so the result is the
+  // same for every -j.
   struct Slot {
     FunctionResult fr;
     Diagnostics diags, warns;
@@ -110,10 +112,11 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     std::exception_ptr failure;
   };
   std::vector<Slot> slots(translated.size());
-  auto translateOne = [&](size_t i) {
+  // Before a function is translated: its deferred body parsed, and the
+  // statements its lowering holds at once (a kernel's, inlined calls and all).
+  auto prepareOne = [&](size_t i) -> size_t {
     ast::Function &f = *translated[i];
     Slot &slot = slots[i];
-    FunctionResult &fr = slot.fr;
     try {
       if (const ::ptx::DeferredBody *d = translatedBody[i]) {
         ::ptx::BodyParseResult body = ::ptx::parseDeferredBody(text, *d);
@@ -124,6 +127,19 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
           ptx::checkLabels(f, slot.diags);
         slot.ptxInstructions = countInstructions(*f.body);
       }
+      return f.is_entry ? kernel::decodedStatementEstimate(pr.module, f) : 0;
+    } catch (...) { // carried to the caller's thread (batch reports it)
+      slot.failure = std::current_exception();
+      return 0;
+    }
+  };
+  auto translateOne = [&](size_t i) {
+    ast::Function &f = *translated[i];
+    Slot &slot = slots[i];
+    FunctionResult &fr = slot.fr;
+    if (slot.failure)
+      return;
+    try {
       for (const ast::Directive &d : f.performance)
         if (isIgnoredDirective(d.name))
           warning(slot.warns, d.loc, "ignored-directive",
@@ -221,15 +237,10 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
       slot.failure = std::current_exception();
     }
   };
-  if (pool && slots.size() > 1) {
-    llvm::ThreadPoolTaskGroup group(*pool);
-    for (size_t i = 0; i < slots.size(); ++i)
-      group.async([&translateOne, i] { translateOne(i); });
-    group.wait(); // (from a pool thread, it runs the group's tasks meanwhile)
-  } else {
-    for (size_t i = 0; i < slots.size(); ++i)
-      translateOne(i);
-  }
+  // (100,000 statements: about 150 MiB of working memory; one kernel that
+  // size, or many small ones, at once.)
+  constexpr size_t kStatementsLoweredAtOnce = 100000;
+  runWithinStatementBudget(pool, slots.size(), kStatementsLoweredAtOnce, prepareOne, translateOne);
   for (Slot &slot : slots) {
     if (slot.failure)
       std::rethrow_exception(slot.failure);

@@ -3,15 +3,22 @@
 // against the inputs, determinism across -j, warnings and -Werror, the error
 // limit, and colour only on a terminal.
 #include "cli_support.hpp"
+#include "driver/statement_budget.hpp"
 
 #include <doctest/doctest.h>
 
 #include <llvm/Support/JSON.h>
+#include <llvm/Support/ThreadPool.h>
 
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <optional>
+#include <mutex>
 #include <regex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace p2a::testing;
@@ -248,6 +255,60 @@ TEST_CASE("one module's kernels on several threads: outputs and diagnostics do n
         CHECK(firstErr == e.err);
       }
     }
+  }
+}
+
+TEST_CASE("a module's kernels within a statement budget: each prepared, then run, once; never over the budget") {
+  // Statements per kernel against a budget of 100: the 200 runs alone, the
+  // 90, 80 and 70 one at a time, the 5s beside any of them.
+  const std::vector<size_t> statements{90, 5, 5, 80, 5, 5, 70, 5, 5, 5, 200, 5};
+  const size_t budget = 100;
+  for (unsigned threads : {0u, 1u, 2u, 4u}) {
+    INFO(threads << " threads");
+    std::optional<llvm::StdThreadPool> pool;
+    if (threads)
+      pool.emplace(llvm::hardware_concurrency(threads));
+    std::mutex m;
+    std::vector<std::string> events;
+    std::vector<unsigned> prepared(statements.size(), 0), ran(statements.size(), 0);
+    size_t held = 0, running = 0, mostRunning = 0;
+    bool overBudget = false, runBeforePrepare = false;
+    p2a::module::runWithinStatementBudget(
+        pool ? &*pool : nullptr, statements.size(), budget,
+        [&](size_t i) {
+          std::lock_guard lock(m);
+          ++prepared[i];
+          events.push_back("p" + std::to_string(i));
+          return statements[i];
+        },
+        [&](size_t i) {
+          {
+            std::lock_guard lock(m);
+            runBeforePrepare |= prepared[i] == 0;
+            ++ran[i];
+            held += statements[i];
+            ++running;
+            mostRunning = std::max(mostRunning, running);
+            overBudget |= running > 1 && held > budget;
+            events.push_back("r" + std::to_string(i));
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(statements[i] > 5 ? 30 : 2));
+          std::lock_guard lock(m);
+          held -= statements[i];
+          --running;
+        });
+    CHECK(prepared == std::vector<unsigned>(statements.size(), 1));
+    CHECK(ran == std::vector<unsigned>(statements.size(), 1));
+    CHECK(!runBeforePrepare);
+    CHECK(!overBudget);
+    if (threads == 0) { // in order, each run right after its preparation
+      std::vector<std::string> inOrder;
+      for (size_t i = 0; i < statements.size(); ++i)
+        inOrder.insert(inOrder.end(), {"p" + std::to_string(i), "r" + std::to_string(i)});
+      CHECK(events == inOrder);
+    }
+    if (threads >= 2) // small kernels ran beside a large one
+      CHECK(mostRunning >= 2);
   }
 }
 
