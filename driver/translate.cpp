@@ -73,8 +73,8 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
 
   for (const mir::LoweredInst &li : fn.body) {
     TranslatedInstruction ti;
-    ti.ptxText = li.ptx.text;
-    ti.loc = li.ptx.loc;
+    ti.ptxText = li.ptx->text;
+    ti.loc = li.ptx->loc;
     ti.rule = li.rule;
     ti.cycles = costs.cost(*li.rule, t).cycles;
     for (const mir::MInst &mi : li.insts) {

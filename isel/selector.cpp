@@ -413,7 +413,7 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
                                                                   : mir::RegClass::V32));
   mir::LoweredInst lowered;
   if (fn.keepsPtx)
-    lowered.ptx = inst;
+    lowered.ptx = std::make_shared<const ptx::Instruction>(inst);
   lowered.rule = &rule;
   std::map<uint64_t, unsigned> movedLiterals;
   for (const rules::TInst &ti : rule.seq) {

@@ -75,7 +75,7 @@ PortedSite portSite(const AsmStatement &st, const LineTable &lines, cost::CostMo
   for (size_t i = 0; i < tr.function.body.size(); ++i) {
     const mir::LoweredInst &li = tr.function.body[i];
     const bool direct = i < site.cxx.statedDirectly.size() && site.cxx.statedDirectly[i];
-    site.rules.push_back(direct ? li.ptx.form.name() + " (stated in C++)" : li.rule ? li.rule->name : "");
+    site.rules.push_back(direct ? li.ptx->form.name() + " (stated in C++)" : li.rule ? li.rule->name : "");
   }
   if (!site.cxx.error.empty()) {
     leftAsIs(site, lines, st.begin, site.cxx.error);

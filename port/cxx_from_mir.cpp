@@ -219,7 +219,7 @@ CxxSite cxxFromMir(const translate::Translation &tr, const AsmSnippet &sn) {
   }
   try {
     for (const mir::LoweredInst &li : fn.body) {
-      b.site.statedDirectly.push_back(b.spellForm(li.ptx));
+      b.site.statedDirectly.push_back(b.spellForm(*li.ptx));
       if (b.site.statedDirectly.back())
         continue;
       for (const mir::MInst &mi : li.insts) {

@@ -59,7 +59,7 @@ SiteProof proveSite(const translate::Translation &tr, const AsmSnippet &sn, cons
     return fit(it->second, width);
   };
   for (const mir::LoweredInst &li : tr.function.body) {
-    const ptx::Instruction &in = li.ptx;
+    const ptx::Instruction &in = *li.ptx;
     std::vector<BV> srcs;
     for (unsigned i = 0; i < in.srcs.size(); ++i) {
       const unsigned w = in.form.srcWidth(i);
