@@ -161,13 +161,14 @@ void Lowering::assemble() {
       ti.cycles += fn_.body[i].rule ? costs_.cost(*fn_.body[i].rule, t_).cycles : 0;
       continue;
     }
-    if (opts_.keepListing)
-      ti.ptxText = s.text;
     ti.loc = s.loc;
     ti.rule = fn_.body[i].rule;
-    ti.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
-    if (ti.note.empty() && loweringNote_.count(i))
-      ti.note = loweringNote_.at(i);
+    if (opts_.keepListing) { // (the text and notes are the listings' and reports' only)
+      ti.ptxText = s.text;
+      ti.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
+      if (ti.note.empty() && loweringNote_.count(i))
+        ti.note = loweringNote_.at(i);
+    }
     ti.cycles += ti.rule ? costs_.cost(*ti.rule, t_).cycles : 0;
   }
   for (const mir::CodeInst &ci : fn_.code) {

@@ -103,8 +103,8 @@ struct Options {
   // Statements reordered within their blocks before lowering
   // (kernel/transforms/statement_scheduling.hpp); off: as written (`-fno-schedule`).
   bool schedule = true;
-  // Each statement's row keeps its PTX text and AMD lines
-  // (TranslatedInstruction::ptxText, gcn): for listings, reports and
+  // Each statement's row keeps its PTX text, AMD lines and note
+  // (TranslatedInstruction::ptxText, gcn, note): for listings, reports and
   // `check`. A batch translation with no report keeps only counts, rules
   // and locations: the text of every AMD line a second time was a sixth of
   // a large module's peak memory.
