@@ -193,9 +193,9 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
             if (code.empty())
               return;
             mir::TranslatedInstruction ti;
-            ti.ptxText = what;
+            ti.textToWrite().ptxText = what;
             ti.loc = kernelLoc;
-            ti.gcn = code;
+            ti.textToWrite().gcn = code;
             ti.amdLines = static_cast<unsigned>(code.size());
             fr.translation.instructions.push_back(std::move(ti));
           };

@@ -73,12 +73,12 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
 
   for (const mir::LoweredInst &li : fn.body) {
     TranslatedInstruction ti;
-    ti.ptxText = li.ptx->text;
+    ti.textToWrite().ptxText = li.ptx->text;
     ti.loc = li.ptx->loc;
     ti.rule = li.rule;
     ti.cycles = costs.cost(*li.rule, t).cycles;
     for (const mir::MInst &mi : li.insts) {
-      ti.gcn.push_back(printer::printInst(mi, fn, out.allocation, t));
+      ti.textToWrite().gcn.push_back(printer::printInst(mi, fn, out.allocation, t));
       ++ti.amdLines;
     }
     out.instructions.push_back(std::move(ti));
@@ -100,7 +100,7 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
   if (!r.ok) {
     std::vector<long> statementOfLine{-1}; // (lines are 1-based)
     for (size_t i = 0; i < out.instructions.size(); ++i)
-      statementOfLine.insert(statementOfLine.end(), out.instructions[i].gcn.size(), static_cast<long>(i));
+      statementOfLine.insert(statementOfLine.end(), out.instructions[i].text().gcn.size(), static_cast<long>(i));
     mir::reportMcRejection(r, out.instructions, statementOfLine, {}, "the snippet", t.name, diags);
     return false;
   }
@@ -117,7 +117,7 @@ unsigned amdInstructionCount(const Translation &tr) {
 std::string assemblyText(const Translation &tr) {
   std::string s;
   for (const TranslatedInstruction &ti : tr.instructions)
-    for (const std::string &g : ti.gcn)
+    for (const std::string &g : ti.text().gcn)
       s += g + "\n";
   return s;
 }

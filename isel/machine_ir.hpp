@@ -233,13 +233,41 @@ struct Function {
 
 // One PTX statement and the AMD lines it became (snippets and kernels).
 struct TranslatedInstruction {
-  std::string ptxText;
   ::ptx::ast::SourceLoc loc;
   const rules::Rule *rule = nullptr;
-  std::vector<std::string> gcn; // complete lines for the target (when listed)
-  unsigned amdLines = 0;        // how many AMD instructions it has (gcn.size() when listed)
-  double cycles = 0;            // from LLVM's scheduling model, per rule
-  std::string note;             // why a statement has no code of its own ("folded into line 12")
+  unsigned amdLines = 0; // how many AMD instructions it has (text().gcn.size() when listed)
+  double cycles = 0;     // from LLVM's scheduling model, per rule
+  // What listings and reports show of it. A batch translation without a
+  // report keeps none (klower::Options::keepListing): the rows of its
+  // kernels are held to the module's end, and 88 bytes of empty strings a
+  // row were 7 MB of each of KeyHunt's 80k-statement kernels.
+  struct Text {
+    std::string ptxText;
+    std::vector<std::string> gcn; // complete lines for the target
+    std::string note;             // why a statement has no code of its own ("folded into line 12")
+  };
+  const Text &text() const {
+    static const Text none;
+    return text_ ? *text_ : none;
+  }
+  Text &textToWrite() {
+    if (!text_)
+      text_ = std::make_unique<Text>();
+    return *text_;
+  }
+
+  TranslatedInstruction() = default;
+  TranslatedInstruction(TranslatedInstruction &&) = default;
+  TranslatedInstruction &operator=(TranslatedInstruction &&) = default;
+  TranslatedInstruction(const TranslatedInstruction &o)
+      : loc(o.loc), rule(o.rule), amdLines(o.amdLines), cycles(o.cycles),
+        text_(o.text_ ? std::make_unique<Text>(*o.text_) : nullptr) {}
+  TranslatedInstruction &operator=(const TranslatedInstruction &o) {
+    return *this = TranslatedInstruction(o);
+  }
+
+private:
+  std::unique_ptr<Text> text_;
 };
 
 // Physical assignment.

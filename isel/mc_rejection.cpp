@@ -18,8 +18,8 @@ void reportMcRejection(const mc::AssembleResult &rejected, const std::vector<Tra
       const TranslatedInstruction &ti = statements[static_cast<size_t>(stmt)];
       loc = ti.loc;
       from = ti.rule               ? "rule '" + ti.rule->name + "'"
-             : ti.ptxText.empty() ? std::string("the lowering of this statement")
-                                  : "the lowering of '" + ti.ptxText + "'";
+             : ti.text().ptxText.empty() ? std::string("the lowering of this statement")
+                                  : "the lowering of '" + ti.text().ptxText + "'";
     }
     error(diags, loc,
           "internal error: LLVM MC rejected '" + d.source_line + "' from " + from + " on " + target + ": " + d.message);

@@ -164,10 +164,10 @@ void Lowering::assemble() {
     ti.loc = s.loc;
     ti.rule = fn_.body[i].rule;
     if (opts_.keepListing) { // (the text and notes are the listings' and reports' only)
-      ti.ptxText = s.text;
-      ti.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
-      if (ti.note.empty() && loweringNote_.count(i))
-        ti.note = loweringNote_.at(i);
+      ti.textToWrite().ptxText = s.text;
+      ti.textToWrite().note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
+      if (ti.text().note.empty() && loweringNote_.count(i))
+        ti.textToWrite().note = loweringNote_.at(i);
     }
     ti.cycles += ti.rule ? costs_.cost(*ti.rule, t_).cycles : 0;
   }
@@ -184,7 +184,7 @@ void Lowering::assemble() {
       mir::TranslatedInstruction &row = out_.statements[static_cast<size_t>(source)];
       ++row.amdLines;
       if (opts_.keepListing)
-        row.gcn.push_back(text);
+        row.textToWrite().gcn.push_back(text);
     } else {
       (ci.stmt == mir::kPrologue ? out_.prologue : out_.epilogue).push_back(text);
     }

@@ -104,7 +104,7 @@ std::optional<Comparison> compareWithLlc(const std::string &json, const std::vec
       if (pr.ok() && !pr.module.functions.empty() && pr.module.functions.front().body &&
           translate::translateBody(*pr.module.functions.front().body, *t, costs, tr, diags) &&
           tr.instructions.size() == 1) {
-        cell.ours = static_cast<int>(tr.instructions.front().gcn.size());
+        cell.ours = static_cast<int>(tr.instructions.front().text().gcn.size());
         cell.rule = tr.instructions.front().rule->name;
       } else {
         cell.rule = diags.empty() ? "parse error" : diags.front().message;

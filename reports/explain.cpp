@@ -29,17 +29,17 @@ std::string formatText(const translate::Translation &tr) {
     os << " " << ptxName << "->" << phys;
   os << "\n";
   for (const mir::TranslatedInstruction &ti : tr.instructions) {
-    os << ";\n; line " << ti.loc.line << ": " << ti.ptxText << "\n";
-    if (!ti.rule && !ti.note.empty()) { // folded into another statement: no code of its own
-      os << ";   " << ti.note << "\n";
+    os << ";\n; line " << ti.loc.line << ": " << ti.text().ptxText << "\n";
+    if (!ti.rule && !ti.text().note.empty()) { // folded into another statement: no code of its own
+      os << ";   " << ti.text().note << "\n";
       continue;
     }
-    os << ";   rule " << (ti.rule ? ti.rule->name : kNoRule) << " (" << ti.gcn.size() << " instruction" << (ti.gcn.size() == 1 ? "" : "s")
+    os << ";   rule " << (ti.rule ? ti.rule->name : kNoRule) << " (" << ti.text().gcn.size() << " instruction" << (ti.text().gcn.size() == 1 ? "" : "s")
        << ", " << formatCycles(ti.cycles) << " issue cycle" << (ti.cycles == 1 ? "" : "s") << ")\n";
     os << ";   " << (ti.rule ? ti.rule->restriction : kNoRuleWhy) << "\n";
-    if (!ti.note.empty())
-      os << ";   " << ti.note << "\n";
-    for (const std::string &g : ti.gcn)
+    if (!ti.text().note.empty())
+      os << ";   " << ti.text().note << "\n";
+    for (const std::string &g : ti.text().gcn)
       os << g << "\n";
   }
   return os.str();
@@ -52,16 +52,16 @@ std::string formatJson(const translate::Translation &tr) {
   llvm::json::Array insts;
   for (const mir::TranslatedInstruction &ti : tr.instructions) {
     llvm::json::Array gcn;
-    for (const std::string &g : ti.gcn)
+    for (const std::string &g : ti.text().gcn)
       gcn.push_back(g);
-    insts.push_back(llvm::json::Object{{"ptx", ti.ptxText},
+    insts.push_back(llvm::json::Object{{"ptx", ti.text().ptxText},
                                        {"line", static_cast<int64_t>(ti.loc.line)},
                                        {"column", static_cast<int64_t>(ti.loc.col)},
                                        {"rule", ti.rule ? ti.rule->name : kNoRule},
                                        {"cost", ti.cycles},
                                        {"restriction", ti.rule ? ti.rule->restriction : kNoRuleWhy},
                                        {"gcn", std::move(gcn)},
-                                       {"note", ti.note}});
+                                       {"note", ti.text().note}});
   }
   llvm::json::Object root{{"target", tr.target},
                           {"wave_size", static_cast<int64_t>(tr.waveSize)},

@@ -158,11 +158,11 @@ void renderFile(llvm::raw_ostream &os, const batch::FileOutcome &f, size_t index
     if (tr != byLine.end()) {
       std::string gcn, rulesCell, cost;
       for (const mir::TranslatedInstruction *ti : tr->second) {
-        for (const std::string &g : ti->gcn)
+        for (const std::string &g : ti->text().gcn)
           gcn += (gcn.empty() ? "" : "\n") + escape(g);
         rulesCell += (rulesCell.empty() ? "" : "<br>") +
-                     (ti->rule ? ruleSpan(*ti->rule) + (ti->note.empty() ? "" : "<br>") : std::string()) +
-                     (!ti->note.empty() ? "<span class=\"abi\">" + escape(ti->note) + "</span>"
+                     (ti->rule ? ruleSpan(*ti->rule) + (ti->text().note.empty() ? "" : "<br>") : std::string()) +
+                     (!ti->text().note.empty() ? "<span class=\"abi\">" + escape(ti->text().note) + "</span>"
                       : ti->rule        ? std::string()
                                         : std::string("<span class=\"abi\">kernel ABI / memory</span>"));
         std::string c;

@@ -134,7 +134,7 @@ TEST_CASE("fns.b32: the proved search with register operands on every target; co
     translate::Translation tr = translateOrFail("fns.b32 %r0, %r1, %r2, %r3;", t);
     REQUIRE(tr.instructions.size() == 1);
     CHECK(tr.instructions.front().rule->name == "fns.b32/bcnt-search");
-    CHECK(tr.instructions.front().gcn.size() == 35); // (two for offset = INT_MIN, as the H200 measured)
+    CHECK(tr.instructions.front().text().gcn.size() == 35); // (two for offset = INT_MIN, as the H200 measured)
   }
   translate::Translation tc = translateOrFail("fns.b32 %r0, 0xaaaaaaaa, 2, -1;", targets::defaultTarget());
   CHECK(tc.instructions.front().rule->name == "fns.b32/const");
@@ -290,10 +290,10 @@ TEST_CASE("a snippet's AMD instruction count is the lines it lists") {
       translateOrFail("shf.l.clamp.b32 %0, %1, %2, %3;\nadd.u32 %4, %0, %1;", targets::defaultTarget());
   unsigned listed = 0;
   for (const mir::TranslatedInstruction &ti : tr.instructions) {
-    CHECK(ti.amdLines == ti.gcn.size());
-    listed += static_cast<unsigned>(ti.gcn.size());
+    CHECK(ti.amdLines == ti.text().gcn.size());
+    listed += static_cast<unsigned>(ti.text().gcn.size());
   }
-  CHECK(tr.instructions.front().gcn.size() > 1);
+  CHECK(tr.instructions.front().text().gcn.size() > 1);
   CHECK(translate::amdInstructionCount(tr) == listed);
 }
 
@@ -553,7 +553,7 @@ TEST_CASE("specialised rules are chosen where they apply") {
   CHECK(ruleOf("shf.r.clamp.b32 %r1, %r2, %r3, %r4;") == "shf.r.clamp.b32/pair64");
   CHECK(ruleOf("shl.b32 %r1, %r2, 40;") == "shl.b32/imm-zero");
   CHECK(ruleOf("xor.b32 %r1, 3, 5;") == "xor.b32/const");
-  CHECK(translateOrFail("shf.l.wrap.b32 %0, %1, %1, 7;", t).instructions.front().gcn.size() == 1);
+  CHECK(translateOrFail("shf.l.wrap.b32 %0, %1, %1, 7;", t).instructions.front().text().gcn.size() == 1);
 }
 
 TEST_CASE("register pairs and wave-size spelling follow the target") {

@@ -209,7 +209,7 @@ TEST_CASE("rows, code lines and -fno-schedule keep the source's statement order"
   // Rows in source order, whatever order the code runs in.
   REQUIRE(kt.statements.size() == k->body.size());
   for (size_t i = 0; i < k->body.size(); ++i)
-    CHECK(kt.statements[i].ptxText == k->body[i].text);
+    CHECK(kt.statements[i].text().ptxText == k->body[i].text);
   // Each code line names the statement it came from, by its place in the
   // decoded body (the loads are statements 6 and 12): the second load's
   // global_load is emitted before the first chain's multiply.
@@ -220,7 +220,7 @@ TEST_CASE("rows, code lines and -fno-schedule keep the source's statement order"
   std::vector<size_t> linesSeen(kt.statements.size(), 0);
   for (size_t i = 0; i < kt.codeStmt.size(); ++i) {
     const int s = kt.codeStmt[i];
-    const std::string text = s >= 0 ? kt.statements[size_t(s)].gcn.at(linesSeen[size_t(s)]++) : "";
+    const std::string text = s >= 0 ? kt.statements[size_t(s)].text().gcn.at(linesSeen[size_t(s)]++) : "";
     if (s == 12 && secondLoad < 0 && text.find("global_load") != std::string::npos)
       secondLoad = long(i);
     if (kt.codeStmt[i] == 7 && firstMul < 0)

@@ -186,9 +186,9 @@ bool contains(const std::string &s, const std::string &part) { return s.find(par
 std::vector<std::string> statementCode(const module::FunctionResult &f, const std::string &ptx,
                                        std::initializer_list<const char *> leaveOut = {}) {
   for (const mir::TranslatedInstruction &ti : f.translation.instructions)
-    if (ti.ptxText == ptx) {
+    if (ti.text().ptxText == ptx) {
       std::vector<std::string> out;
-      for (const std::string &line : ti.gcn)
+      for (const std::string &line : ti.text().gcn)
         if (std::none_of(leaveOut.begin(), leaveOut.end(), [&](const char *p) { return line.rfind(p, 0) == 0; }))
           out.push_back(line);
       return out;
@@ -568,25 +568,27 @@ TEST_CASE("uniform values (arguments, workgroup IDs) are read from their SGPRs, 
     module::ModuleResult m = module::translateModule(src, t, p2a::testing::costModel());
     REQUIRE(m.ok);
     const klower::KernelTranslation &kt = *m.functions[0].kernel;
-    auto stmt = [&](const std::string &ptx) {
+    // (A reference: a range-for over a copy's text().gcn would outlive it.)
+    auto stmt = [&](const std::string &ptx) -> const mir::TranslatedInstruction & {
       for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
-        if (ti.ptxText == ptx)
+        if (ti.text().ptxText == ptx)
           return ti;
       FAIL("no statement " << ptx);
-      return mir::TranslatedInstruction{};
+      static const mir::TranslatedInstruction none;
+      return none;
     };
     // Written once: no VGPR copy, its readers name the SGPR.
-    CHECK(stmt("ld.param.u32 %r5, [salt]").gcn.empty());
-    CHECK(contains(stmt("ld.param.u32 %r5, [salt]").note, "read in place from s18"));
-    CHECK(stmt("mov.u32 %r3, %ctaid.x").gcn.empty());
-    REQUIRE(stmt("xor.b32 %r7, %r4, %r5").gcn.size() == 1);
-    CHECK(contains(stmt("xor.b32 %r7, %r4, %r5").gcn[0], "s18"));
+    CHECK(stmt("ld.param.u32 %r5, [salt]").text().gcn.empty());
+    CHECK(contains(stmt("ld.param.u32 %r5, [salt]").text().note, "read in place from s18"));
+    CHECK(stmt("mov.u32 %r3, %ctaid.x").text().gcn.empty());
+    REQUIRE(stmt("xor.b32 %r7, %r4, %r5").text().gcn.size() == 1);
+    CHECK(contains(stmt("xor.b32 %r7, %r4, %r5").text().gcn[0], "s18"));
     // Written twice (once under a guard): the VGPR copy stays.
-    CHECK(!stmt("ld.param.u32 %r6, [bias]").gcn.empty());
+    CHECK(!stmt("ld.param.u32 %r6, [bias]").text().gcn.empty());
     // The pointer's high half goes through the carry, VCC: on gfx9 the
     // constant bus has room for one scalar value, so that half is copied.
     std::vector<std::string> add; // (without gfx11+'s s_delay_alu hints)
-    for (const std::string &line : stmt("add.s64 %rd3, %rd1, %rd2").gcn)
+    for (const std::string &line : stmt("add.s64 %rd3, %rd1, %rd2").text().gcn)
       if (line.rfind("v_", 0) == 0)
         add.push_back(line);
     if (t.has_lshl_add_u64) { // gfx942: one 64-bit add, the whole pair read in place
@@ -696,8 +698,8 @@ TEST_CASE("computed uniform values hold at most 24 SGPRs at once; the rest stay 
       REQUIRE(m.ok);
       size_t scalar = 0, vector = 0;
       for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
-        if (ti.ptxText.rfind("mul.lo.s32 %r", 0) == 0)
-          for (const std::string &line : ti.gcn) {
+        if (ti.text().ptxText.rfind("mul.lo.s32 %r", 0) == 0)
+          for (const std::string &line : ti.text().gcn) {
             scalar += line.rfind("s_mul_i32", 0) == 0;
             vector += line.rfind("v_mul_lo_u32", 0) == 0;
           }
@@ -733,7 +735,7 @@ TEST_CASE("a kernel that runs out of SGPRs with uniform-value homes is translate
   CHECK(kt.numSgprs <= 100);
   size_t scalar = 0;
   for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
-    for (const std::string &line : ti.gcn)
+    for (const std::string &line : ti.text().gcn)
       scalar += line.rfind("s_mul_i32", 0) == 0;
   CHECK(scalar == 0); // translated again without homes
   check::Options o;
@@ -1159,8 +1161,8 @@ TEST_CASE("wave32: a two-instruction lop3 splits so that its older inputs' step 
     REQUIRE(m.ok);
     std::string note;
     for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
-      if (ti.ptxText == maj)
-        note = ti.note;
+      if (ti.text().ptxText == maj)
+        note = ti.text().note;
     const std::vector<std::string> code = statementCode(m.functions[0], maj, {"s_delay_alu"});
     REQUIRE(code.size() == 2);
     CHECK(code[0].rfind("v_xor_b32", 0) == 0);
@@ -1204,7 +1206,7 @@ TEST_CASE("wave32: every three-input lop3 LUT with a younger input computes the 
   REQUIRE(m.ok);
   unsigned split = 0;
   for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
-    split += contains(ti.note, "split in two");
+    split += contains(ti.text().note, "split in two");
   CHECK(split >= 50); // (most LUTs without a single AMD instruction)
   for (const char *gpu : {"gfx1030", "gfx1100", "gfx1200"}) {
     CAPTURE(gpu);
@@ -1256,8 +1258,8 @@ TEST_CASE("chains of bitwise CRC steps are one linear map: a shift and independe
     auto code = [&](const std::string &ptx) { return statementCode(m.functions[0], ptx, {"s_wait", "s_delay_alu"}); };
     auto note = [&](const std::string &ptx) {
       for (const mir::TranslatedInstruction &ti : m.functions[0].translation.instructions)
-        if (ti.ptxText == ptx)
-          return ti.note;
+        if (ti.text().ptxText == ptx)
+          return ti.text().note;
       return std::string("(no statement)");
     };
     CHECK(contains(note("xor.b32 %r42, %r40, %r41"), "%r1 >> 8 xor 8 of its bits"));
@@ -1441,9 +1443,9 @@ TEST_CASE("fences and barriers carry each target's cache maintenance (AMDGPU mem
         klower::KernelTranslation kt;
         REQUIRE(klower::translateKernel(*k, t, p2a::testing::costModel(), kt, d));
         for (const mir::TranslatedInstruction &ti : kt.statements)
-          if (ti.ptxText.find(ptxLine) != std::string::npos) {
+          if (ti.text().ptxText.find(ptxLine) != std::string::npos) {
             std::string all;
-            for (const std::string &l : ti.gcn)
+            for (const std::string &l : ti.text().gcn)
               all += l + "\n";
             return all;
           }

@@ -685,7 +685,7 @@ private:
       r_.blamedRule = ti.rule->name;
     }
     out += "\n  AMD code for it:";
-    for (const std::string &g : ti.gcn)
+    for (const std::string &g : ti.text().gcn)
       out += "\n    " + g;
   }
 
