@@ -158,6 +158,14 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
         // than with the module's, for what it is worth at the peak (stdgpu's
         // 148k-line module: a third of the heap while kernels are lowered).
         f.body.reset();
+        // Each statement's text is read by listings (rows' ptxText) and IR
+        // dumps only: without them it goes too (two copies a statement: the
+        // peak of KeyHunt's 80k-statement kernels' lowering, 5 MB less).
+        if (k && !lowering.keepListing && lowering.printAfter.empty())
+          for (kernel::Stmt &st : k->body) {
+            release(st.text);
+            release(st.inst.text);
+          }
         const bool decoded = !errorsSince(slot.diags, 0);
         // A failed kernel's partial lowering only fills the report's rows: not
         // for one inlined past any readable size (VanitySearch's reach 400k
