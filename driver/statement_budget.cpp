@@ -25,6 +25,7 @@ void runWithinStatementBudget(llvm::ThreadPoolInterface *pool, size_t n, size_t 
   size_t held = 0;        // statements of the kernels being run
   size_t nextUnprepared = 0;
   std::deque<size_t> prepared; // waiting for room, in module order
+  size_t waitingStatements = 0; // theirs
   auto fits = [&](size_t i) { return held == 0 || held + statements[i] <= budget; };
   // Runs kernel i, its statements held (taken under the lock by the caller).
   auto runHeld = [&](std::unique_lock<std::mutex> &lock, size_t i) {
@@ -42,8 +43,11 @@ void runWithinStatementBudget(llvm::ThreadPoolInterface *pool, size_t n, size_t 
       if (waiting != prepared.end()) {
         const size_t i = *waiting;
         prepared.erase(waiting);
+        waitingStatements -= statements[i];
         runHeld(lock, i);
-      } else if (nextUnprepared < n) {
+      } else if (nextUnprepared < n && waitingStatements < budget) {
+        // (Kernels prepared ahead hold their parsed bodies: no more of them
+        // than the budget's worth.)
         const size_t i = nextUnprepared++;
         lock.unlock();
         const size_t s = prepare(i);
@@ -51,10 +55,12 @@ void runWithinStatementBudget(llvm::ThreadPoolInterface *pool, size_t n, size_t 
         statements[i] = s;
         if (fits(i))
           runHeld(lock, i);
-        else
+        else {
           prepared.push_back(i);
+          waitingStatements += s;
+        }
       } else if (!prepared.empty()) {
-        // Nothing fits and nothing is left to prepare: a kernel being run
+        // Nothing fits and nothing more is prepared: a kernel being run
         // (held > 0, or the first would fit) makes room when it ends.
         roomMade.wait(lock);
       } else {

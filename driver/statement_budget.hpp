@@ -6,8 +6,9 @@
 // body parsed: what tells its size), then run once its statements fit
 // beside those of the kernels being run; meanwhile the worker prepares or
 // runs the next kernel that does fit, so small kernels still fill the
-// threads beside a large one. A kernel larger than the whole budget runs
-// when nothing else does. The output is the same for every -j: each kernel
+// threads beside a large one (kernels prepared and waiting hold their parsed
+// bodies, so no more are prepared ahead than the budget's worth). A kernel
+// larger than the whole budget runs when nothing else does. The output is the same for every -j: each kernel
 // writes its own slot, merged in module order.
 #pragma once
 

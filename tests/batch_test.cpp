@@ -312,6 +312,40 @@ TEST_CASE("a module's kernels within a statement budget: each prepared, then run
   }
 }
 
+TEST_CASE("a module's kernels within a statement budget: kernels prepared ahead are bounded by the budget") {
+  // Ten kernels of 60 statements against a budget of 100: one runs at a
+  // time; those prepared and waiting (each holds its parsed body) stay
+  // within the budget's worth, plus one being prepared per thread.
+  const std::vector<size_t> statements(10, 60);
+  const size_t budget = 100;
+  for (unsigned threads : {2u, 4u}) {
+    INFO(threads << " threads");
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(threads));
+    std::mutex m;
+    std::vector<bool> prepared(statements.size()), started(statements.size());
+    size_t mostAhead = 0;
+    p2a::module::runWithinStatementBudget(
+        &pool, statements.size(), budget,
+        [&](size_t i) {
+          std::lock_guard lock(m);
+          prepared[i] = true;
+          size_t ahead = 0;
+          for (size_t j = 0; j < statements.size(); ++j)
+            ahead += prepared[j] && !started[j];
+          mostAhead = std::max(mostAhead, ahead);
+          return statements[i];
+        },
+        [&](size_t i) {
+          {
+            std::lock_guard lock(m);
+            started[i] = true;
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        });
+    CHECK(mostAhead <= budget / 60 + 1 + threads);
+  }
+}
+
 TEST_CASE("batch: usage errors") {
   Tree t = makeTree();
   SUBCASE("a directory needs -o") {
