@@ -201,9 +201,8 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
             if (code.empty())
               return;
             mir::TranslatedInstruction ti;
-            ti.textToWrite().ptxText = what;
+            ti.textToWrite() = {what, code, {}};
             ti.loc = kernelLoc;
-            ti.textToWrite().gcn = code;
             ti.amdLines = static_cast<unsigned>(code.size());
             fr.translation.instructions.push_back(std::move(ti));
           };

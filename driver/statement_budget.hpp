@@ -1,15 +1,16 @@
 // A module's kernels on the thread pool, as many statements lowered at once
 // as a budget allows. A kernel's working memory (its statements, their
 // machine IR, its rows) is about 1.5 KiB a statement: two of KeyHunt's
-// 80,000-statement kernels lowered side by side held 360 MiB where one at a
-// time holds 230 (ptxas: 100). Each kernel is prepared first (its deferred
-// body parsed: what tells its size), then run once its statements fit
-// beside those of the kernels being run; meanwhile the worker prepares or
-// runs the next kernel that does fit, so small kernels still fill the
-// threads beside a large one (kernels prepared and waiting hold their parsed
-// bodies, so no more are prepared ahead than the budget's worth). A kernel
-// larger than the whole budget runs when nothing else does. The output is the same for every -j: each kernel
-// writes its own slot, merged in module order.
+// 80,000-statement kernels lowered side by side held 350-370 MiB where one
+// at a time holds 230 (ptxas: 100). Each kernel is prepared first (its
+// deferred body parsed: what tells its size), then run once its statements
+// fit beside those of the kernels being run; meanwhile the worker prepares
+// or runs the next kernel that does fit, so small kernels still fill the
+// threads beside a large one (kernels prepared and waiting hold their
+// parsed bodies, so no more are prepared ahead than the budget's worth). A
+// kernel larger than the whole budget runs when nothing else does. The
+// output is the same for every -j: each kernel writes its own slot, merged
+// in module order.
 #pragma once
 
 #include <cstddef>

@@ -17,9 +17,10 @@ void reportMcRejection(const mc::AssembleResult &rejected, const std::vector<Tra
     if (stmt >= 0 && static_cast<size_t>(stmt) < statements.size()) {
       const TranslatedInstruction &ti = statements[static_cast<size_t>(stmt)];
       loc = ti.loc;
-      from = ti.rule               ? "rule '" + ti.rule->name + "'"
-             : ti.text().ptxText.empty() ? std::string("the lowering of this statement")
-                                  : "the lowering of '" + ti.text().ptxText + "'";
+      const std::string &ptx = ti.text().ptxText;
+      from = ti.rule        ? "rule '" + ti.rule->name + "'"
+             : ptx.empty() ? std::string("the lowering of this statement")
+                           : "the lowering of '" + ptx + "'";
     }
     error(diags, loc,
           "internal error: LLVM MC rejected '" + d.source_line + "' from " + from + " on " + target + ": " + d.message);

@@ -33,7 +33,7 @@ std::optional<Kernel> Decoder::run() {
   declare(stmts);
   // (A statement per instruction, most often, inlined calls included: the
   // vector is not regrown and its statements moved several times over; see
-  // inlinedStatementEstimate. One more for a Nop in front, below.)
+  // decodedStatementEstimate, which counts the Nop put in front below.)
   k_.body.reserve(decodedStatementEstimate(m_, f_));
   for (const ast::Statement *s : stmts) {
     if (const ast::Label *l = std::get_if<ast::Label>(s))
@@ -916,6 +916,7 @@ std::optional<Kernel> decodeKernel(const ast::Module &m, const ast::Function &f,
 }
 
 size_t decodedStatementEstimate(const ast::Module &m, const ast::Function &f) {
+  // (+1: the Nop that may go in front of a body whose first statement is a branch target.)
   return f.body ? detail::inlinedStatementEstimate(m, *f.body) + 1 : 0;
 }
 

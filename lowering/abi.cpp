@@ -164,10 +164,11 @@ void Lowering::assemble() {
     ti.loc = s.loc;
     ti.rule = fn_.body[i].rule;
     if (opts_.keepListing) { // (the text and notes are the listings' and reports' only)
-      ti.textToWrite().ptxText = s.text;
-      ti.textToWrite().note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
-      if (ti.text().note.empty() && loweringNote_.count(i))
-        ti.textToWrite().note = loweringNote_.at(i);
+      mir::TranslatedInstruction::Text &text = ti.textToWrite();
+      text.ptxText = s.text;
+      text.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
+      if (text.note.empty() && loweringNote_.count(i))
+        text.note = loweringNote_.at(i);
     }
     ti.cycles += ti.rule ? costs_.cost(*ti.rule, t_).cycles : 0;
   }

@@ -104,7 +104,7 @@ struct Options {
   // (kernel/transforms/statement_scheduling.hpp); off: as written (`-fno-schedule`).
   bool schedule = true;
   // Each statement's row keeps its PTX text, AMD lines and note
-  // (TranslatedInstruction::ptxText, gcn, note): for listings, reports and
+  // (TranslatedInstruction::Text): for listings, reports and
   // `check`. A batch translation with no report keeps only counts, rules
   // and locations: the text of every AMD line a second time was a sixth of
   // a large module's peak memory.

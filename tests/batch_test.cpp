@@ -10,7 +10,6 @@
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/ThreadPool.h>
 
-#include <atomic>
 #include <chrono>
 #include <map>
 #include <optional>
