@@ -1,5 +1,6 @@
 #include "proof/verifier.hpp"
 
+#include "proof/proved_queries.hpp"
 #include "proof/solver_context.hpp"
 
 #include "targets/target_info.hpp"
@@ -571,7 +572,7 @@ bool signedProductIdentity() {
         }
         for (const z3::expr &bound : bounds)
           s.add(bound);
-        if (s.check() != z3::unsat)
+        if (checkQuery(s) != z3::unsat)
           return false;
       }
     return true;
@@ -684,16 +685,16 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
         caseSolver->add(e.substitute(from, to));
       if (related)
         caseSolver->add(signedProduct.toExpr(ctx) == signedFromUnsigned(unsignedProduct, srcs[0], srcs[1]).toExpr(ctx));
-      r = caseSolver->check();
+      r = checkQuery(*caseSolver);
     } else if (rule.proveInIntegers && !rule.proofCases) {
       if (!integerQuery(solver.assertions(), unsupported)) {
         res.status = ProofResult::Status::Failed;
         res.counterexample = "the integer translation does not define " + unsupported;
         return res;
       }
-      r = caseSolver->check();
+      r = checkQuery(*caseSolver);
     } else if (!rule.proofCases) {
-      r = solver.check();
+      r = checkQuery(solver);
     } else {
       std::vector<BV> cases = rule.proofCases(srcs, m.written());
       // The cases must cover every input the rule allows (checked, not assumed).
@@ -707,7 +708,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
       for (const BV &pre : sem::ptxPreconditions(rule.form, srcs))
         coverage.add(pre.toExpr(ctx) == ctx.bv_val(1, 1));
       coverage.add(!z3::mk_or(any));
-      if (coverage.check() != z3::unsat) {
+      if (checkQuery(coverage) != z3::unsat) {
         res.status = ProofResult::Status::Failed;
         res.counterexample = "the proof cases do not cover every input";
         return res;
@@ -734,7 +735,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
             caseSolver->add(e);
           caseSolver->add(c.toExpr(ctx) == ctx.bv_val(1, 1));
         }
-        r = caseSolver->check();
+        r = checkQuery(*caseSolver);
         if (r != z3::unsat)
           break; // keep the case's solver for the model below
       }

@@ -17,6 +17,7 @@
 #include "validation/check.hpp"
 #include "port/port_report.hpp"
 #include "port/source_rewrite.hpp"
+#include "proof/proved_queries.hpp"
 #include "tools/allocator_policy.hpp"
 
 #include <llvm/Support/CommandLine.h>
@@ -201,6 +202,14 @@ cl::opt<std::string> RulesFilter(cl::Positional, cl::desc("[FILTER] (substring o
 cl::opt<bool> Verify("verify", cl::desc("Prove every rule with Z3 on every target; print counterexamples; "
                                         "exit 1 on any failure"),
                      cl::sub(RulesCmd), cl::cat(Category));
+cl::opt<std::string> ProvedQueriesIn(
+    "proved-queries",
+    cl::desc("Take the queries whose digests FILE lists as proved instead of solving them again "
+             "(proof/proved_queries.txt; a changed rule's queries are new, and are solved)"),
+    cl::value_desc("FILE"), cl::init(""), cl::sub(RulesCmd), cl::cat(Category));
+cl::opt<std::string> ProvedQueriesOut("write-proved-queries",
+                                      cl::desc("Write the digests of every query proved in this run to FILE"),
+                                      cl::value_desc("FILE"), cl::init(""), cl::sub(RulesCmd), cl::cat(Category));
 cl::opt<bool> AllTargets("all-targets", cl::desc("Show every target (the default for rules and compare)"),
                          cl::init(true), cl::sub(RulesCmd), cl::sub(CompareCmd), cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Worker threads (default: number of cores; at most 256)"), cl::init(0), cl::Prefix,
@@ -451,6 +460,15 @@ int runRules() {
     return 2;
   }
   q.jobs = jobs();
+  if (!ProvedQueriesIn.empty()) {
+    std::string error;
+    if (!verify::loadProvedQueries(ProvedQueriesIn, error)) {
+      WithColor::error(errs(), "ptx2amdgpu") << error << "\n";
+      return 1;
+    }
+  }
+  if (!ProvedQueriesOut.empty())
+    verify::recordProvedQueries();
   const auto wallStart = std::chrono::steady_clock::now();
   const std::clock_t cpuStart = std::clock();
   std::vector<report::RuleRow> rows = report::buildRuleRows(q, costModel());
@@ -479,6 +497,13 @@ int runRules() {
                                                       : report::formatRulesText(rows, q);
   if (!writeOutput(out))
     return 1;
+  if (!ProvedQueriesOut.empty()) {
+    std::string error;
+    if (!verify::writeProvedQueries(ProvedQueriesOut, error)) {
+      WithColor::error(errs(), "ptx2amdgpu") << error << "\n";
+      return 1;
+    }
+  }
   if (!Verify)
     return 0;
   unsigned proved = 0, failed = 0, errors = 0;
@@ -500,7 +525,12 @@ int runRules() {
     }
   errs() << "verify: " << rows.size() << " rules, " << proved << " (rule, target) proofs hold, " << failed
          << " failed, " << errors << " did not assemble; costed and proved in " << format("%.1f", wallSeconds)
-         << " s (" << format("%.1f", cpuSeconds) << " s CPU, " << q.jobs << " threads)\n";
+         << " s (" << format("%.1f", cpuSeconds) << " s CPU, " << q.jobs << " threads)";
+  if (!ProvedQueriesIn.empty()) {
+    const verify::ProvedQueryCounts counts = verify::provedQueryCounts();
+    errs() << "; " << counts.found << " queries found in " << ProvedQueriesIn << ", " << counts.solved << " solved";
+  }
+  errs() << "\n";
   return failed || errors ? 1 : 0;
 }
 
