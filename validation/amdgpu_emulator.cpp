@@ -39,8 +39,16 @@ Emulator::Emulator(const LoadedKernel &k, const targets::TargetInfo &t, const La
     for (const mc::Assembler::DecodedInst &d : k.code)
       timing_.push_back(byText.at(d.text));
   }
+  // Each instruction's memory-table entry, found once: the table's
+  // mnemonics are spelled per target, and a search per executed instruction
+  // was a fifth of a warp-operation check's time.
+  std::map<std::string, const MemOp *, std::less<>> memOpByMnemonic;
+  for (const MemOp &mo : memOps())
+    memOpByMnemonic.emplace(t.mnemonic(mo.gfx9Name), &mo); // (the first entry of a mnemonic, as a search finds)
   for (size_t i = 0; i < k.code.size(); ++i) {
     parsed_.push_back(parseText(k.code[i].text, W_));
+    auto it = memOpByMnemonic.find(parsed_.back().mnemonic);
+    memOpAt_.push_back(it == memOpByMnemonic.end() ? nullptr : it->second);
     offsetIndex_[k.code[i].offset] = i;
   }
 }
@@ -811,7 +819,7 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
                                    " instructions without finishing (an endless loop?)");
     const long inst = static_cast<long>(w.pc);
     const Parsed &p = parsed_[w.pc];
-    const MemOp *mo = memOp(p.mnemonic);
+    const MemOp *mo = memOpAt_[w.pc];
     const targets::InstFacts f = facts(p, mo);
     if (std::optional<Fault> fl = checkHazards(w, f, inst))
       return fl;

@@ -167,13 +167,6 @@ std::optional<Fault> Emulator::execWait(Wave &w, const Parsed &p, long inst) {
   return fault(inst, "unknown wait instruction '" + m + "'");
 }
 
-const MemOp *Emulator::memOp(const std::string &mnemonic) const {
-  for (const MemOp &mo : memOps())
-    if (t_.mnemonic(mo.gfx9Name) == mnemonic)
-      return &mo;
-  return nullptr;
-}
-
 std::optional<Fault> Emulator::execMemory(Wave &w, const Parsed &p, const MemOp &mo, long inst) {
   int64_t offset = 0;
   for (const std::string &m : p.modifiers)

@@ -183,8 +183,6 @@ private:
 
   // ---- execution ----
 
-  const MemOp *memOp(const std::string &mnemonic) const;
-
   std::optional<Fault> execMemory(Wave &w, const Parsed &p, const MemOp &mo, long inst);
 
   // global_atomic_OP [vdst,] vaddr, vdata, off / ds_OP[_rtn] [vdst,] vaddr,
@@ -253,6 +251,7 @@ private:
   std::map<std::string, amd::Op> byMnemonic_;
   std::set<std::string> cacheMaintenance_; // the op table's write-back and invalidation mnemonics
   std::vector<Parsed> parsed_;
+  std::vector<const MemOp *> memOpAt_; // per instruction: its memory table entry, or null
   // Per instruction, from the scheduling model (Options::timing): latency
   // and issue cycles.
   std::vector<std::pair<unsigned, unsigned>> timing_;
