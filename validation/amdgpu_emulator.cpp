@@ -471,13 +471,15 @@ std::optional<Fault> Emulator::execAlu(Wave &w, const Parsed &written, long inst
   const bool madOverlapHazard =
       t_.mad64_overlap_hazard && (*op == amd::Op::V_MAD_U64_U32 || *op == amd::Op::V_MAD_I64_I32) &&
       dst.kind == Operand::Kind::V;
+  std::vector<BV> srcs; // (one allocation for the instruction, reused by each lane)
+  srcs.reserve(def.srcs.size());
   for (unsigned lane = 0; lane < W_; ++lane) {
     const bool active = scalar || ((ex >> lane) & 1);
     if (!active && def.dst != amd::Slot::Mask && !def.carryOut)
       continue;
     ec.exec = BV::constant(1, scalar ? 1 : (ex >> lane) & 1);
     ec.lane = lane;
-    std::vector<BV> srcs;
+    srcs.clear();
     for (size_t i = 0; i < def.srcs.size(); ++i) {
       srcs.push_back(laneValue(w, p.ops[ndst + i], def.srcs[i], lane));
       if (madOverlapHazard)
@@ -546,6 +548,7 @@ std::optional<Fault> Emulator::execScalarValue(Wave &w, const Parsed &p, const a
   if (dst.kind != Operand::Kind::S || dst.count != (def.dst == amd::Slot::V64 ? 2u : 1u))
     return fault(inst, "destination '" + dst.text + "' of a scalar instruction is not an SGPR of its width");
   std::vector<BV> srcs;
+  srcs.reserve(def.srcs.size());
   for (size_t i = 0; i < def.srcs.size(); ++i) {
     const Operand &o = p.ops[1 + i];
     if (o.kind == Operand::Kind::V)

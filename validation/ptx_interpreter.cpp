@@ -752,11 +752,12 @@ private:
       switch (s.kind) {
       case Stmt::Kind::Compute: {
         std::vector<BV> srcs;
+        srcs.reserve(s.inst.srcs.size()); // (one allocation per statement run, not one per growth)
         for (unsigned i = 0; i < s.inst.srcs.size(); ++i) {
           std::optional<BV> v = read(t, s.inst.srcs[i], s.inst.form.srcWidth(i), s, f);
           if (!v)
             return f;
-          srcs.push_back(*v);
+          srcs.push_back(std::move(*v));
         }
         for (const BV &pre : sem::ptxPreconditions(s.inst.form, srcs))
           if (pre.value() == 0)
