@@ -135,7 +135,7 @@ bool writeProvedQueries(const std::string &path, std::string &error) {
     return llvm::Error::success();
   });
   if (e) {
-    error = path + ": " + llvm::toString(std::move(e));
+    error = llvm::toString(std::move(e)); // (it names the file)
     return false;
   }
   return true;

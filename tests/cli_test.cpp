@@ -573,6 +573,26 @@ TEST_CASE("rules --verify shf, and an unknown filter") {
   CHECK(cpu.exited(2));
 }
 
+TEST_CASE("rules --write-proved-queries, then --proved-queries: the listed queries are found, not solved; a bad "
+          "list is a located error") {
+  const std::string list = p2a::testing::tempDir() + "/proved_shf_imm.txt";
+  Run write = run({"rules", "--verify", "-j", "1", "--write-proved-queries=" + list, "shf.l.wrap.b32/imm"});
+  INFO(toString(write));
+  REQUIRE(write.exited(0));
+  Run read = run({"rules", "--verify", "-j", "1", "--proved-queries=" + list, "shf.l.wrap.b32/imm"});
+  INFO(toString(read));
+  CHECK(read.exited(0));
+  CHECK(contains(read.err, " 0 failed"));
+  CHECK(contains(read.err, " 0 solved"));
+
+  const std::string bad = p2a::testing::tempDir() + "/proved_bad.txt";
+  { std::ofstream(bad) << "# a comment\nnot-a-digest\n"; }
+  Run broken = run({"rules", "--proved-queries=" + bad, "shf"});
+  INFO(toString(broken));
+  CHECK(broken.exited(1));
+  CHECK(broken.err == "ptx2amdgpu: error: " + bad + ":2: expected a 32-digit hex digest, got 'not-a-digest'\n");
+}
+
 TEST_CASE("compare --format=json: never more instructions than llc (issue acceptance)") {
   Run r = run({"compare", std::string("--llc=") + P2A_SOURCE_DIR + "/bench/llc_compare/llc_counts.json",
                "--format=json", "-j", "2"});
