@@ -8,6 +8,7 @@
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <mutex>
