@@ -9,6 +9,11 @@ namespace p2a::rules::dsl {
 using amd::Op;
 using sem::BV;
 
+// Operand requirements, as the family files spell them in a rule's list.
+inline constexpr OperandReq R = OperandReq::Reg;
+inline constexpr OperandReq A = OperandReq::Any;
+inline constexpr OperandReq Im = OperandReq::Imm;
+
 inline Ref D(unsigned i = 0, Part p = Part::Whole) { return Ref{Ref::Kind::Dst, i, p, 0}; }
 inline Ref S(unsigned i, Part p = Part::Whole) { return Ref{Ref::Kind::Src, i, p, 0}; }
 inline Ref T(unsigned i, Part p = Part::Whole) { return Ref{Ref::Kind::Temp, i, p, 0}; }

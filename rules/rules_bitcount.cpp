@@ -23,9 +23,6 @@ using namespace dsl;
 
 namespace {
 
-const auto A = OperandReq::Any;
-const auto R = OperandReq::Reg;
-
 Rule base(const std::string &form, const std::string &suffix, std::vector<OperandReq> reqs) {
   return makeRule(*ptx::formByName(form), suffix, std::move(reqs));
 }

@@ -28,10 +28,6 @@ using ptx::TypeClass;
 
 namespace {
 
-const auto R = OperandReq::Reg;
-const auto A = OperandReq::Any;
-const auto Im = OperandReq::Imm;
-
 TargetPredicate gfx11plus() {
   return {"gfx11+", [](const targets::TargetInfo &t) { return t.generation >= targets::Generation::GFX11; }};
 }

@@ -26,10 +26,6 @@ using ptx::PrmtMode;
 
 namespace {
 
-const auto A = OperandReq::Any;
-const auto R = OperandReq::Reg;
-const auto Im = OperandReq::Imm;
-
 ptx::Form prmtForm(PrmtMode m) {
   ptx::Form f{ptx::Opcode::Prmt, ptx::TypeClass::B, 32};
   f.prmt = m;

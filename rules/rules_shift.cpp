@@ -26,9 +26,6 @@ Form shfForm(ShfDir d, ShfMode m) {
   return f;
 }
 
-const auto R = OperandReq::Reg;
-const auto A = OperandReq::Any;
-const auto Im = OperandReq::Imm;
 
 void addShf(std::vector<Rule> &out) {
   const Expr c = src(2, "c");

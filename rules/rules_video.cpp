@@ -25,9 +25,6 @@ using ptx::TypeClass;
 
 namespace {
 
-const auto A = OperandReq::Any;
-const auto Im = OperandReq::Imm;
-
 // The shift instruction: d = src shifted by amount (its low 5 bits).
 TInst shift(Opcode op, bool arithmetic, Ref d, Ref amount, Ref value) {
   const Op o = op == Opcode::Vshl ? Op::V_LSHLREV_B32 : arithmetic ? Op::V_ASHRREV_I32 : Op::V_LSHRREV_B32;

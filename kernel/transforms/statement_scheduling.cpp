@@ -200,7 +200,7 @@ private:
 // register value (the same register, not written between them) or the same
 // variable touch the same bytes only if [lo, hi) overlap; any other two may
 // alias, unless they name different variables.
-struct Access {
+struct MemoryAccess {
   unsigned statement;
   bool write, ordered;
   long baseReg, baseVersion;  // register and the statement that last wrote it in the block (-1: on entry)
@@ -209,7 +209,7 @@ struct Access {
 };
 constexpr size_t kRecentAccesses = 64;
 
-bool mayAlias(const Access &a, const Access &b) {
+bool mayAlias(const MemoryAccess &a, const MemoryAccess &b) {
   if (a.ordered || b.ordered)
     return true;
   const bool sameBase = (a.symbol && b.symbol && *a.symbol == *b.symbol) ||
@@ -396,13 +396,13 @@ private:
     // against a new access (see mayAlias), and the flush every later access
     // follows. A flush, when kRecentAccesses are held, orders everything
     // held before one access: each access is checked against a bounded set.
-    std::vector<Access> recent[4];
+    std::vector<MemoryAccess> recent[4];
     long flush[4] = {-1, -1, -1, -1};
     for (unsigned p = 0; p < m_; ++p) {
       countWork(1);
       const size_t i = first_ + p;
       const Stmt &s = k_.body[i];
-      Access access{p, false, false, -1, -1, nullptr, 0, 0};
+      MemoryAccess access{p, false, false, -1, -1, nullptr, 0, 0};
       if (s.kind == Stmt::Kind::Load || s.kind == Stmt::Kind::Store || s.kind == Stmt::Kind::Atomic) {
         access.baseReg = use_.base[i];
         if (access.baseReg >= 0)
@@ -440,11 +440,11 @@ private:
           continue;
         if (flush[c] >= 0)
           edge(static_cast<unsigned>(flush[c]), p, 0);
-        for (const Access &a : recent[c])
+        for (const MemoryAccess &a : recent[c])
           if ((a.write || access.write) && mayAlias(a, access))
             edge(a.statement, p, 0);
         if (recent[c].size() >= kRecentAccesses) {
-          for (const Access &a : recent[c])
+          for (const MemoryAccess &a : recent[c])
             edge(a.statement, p, 0);
           recent[c].clear();
           flush[c] = p;
