@@ -584,9 +584,16 @@ Form canonicalVideoForm(Form f) {
 }
 
 std::optional<Form> formByName(const std::string &name) {
-  for (const Form &f : allForms())
-    if (f.name() == name)
-      return f;
+  // (Indexed once: a scan built every form's name per lookup, which was most
+  // of the semantics tests' time under the sanitizers.)
+  static const std::unordered_map<std::string, Form> byName = [] {
+    std::unordered_map<std::string, Form> m;
+    for (const Form &f : allForms())
+      m.try_emplace(f.name(), f); // the first form of a name, as the scan found
+    return m;
+  }();
+  if (auto it = byName.find(name); it != byName.end())
+    return it->second;
   return std::nullopt;
 }
 
