@@ -527,8 +527,9 @@ private:
     return true;
   }
 
-  // Resolves [base+offset] in `space` to bytes, or a fault message.
-  uint8_t *address(Thread &t, const Stmt &s, unsigned bytes, std::string &why) {
+  // Resolves s's [base+offset] in `space` to bytes, or a fault message
+  // (`offset`: s's, or one of its vector elements').
+  uint8_t *address(Thread &t, const Stmt &s, int64_t offset, unsigned bytes, std::string &why) {
     Space space = s.space;
     uint64_t addr = 0;
     if (s.baseIsSymbol) {
@@ -537,7 +538,7 @@ private:
           why = "parameter '" + s.base + "' used as an address outside ld.param";
           return nullptr;
         }
-        const int64_t off = int64_t(p->offset) + s.offset;
+        const int64_t off = int64_t(p->offset) + offset;
         if (off < 0 || uint64_t(off) + bytes > l_.params.size()) {
           why = "ld.param outside the parameter block";
           return nullptr;
@@ -545,15 +546,15 @@ private:
         return const_cast<uint8_t *>(l_.params.data()) + off;
       }
       if (auto it = sharedOffset_.find(s.base); it != sharedOffset_.end()) {
-        addr = kSharedWindow + it->second + s.offset;
+        addr = kSharedWindow + it->second + offset;
         if (space == Space::Shared)
-          addr = it->second + s.offset;
+          addr = it->second + offset;
       } else if (auto it2 = localOffset_.find(s.base); it2 != localOffset_.end()) {
-        addr = kLocalWindow + it2->second + s.offset;
+        addr = kLocalWindow + it2->second + offset;
         if (space == Space::Local)
-          addr = it2->second + s.offset;
+          addr = it2->second + offset;
       } else {
-        addr = globalAddr_.at(s.base) + s.offset;
+        addr = globalAddr_.at(s.base) + offset;
       }
     } else {
       std::optional<Fault> f;
@@ -564,7 +565,7 @@ private:
         why = f->message;
         return nullptr;
       }
-      addr = b->value() + s.offset;
+      addr = b->value() + offset;
       if (space == Space::Param) // through a parameter's address: the block in memory
         space = Space::Global;
     }
@@ -638,13 +639,14 @@ private:
     o_.trace->push_back(std::move(e));
   }
 
-  // The bytes statement `s` accesses at `at` (one of its elements), or null
-  // with the fault that stops the thread in `fl`. A write there is recorded
-  // for Options::lastWriter (check names the thread that last wrote a word).
-  uint8_t *memoryAt(Thread &t, const Stmt &s, const Stmt &at, unsigned bytes, bool writes, std::optional<Fault> &fl) {
+  // The bytes statement `s` accesses at `offset` (its own, or one of its
+  // elements'), or null with the fault that stops the thread in `fl`. A
+  // write there is recorded for Options::lastWriter (check names the thread
+  // that last wrote a word).
+  uint8_t *memoryAt(Thread &t, const Stmt &s, int64_t offset, unsigned bytes, bool writes, std::optional<Fault> &fl) {
     std::string why;
     oob_ = false;
-    uint8_t *p = address(t, at, bytes, why);
+    uint8_t *p = address(t, s, offset, bytes, why);
     if (!p) {
       fl = fault(s, why);
       fl->outOfBounds = oob_;
@@ -802,9 +804,7 @@ private:
       case Stmt::Kind::Store: {
         const unsigned bytes = s.elemBits / 8;
         for (size_t e = 0; e < s.values.size(); ++e) {
-          Stmt at = s;
-          at.offset = s.offset + int64_t(e * bytes);
-          uint8_t *p = memoryAt(t, s, at, bytes, s.kind == Stmt::Kind::Store, f);
+          uint8_t *p = memoryAt(t, s, s.offset + int64_t(e * bytes), bytes, s.kind == Stmt::Kind::Store, f);
           if (!p)
             return f;
           if (s.kind == Stmt::Kind::Load) {
@@ -832,7 +832,7 @@ private:
         // Threads run one at a time over one memory, so every atomic is
         // indivisible here.
         const unsigned bytes = s.elemBits / 8;
-        uint8_t *p = memoryAt(t, s, s, bytes, true, f);
+        uint8_t *p = memoryAt(t, s, s.offset, bytes, true, f);
         if (!p)
           return f;
         std::vector<uint64_t> operands;
