@@ -273,6 +273,27 @@ TEST_CASE("a back edge every active lane takes jumps into the loop body without 
   checkEveryKernel("shared.ptx", {{{1, 1, 1}, {128, 1, 1}}}, 1);
 }
 
+TEST_CASE("check parses only the kernel it checks: another kernel's syntax error does not stop it, its own does, "
+          "located") {
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry good(.param .u64 out)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<4>;\n"
+                          "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\n"
+                          "add.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r1;\nret;\n}\n"
+                          ".visible .entry bad(.param .u64 out)\n{\n.reg .b32 %r<2>;\n"
+                          "mov.u32 %r1, %tid.x\nret;\n}\n";
+  check::Options o;
+  o.kernel = "good";
+  const check::Result good = check::run(src, targets::defaultTarget(), o, p2a::testing::costModel());
+  CHECK_MESSAGE(good.status == check::Status::Pass, good.report);
+  o.kernel = "bad";
+  const check::Result bad = check::run(src, targets::defaultTarget(), o, p2a::testing::costModel());
+  CHECK(bad.status == check::Status::Error);
+  REQUIRE(!bad.diagnostics.empty());
+  CHECK(bad.diagnostics[0].loc.line == 18); // the ';' missing at the end of the mov
+  CHECK(bad.diagnostics[0].loc.col == 20);
+  CHECK(bad.diagnostics[0].message == "expected ';'");
+}
+
 TEST_CASE("a loop counter and its compare run on the scalar ALU, and the loop branch is a scalar branch") {
   // keccak's 24-round loop: %r34 = 0; ... %r34 += 1; %p2 = %r34 != 24; @%p2 bra.
   // Lanes out of range wait only at the kernel's ret, where %r34 is dead.

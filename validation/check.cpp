@@ -148,7 +148,11 @@ private:
   }
 
   bool prepare() {
-    ::ptx::ParseResult pr = ::ptx::parseModule(src_);
+    // Only the checked kernel's body is parsed; the others are delimited
+    // (ParseOptions::deferEntryBodies), so checking each kernel of a module
+    // in turn is not each time a parse of them all (tests/hardware's 568
+    // video kernels: most of that test's time).
+    ::ptx::ParseResult pr = ::ptx::parseModule(src_, {.deferEntryBodies = true});
     for (const ::ptx::SyntaxError &e : pr.errors)
       error(r_.diagnostics, e.loc, e.message);
     if (!pr.ok()) {
@@ -156,19 +160,36 @@ private:
       return false;
     }
     module_ = std::move(pr.module);
-    const ast::Function *fn = nullptr;
+    std::vector<const ::ptx::DeferredBody *> deferred(module_.functions.size(), nullptr);
+    for (const ::ptx::DeferredBody &d : pr.deferredBodies)
+      deferred[d.function] = &d;
+    ast::Function *fn = nullptr;
+    const ::ptx::DeferredBody *fnBody = nullptr;
     std::string names;
-    for (const ast::Function &f : module_.functions) {
-      if (!f.is_entry || !f.body)
+    for (size_t i = 0; i < module_.functions.size(); ++i) {
+      ast::Function &f = module_.functions[i];
+      if (!f.is_entry || (!f.body && !deferred[i]))
         continue;
       names += (names.empty() ? "" : ", ") + f.name;
-      if ((o_.kernel.empty() && !fn) || f.name == o_.kernel)
+      if ((o_.kernel.empty() && !fn) || f.name == o_.kernel) {
         fn = &f;
+        fnBody = deferred[i];
+      }
     }
     if (!fn)
       return fail({1, 1}, o_.kernel.empty() ? "no .entry kernel with a body in this file"
                                             : "no kernel '" + o_.kernel + "' (kernels: " +
                                                   (names.empty() ? "none" : names) + ")");
+    if (fnBody) {
+      ::ptx::BodyParseResult body = ::ptx::parseDeferredBody(src_, *fnBody);
+      for (const ::ptx::SyntaxError &e : body.errors)
+        error(r_.diagnostics, e.loc, e.message);
+      if (!body.errors.empty()) {
+        r_.status = Status::Error;
+        return false;
+      }
+      fn->body = std::move(body.body);
+    }
     k_ = kernel::decodeKernel(module_, *fn, r_.diagnostics);
     if (!k_)
       return fail(fn->loc, "kernel '" + fn->name + "' cannot be checked");
