@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
+# (Ninja where installed, as scripts/test.sh explains.)
+if command -v ninja >/dev/null; then export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Ninja}"; fi
 CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DP2A_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j2 --target ptx_fuzzer
 corpus="build-fuzz/corpus"

@@ -5,6 +5,12 @@ cd "$(dirname "$0")/.."
 stage() { echo "== $(date -u +%H:%M:%S) $*"; }
 stage setup
 bash scripts/setup.sh
+# Ninja where it is installed (scripts/setup.sh installs it): the folder
+# libraries are unity builds of one to three files each, and Make builds a
+# library's objects only once the libraries below it are linked, which left
+# one of the two cores idle for much of the build. (A tree configured before
+# keeps its generator.)
+if command -v ninja >/dev/null; then export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Ninja}"; fi
 stage release build
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j2
