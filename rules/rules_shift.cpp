@@ -26,7 +26,6 @@ Form shfForm(ShfDir d, ShfMode m) {
   return f;
 }
 
-
 void addShf(std::vector<Rule> &out) {
   const Expr c = src(2, "c");
   // ---- shf.r.wrap: exactly v_alignbit_b32 (which reads S2[4:0] = c & 31).
