@@ -38,7 +38,13 @@ Rule fnsSearchRule() {
   //  - the direction fixed (sgn, written by instruction 0, and offset's sign);
   //  - the search path fixed: the sign of each level's v_bcnt result
   //    (instructions 8, 12, 16, 20, 24), i.e. the answer i's five bits, so that
-  //    every v_bfe_u32 width is a constant.
+  //    every v_bfe_u32 width is a constant;
+  //  - and, implied by the path but stated as values so that Z3's
+  //    preprocessing substitutes them before bit-blasting, each level's
+  //    candidate width (instructions 10, 14, 18, 22) and i so far
+  //    (instructions 9, 13, 17, 21, 25). Without them the template's popcounts
+  //    were separate adder circuits that the SAT solver had to prove equal to
+  //    the semantics' (2-8 s for the cases ending at positions 25-31).
   // offset == 0 is one more case: 1 + 2 x 32 cases, checked to cover every input.
   r.proofCases = [](const std::vector<BV> &s, const std::vector<BV> &written) {
     const unsigned levelCount[5] = {8, 12, 16, 20, 24}; // path bit 4, 3, 2, 1, 0
@@ -52,6 +58,14 @@ Rule fnsSearchRule() {
         for (unsigned k = 0; k < 5; ++k) {
           const BV bit = written[levelCount[k]].extract(31, 31);
           c = c & (((path >> (4 - k)) & 1) ? bit : ~bit);
+        }
+        c = c & written[9].eq(written[9].lit(path >> 4));
+        for (unsigned m = 0; m < 4; ++m) { // levels k = 8, 4, 2, 1 (k = 1 << lg)
+          const unsigned lg = 3 - m;
+          const uint64_t cand = ((path >> (lg + 1)) << (lg + 1)) | (1u << lg);
+          const BV &candWritten = written[10 + 4 * m], &iWritten = written[13 + 4 * m];
+          c = c & candWritten.eq(candWritten.lit(cand));
+          c = c & iWritten.eq(iWritten.lit(path >> lg));
         }
         cases.push_back(c);
       }

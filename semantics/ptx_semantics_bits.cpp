@@ -146,11 +146,13 @@ BV bfind(bool isSigned, bool shiftamt, const BV &in) {
 // semantics tests check this against a direct walk over the mask.)
 BV fns(const BV &mask, const BV &base, const BV &offset) {
   BV notFound = mask.lit(0xffffffffu);
-  BV base5 = base & base.lit(31);
-  BV atBase = BV::ite(bitAtIndex(mask, base5), base, notFound); // offset == 0
-  BV down = bitAt(offset, 31);                                 // offset < 0
-  // 31 - base5 written as the 5-bit complement of base (the same number).
-  BV x = BV::ite(down, brev(mask).lshr(~base & base.lit(31)), mask.lshr(base5));
+  BV atBase = BV::ite(bitAtIndex(mask, base & base.lit(31)), base, notFound); // offset == 0
+  BV down = bitAt(offset, 31);                                                // offset < 0
+  // The shifts by base[4:0] and by 31 - base[4:0] (its 5-bit complement) are
+  // written as AMD's shift amounts are (amd_ops.cpp, S0[4:0]), so that the
+  // proof of fns.b32/bcnt-search (rules_fns.cpp) finds the same X terms on
+  // both sides: half its solving time.
+  BV x = BV::ite(down, brev(mask).lshr((~base).extract(4, 0).zext(32)), mask.lshr(base.extract(4, 0).zext(32)));
   BV n = BV::ite(down, offset.lit(0) - offset, offset); // |offset|; 0x80000000 stays 2^31
   BV result = notFound;
   for (unsigned i = 0; i < 32; ++i) {
