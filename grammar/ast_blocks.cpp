@@ -34,12 +34,15 @@ using Names = std::map<std::string, std::string>;
 struct Declared {
   std::map<std::string, unsigned> plain;
   std::vector<std::pair<std::string, uint32_t>> ranges;
+  const std::function<unsigned(const std::string &)> *outside = nullptr;
 
-  // How many declarations name `n`: plain ones, and ranges that cover it
-  // (%r<5> declares %r0..%r4).
+  // How many declarations name `n`: plain ones, ranges that cover it
+  // (%r<5> declares %r0..%r4), and those outside the body.
   unsigned count(const std::string &n) const {
     auto it = plain.find(n);
     unsigned c = it == plain.end() ? 0 : it->second;
+    if (outside && *outside)
+      c += (*outside)(n);
     for (const auto &[prefix, size] : ranges) {
       if (n.size() <= prefix.size() || n.compare(0, prefix.size(), prefix) != 0)
         continue;
@@ -131,11 +134,10 @@ bool needsRenaming(const Block &b, bool nested, const Declared &declared) {
 } // namespace
 
 const Block &scopeBlockRegisters(const Block &body, std::optional<Block> &renamed,
-                                 const std::vector<std::string> &outerNames) {
+                                 const std::function<unsigned(const std::string &)> &declaredOutside) {
   Declared declared;
   collect(body, declared);
-  for (const std::string &n : outerNames)
-    ++declared.plain[n];
+  declared.outside = &declaredOutside;
   renamed.reset();
   if (!needsRenaming(body, false, declared))
     return body;

@@ -3,6 +3,7 @@
 
 #include "grammar/ast.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,12 +24,14 @@ std::vector<const Statement *> flatten(const Block &body);
 // under a name declared more than once in the function is renamed to
 // `NAME#B` (B numbers the blocks in source order), along with every use
 // inside that block. A name counts as declared by ranges that cover it
-// (`%r<5>` declares `%r1`), by variables, and by `outerNames` (parameters,
-// module variables) the block register shadows. Names declared once keep
+// (`%r<5>` declares `%r1`), by variables, and by the declarations outside
+// the body (parameters, module variables) that `declaredOutside` counts: it
+// is asked only about names blocks declare, so a module's thousands of
+// variables are not listed for every body. Names declared once keep
 // their spelling; ranges declared inside blocks are not renamed. Where no
 // name needs renaming it returns `body` itself (no copy: a big kernel's
 // statements are most of the syntax tree) and leaves `renamed` empty.
 const Block &scopeBlockRegisters(const Block &body, std::optional<Block> &renamed,
-                                 const std::vector<std::string> &outerNames = {});
+                                 const std::function<unsigned(const std::string &)> &declaredOutside = {});
 
 } // namespace ptx::ast

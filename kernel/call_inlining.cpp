@@ -64,12 +64,8 @@ struct InlinedSizes {
     return n;
   }
   size_t callee(const ast::Instruction &call, size_t depth) {
-    if (!functions) {
-      functions.emplace();
-      for (const ast::Function &f : m.functions)
-        if (!f.is_entry && f.body)
-          functions->try_emplace(f.name, &f);
-    }
+    if (!functions)
+      functions = functionsWithBody(m);
     for (const ast::Operand &o : call.operands) {
       if (o.kind != ast::Operand::Kind::Symbol)
         continue;
@@ -92,6 +88,17 @@ struct InlinedSizes {
 size_t inlinedStatementEstimate(const ast::Module &m, const ast::Block &body) {
   InlinedSizes sizes(m);
   return sizes.count(body, 0);
+}
+
+const Decoder::ScopedBody &Decoder::scopedBody(const ast::Function &f) {
+  std::unique_ptr<ScopedBody> &known = scopedBodies_[&f];
+  if (!known) {
+    known = std::make_unique<ScopedBody>();
+    const ast::Block &body = ::ptx::ast::scopeBlockRegisters(
+        *f.body, known->renamed, [&](const std::string &name) { return outside_.count(f, name); });
+    known->statements = ::ptx::ast::flatten(body);
+  }
+  return *known;
 }
 
 void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string &full) {
@@ -120,10 +127,10 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
     return;
   if (k != ops.size())
     return unsupportedForm(in, full, "unexpected operands after the argument list (a prototype: indirect calls are not supported)");
-  const ast::Function *f = nullptr;
-  for (const ast::Function &g : m_.functions)
-    if (g.name == callee.name && !g.is_entry && g.body)
-      f = &g;
+  if (!functions_)
+    functions_ = functionsWithBody(m_);
+  const auto found = functions_->find(callee.name);
+  const ast::Function *f = found == functions_->end() ? nullptr : found->second;
   if (!f && callee.name == "__assertfail" && args.size() == 5 && results.empty()) {
     // CUDA's assert(): __assertfail(message, file, line, function, charSize)
     // in the CUDA runtime, which prints and aborts the kernel (a trap). The
@@ -226,9 +233,7 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
     rn.symbols[formals[i]] = args[i];
   for (size_t i = 0; i < formalResults.size(); ++i)
     rn.symbols[formalResults[i]] = results[i];
-  std::optional<ast::Block> renamed;
-  const ast::Block &calleeBody = ::ptx::ast::scopeBlockRegisters(*f->body, renamed, namesOutsideBody(m_, *f));
-  const std::vector<const ast::Statement *> stmts = ::ptx::ast::flatten(calleeBody);
+  const std::vector<const ast::Statement *> &stmts = scopedBody(*f).statements;
   for (const ast::Statement *st : stmts) {
     if (const ast::Label *l = std::get_if<ast::Label>(st))
       rn.symbols[l->name] = tag + l->name;

@@ -7,7 +7,10 @@
 
 #include "kernel/decoder_support.hpp"
 
+#include <llvm/ADT/DenseMap.h>
+
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -26,7 +29,7 @@ inline constexpr size_t kMaxCallDepth = 16;
 class Decoder {
 public:
   Decoder(const ast::Module &m, const ast::Function &f, Diagnostics &diags, bool partial)
-      : m_(m), f_(f), diags_(diags), partial_(partial) {}
+      : m_(m), f_(f), outside_(m), diags_(diags), partial_(partial) {}
 
   std::optional<Kernel> run();
 
@@ -149,9 +152,18 @@ private:
 
   const ast::Module &m_;
   const ast::Function &f_;
-  // f_'s body with block-scoped registers renamed apart, where any need it
-  // (scopeBlockRegisters; the statements decoded point into it).
-  std::optional<ast::Block> renamedBody_;
+  NamesOutsideBody outside_;
+  // The bodies of f_ or of a function inlined here, with block-scoped
+  // registers renamed apart (scopeBlockRegisters), and flattened: made once
+  // per function, however often it is called.
+  struct ScopedBody {
+    std::optional<ast::Block> renamed; // where any register needed renaming
+    std::vector<const ast::Statement *> statements;
+  };
+  const ScopedBody &scopedBody(const ast::Function &f);
+  llvm::DenseMap<const ast::Function *, std::unique_ptr<ScopedBody>> scopedBodies_;
+  // The module's functions with a body, by name: listed at the first call.
+  std::optional<llvm::StringMap<const ast::Function *>> functions_;
   Diagnostics &diags_;
   bool partial_ = false;
   Kernel k_;

@@ -171,13 +171,28 @@ std::optional<std::pair<Special, unsigned>> specialOf(const ast::Operand &o) {
   return std::nullopt;
 }
 
-std::vector<std::string> namesOutsideBody(const ast::Module &m, const ast::Function &f) {
-  std::vector<std::string> names;
-  for (const std::vector<ast::Declaration> *ds : {&f.params, &f.returns, &m.globals})
+NamesOutsideBody::NamesOutsideBody(const ast::Module &m) {
+  for (const ast::Declaration &d : m.globals)
+    for (const ast::Declarator &dr : d.declarators)
+      ++moduleVariables_[dr.name];
+}
+
+unsigned NamesOutsideBody::count(const ast::Function &f, const std::string &name) const {
+  auto it = moduleVariables_.find(name);
+  unsigned c = it == moduleVariables_.end() ? 0 : it->second;
+  for (const std::vector<ast::Declaration> *ds : {&f.params, &f.returns})
     for (const ast::Declaration &d : *ds)
       for (const ast::Declarator &dr : d.declarators)
-        names.push_back(dr.name);
-  return names;
+        c += dr.name == name;
+  return c;
+}
+
+llvm::StringMap<const ast::Function *> functionsWithBody(const ast::Module &m) {
+  llvm::StringMap<const ast::Function *> byName;
+  for (const ast::Function &f : m.functions)
+    if (!f.is_entry && f.body)
+      byName.insert_or_assign(f.name, &f);
+  return byName;
 }
 
 } // namespace p2a::kernel::detail

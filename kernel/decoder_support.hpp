@@ -6,6 +6,8 @@
 
 #include "kernel/kernel_ir.hpp"
 
+#include <llvm/ADT/StringMap.h>
+
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,8 +29,24 @@ std::optional<Variable> variableOf(const ::ptx::ast::Declaration &d, const ::ptx
 // A special register operand (%tid.x, %laneid, WARP_SZ, ...) and its dimension.
 std::optional<std::pair<Special, unsigned>> specialOf(const ::ptx::ast::Operand &o);
 
-// The names a register declared in one of f's blocks may shadow: f's
-// parameters (and results) and the module's variables.
-std::vector<std::string> namesOutsideBody(const ::ptx::ast::Module &m, const ::ptx::ast::Function &f);
+// The declarations a register declared in one of a function's blocks may
+// shadow (scopeBlockRegisters): the function's parameters (and results) and
+// the module's variables. The module's are counted once, here; a decoder
+// asks for every body it decodes, each inlined call's included, and a
+// module may hold thousands of variables (listing them per call made
+// inlining quadratic).
+class NamesOutsideBody {
+public:
+  explicit NamesOutsideBody(const ::ptx::ast::Module &m);
+  // How many of them, for f's body, name `name`.
+  unsigned count(const ::ptx::ast::Function &f, const std::string &name) const;
+
+private:
+  llvm::StringMap<unsigned> moduleVariables_;
+};
+
+// The module's functions that have a body, by name (a later definition of a
+// name replaces an earlier one).
+llvm::StringMap<const ::ptx::ast::Function *> functionsWithBody(const ::ptx::ast::Module &m);
 
 } // namespace p2a::kernel::detail

@@ -28,8 +28,7 @@ std::optional<Kernel> Decoder::run() {
     for (const ast::Declarator &dr : d.declarators)
       if (std::optional<Variable> v = variableOf(d, dr, diags_))
         k_.variables.push_back(*v);
-  const std::vector<const ast::Statement *> stmts =
-      ::ptx::ast::flatten(::ptx::ast::scopeBlockRegisters(*f_.body, renamedBody_, namesOutsideBody(m_, f_)));
+  const std::vector<const ast::Statement *> &stmts = scopedBody(f_).statements;
   declare(stmts);
   // (A statement per instruction, most often, inlined calls included: the
   // vector is not regrown and its statements moved several times over; see

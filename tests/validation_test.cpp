@@ -2196,6 +2196,16 @@ TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped regi
       }
     CHECK(seen == 1);
   }
+  {
+    // In both inlined copies of scoped_add, the block's x and shadowed_total
+    // are registers of their own (renamed apart once, for every call).
+    const std::optional<kernel::Kernel> k = decoded("callee_shadowing");
+    REQUIRE(k);
+    unsigned renamed = 0;
+    for (const auto &[name, type] : k->registers)
+      renamed += name.find("x#1") != std::string::npos || name.find("shadowed_total#1") != std::string::npos;
+    CHECK(renamed == 4);
+  }
   // Constants keep their bits: a 0d literal moved as a 64-bit integer, and
   // mov.pred's -1 as true.
   {
