@@ -171,15 +171,15 @@ std::optional<std::pair<Special, unsigned>> specialOf(const ast::Operand &o) {
   return std::nullopt;
 }
 
-NamesOutsideBody::NamesOutsideBody(const ast::Module &m) {
-  for (const ast::Declaration &d : m.globals)
-    for (const ast::Declarator &dr : d.declarators)
-      ++moduleVariables_[dr.name];
-}
-
-unsigned NamesOutsideBody::count(const ast::Function &f, const std::string &name) const {
-  auto it = moduleVariables_.find(name);
-  unsigned c = it == moduleVariables_.end() ? 0 : it->second;
+unsigned NamesOutsideBody::count(const ast::Function &f, const std::string &name) {
+  if (!moduleVariables_) {
+    moduleVariables_.emplace();
+    for (const ast::Declaration &d : m_.globals)
+      for (const ast::Declarator &dr : d.declarators)
+        ++(*moduleVariables_)[dr.name];
+  }
+  auto it = moduleVariables_->find(name);
+  unsigned c = it == moduleVariables_->end() ? 0 : it->second;
   for (const std::vector<ast::Declaration> *ds : {&f.params, &f.returns})
     for (const ast::Declaration &d : *ds)
       for (const ast::Declarator &dr : d.declarators)

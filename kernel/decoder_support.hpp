@@ -31,18 +31,20 @@ std::optional<std::pair<Special, unsigned>> specialOf(const ::ptx::ast::Operand 
 
 // The declarations a register declared in one of a function's blocks may
 // shadow (scopeBlockRegisters): the function's parameters (and results) and
-// the module's variables. The module's are counted once, here; a decoder
+// the module's variables. The module's are counted once, at the first
+// question (only a register declared in a nested block asks): a decoder
 // asks for every body it decodes, each inlined call's included, and a
 // module may hold thousands of variables (listing them per call made
 // inlining quadratic).
 class NamesOutsideBody {
 public:
-  explicit NamesOutsideBody(const ::ptx::ast::Module &m);
+  explicit NamesOutsideBody(const ::ptx::ast::Module &m) : m_(m) {}
   // How many of them, for f's body, name `name`.
-  unsigned count(const ::ptx::ast::Function &f, const std::string &name) const;
+  unsigned count(const ::ptx::ast::Function &f, const std::string &name);
 
 private:
-  llvm::StringMap<unsigned> moduleVariables_;
+  const ::ptx::ast::Module &m_;
+  std::optional<llvm::StringMap<unsigned>> moduleVariables_;
 };
 
 // The module's functions that have a body, by name (a later definition of a
