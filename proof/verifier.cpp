@@ -422,7 +422,9 @@ void pinDeterminedImmediates(const Rule &rule, std::vector<BV> &srcs, z3::contex
   }
 }
 
-ProofResult proveScenarios(const Rule &rule, bool high16Zeroed);
+// `twin`: the rule whose template's results stand for the PTX meaning
+// (Rule::sameResultAs), or null.
+ProofResult proveScenarios(const Rule &rule, bool high16Zeroed, const Rule *twin = nullptr);
 
 } // namespace
 
@@ -504,6 +506,22 @@ ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
       r.counterexample = *why;
       return r;
     }
+  const Rule *twin = nullptr;
+  if (!rule.sameResultAs.empty()) {
+    for (const Rule &r : rules::ruleTable())
+      if (r.name == rule.sameResultAs && r.form == rule.form && r.srcReqs == rule.srcReqs && r.servesTarget(t))
+        twin = &r;
+    ProofResult failed;
+    failed.status = ProofResult::Status::Failed;
+    if (!twin) {
+      failed.counterexample = "no rule " + rule.sameResultAs + " of the same form and operands for this target";
+      return failed;
+    }
+    if (proveRule(*twin, t).status != ProofResult::Status::Proved) {
+      failed.counterexample = "rule " + rule.sameResultAs + ", whose results this rule's are shown to equal, is not proved";
+      return failed;
+    }
+  }
   // The only target-dependent part of the model is what 16-bit VALU ops do
   // to bits 31:16 (zeroed on gfx9, kept on gfx10+); targets that share it
   // share the proof.
@@ -516,7 +534,7 @@ ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
   // Only the table's rules are cached (by address): a rule built elsewhere
   // (a test's deliberately wrong one) may reuse the address of another.
   if (!rules::inRuleTable(rule))
-    return proveScenarios(rule, high16Zeroed);
+    return proveScenarios(rule, high16Zeroed, twin);
   static std::mutex mu;
   static std::map<std::pair<const Rule *, bool>, ProofResult> cache;
   {
@@ -526,7 +544,7 @@ ProofResult proveRule(const Rule &rule, const targets::TargetInfo &t) {
       return it->second;
   }
   freshThreadContext();
-  ProofResult res = proveScenarios(rule, high16Zeroed);
+  ProofResult res = proveScenarios(rule, high16Zeroed, twin);
   std::lock_guard<std::mutex> lock(mu);
   cache.emplace(std::make_pair(&rule, high16Zeroed), res);
   return res;
@@ -582,7 +600,7 @@ bool signedProductIdentity() {
 
 namespace {
 
-ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
+ProofResult proveScenarios(const Rule &rule, bool high16Zeroed, const Rule *twin) {
   ProofResult res;
   for (const Scenario &sc : scenarios(rule)) {
     z3::context &ctx = threadContext();
@@ -624,7 +642,15 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
                            " instructions are not rule " + rule.lemma->rule + "'s template";
       return res;
     }
-    std::vector<BV> want = sem::evalPtx(rule.form, srcs);
+    std::vector<BV> want;
+    if (twin) {
+      Machine other(&ctx, *twin, sc, srcs, high16Zeroed, activeLane);
+      other.run();
+      for (unsigned i = 0; i < rule.form.numDsts(); ++i)
+        want.push_back(other.result(i));
+    } else {
+      want = sem::evalPtx(rule.form, srcs);
+    }
     z3::expr_vector goals(ctx);
     std::vector<BV> got;
     for (unsigned i = 0; i < want.size(); ++i) {
@@ -693,7 +719,7 @@ ProofResult proveScenarios(const Rule &rule, bool high16Zeroed) {
         return res;
       }
       r = checkQuery(*caseSolver);
-    } else if (!rule.proofCases) {
+    } else if (!rule.proofCases || twin) { // (a twin's cases are for the PTX meaning)
       r = checkQuery(solver);
     } else {
       std::vector<BV> cases = rule.proofCases(srcs, m.written());

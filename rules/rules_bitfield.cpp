@@ -187,6 +187,7 @@ void addBfe(std::vector<Rule> &out) {
   {
     Rule r = makeRule(u64, "mask-select-vopd", {A, A, A});
     r.target = gfx11plus();
+    r.sameResultAs = u64.name() + "/mask-select";
     u64Seq(r);
     r.seq.push_back(inst(Op::V_DUAL_CNDMASK_PAIR, D(), {I(0), T(3), VCC()}));
     r.restriction = std::string(u64Why) + ", both halves in one VOPD issue";
@@ -267,6 +268,7 @@ void addBfe(std::vector<Rule> &out) {
   {
     Rule r = makeRule(s64, "sar-select-vopd", {A, A, A});
     r.target = gfx11plus();
+    r.sameResultAs = s64.name() + "/sar-select";
     s64Seq(r);
     r.seq.push_back(inst(Op::V_DUAL_CNDMASK_PAIR, D(), {I(0), T(4), VCC()}));
     r.restriction = "64-bit shifts read 6 bits: shift right arithmetically by min(pos, 63), sign-extend with "
@@ -408,6 +410,7 @@ void addBfi(std::vector<Rule> &out) {
   {
     Rule r = makeRule(b64, "mask-select-vopd", {A, A, A, A});
     r.target = gfx11plus();
+    r.sameResultAs = b64.name() + "/mask-select";
     b64Seq(r);
     r.seq.push_back(inst(Op::V_DUAL_CNDMASK_PAIR, T(4), {I(0), T(2), VCC()}));
     r.seq.push_back(inst(Op::V_BFI_B32, D(0, Part::Lo), {T(4, Part::Lo), T(3, Part::Lo), S(1, Part::Lo)}));

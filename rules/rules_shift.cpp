@@ -258,6 +258,7 @@ void addShlShr(std::vector<Rule> &out) {
       }
       if (w == 64) {
         Rule r = makeRule(f, "select-vopd", {A, R});
+        r.sameResultAs = f.name() + "/select";
         r.target = {"gfx11+", [](const targets::TargetInfo &t) { return t.generation >= targets::Generation::GFX11; }};
         r.temps = {TempKind::V64};
         r.seq = {inst(native, T(0), {S(1), S(0)}), inst(Op::V_CMP_GT_U32, VCC(), {I(W), S(1)}),

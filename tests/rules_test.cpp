@@ -521,6 +521,29 @@ TEST_CASE("mul.hi.s64 is proved from the unsigned rule as a lemma; wrong correct
                 p.counterexample);
 }
 
+TEST_CASE("a VOPD twin is proved equal to its rule's template; a wrong twin or a missing rule is refuted") {
+  using namespace rules::dsl;
+  const targets::TargetInfo &gfx1100 = *targets::findTarget("gfx1100");
+  rules::Rule vopd = ruleNamed("bfe.s64/sar-select-vopd");
+  REQUIRE(vopd.sameResultAs == "bfe.s64/sar-select");
+  const verify::ProofResult proved = verify::proveRule(vopd, gfx1100);
+  CHECK_MESSAGE(proved.status == verify::ProofResult::Status::Proved, proved.counterexample);
+  // Selecting -1 instead of 0 for len = 0: the twin computes something else.
+  rules::Rule wrong = vopd;
+  wrong.name = "broken-twin";
+  wrong.seq.back() = inst(Op::V_DUAL_CNDMASK_PAIR, D(), {I(~0ull), T(4), VCC()});
+  const verify::ProofResult refuted = verify::proveRule(wrong, gfx1100);
+  CHECK(refuted.status == verify::ProofResult::Status::Failed);
+  CHECK_MESSAGE(refuted.counterexample.find("c=0x0") != std::string::npos, refuted.counterexample);
+  rules::Rule orphan = vopd;
+  orphan.name = "orphan-twin";
+  orphan.sameResultAs = "bfe.s64/no-such-rule";
+  const verify::ProofResult missing = verify::proveRule(orphan, gfx1100);
+  CHECK(missing.status == verify::ProofResult::Status::Failed);
+  CHECK_MESSAGE(missing.counterexample.find("no rule bfe.s64/no-such-rule") != std::string::npos,
+                missing.counterexample);
+}
+
 TEST_CASE("every form translates on every target and computes the PTX result") {
   std::mt19937_64 rng(12345);
   const std::vector<uint64_t> edges = {0, 1, 31, 32, 33, 63, 64, 0x80000000ull, 0xffffffffull,
