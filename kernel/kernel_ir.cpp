@@ -1,4 +1,5 @@
 #include "kernel/kernel_ir.hpp"
+#include "kernel/analysis/work_counter.hpp"
 
 #include "grammar/ast_blocks.hpp"
 #include "semantics/bitvec.hpp"
@@ -32,9 +33,13 @@ const Param *Kernel::param(const std::string &n) const {
 }
 
 const Variable *Kernel::variable(const std::string &n) const {
-  for (const Variable &v : variables)
-    if (v.name == n)
-      return &v;
+  // (A scan, counted: a loop over many variables must index them instead.)
+  for (size_t i = 0; i < variables.size(); ++i)
+    if (variables[i].name == n) {
+      countWork(i + 1);
+      return &variables[i];
+    }
+  countWork(variables.size());
   return nullptr;
 }
 

@@ -84,7 +84,7 @@ void Lowering::lowerMemory(const Stmt &s) {
       !(s.space == Space::Param && !s.baseIsSymbol))
     return unsupported(s, std::string(s.kind == Stmt::Kind::Load ? "ld." : "st.") + kernel::spaceName(s.space));
   const int64_t limit = int64_t(1) << (t_.global_offset_bits - 1);
-  const kernel::Variable *var = s.baseIsSymbol ? k_.variable(s.base) : nullptr;
+  const kernel::Variable *var = s.baseIsSymbol ? variableNamed(s.base) : nullptr;
   if (s.baseIsSymbol && (!var || (var->space != Space::Const && var->space != Space::Global)))
     return unsupported(s, "addressing the variable '" + s.base + "'");
   if (s.baseIsSymbol && s.offset >= 0) {

@@ -130,7 +130,7 @@ void Lowering::lower(const Stmt &s) {
       return;
     }
     if (!offset) {
-      const kernel::Variable *v = k_.variable(s.symbol);
+      const kernel::Variable *v = variableNamed(s.symbol);
       if (!v || (v->space != Space::Const && v->space != Space::Global) || s.regWidth != 64)
         return unsupported(s, "taking the address of '" + s.symbol + "'");
       const unsigned d = reg(s.dst, 64), sg = variableAddress(s.symbol);
@@ -361,7 +361,7 @@ void Lowering::lowerCvta(const Stmt &s) {
       lo = mir::immOperand(it->second);
       hi = mir::immOperand(0);
     } else {
-      const kernel::Variable *v = k_.variable(s.symbol);
+      const kernel::Variable *v = variableNamed(s.symbol);
       if (!v || (v->space != Space::Const && v->space != Space::Global))
         return unsupported(s, "cvta of '" + s.symbol + "'");
       const unsigned sg = variableAddress(s.symbol);
@@ -393,13 +393,22 @@ unsigned Lowering::variableAddress(const std::string &name) {
 }
 
 void Lowering::emitVariable(const std::string &name) {
-  for (const kernel::Variable &v : out_.variables)
-    if (v.name == name)
-      return;
-  const kernel::Variable &v = *k_.variable(name);
+  if (!emittedVariables_.insert(name).second)
+    return;
+  const kernel::Variable &v = *variableNamed(name);
   out_.variables.push_back(v);
   for (const kernel::Variable::Address &a : v.addresses) // what its initializer points to comes along
     emitVariable(a.symbol);
+}
+
+const kernel::Variable *Lowering::variableNamed(const std::string &name) {
+  if (!variablesByName_) {
+    variablesByName_.emplace();
+    for (const kernel::Variable &v : k_.variables)
+      variablesByName_->try_emplace(v.name, &v);
+  }
+  auto it = variablesByName_->find(name);
+  return it == variablesByName_->end() ? nullptr : it->second;
 }
 
 unsigned Lowering::zeroVgpr() {
