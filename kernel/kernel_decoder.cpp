@@ -88,16 +88,11 @@ void Decoder::declare(const std::vector<const ast::Statement *> &stmts) {
 
 void Decoder::reportUnreadableVariables() {
   // An address in an initializer must name a .global or .const variable
-  // (a function's address would need indirect calls). (The variables by
-  // name, first of a name first, as Kernel::variable finds them: a table
-  // of thousands of addresses looks each one up.)
-  llvm::StringMap<const Variable *> byName;
-  for (const Variable &v : k_.variables)
-    byName.try_emplace(v.name, &v);
+  // (a function's address would need indirect calls).
+  const VariableIndex byName(k_.variables);
   for (Variable &v : k_.variables)
     for (const Variable::Address &a : v.addresses) {
-      const auto found = byName.find(a.symbol);
-      const Variable *target = found == byName.end() ? nullptr : found->second;
+      const Variable *target = byName.find(a.symbol);
       if (!target || (target->space != Space::Global && target->space != Space::Const)) {
         v.initError = "the initializer of '" + v.name + "' holds the address of '" + a.symbol +
                       "', which is no .global or .const variable (function addresses are not supported)";

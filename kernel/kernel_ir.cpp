@@ -43,6 +43,16 @@ const Variable *Kernel::variable(const std::string &n) const {
   return nullptr;
 }
 
+VariableIndex::VariableIndex(const std::vector<Variable> &variables) {
+  for (const Variable &v : variables)
+    byName_.try_emplace(v.name, &v);
+}
+
+const Variable *VariableIndex::find(llvm::StringRef name) const {
+  auto it = byName_.find(name);
+  return it == byName_.end() ? nullptr : it->second;
+}
+
 
 SegmentLayout layoutSegment(const Kernel &k, Space space) {
   SegmentLayout l;

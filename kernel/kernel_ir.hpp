@@ -12,6 +12,8 @@
 #include "ptx/ptx_decoder.hpp"
 #include "ptx/ptx_ir.hpp"
 
+#include <llvm/ADT/StringMap.h>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -169,6 +171,19 @@ struct Stmt {
   bool inserted = false;
 };
 
+// A kernel's variables by name, for a loop that looks many up (a table of
+// thousands of variables' addresses; Kernel::variable scans): the same
+// answer, the first variable of a name. Made from the vector as it is, and
+// valid while no variable is added or removed.
+class VariableIndex {
+public:
+  explicit VariableIndex(const std::vector<Variable> &variables);
+  const Variable *find(llvm::StringRef name) const;
+
+private:
+  llvm::StringMap<const Variable *> byName_;
+};
+
 // Launch bounds a kernel declares (PTX ISA 11.4 "Performance-Tuning
 // Directives"): 0 where absent.
 struct LaunchBounds {
@@ -200,6 +215,7 @@ struct Kernel {
   size_t sourceOf(size_t i) const { return sourceIndex.empty() ? i : sourceIndex[i]; }
 
   const Param *param(const std::string &n) const;
+  // The first variable of that name, or null: a scan (see VariableIndex).
   const Variable *variable(const std::string &n) const;
   // The declared width of register `r` (0 where it has none).
   unsigned registerWidth(const std::string &r) const {

@@ -34,7 +34,6 @@
 #include "isel/regalloc.hpp"
 #include "isel/selector.hpp"
 
-#include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/StringSet.h>
 
 #include <algorithm>
@@ -118,10 +117,9 @@ private:
   // A module variable into out_.variables, once, with the variables its
   // initializer holds addresses of (statement_lowering.cpp).
   void emitVariable(const std::string &name);
-  // k_'s variable of that name (the first), or null: Kernel::variable's
-  // answer from an index made at the first question. A module may hold
-  // thousands of variables, and a table of their addresses looks each one
-  // up (Kernel::variable's scan made that quadratic).
+  // k_.variable(name) from an index made at the first question: a table of
+  // thousands of variables' addresses looks each one up (the scan made that
+  // quadratic).
   const kernel::Variable *variableNamed(const std::string &name);
   void assemble();          // fn_.code as text, the descriptor and metadata (abi.cpp)
   // The IR after `step` into out_.irDump, if Options::printAfter names it (ir_dump.cpp).
@@ -507,8 +505,8 @@ private:
   std::vector<std::vector<unsigned>> minEdge_[2];
   std::vector<unsigned> barriersBefore_, backEnteredBefore_;
   kernel::UniformValues uniform_;               // registers with one value per wave (uniform_values.hpp)
-  std::optional<llvm::StringMap<const kernel::Variable *>> variablesByName_; // (variableNamed)
-  llvm::StringSet<> emittedVariables_;                                      // out_.variables' names
+  std::optional<kernel::VariableIndex> variablesByName_; // (variableNamed)
+  llvm::StringSet<> emittedVariables_;                   // out_.variables' names
   std::optional<kernel::RegisterNumbering> registerIds_; // k_'s registers by id, made on first use
   std::vector<size_t> readCounts_;              // register id -> reads of it (predicateReaders)
   std::vector<unsigned> blockOf_, blockStart_, maskVreg_;

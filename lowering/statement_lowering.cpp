@@ -402,13 +402,9 @@ void Lowering::emitVariable(const std::string &name) {
 }
 
 const kernel::Variable *Lowering::variableNamed(const std::string &name) {
-  if (!variablesByName_) {
-    variablesByName_.emplace();
-    for (const kernel::Variable &v : k_.variables)
-      variablesByName_->try_emplace(v.name, &v);
-  }
-  auto it = variablesByName_->find(name);
-  return it == variablesByName_->end() ? nullptr : it->second;
+  if (!variablesByName_)
+    variablesByName_.emplace(k_.variables);
+  return variablesByName_->find(name);
 }
 
 unsigned Lowering::zeroVgpr() {

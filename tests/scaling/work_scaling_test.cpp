@@ -1,9 +1,10 @@
 // Near-linear translation (issue 18): doubling a generated kernel (or a
 // module of many functions and variables, or of many variables in a table of
-// addresses) must not more than triple the work of translating it. Work is counted, not timed:
-// the bytes and the number of allocations the translation makes (this
-// program replaces the global operator new to count them), and the steps of
-// the size-dependent loops of the analyses (kernel::workSteps). A dense
+// addresses) must not more than triple the work of translating it. Work is
+// counted, not timed: the bytes and the number of allocations the
+// translation makes (this program replaces the global operator new to count
+// them), and the steps of the size-dependent loops of the analyses
+// (kernel::workSteps; Kernel::variable's scan counts too). A dense
 // block x block or block x register table, a copy per block of something
 // kernel-sized, grows four times when the kernel doubles; so does any
 // per-statement scan that allocates. Built only without sanitizers (they
@@ -137,13 +138,13 @@ struct Work {
   unsigned long long bytes, count, steps;
 };
 
-Work translate(std::string (*generate)(unsigned), unsigned sections, p2a::cost::CostModel &costs) {
-  const std::string text = generate(sections);
+Work translate(std::string (*generate)(unsigned), unsigned size, p2a::cost::CostModel &costs) {
+  const std::string text = generate(size);
   const unsigned long long b0 = gBytes, c0 = gCount, s0 = p2a::kernel::workSteps;
   p2a::module::ModuleResult r = p2a::module::translateModule(text, p2a::targets::defaultTarget(), costs);
   const Work w{gBytes - b0, gCount - c0, p2a::kernel::workSteps - s0};
   if (!r.ok) {
-    std::fprintf(stderr, "the generated module of size %u does not translate:\n", sections);
+    std::fprintf(stderr, "the generated module of size %u does not translate:\n", size);
     for (const p2a::Diagnostic &d : r.diagnostics)
       std::fprintf(stderr, "  %u:%u: %s\n", d.loc.line, d.loc.col, d.message.c_str());
     std::exit(1);
