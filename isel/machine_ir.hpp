@@ -8,6 +8,8 @@
 #include "ptx/ptx_ir.hpp"
 #include "rules/rule.hpp"
 
+#include <llvm/ADT/StringMap.h>
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -207,9 +209,10 @@ struct Function {
     vregNames.push_back(std::move(name));
   }
   // PTX register (or the lowering's named value) -> vreg. (Hashed: looked up
-  // per operand, never walked in order.)
-  std::unordered_map<std::string, unsigned> ptxRegs;
-  std::map<std::string, unsigned> scalarHomes;    // uniform PTX register -> its ScalarHome vreg
+  // per operand, never walked in order; see ptx::RegisterTypes for why a
+  // StringMap.)
+  llvm::StringMap<unsigned> ptxRegs;
+  std::map<std::string, unsigned, std::less<>> scalarHomes; // uniform PTX register -> its ScalarHome vreg
   // (lo, hi): hi must follow lo, lo even; for two V64 vregs, hi at lo + 2
   // (a 128-bit operand: global_atomic_cmpswap_x2's {new, compare}).
   std::vector<std::pair<unsigned, unsigned>> pairs;

@@ -387,14 +387,20 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
   mir::Function &trial = fn;
   const size_t vregsBefore = fn.vregs.size(), pairsBefore = fn.pairs.size();
   auto rollback = [&] {
+    // The bindings made since the checkpoint are those of its new vregs
+    // (vregFor and homeFor bind a new vreg's own PTX name): found by name,
+    // not by a walk of every binding the kernel has.
+    for (unsigned v = static_cast<unsigned>(vregsBefore); v < fn.vregs.size(); ++v) {
+      const std::string &name = fn.ptxName(v);
+      if (name.empty())
+        continue;
+      if (auto it = fn.ptxRegs.find(name); it != fn.ptxRegs.end() && it->second == v)
+        fn.ptxRegs.erase(it);
+      if (auto it = fn.scalarHomes.find(name); it != fn.scalarHomes.end() && it->second == v)
+        fn.scalarHomes.erase(it);
+    }
     fn.vregs.resize(vregsBefore);
     fn.pairs.resize(pairsBefore);
-    auto dropNew = [&](auto &names) {
-      for (auto it = names.begin(); it != names.end();)
-        it = it->second >= vregsBefore ? names.erase(it) : std::next(it);
-    };
-    dropNew(fn.ptxRegs);
-    dropNew(fn.scalarHomes);
     return false;
   };
   Binder b{rule, inst, trial, toScalarHomes, {}, {}};

@@ -218,7 +218,7 @@ struct Kernel {
   // The first variable of that name, or null: a scan (see VariableIndex).
   const Variable *variable(const std::string &n) const;
   // The declared width of register `r` (0 where it has none).
-  unsigned registerWidth(const std::string &r) const {
+  unsigned registerWidth(llvm::StringRef r) const {
     auto t = registers.find(r);
     return t == registers.end() ? 0 : t->second.width;
   }

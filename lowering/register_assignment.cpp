@@ -127,7 +127,7 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   const size_t n = k_.body.size();
   const unsigned nv = static_cast<unsigned>(fn_.vregs.size());
   regalloc::LiveIntervals iv{std::vector<long>(nv, -1), std::vector<long>(nv, -1)};
-  auto vregOf = [&](const std::string &r) -> long {
+  auto vregOf = [&](llvm::StringRef r) -> long {
     auto it = fn_.ptxRegs.find(r);
     if (it == fn_.ptxRegs.end() || inPlace_.count(it->second))
       return -1;
@@ -135,7 +135,7 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   };
   // A uniform register's SGPR home holds its value wherever the register
   // does: the same liveness (scalar writers are unguarded).
-  auto homeVreg = [&](const std::string &r) -> long {
+  auto homeVreg = [&](llvm::StringRef r) -> long {
     auto it = fn_.scalarHomes.find(r);
     return it == fn_.scalarHomes.end() || fn_.vregs[it->second].cls == mir::RegClass::Mask ? -1 : long(it->second);
   };

@@ -121,14 +121,15 @@ void Lowering::readUniformsInPlace() {
     }
   // A register (or half of one) no instruction reads any more needs no
   // VGPR copy: the moves that made it go.
-  std::set<std::pair<unsigned, Part>> stillRead;
+  // (Per vreg, a bit per part read: the body's every operand is visited.)
+  std::vector<unsigned char> partsRead(fn_.vregs.size(), 0);
+  auto bit = [](Part p) { return static_cast<unsigned char>(1u << static_cast<unsigned>(p)); };
   auto read = [&](unsigned v, Part p) {
-    if (p == Part::Whole) {
-      stillRead.insert({v, Part::Lo});
-      stillRead.insert({v, Part::Hi});
-    }
-    stillRead.insert({v, p});
+    if (p == Part::Whole)
+      partsRead[v] |= bit(Part::Lo) | bit(Part::Hi);
+    partsRead[v] |= bit(p);
   };
+  auto stillRead = [&](unsigned v, Part p) { return (partsRead[v] & bit(p)) != 0; };
   for (const mir::LoweredInst &li : fn_.body)
     for (const MInst &mi : li.insts)
       for (const MOperand &o : mi.srcs)
@@ -140,8 +141,7 @@ void Lowering::readUniformsInPlace() {
         }
   std::map<unsigned, bool> unread; // per register read in place: nothing reads its VGPR copy any more
   for (const auto &[v, sg] : byVreg) {
-    const bool none = !stillRead.count({v, Part::Lo}) && !stillRead.count({v, Part::Hi}) &&
-                      !stillRead.count({v, Part::Whole});
+    const bool none = !stillRead(v, Part::Lo) && !stillRead(v, Part::Hi) && !stillRead(v, Part::Whole);
     unread.emplace(v, none);
     if (none) {
       inPlace_.emplace(v, sg);
@@ -160,7 +160,7 @@ void Lowering::readUniformsInPlace() {
                                    return false;
                                  auto u = unread.find(mi.dst.vreg);
                                  if (u == unread.end() ||
-                                     !(u->second || (mi.dst.part != Part::Whole && !stillRead.count({u->first, mi.dst.part}))))
+                                     !(u->second || (mi.dst.part != Part::Whole && !stillRead(u->first, mi.dst.part))))
                                    return false;
                                  first = first ? std::min(*first, u->first) : u->first;
                                  return true;

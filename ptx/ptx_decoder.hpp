@@ -4,6 +4,8 @@
 #include "ptx/diagnostic.hpp"
 #include "ptx/ptx_ir.hpp"
 
+#include <llvm/ADT/StringMap.h>
+
 #include <map>
 #include <unordered_map>
 #include <optional>
@@ -41,8 +43,11 @@ uint64_t truncatedConstant(const ::ptx::ast::Operand &o, unsigned width, const s
 
 // Register types from `.reg` declarations (ranges expanded), for typing checks.
 // (Hashed: looked up per operand, never walked in an order that matters; a
-// `%r<2000>` range is 2,000 entries.)
-using RegisterTypes = std::unordered_map<std::string, RegisterType>;
+// `%r<2000>` range is 2,000 entries. A StringMap: it compares full hashes
+// before names and keeps each entry in one allocation, where an
+// unordered_map's chains cost a cache miss a node in kernels of 100k
+// registers.)
+using RegisterTypes = llvm::StringMap<RegisterType>;
 // The most registers one function may declare, one range or all together.
 inline constexpr size_t kMaxDeclaredRegisters = size_t(1) << 20;
 // `floats`: whether .f16/.f32/.f64 registers are kept (as bits of their width:

@@ -7,16 +7,15 @@ RegisterNumbering::RegisterNumbering(const Kernel &k) {
   readStart_.reserve(n + 1);
   writeStart_.reserve(n + 1);
   // (Sized up front: growing the map rehashes every name again.)
-  ids_.reserve(static_cast<unsigned>(k.registers.size() + 16));
+  ids_ = llvm::StringMap<unsigned, llvm::BumpPtrAllocator>(static_cast<unsigned>(k.registers.size() + 16));
   names_.reserve(k.registers.size() + 16);
   readIds_.reserve(2 * n);
   writeIds_.reserve(n);
   auto id = [&](const std::string &r) {
-    if (auto it = ids_.find(llvm::StringRef(r)); it != ids_.end())
-      return it->second;
-    const std::string &kept = storage_.emplace_back(r);
-    names_.push_back(&kept);
-    return ids_.try_emplace(llvm::StringRef(kept), static_cast<unsigned>(names_.size() - 1)).first->second;
+    const auto [it, added] = ids_.try_emplace(r, static_cast<unsigned>(names_.size()));
+    if (added)
+      names_.push_back(it->first());
+    return it->second;
   };
   for (size_t i = 0; i < n; ++i) {
     readStart_.push_back(static_cast<unsigned>(readIds_.size()));

@@ -240,7 +240,7 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
     }) || changed;
   }
   for (unsigned r : varying) {
-    u.registers.emplace(ids.name(r), UniformSource{UniformSource::Kind::Computed, 0, 0, facts.width[r], ids.name(r)});
+    u.registers.emplace(ids.name(r), UniformSource{UniformSource::Kind::Computed, 0, 0, facts.width[r], ids.name(r).str()});
     u.scalarStatements.insert(facts.writers[r].begin(), facts.writers[r].end());
   }
   for (unsigned b = 0; b < g.numBlocks; ++b) {
@@ -350,7 +350,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
       const auto [from, to] = facts.extent[r];
       if (computed && dominatesReads(r, i) && !barrierBlock[g.blockOf[i]] &&
           homes.max(from, to) + bits / 32 <= maxHomeWords) {
-        src = UniformSource{UniformSource::Kind::Computed, 0, 0, bits, ids.name(r)};
+        src = UniformSource{UniformSource::Kind::Computed, 0, 0, bits, ids.name(r).str()};
         u.scalarStatements.insert(i);
         homes.add(from, to, bits / 32);
       }

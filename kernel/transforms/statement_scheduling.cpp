@@ -124,19 +124,28 @@ struct RegisterUse {
   std::vector<long> base;                          // per statement: a memory access's base register (-1: none)
 };
 
-RegisterUse registerUse(const Kernel &k, const std::set<std::string> &scalar,
-                        const std::map<std::string, unsigned> &homeWords, std::unordered_map<std::string, unsigned> &ids) {
+// Ids in order of first appearance: per statement its memory access's base,
+// then its writes, then its reads. Made from the liveness's numbering
+// (`numbering`), so no name is hashed again; `useIdOf` receives each
+// numbering id's id here.
+RegisterUse registerUse(const Kernel &k, const RegisterNumbering &numbering,
+                        const std::set<std::string, std::less<>> &scalar,
+                        const std::map<std::string, unsigned, std::less<>> &homeWords,
+                        std::vector<unsigned> &useIdOf) {
   RegisterUse u;
-  auto id = [&](const std::string &r) {
-    auto [it, fresh] = ids.emplace(r, static_cast<unsigned>(ids.size()));
-    if (fresh) {
-      auto t = k.registers.find(r);
+  useIdOf.assign(numbering.size(), ~0u);
+  auto id = [&](unsigned r) {
+    unsigned &mine = useIdOf[r];
+    if (mine == ~0u) {
+      mine = static_cast<unsigned>(u.units.size());
+      const llvm::StringRef name = numbering.name(r);
+      auto t = k.registers.find(name);
       const unsigned width = t == k.registers.end() ? 32 : t->second.width;
-      u.units.push_back(width <= 1 || scalar.count(r) ? 0 : (width + 31) / 32);
-      auto home = homeWords.find(r);
+      u.units.push_back(width <= 1 || scalar.count(name) ? 0 : (width + 31) / 32);
+      auto home = homeWords.find(name);
       u.words.push_back(home == homeWords.end() ? 0 : home->second);
     }
-    return it->second;
+    return mine;
   };
   const size_t n = k.body.size();
   u.reads.resize(n);
@@ -144,15 +153,17 @@ RegisterUse registerUse(const Kernel &k, const std::set<std::string> &scalar,
   u.base.assign(n, -1);
   for (size_t i = 0; i < n; ++i) {
     const Stmt &s = k.body[i];
+    const llvm::ArrayRef<unsigned> reads = numbering.reads(i);
+    // (A base register is the last a memory access reads: forEachReadRegister.)
     if ((s.kind == Stmt::Kind::Load || s.kind == Stmt::Kind::Store || s.kind == Stmt::Kind::Atomic) &&
         !s.baseIsSymbol && !s.base.empty())
-      u.base[i] = id(s.base);
-    for (const std::string &r : writtenRegisters(s)) {
+      u.base[i] = id(reads.back());
+    for (unsigned r : numbering.writes(i)) {
       u.writes[i].push_back(id(r));
       if (!s.guard.empty())
         u.reads[i].push_back(id(r));
     }
-    for (const std::string &r : readRegisters(s))
+    for (unsigned r : reads)
       u.reads[i].push_back(id(r));
     for (std::vector<unsigned> *v : {&u.reads[i], &u.writes[i]}) {
       std::sort(v->begin(), v->end());
@@ -550,12 +561,8 @@ std::vector<unsigned> scheduleOrder(const Kernel &k, const ScheduleLimits &limit
     return result;
   const ControlFlowGraph g = controlFlowGraph(k);
   const RegisterLiveness live = registerLiveness(k, g);
-  std::unordered_map<std::string, unsigned> ids;
-  const RegisterUse use = registerUse(k, limits.scalarRegisters, limits.homeWords, ids);
-  std::vector<unsigned> idOfBit(live.numbering.size(), ~0u);
-  for (unsigned bit = 0; bit < live.numbering.size(); ++bit)
-    if (auto it = ids.find(live.numbering.name(bit)); it != ids.end())
-      idOfBit[bit] = it->second;
+  std::vector<unsigned> idOfBit; // a liveness bit's register in `use`
+  const RegisterUse use = registerUse(k, live.numbering, limits.scalarRegisters, limits.homeWords, idOfBit);
   const std::vector<llvm::SparseBitVector<>> &liveOut = live.liveOut;
   RegisterExtent extent{std::vector<unsigned>(use.units.size(), ~0u), std::vector<unsigned>(use.units.size(), 0)};
   auto mark = [&](unsigned r, unsigned b) {

@@ -57,8 +57,8 @@ namespace p2a::kernel {
 struct ScheduleLimits {
   const targets::TargetInfo *target = nullptr;
   unsigned maxVgprs = 0;
-  std::set<std::string> scalarRegisters;
-  std::map<std::string, unsigned> homeWords;
+  std::set<std::string, std::less<>> scalarRegisters;
+  std::map<std::string, unsigned, std::less<>> homeWords;
   unsigned maxHomeWords = 0;
 };
 // `estimatedPeak`, if given, receives the kernel's estimated peak as
