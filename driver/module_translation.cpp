@@ -10,7 +10,10 @@
 #include <llvm/Support/MathExtras.h>
 #include <llvm/Support/ThreadPool.h>
 
+#include <condition_variable>
 #include <exception>
+#include <mutex>
+#include <thread>
 
 #include <algorithm>
 #ifdef __GLIBC__
@@ -244,10 +247,96 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
       slot.failure = std::current_exception();
     }
   };
+  // The module's one assembly (below) takes its text in pieces, in module
+  // order: the header, each function's code, then the data and metadata.
+  // With a pool it starts while kernels are still being translated: a
+  // thread of its own feeds LLVM MC each function as soon as it and those
+  // before it are done (KeyHunt: a fifth of the translation, on the core a
+  // kernel too large to share the statement budget leaves idle). The
+  // pieces are the same either way, so the object is the same for every -j.
+  std::unique_ptr<mc::PieceAssembly> assembly = costs.assembler(t).beginObject();
+  unsigned asmLines = 0;                 // lines given to `assembly` so far
+  std::vector<std::string> kernelMetadata; // of the functions fed, in order
+  auto feed = [&](std::string piece) {
+    asmLines += static_cast<unsigned>(std::count(piece.begin(), piece.end(), '\n'));
+    assembly->add(std::move(piece));
+  };
+  {
+    std::string header = klower::moduleHeader(t);
+    for (const std::string &name : res.inlinedFunctions)
+      header += "; .func " + name + ": inlined into the kernels that call it\n";
+    feed(std::move(header));
+  }
+  // Function i's piece: its code moves out of its result (one copy of it).
+  auto feedFunction = [&](FunctionResult &f) {
+    std::string piece = "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n";
+    if (f.kernel) {
+      f.firstAsmLine = asmLines + 2;
+      f.asmLineCount = static_cast<unsigned>(std::count(f.kernel->assembly.begin(), f.kernel->assembly.end(), '\n'));
+      piece += f.kernel->assembly;
+      f.kernel->assembly = std::string();
+      kernelMetadata.push_back(f.kernel->metadata);
+    } else { // a .func's instructions (no call convention yet)
+      piece += "\t.text\n" + translate::assemblyText(f.translation);
+    }
+    feed(std::move(piece));
+  };
+  // Up to which function the feeder went (those before `fed`), and why it
+  // stopped short: a function that failed (the module will have no object)
+  // or an exception out of the assembly (the rest is fed below, on the
+  // caller's thread, as without a pool).
+  size_t fed = 0;
+  std::mutex doneMutex;
+  std::condition_variable doneChanged;
+  std::vector<char> done(slots.size(), 0);
+  std::exception_ptr feederFailure;
+  auto fedWithoutError = [&](size_t i) {
+    const Slot &slot = slots[i];
+    return !slot.failure && slot.fr.ok && !errorsSince(slot.diags, 0);
+  };
+  std::thread feeder;
+  if (pool && !slots.empty())
+    feeder = std::thread([&] {
+      try {
+        for (size_t i = 0; i < slots.size(); ++i) {
+          {
+            std::unique_lock lock(doneMutex);
+            doneChanged.wait(lock, [&] { return done[i] != 0; });
+          }
+          if (!fedWithoutError(i))
+            return;
+          feedFunction(slots[i].fr);
+          fed = i + 1;
+        }
+      } catch (...) {
+        feederFailure = std::current_exception();
+      }
+    });
+  auto translateAndMarkDone = [&](size_t i) {
+    translateOne(i);
+    std::lock_guard lock(doneMutex);
+    done[i] = 1;
+    doneChanged.notify_all();
+  };
   // (100,000 statements: about 150 MiB of working memory; one kernel that
   // size, or many small ones, at once.)
   constexpr size_t kStatementsLoweredAtOnce = 100000;
-  runWithinStatementBudget(pool, slots.size(), kStatementsLoweredAtOnce, prepareOne, translateOne);
+  try {
+    runWithinStatementBudget(pool, slots.size(), kStatementsLoweredAtOnce, prepareOne, translateAndMarkDone);
+  } catch (...) {
+    {
+      std::lock_guard lock(doneMutex);
+      std::fill(done.begin(), done.end(), 1);
+      doneChanged.notify_all();
+    }
+    if (feeder.joinable())
+      feeder.join();
+    throw;
+  }
+  if (feeder.joinable())
+    feeder.join();
+  if (feederFailure) // (carried to the caller's thread, as a function's is)
+    std::rethrow_exception(feederFailure);
   for (Slot &slot : slots) {
     if (slot.failure)
       std::rethrow_exception(slot.failure);
@@ -291,34 +380,9 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   res.skipped = !anyBody && res.errorCount() == 0;
   res.ok = !anyBody ? false : res.errorCount() == 0;
   if (res.ok) {
-    unsigned lines = 0; // lines of res.assembly so far
-    auto append = [&](const std::string &piece) {
-      res.assembly += piece;
-      lines += static_cast<unsigned>(std::count(piece.begin(), piece.end(), '\n'));
-    };
-    // (Reserved whole: grown by doubling, the text's capacity reached twice
-    // its size at the peak of a large module's translation.)
-    size_t textBytes = 1 << 16;
-    for (const FunctionResult &f : res.functions)
-      if (f.kernel)
-        textBytes += f.kernel->assembly.size() + f.kernel->metadata.size() + f.name.size() + 16;
-    res.assembly.reserve(textBytes);
-    append(klower::moduleHeader(t));
-    for (const std::string &name : res.inlinedFunctions)
-      append("; .func " + name + ": inlined into the kernels that call it\n");
-    std::vector<std::string> metadata;
-    for (FunctionResult &f : res.functions) {
-      append("; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n");
-      if (f.kernel) {
-        f.firstAsmLine = lines + 1;
-        append(f.kernel->assembly);
-        f.kernel->assembly = std::string(); // (in the module's text now: one copy)
-        f.asmLineCount = lines + 1 - f.firstAsmLine;
-        metadata.push_back(f.kernel->metadata);
-      } else { // a .func's instructions (no call convention yet)
-        append("\t.text\n" + translate::assemblyText(f.translation));
-      }
-    }
+    // The functions the feeder did not reach (all of them without a pool).
+    for (size_t i = fed; i < res.functions.size(); ++i)
+      feedFunction(res.functions[i]);
     // Module variables the kernels address, defined once.
     std::vector<kernel::Variable> variables;
     std::set<std::string> defined;
@@ -340,19 +404,27 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
               res.ok = false;
             }
           }
-    if (!res.ok) {
-      res.assembly.clear();
+    if (!res.ok)
       return res;
-    }
-    res.assembly += klower::variablesAssembly(variables);
-    if (!metadata.empty())
-      res.assembly += klower::moduleMetadata(t, metadata);
+    std::string tail = klower::variablesAssembly(variables);
+    if (!kernelMetadata.empty())
+      tail += klower::moduleMetadata(t, kernelMetadata);
 
     // LLVM MC is the authority on what the GPU accepts, and this one
     // assembly is both the check and the output: as an object, because some
     // limits (branch ranges, fixups) are checked only when MC encodes and
     // lays out the code. batch::emit writes these bytes.
-    mc::AssembleResult r = costs.assembler(t).assembleInPlace(res.assembly, mc::OutputKind::Object);
+    std::vector<std::string> pieces;
+    mc::AssembleResult r = assembly->finish(std::move(tail), pieces);
+    assembly.reset();
+    size_t textBytes = 0;
+    for (const std::string &piece : pieces)
+      textBytes += piece.size();
+    res.assembly.reserve(textBytes);
+    for (std::string &piece : pieces) {
+      res.assembly += piece;
+      release(piece);
+    }
     if (r.ok) {
       res.object = std::move(r.output);
       return res;

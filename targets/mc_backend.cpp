@@ -54,6 +54,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <stdexcept>
 
@@ -139,6 +140,10 @@ struct DiagSink {
   bool hadError = false;
   const llvm::SourceMgr *srcMgr = nullptr;
   unsigned bufferId = 0;
+  // A text given in pieces (PieceAssembly): per buffer id, the lines of the
+  // whole text before that piece (kNotText: not one of them).
+  static constexpr unsigned kNotText = ~0u;
+  std::vector<unsigned> linesBefore;
 
   void add(const llvm::SMDiagnostic &d) {
     McDiagnostic m;
@@ -150,11 +155,13 @@ struct DiagSink {
     }
     // Locations outside the user's buffer (the end-of-input sentinel) have
     // no meaningful line: report them as line 0.
-    bool inUserText = d.getLineNo() > 0 && d.getLoc().isValid() && srcMgr &&
-                      d.getSourceMgr() == srcMgr &&
-                      srcMgr->FindBufferContainingLoc(d.getLoc()) == bufferId;
+    const unsigned buffer = d.getLineNo() > 0 && d.getLoc().isValid() && srcMgr && d.getSourceMgr() == srcMgr
+                                ? srcMgr->FindBufferContainingLoc(d.getLoc())
+                                : 0;
+    const unsigned before = buffer < linesBefore.size() ? linesBefore[buffer] : kNotText;
+    const bool inUserText = buffer != 0 && (linesBefore.empty() ? buffer == bufferId : before != kNotText);
     if (inUserText) {
-      m.line = unsigned(d.getLineNo());
+      m.line = unsigned(d.getLineNo()) + (linesBefore.empty() ? 0 : before);
       m.col = d.getColumnNo() >= 0 ? unsigned(d.getColumnNo()) + 1 : 0;
       m.source_line = d.getLineContents().str();
     }
@@ -314,7 +321,8 @@ struct Assembler::Impl {
     std::unique_ptr<llvm::formatted_raw_ostream> nullFos;
     std::unique_ptr<llvm::MCSubtargetInfo> sti;
     llvm::SourceMgr srcMgr;
-    unsigned bufferId = 0; // the user's text in srcMgr
+    unsigned sentinel = 0; // the end-of-input buffer (see newSession)
+    unsigned bufferId = 0; // the user's text in srcMgr (the latest piece's)
     std::unique_ptr<llvm::MCContext> ctx;
     std::unique_ptr<llvm::MCObjectFileInfo> mofi;
     std::unique_ptr<llvm::MCStreamer> streamer;
@@ -326,6 +334,13 @@ struct Assembler::Impl {
   // session; it is read where it is when it ends in a newline.
   std::unique_ptr<Session> openSession(std::string_view text, std::vector<McDiagnostic> &diags,
                                        bool inPlace = false) const {
+    std::unique_ptr<Session> s = newSession(diags);
+    addText(*s, text, inPlace);
+    return s;
+  }
+
+  // A session with no text yet (PieceAssembly adds its pieces one by one).
+  std::unique_ptr<Session> newSession(std::vector<McDiagnostic> &diags) const {
     auto s = std::make_unique<Session>();
     s->sink.diags = &diags;
     s->sti = makeSTI();
@@ -337,10 +352,26 @@ struct Assembler::Impl {
     // buffer the lexer resumes in the sentinel, which yields an
     // EndOfStatement. (In the normal case the asm streamer prints that empty
     // line; assemble() removes it again so the text matches llvm-mc.)
-    unsigned sentinel = s->srcMgr.AddNewSourceBuffer(
+    s->sentinel = s->srcMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy("\n", "<end of input>"), llvm::SMLoc());
+    s->sink.srcMgr = &s->srcMgr;
+    s->srcMgr.setDiagHandler(&DiagSink::sourceMgrHandler, &s->sink);
+    s->ctx = std::make_unique<llvm::MCContext>(triple, mai.get(), mri.get(), s->sti.get(),
+                                               &s->srcMgr, &options);
+    DiagSink *sink = &s->sink;
+    s->ctx->setDiagnosticHandler(
+        [sink](const llvm::SMDiagnostic &d, bool, const llvm::SourceMgr &,
+               std::vector<const llvm::MDNode *> &) { sink->add(d); });
+    s->mofi.reset(target->createMCObjectFileInfo(*s->ctx, /*PIC=*/false));
+    s->ctx->setObjectFileInfo(s->mofi.get());
+    return s;
+  }
+
+  // Adds `text` as the buffer the next parser reads (s.bufferId).
+  void addText(Session &session, std::string_view text, bool inPlace) const {
+    Session *s = &session;
     llvm::SMLoc includeLoc = llvm::SMLoc::getFromPointer(
-        s->srcMgr.getMemoryBuffer(sentinel)->getBufferStart());
+        s->srcMgr.getMemoryBuffer(s->sentinel)->getBufferStart());
     // A final newline is added when missing (so that a comment on the last
     // line is kept whole; llvm-mc drops such a comment). In place, the
     // buffer is the caller's string itself; otherwise the one copy of the
@@ -359,18 +390,21 @@ struct Assembler::Impl {
         buffer->getBufferStart()[text.size()] = '\n';
       s->bufferId = s->srcMgr.AddNewSourceBuffer(std::move(buffer), includeLoc);
     }
-    s->sink.srcMgr = &s->srcMgr;
     s->sink.bufferId = s->bufferId;
-    s->srcMgr.setDiagHandler(&DiagSink::sourceMgrHandler, &s->sink);
-    s->ctx = std::make_unique<llvm::MCContext>(triple, mai.get(), mri.get(), s->sti.get(),
-                                               &s->srcMgr, &options);
-    DiagSink *sink = &s->sink;
-    s->ctx->setDiagnosticHandler(
-        [sink](const llvm::SMDiagnostic &d, bool, const llvm::SourceMgr &,
-               std::vector<const llvm::MDNode *> &) { sink->add(d); });
-    s->mofi.reset(target->createMCObjectFileInfo(*s->ctx, /*PIC=*/false));
-    s->ctx->setObjectFileInfo(s->mofi.get());
-    return s;
+  }
+
+  // Installs the ELF object streamer, writing into `os`.
+  bool useObjectStreamer(Session &s, llvm::raw_pwrite_stream &os) const {
+    std::unique_ptr<llvm::MCCodeEmitter> ce(target->createMCCodeEmitter(*mii, *s.ctx));
+    std::unique_ptr<llvm::MCAsmBackend> mab(target->createMCAsmBackend(*s.sti, *mri, options));
+    if (!mab || !ce) {
+      s.sink.addError("unable to create the AMDGPU object emitter");
+      return false;
+    }
+    auto ow = mab->createObjectWriter(os);
+    s.streamer.reset(
+        target->createMCObjectStreamer(triple, *s.ctx, std::move(mab), std::move(ow), std::move(ce), *s.sti));
+    return true;
   }
 
   // Installs a non-printing streamer (costs(), size pass). As llvm-mca
@@ -401,7 +435,11 @@ struct Assembler::Impl {
 
   // Creates the parsers on top of s.streamer and runs them. Returns true on
   // success (no error reported anywhere).
-  bool runParser(Session &s) const {
+  // A piece after the first continues in the section the one before ended
+  // in (`continues`); all but the last leave the streamer open (`!finalize`).
+  bool runParser(Session &s, bool continues = false, bool finalize = true) const {
+    s.tap.reset(); // (the previous piece's, before a parser of the next is made)
+    s.parser.reset();
     s.parser.reset(llvm::createMCAsmParser(s.srcMgr, *s.ctx, *s.streamer, *mai, s.bufferId));
     s.tap.reset(target->createMCAsmParser(*s.sti, *s.parser, *mii, options));
     if (!s.tap) {
@@ -409,7 +447,7 @@ struct Assembler::Impl {
       return false;
     }
     s.parser->setTargetParser(*s.tap);
-    bool failed = s.parser->Run(/*NoInitialTextSection=*/false);
+    bool failed = s.parser->Run(/*NoInitialTextSection=*/continues, /*NoFinalize=*/!finalize);
     return !failed && !s.ctx->hadError() && !s.sink.hadError;
   }
 };
@@ -545,21 +583,15 @@ AssembleResult Assembler::assembleText(std::string_view text, bool inPlace, Outp
     Impl::Session &s = *session;
 
     std::unique_ptr<llvm::MCCodeEmitter> ce;
-    if (kind != OutputKind::Asm)
+    if (kind == OutputKind::AsmWithEncoding)
       ce.reset(im.target->createMCCodeEmitter(*im.mii, *s.ctx));
 
     CappedStringStream os(result.output, kMaxOutputBytes);
     if (kind == OutputKind::Object) {
-      std::unique_ptr<llvm::MCAsmBackend> mab(
-          im.target->createMCAsmBackend(*s.sti, *im.mri, im.options));
-      if (!mab || !ce) {
-        s.sink.addError("unable to create the AMDGPU object emitter");
+      if (!im.useObjectStreamer(s, os)) {
         result.ok = false;
         return result;
       }
-      auto ow = mab->createObjectWriter(os);
-      s.streamer.reset(im.target->createMCObjectStreamer(im.triple, *s.ctx, std::move(mab),
-                                                         std::move(ow), std::move(ce), *s.sti));
     } else {
       llvm::MCInstPrinter *ip = im.target->createMCInstPrinter(
           im.triple, im.mai->getAssemblerDialect(), *im.mai, *im.mii, *im.mri);
@@ -608,6 +640,129 @@ AssembleResult Assembler::assembleText(std::string_view text, bool inPlace, Outp
   result.ok = false;
   result.output.clear();
   return result;
+}
+
+// ---------------------------------------------------------------------------
+// A text in pieces: one session, a parser per piece.
+
+struct PieceAssembly::Impl {
+  const Assembler &assembler;
+  std::deque<std::string> pieces; // read in place by MC (a deque: they never move)
+  AssembleResult result;          // the diagnostics as MC reports them; the object at the end
+  std::unique_ptr<CappedStringStream> os; // into result.output (declared before the
+                                          // session, whose streamer writes into it)
+  std::unique_ptr<Assembler::Impl::Session> session;
+  unsigned lines = 0;     // the pieces' lines so far
+  bool deferred = false;  // a piece may expand, or lacks its final newline: assembleInPlace
+                          // takes the whole text at the end
+  bool hadError = false;  // MC reported an error: the object is not finalized (as in one parse)
+  bool stopped = false;   // an exception left MC half-way through: nothing more is parsed
+
+  explicit Impl(const Assembler &a) : assembler(a) {}
+  ~Impl() {
+    if (stopped)
+      (void)session.release(); // see assembleText
+  }
+
+  void parse(const std::string &text, unsigned firstLine, bool last) {
+    const Assembler::Impl &im = *assembler.impl_;
+    InsideMcScope inside;
+    try {
+      const bool continues = session != nullptr;
+      if (!session) {
+        session = im.newSession(result.diagnostics);
+        os = std::make_unique<CappedStringStream>(result.output, Assembler::kMaxOutputBytes);
+        if (!im.useObjectStreamer(*session, *os)) {
+          hadError = stopped = true;
+          return;
+        }
+      }
+      Assembler::Impl::Session &s = *session;
+      im.addText(s, text, /*inPlace=*/true);
+      if (s.sink.linesBefore.size() <= s.bufferId)
+        s.sink.linesBefore.resize(s.bufferId + 1, DiagSink::kNotText);
+      s.sink.linesBefore[s.bufferId] = firstLine;
+      // (After an error MC parses on and reports the rest, but finalizes nothing.)
+      hadError |= !im.runParser(s, continues, /*finalize=*/last && !hadError);
+      if (last) {
+        s.tap.reset();
+        s.parser.reset();
+        s.streamer.reset();
+      }
+      return;
+    } catch (const McFatalError &e) {
+      diagnose(std::string("LLVM fatal error: ") + e.what());
+    } catch (const OutputTooLarge &e) {
+      diagnose(e.what());
+    } catch (const std::bad_alloc &) {
+      diagnose("out of memory while assembling");
+    }
+    stopped = hadError = true;
+  }
+
+  void diagnose(std::string message) {
+    McDiagnostic d;
+    d.message = std::move(message);
+    result.diagnostics.push_back(std::move(d));
+  }
+
+  // (A piece but the last without its final newline: the next would
+  // continue its last line.)
+  void keep(std::string piece, bool last) {
+    const std::string &text = pieces.emplace_back(std::move(piece));
+    if (!deferred && ((!last && !text.empty() && text.back() != '\n') || mayExpandWhileParsing(text)))
+      deferred = true;
+  }
+};
+
+PieceAssembly::PieceAssembly(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+PieceAssembly::~PieceAssembly() = default;
+
+std::unique_ptr<PieceAssembly> Assembler::beginObject() const {
+  return std::unique_ptr<PieceAssembly>(new PieceAssembly(std::make_unique<PieceAssembly::Impl>(*this)));
+}
+
+void PieceAssembly::add(std::string piece) {
+  Impl &p = *impl_;
+  const unsigned first = p.lines;
+  p.keep(std::move(piece), /*last=*/false);
+  const std::string &text = p.pieces.back();
+  p.lines += static_cast<unsigned>(std::count(text.begin(), text.end(), '\n'));
+  if (!p.deferred && !p.stopped)
+    p.parse(text, first, /*last=*/false);
+}
+
+AssembleResult PieceAssembly::finish(std::string last, std::vector<std::string> &pieces) {
+  Impl &p = *impl_;
+  const unsigned first = p.lines;
+  p.keep(std::move(last), /*last=*/true);
+  pieces.clear();
+  if (p.deferred) {
+    std::string whole;
+    size_t bytes = 0;
+    for (const std::string &piece : p.pieces)
+      bytes += piece.size();
+    whole.reserve(bytes);
+    for (std::string &piece : p.pieces) {
+      whole += piece;
+      piece = std::string();
+    }
+    if (!p.stopped)
+      p.session.reset(); // (a partial parse of the pieces before the deferral)
+    AssembleResult r = p.assembler.assembleInPlace(whole, OutputKind::Object);
+    pieces.push_back(std::move(whole));
+    return r;
+  }
+  if (!p.stopped)
+    p.parse(p.pieces.back(), first, /*last=*/true);
+  AssembleResult r;
+  r.diagnostics = std::move(p.result.diagnostics);
+  r.ok = !p.hadError;
+  if (r.ok)
+    r.output = std::move(p.result.output);
+  for (std::string &piece : p.pieces)
+    pieces.push_back(std::move(piece));
+  return r;
 }
 
 std::optional<std::vector<InstCost>> Assembler::costs(std::string_view text,

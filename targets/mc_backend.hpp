@@ -41,6 +41,8 @@ struct InstCost {
   unsigned num_micro_ops = 0;
 };
 
+class PieceAssembly;
+
 class Assembler {
 public:
   // cpu: gfx900, gfx90a, gfx942, gfx1030, gfx1100, gfx1200 (any AMDGPU cpu LLVM knows).
@@ -54,6 +56,9 @@ public:
   // module's assembly is tens of MB at the peak of its translation): for a
   // text that ends in a newline and stays unchanged until this returns.
   AssembleResult assembleInPlace(const std::string &text, OutputKind kind) const;
+
+  // An object assembled from a text given in pieces (see PieceAssembly).
+  std::unique_ptr<PieceAssembly> beginObject() const;
 
   // Parse instructions (one per line) and return the scheduling-model cost of
   // each. Fails (nullopt, diagnostics filled) if any line does not assemble.
@@ -83,9 +88,41 @@ public:
   static constexpr std::size_t kMaxOutputBytes = std::size_t(256) << 20;
 
 private:
+  friend class PieceAssembly;
   AssembleResult assembleText(std::string_view text, bool inPlace, OutputKind kind) const;
   struct Impl;
   explicit Assembler(std::unique_ptr<Impl>);
+  std::unique_ptr<Impl> impl_;
+};
+
+// An object assembled from a text given in pieces, each parsed as it is
+// added: a module's kernels are assembled while its later kernels are still
+// being translated (driver/module_translation.cpp). The object, and the
+// diagnostics with their lines counted in the whole text, are those
+// assembleInPlace gives for the pieces' concatenation: one MC context and
+// object streamer take every piece, each read by a parser of its own that
+// continues in the section the piece before ended in, and the last
+// finalizes the object. A piece that may expand while parsed (.fill,
+// .rept, ...) defers the whole text to assembleInPlace, with its size
+// bound. Used from one thread at a time.
+class PieceAssembly {
+public:
+  ~PieceAssembly();
+  PieceAssembly(const PieceAssembly &) = delete;
+  PieceAssembly &operator=(const PieceAssembly &) = delete;
+
+  // `piece`: whole lines (each ending in a newline); kept, and read in
+  // place, until finish().
+  void add(std::string piece);
+  // Adds the last piece and finishes the object (an error stops it at the
+  // piece that had it). `pieces` receives the pieces, in order: the text
+  // assembled.
+  AssembleResult finish(std::string last, std::vector<std::string> &pieces);
+
+private:
+  friend class Assembler;
+  struct Impl;
+  explicit PieceAssembly(std::unique_ptr<Impl>);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -9,6 +9,7 @@
 #include "targets/target_info.hpp"
 #include "tests/cli_support.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -692,6 +693,88 @@ TEST_CASE("register tuples as lists: the same objects as ranges, on every target
       CHECK(l.object == r.object);
     }
   }
+}
+
+// The text split into pieces at line boundaries `cuts` (line numbers after
+// which a piece ends), assembled as PieceAssembly takes it.
+AssembleResult inPieces(const Assembler &a, const std::string &text, const std::vector<size_t> &cuts,
+                        std::string *joined = nullptr) {
+  std::vector<std::string> pieces(1);
+  size_t line = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    pieces.back() += text[i];
+    if (text[i] == '\n' && std::find(cuts.begin(), cuts.end(), ++line) != cuts.end())
+      pieces.emplace_back();
+  }
+  std::unique_ptr<p2a::mc::PieceAssembly> assembly = a.beginObject();
+  for (size_t i = 0; i + 1 < pieces.size(); ++i)
+    assembly->add(pieces[i]);
+  std::vector<std::string> back;
+  AssembleResult r = assembly->finish(pieces.back(), back);
+  if (joined) {
+    joined->clear();
+    for (const std::string &piece : back)
+      *joined += piece;
+  }
+  return r;
+}
+
+void checkSameAsWhole(const Assembler &a, const std::string &text, const std::vector<size_t> &cuts) {
+  std::string joined;
+  const AssembleResult whole = a.assemble(text, OutputKind::Object);
+  const AssembleResult pieces = inPieces(a, text, cuts, &joined);
+  INFO(diagText(whole.diagnostics));
+  CHECK(joined == text);
+  CHECK(pieces.ok == whole.ok);
+  CHECK(pieces.output == whole.output);
+  CHECK(diagText(pieces.diagnostics) == diagText(whole.diagnostics));
+}
+
+TEST_CASE("a text in pieces: the object and diagnostics of the whole text") {
+  for (const TargetInfo &t : p2a::targets::allTargets()) {
+    CAPTURE(t.name);
+    auto a = make(t.name);
+    // Two kernels, cut between and inside them (a piece ending in .text,
+    // the next continuing in it), and the data after them.
+    std::string second = kernelFor(t);
+    for (const std::string from : {"\nk:", " k\n", " k,", "-k\n", ".Lend"})
+      for (size_t at = second.find(from); at != std::string::npos; at = second.find(from, at + 1))
+        second.insert(at + from.size() - (from.back() == '\n' || from.back() == ',' || from.back() == ':'), "2");
+    const std::string text = kernelFor(t) + second + "  .data\nvalue:\n  .long 7\n";
+    REQUIRE(make(t.name)->assemble(text, OutputKind::Object).ok);
+    for (const std::vector<size_t> &cuts :
+         std::vector<std::vector<size_t>>{{}, {1}, {5}, {10, 25}, {3, 8, 20, 30, 40}})
+      checkSameAsWhole(*a, text, cuts);
+  }
+  auto a = make("gfx942");
+  // Errors in two pieces: both reported, lines counted in the whole text,
+  // and no object.
+  const std::string bad = "s_nop 0\nv_bogus v0\ns_nop 0\n  v_mov_b32 v0, v1, v2\ns_nop 0\n";
+  checkSameAsWhole(*a, bad, {1, 3});
+  const AssembleResult r = inPieces(*a, bad, {1, 3});
+  CHECK_FALSE(r.ok);
+  CHECK(r.output.empty());
+  REQUIRE(r.diagnostics.size() == 2);
+  CHECK(r.diagnostics[0].line == 2);
+  CHECK(r.diagnostics[1].line == 4);
+  CHECK(r.diagnostics[1].source_line == "  v_mov_b32 v0, v1, v2");
+  // An error found only when the object is laid out (a label used before
+  // and after its piece), and a directive that may expand (the whole text
+  // then goes to assemble, its size bound included).
+  for (const std::string &text : {"s_nop 0\n.org 8\ns_nop 0\n.org 0\n", "s_nop 0\n.fill 0x7fffffff, 8, 0\n"}) {
+    CHECK_FALSE(a->assemble(text, OutputKind::Object).ok);
+    checkSameAsWhole(*a, text, {1, 2});
+  }
+  checkSameAsWhole(*a, "s_nop 0\n.fill 2, 4, 0\ns_nop 0\n", {1});
+  // A piece without its final newline: the next continues its line.
+  std::unique_ptr<p2a::mc::PieceAssembly> glued = a->beginObject();
+  glued->add("s_nop 0\ns_nop");
+  std::vector<std::string> back;
+  const AssembleResult g = glued->finish(" 1\n", back);
+  CHECK(g.ok);
+  CHECK(g.output == a->assemble("s_nop 0\ns_nop 1\n", OutputKind::Object).output);
+  REQUIRE(back.size() == 1);
+  CHECK(back[0] == "s_nop 0\ns_nop 1\n");
 }
 
 } // TEST_SUITE("mc")

@@ -22,6 +22,8 @@
 
 #include "tests/cli_support.hpp"
 
+#include <llvm/Support/ThreadPool.h>
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -1603,6 +1605,16 @@ TEST_CASE("a module is assembled once, and MC's rejection of a kernel's code lan
                       &good.object));
   CHECK(obj == good.object);
   CHECK(good.object == p2a::testing::costModel().assembler(t).assemble(good.assembly, mc::OutputKind::Object).output);
+  // With a pool the assembly takes each kernel while later ones are still
+  // translated (44 kernels): the same text and object.
+  {
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(2));
+    const module::ModuleResult pooled =
+        module::translateModule(src, t, p2a::testing::costModel(), {}, {}, &pool);
+    REQUIRE(pooled.ok);
+    CHECK(pooled.assembly == good.assembly);
+    CHECK(pooled.object == good.object);
+  }
 
   // MC's rejection of a kernel's line lands on the PTX statement that
   // emitted it, naming its rule. (Our code always assembles, so the
