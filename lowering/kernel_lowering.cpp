@@ -105,7 +105,8 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   // orders tried below start without them (each try is a whole lowering:
   // a 79k-statement kernel lowered six times instead of four).
   bool homesRanOut = false;
-  auto lower = [&](const kernel::Kernel &k) {
+  // (Each try of one arrangement reads the same control flow and liveness.)
+  auto lower = [&](const kernel::Kernel &k, const kernel::KernelAnalyses &analyses) {
     Options opts = options;
     if (homesRanOut)
       opts.scalarHomeSgprs = 0;
@@ -113,7 +114,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
     for (unsigned attempt = 0; attempt < 3; ++attempt) {
       diags.resize(diagsBefore);
       out = KernelTranslation{};
-      Lowering l(k, t, costs, out, diags, opts);
+      Lowering l(k, t, costs, out, diags, opts, &analyses);
       lowered = l.run();
       if (lowered)
         break;
@@ -129,13 +130,16 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
     }
     return lowered;
   };
+  // The body as written: its analyses are made for the schedule, then again
+  // only if it is lowered as written (the other orders' are held meanwhile).
+  std::optional<kernel::KernelAnalyses> asWritten(std::in_place, fused);
   if (!options.schedule)
-    return lower(fused);
+    return lower(fused, *asWritten);
   // (A forced rule is scheduled too: scheduling moves statements, it does not rewrite them.)
   kernel::ScheduleLimits limits;
   limits.target = &t;
   limits.maxVgprs = registerBudgetFor(fused, t, options).vgprs; // the command line's and the launch bounds'
-  for (const auto &[name, from] : uniformValuesFor(fused, t, options).registers) {
+  for (const auto &[name, from] : uniformValuesFor(fused, t, options, &*asWritten).registers) {
     limits.scalarRegisters.insert(name);
     if (from.kind == kernel::UniformSource::Kind::Computed)
       limits.homeWords[name] = from.bits / 32;
@@ -144,12 +148,21 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   // Each order is tried on `fused` itself: put in place, lowered, undone.
   auto lowerInOrder = [&](const std::vector<unsigned> &order) {
     kernel::reorderStatements(fused, order);
-    const bool ok = lower(fused);
+    bool ok;
+    {
+      const kernel::KernelAnalyses reordered(fused);
+      ok = lower(fused, reordered);
+    }
     kernel::restoreOrder(fused, order);
     return ok;
   };
+  auto writtenAnalyses = [&]() -> const kernel::KernelAnalyses & {
+    return asWritten ? *asWritten : asWritten.emplace(fused);
+  };
   unsigned estimatedPeak = 0;
-  bool lowered = lowerInOrder(kernel::scheduleOrder(fused, limits, &estimatedPeak));
+  const std::vector<unsigned> scheduled = kernel::scheduleOrder(fused, limits, &estimatedPeak, &*asWritten);
+  asWritten.reset(); // (memory: made again if the written order is lowered)
+  bool lowered = lowerInOrder(scheduled);
   // The occupancy budget rests on an estimate; where the registers came out
   // beyond the waves it promised (large statements' temporaries, which it
   // leaves out), each block is held to its own peak as written instead.
@@ -165,7 +178,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   if (lowered && waves() < promised) {
     limits.target = nullptr;
     if (fused.body.size() <= kLargeKernel)
-      lowered = lowerInOrder(kernel::scheduleOrder(fused, limits));
+      lowered = lowerInOrder(kernel::scheduleOrder(fused, limits, nullptr, &writtenAnalyses()));
     if (lowered && waves() < promised) {
       const unsigned scheduledWaves = waves();
       KernelTranslation scheduled = std::move(out);
@@ -175,7 +188,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
       scheduled.function = mir::Function();
       scheduled.allocation = mir::Allocation();
       const Diagnostics scheduledDiags = diags;
-      if (!lower(fused) || waves() <= scheduledWaves) {
+      if (!lower(fused, writtenAnalyses()) || waves() <= scheduledWaves) {
         out = std::move(scheduled);
         diags = scheduledDiags;
         lowered = true;

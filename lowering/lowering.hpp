@@ -81,13 +81,18 @@ RegisterBudget registerBudgetFor(const kernel::Kernel &k, const targets::TargetI
 // Which registers are uniform, with the scalar rules that apply on `t`
 // (statement_lowering.cpp): the lowering's homes, and the registers the
 // statement scheduler counts as SGPRs.
-kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts);
+// `analyses`: k's, where the caller has them.
+kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts,
+                                       const kernel::KernelAnalyses *analyses = nullptr);
 
 class Lowering {
 public:
+  // `analyses`: k's control flow and liveness where the caller made them
+  // for other uses of the same arrangement (translateKernel).
   Lowering(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs, KernelTranslation &out,
-           Diagnostics &diags, const Options &opts)
-      : k_(k), t_(t), costs_(costs), out_(out), diags_(diags), opts_(opts), fn_(out.function) {
+           Diagnostics &diags, const Options &opts, const kernel::KernelAnalyses *analyses = nullptr)
+      : k_(k), t_(t), costs_(costs), out_(out), diags_(diags), opts_(opts), fn_(out.function),
+        analyses_(analyses) {
     fn_.keepsPtx = false; // (rows come from the kernel's statements: abi.cpp)
     fn_.tuples = opts.tuples;
   }
@@ -507,7 +512,8 @@ private:
   kernel::UniformValues uniform_;               // registers with one value per wave (uniform_values.hpp)
   std::optional<kernel::VariableIndex> variablesByName_; // (variableNamed)
   llvm::StringSet<> emittedVariables_;                   // out_.variables' names
-  std::optional<kernel::RegisterNumbering> registerIds_; // k_'s registers by id, made on first use
+  const kernel::KernelAnalyses *analyses_; // k_'s, when the caller made them (else null)
+  std::optional<kernel::RegisterNumbering> registerIds_; // k_'s registers by id, made on first use (without analyses_)
   std::vector<size_t> readCounts_;              // register id -> reads of it (predicateReaders)
   std::vector<unsigned> blockOf_, blockStart_, maskVreg_;
   unsigned numBlocks_ = 1;

@@ -118,6 +118,8 @@ bool Lowering::assignRegisters(bool lowered) {
 }
 
 const kernel::RegisterNumbering &Lowering::registerIds() {
+  if (analyses_)
+    return analyses_->live.numbering;
   if (!registerIds_)
     registerIds_.emplace(k_);
   return *registerIds_;

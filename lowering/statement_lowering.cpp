@@ -6,13 +6,14 @@
 
 namespace p2a::klower {
 
-kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts) {
+kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts,
+                                       const kernel::KernelAnalyses *analyses) {
   return kernel::uniformValues(k, [&](const Stmt &st) {
     return !opts.forcedRule && select::hasMatchingRule(st.inst, t, true);
-  }, opts.scalarHomeSgprs, kPreloadedParamDwords * 4);
+  }, opts.scalarHomeSgprs, kPreloadedParamDwords * 4, analyses);
 }
 
-void Lowering::findUniformValues() { uniform_ = uniformValuesFor(k_, t_, opts_); }
+void Lowering::findUniformValues() { uniform_ = uniformValuesFor(k_, t_, opts_, analyses_); }
 
 void Lowering::lowerStatements() {
   before_.assign(k_.body.size(), {});

@@ -43,6 +43,8 @@
 
 namespace p2a::kernel {
 
+struct KernelAnalyses; // analysis/control_flow_graph.hpp
+
 struct UniformSource {
   enum class Kind { Argument, WorkgroupId, GridSize, VariableAddress, Computed };
   Kind kind = Kind::Argument;
@@ -63,7 +65,9 @@ struct UniformValues {
 // (with register sources, on the target at hand)? The first
 // `preloadedArgumentBytes` of the parameters sit in SGPRs from the start
 // (Argument sources); a parameter past them is a scalar load into a home.
+// `analyses`: k's, where the caller has them (else made here).
 UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRule,
-                            unsigned maxHomeWords, unsigned preloadedArgumentBytes);
+                            unsigned maxHomeWords, unsigned preloadedArgumentBytes,
+                            const KernelAnalyses *analyses = nullptr);
 
 } // namespace p2a::kernel

@@ -6,6 +6,7 @@
 #include "targets/occupancy.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <memory>
 #include <set>
 #include <unordered_map>
@@ -552,15 +553,19 @@ unsigned occupancyBudget(const ScheduleLimits &limits, unsigned kernelPeak) {
 
 } // namespace
 
-std::vector<unsigned> scheduleOrder(const Kernel &k, const ScheduleLimits &limits, unsigned *estimatedPeak) {
+std::vector<unsigned> scheduleOrder(const Kernel &k, const ScheduleLimits &limits, unsigned *estimatedPeak,
+                                    const KernelAnalyses *analyses) {
   const size_t n = k.body.size();
   std::vector<unsigned> result(n);
   for (size_t i = 0; i < n; ++i)
     result[i] = static_cast<unsigned>(i);
   if (n < 3)
     return result;
-  const ControlFlowGraph g = controlFlowGraph(k);
-  const RegisterLiveness live = registerLiveness(k, g);
+  std::optional<KernelAnalyses> own;
+  if (!analyses)
+    analyses = &own.emplace(k);
+  const ControlFlowGraph &g = analyses->cfg;
+  const RegisterLiveness &live = analyses->live;
   std::vector<unsigned> idOfBit; // a liveness bit's register in `use`
   const RegisterUse use = registerUse(k, live.numbering, limits.scalarRegisters, limits.homeWords, idOfBit);
   const std::vector<llvm::SparseBitVector<>> &liveOut = live.liveOut;

@@ -45,6 +45,8 @@
 
 namespace p2a::kernel {
 
+struct KernelAnalyses; // analysis/control_flow_graph.hpp
+
 // What bounds the estimated pressure (in 32-bit VGPRs) besides each block's
 // own peak as written: `target`, when given, lets a block rise to the most
 // VGPRs that keep the waves per SIMD of the kernel's peak as written (as
@@ -74,8 +76,9 @@ inline constexpr unsigned kScheduleMarginVgprs = 8;
 // so that the lowering can try several orders of one kernel without a copy
 // of it per order (a 79k-statement kernel is some 70 MB).
 // scheduleStatements is a scheduled copy.
+// `analyses`: k's, where the caller has them (else made here).
 std::vector<unsigned> scheduleOrder(const Kernel &k, const ScheduleLimits &limits = {},
-                                    unsigned *estimatedPeak = nullptr);
+                                    unsigned *estimatedPeak = nullptr, const KernelAnalyses *analyses = nullptr);
 void reorderStatements(Kernel &k, const std::vector<unsigned> &order);
 void restoreOrder(Kernel &k, const std::vector<unsigned> &order);
 Kernel scheduleStatements(const Kernel &k, const ScheduleLimits &limits = {}, unsigned *estimatedPeak = nullptr);
