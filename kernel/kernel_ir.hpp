@@ -26,13 +26,13 @@ namespace p2a::kernel {
 // cvta made it from a shared or local address: then it lies in that space's
 // window (the apertures on AMD, the interpreter's own layout), and accesses
 // through it go to that space (kernel/analysis/address_spaces.hpp).
-enum class Space { Param, Global, Generic, Shared, Local, Const };
+enum class Space : unsigned char { Param, Global, Generic, Shared, Local, Const };
 const char *spaceName(Space s);
 
 // Special registers (PTX ISA 10): %tid, %ntid, %ctaid, %nctaid (with .x/.y/.z),
 // %laneid, %warpid, %nwarpid, %lanemask_{eq,le,lt,ge,gt}, WARP_SZ. A warp is
 // 32 consecutive threads of the block in linear order (x fastest).
-enum class Special {
+enum class Special : unsigned char {
   Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Nwarpid, WarpSize,
   LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
 };
@@ -79,7 +79,7 @@ struct Variable {
 inline constexpr const char *kBarrierReduceSlot = "%__bar_red";
 
 struct Stmt {
-  enum class Kind {
+  enum class Kind : unsigned char {
     Compute,     // inst: a rule form (family, arithmetic, moves)
     ReadSpecial, // dst <- special register
     AddressOf,   // dst <- address of `symbol` (mov.u64 %rd, var / a param in a generic address)
@@ -108,67 +108,69 @@ struct Stmt {
     ArrayStore,
   };
   // atom/red operations (PTX ISA 9.7.13.5): Min/Max by elemType (U or S).
-  enum class AtomicOp { Add, Inc, Dec, Min, Max, And, Or, Xor, Exch, Cas };
+  enum class AtomicOp : unsigned char { Add, Inc, Dec, Min, Max, And, Or, Xor, Exch, Cas };
   // shfl.sync modes (PTX ISA 9.7.9.6) and vote.sync modes (PTX ISA 9.7.13.9).
-  enum class ShuffleMode { Up, Down, Bfly, Idx };
+  enum class ShuffleMode : unsigned char { Up, Down, Bfly, Idx };
   // Active: activemask.b32 (PTX ISA 9.7.13.10), the warp's lanes that execute it
   // together; srcs holds only the membermask (all lanes: it waits for nobody).
-  enum class VoteMode { All, Any, Uni, Ballot, Active };
+  enum class VoteMode : unsigned char { All, Any, Uni, Ballot, Active };
   // redux.sync (PTX ISA 9.7.13.11: atomicOp Add/Min/Max/And/Or/Xor over
   // elemType .u32/.s32/.b32) and match.{any,all}.sync (9.7.13.8: .b32/.b64).
-  enum class CombineMode { Redux, MatchAny, MatchAll };
+  enum class CombineMode : unsigned char { Redux, MatchAny, MatchAll };
   // bar.red (PTX ISA 9.7.13.1): the barrier, and over the CTA's threads the
   // count of a true predicate (.popc.u32, CUDA's __syncthreads_count) or
   // whether all / any is (.and/.or.pred, __syncthreads_and/_or). srcs[0] is
   // the predicate (srcNegated for `!c`), dst the result.
-  enum class BarrierReduce { None, Popc, And, Or };
+  enum class BarrierReduce : unsigned char { None, Popc, And, Or };
 
+  // (The one-byte and four-byte fields sit together: a large kernel holds
+  // 100k statements, and padding between them was 49 bytes of each.)
   Kind kind = Kind::Compute;
-  ::ptx::ast::SourceLoc loc;
-  std::string text;
-  // Guard predicate (@p / @!p).
-  std::string guard;
-  bool guardNegated = false;
-
-  ptx::Instruction inst; // Compute
-
-  // Registers and immediates by role.
-  std::string dst;                 // ReadSpecial, AddressOf, Cvta, Atomic (empty for red)
-  Special special = Special::Tid;  // ReadSpecial
-  unsigned dim = 0;                // ReadSpecial: 0 x, 1 y, 2 z
-  std::string symbol;              // AddressOf, and the base of Load/Store when `baseIsSymbol`
-  Space space = Space::Global;     // Load/Store/Cvta/Atomic
-  bool toGeneric = false;          // Cvta: cvta.space (to generic) vs cvta.to.space
-  unsigned elemBits = 32;          // Load/Store/Atomic element width
+  bool guardNegated = false;     // the guard is @!p
+  Special special = Special::Tid; // ReadSpecial
+  Space space = Space::Global;   // Load/Store/Cvta/Atomic
+  bool toGeneric = false;        // Cvta: cvta.space (to generic) vs cvta.to.space
   ptx::TypeClass elemType = ptx::TypeClass::B; // Load: .s8/.s16 sign-extend into the register
-  std::vector<ptx::Operand> values; // Load: destination registers; Store: sources (register or immediate)
-  std::string base;                // Load/Store/Atomic: register or symbol
-  bool baseIsSymbol = false;
-  int64_t offset = 0;
-  bool nonCoherent = false;        // ld.global.nc
+  bool baseIsSymbol = false;     // Load/Store/Atomic: `base` is a symbol, not a register
+  bool nonCoherent = false;      // ld.global.nc
   // ld/st .relaxed.scope or .volatile (PTX ISA 8.5 "Memory Consistency
   // Model": volatile is relaxed at .sys): a strong access, coherent at `scope`.
   bool strong = false;
-  std::vector<ptx::Operand> srcs;  // Cvta: src; WarpShuffle: a, b, c, membermask; WarpVote: a, membermask; WarpSync: membermask; Trap
-  std::string label;               // Branch
-  unsigned target = 0;             // Branch: statement index of the label
-  unsigned regWidth = 32;          // width of dst (ReadSpecial 32, AddressOf/Cvta 64)
   targets::FenceScope scope = targets::FenceScope::Gpu; // Fence, Atomic, a strong Load/Store
   AtomicOp atomicOp = AtomicOp::Add; // Atomic: values are b (and c for Cas)
   bool ordered = false;              // Atomic: .acquire/.release/.acq_rel (a fence on each side), not .relaxed;
                                      // Load: ld.acquire; Store: st.release (strong, with the fence's half)
   ShuffleMode shuffleMode = ShuffleMode::Idx; // WarpShuffle
-  std::string predDst;                        // WarpShuffle: the `|p` destination (empty when absent)
   VoteMode voteMode = VoteMode::Any;          // WarpVote: dst is a predicate, or .b32 for Ballot
   bool srcNegated = false;                    // WarpVote: `!a`
   CombineMode combineMode = CombineMode::Redux; // WarpCombine (Redux: atomicOp, elemType; match: elemBits)
   BarrierReduce barrierReduce = BarrierReduce::None; // Barrier
-  std::vector<std::string> elements; // ArrayLoad/ArrayStore: the array's dwords, as 32-bit registers
-  std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
   // Added by a rewrite beside the statement it came from (kernel/transforms,
   // withInsertedStatements): its code and cycles count in that statement's
   // row, which keeps its own text, rule and note.
   bool inserted = false;
+  unsigned dim = 0;              // ReadSpecial: 0 x, 1 y, 2 z
+  unsigned elemBits = 32;        // Load/Store/Atomic element width
+  unsigned target = 0;           // Branch: statement index of the label
+  unsigned regWidth = 32;        // width of dst (ReadSpecial 32, AddressOf/Cvta 64)
+  ::ptx::ast::SourceLoc loc;
+  int64_t offset = 0;            // Load/Store/Atomic: bytes from base
+
+  std::string text;
+  std::string guard; // guard predicate (@p / @!p)
+
+  ptx::Instruction inst; // Compute
+
+  // Registers and immediates by role.
+  std::string dst;                  // ReadSpecial, AddressOf, Cvta, Atomic (empty for red)
+  std::string symbol;               // AddressOf, and the base of Load/Store when `baseIsSymbol`
+  std::vector<ptx::Operand> values; // Load: destination registers; Store: sources (register or immediate)
+  std::string base;                 // Load/Store/Atomic: register or symbol
+  std::vector<ptx::Operand> srcs;   // Cvta: src; WarpShuffle: a, b, c, membermask; WarpVote: a, membermask; WarpSync: membermask; Trap
+  std::string label;                // Branch
+  std::string predDst;              // WarpShuffle: the `|p` destination (empty when absent)
+  std::vector<std::string> elements; // ArrayLoad/ArrayStore: the array's dwords, as 32-bit registers
+  std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
 };
 
 // A kernel's variables by name, for a loop that looks many up (a table of

@@ -13,7 +13,7 @@
 
 namespace p2a::ptx {
 
-enum class Opcode {
+enum class Opcode : unsigned char {
   // Logic and Shift (PTX ISA 9.7.8)
   And, Or, Xor, Not, Cnot, Lop3, Shf, Shl, Shr,
   // Bit-manipulation neighbours (PTX ISA 9.7.1 integer arithmetic, 9.7.9.7 prmt)
@@ -57,10 +57,10 @@ enum class Opcode {
 inline constexpr unsigned kOpcodeCount = static_cast<unsigned>(Opcode::Vset) + 1;
 
 // prmt modes (PTX ISA 9.7.9.7); None is the default (generic) mode.
-enum class PrmtMode { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
+enum class PrmtMode : unsigned char { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
 
 // Type class of the form's type suffix: .pred, .bN, .uN, .sN.
-enum class TypeClass { Pred, B, U, S };
+enum class TypeClass : unsigned char { Pred, B, U, S };
 
 // A scalar type name without its dot (PTX ISA 5.2.2): pred, b/u/s 8..64.
 // Floating-point types are read as bits of their width (FloatTypes::AsBits:
@@ -72,10 +72,10 @@ struct ScalarType {
 enum class FloatTypes { Reject, AsBits };
 std::optional<ScalarType> parseScalarType(const std::string &name, FloatTypes floats);
 
-enum class ShfDir { Left, Right };
-enum class ShfMode { Wrap, Clamp }; // also bmsk's and szext's .wrap/.clamp
-enum class BoolOp { None, And, Or, Xor }; // lop3.{and,or} (PTX 8.2), setp's .and/.or/.xor combiner
-enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };  // setp (PTX ISA 9.7.3.1)
+enum class ShfDir : unsigned char { Left, Right };
+enum class ShfMode : unsigned char { Wrap, Clamp }; // also bmsk's and szext's .wrap/.clamp
+enum class BoolOp : unsigned char { None, And, Or, Xor }; // lop3.{and,or} (PTX 8.2), setp's .and/.or/.xor combiner
+enum class CmpOp : unsigned char { Eq, Ne, Lt, Le, Gt, Ge };  // setp (PTX ISA 9.7.3.1)
 
 // A form is the opcode plus all modifiers: everything about an instruction but
 // its operands. Rules match on forms.
@@ -101,7 +101,7 @@ struct Form {
   // intermediate to the destination type; the secondary operation with c
   // (.add, .min, .max) follows. vshl/vshr: `mode`. cvt.sat also sets
   // `saturate`: the source value clamped to the destination type's range.
-  enum class VideoOp2 { None, Add, Min, Max };
+  enum class VideoOp2 : unsigned char { None, Add, Min, Max };
   TypeClass videoBType = TypeClass::U;
   bool saturate = false;
   VideoOp2 videoOp2 = VideoOp2::None;
@@ -110,7 +110,7 @@ struct Form {
   // or .po's + 1; the .shr7/.shr15 scale (0: none). `type` is S where the
   // final result is signed (the ISA's signedFinal; dtype itself changes no
   // bit). Names show the negation as a suffix: vmad.s32.u32.u32.neg_ab.
-  enum class VmadMode { Plain, NegProduct, NegC, PlusOne };
+  enum class VmadMode : unsigned char { Plain, NegProduct, NegC, PlusOne };
   VmadMode vmadMode = VmadMode::Plain;
   unsigned vmadShift = 0;
   bool isVideoArith() const; // vadd vsub vabsdiff vmin vmax
@@ -175,7 +175,7 @@ inline bool immediateFits(uint64_t bits, unsigned width) {
 }
 
 struct Operand {
-  enum class Kind { Register, Immediate, Sink };
+  enum class Kind : unsigned char { Register, Immediate, Sink };
   Kind kind = Kind::Register;
   std::string reg;   // register name for Kind::Register
   uint64_t imm = 0;  // immediate bits (already truncated to the operand width)

@@ -11,7 +11,7 @@ namespace p2a::targets {
 
 // PTX scopes (PTX ISA 8.5 "Scope"): .cta is the workgroup, .gpu (membar.gl)
 // the agent, .sys the system. A .cluster scope is served by .gpu.
-enum class FenceScope { Cta, Gpu, Sys };
+enum class FenceScope : unsigned char { Cta, Gpu, Sys };
 const char *fenceScopeName(FenceScope s);
 
 } // namespace p2a::targets

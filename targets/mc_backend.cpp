@@ -649,8 +649,8 @@ struct PieceAssembly::Impl {
   const Assembler &assembler;
   std::deque<std::string> pieces; // read in place by MC (a deque: they never move)
   AssembleResult result;          // the diagnostics as MC reports them; the object at the end
-  std::unique_ptr<CappedStringStream> os; // into result.output (declared before the
-                                          // session, whose streamer writes into it)
+  std::unique_ptr<llvm::raw_pwrite_stream> os; // into result.output, capped (declared before
+                                               // the session, whose streamer writes into it)
   std::unique_ptr<Assembler::Impl::Session> session;
   unsigned lines = 0;     // the pieces' lines so far
   bool deferred = false;  // a piece may expand, or lacks its final newline: assembleInPlace
