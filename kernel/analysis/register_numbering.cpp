@@ -7,7 +7,7 @@ RegisterNumbering::RegisterNumbering(const Kernel &k) {
   readStart_.reserve(n + 1);
   writeStart_.reserve(n + 1);
   // (Sized up front: growing the map rehashes every name again.)
-  ids_ = llvm::StringMap<unsigned, llvm::BumpPtrAllocator>(static_cast<unsigned>(k.registers.size() + 16));
+  ids_ = llvm::StringMap<unsigned, NameArena>(static_cast<unsigned>(k.registers.size() + 16));
   names_.reserve(k.registers.size() + 16);
   readIds_.reserve(2 * n);
   writeIds_.reserve(n);

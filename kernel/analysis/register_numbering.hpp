@@ -57,7 +57,14 @@ public:
   }
 
 private:
-  llvm::StringMap<unsigned, llvm::BumpPtrAllocator> ids_;
+  // The names' arena, of a type of its own: under AddressSanitizer the slab
+  // functions of llvm::BumpPtrAllocator instantiated here poison each new
+  // slab, and the linker would take them for LLVM MC's own (uninstrumented)
+  // ones too, whose inline allocation never unpoisons: MCContext's symbol
+  // table then wrote into poisoned memory. A slab size of its own keeps
+  // the two instantiations apart.
+  using NameArena = llvm::BumpPtrAllocatorImpl<llvm::MallocAllocator, 16384>;
+  llvm::StringMap<unsigned, NameArena> ids_;
   std::vector<llvm::StringRef> names_; // the keys of ids_ (entries never move)
   std::vector<unsigned> readStart_, readIds_, writeStart_, writeIds_;
 };
