@@ -281,10 +281,10 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     }
     feed(std::move(piece));
   };
-  // Up to which function the feeder went (those before `fed`), and why it
-  // stopped short: a function that failed (the module will have no object)
-  // or an exception out of the assembly (the rest is fed below, on the
-  // caller's thread, as without a pool).
+  // The feeder goes up to the first function that failed (the module will
+  // have no object); those from `fed` on are fed below, on the caller's
+  // thread, as all of them are without a pool. An exception out of it goes
+  // to the caller as a function's does.
   size_t fed = 0;
   std::mutex doneMutex;
   std::condition_variable doneChanged;
