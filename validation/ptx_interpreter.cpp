@@ -53,7 +53,7 @@ public:
   Interpreter(const kernel::Kernel &k, const Launch &l, GlobalMemory &mem, const Options &o)
       : k_(k), l_(l), mem_(mem), o_(o) {
     for (const auto &[name, type] : k.registers)
-      slot(name.str());
+      slot(name);
     const kernel::SegmentLayout shared = kernel::layoutSegment(k, Space::Shared);
     const kernel::SegmentLayout local = kernel::layoutSegment(k, Space::Local);
     sharedOffset_ = shared.offset;

@@ -1,14 +1,21 @@
 #include "kernel/analysis/register_numbering.hpp"
 
+#include <algorithm>
+
 namespace p2a::kernel {
 
 RegisterNumbering::RegisterNumbering(const Kernel &k) {
   const size_t n = k.body.size();
   readStart_.reserve(n + 1);
   writeStart_.reserve(n + 1);
-  // (Sized up front: growing the map rehashes every name again.)
-  ids_ = llvm::StringMap<unsigned, NameArena>(static_cast<unsigned>(k.registers.size() + 16));
-  names_.reserve(k.registers.size() + 16);
+  // (Sized up front, by the registers declared but at most about one a
+  // statement: growing the map rehashes every name again, and each larger
+  // table is a calloc that jemalloc zeroes by returning its pages, a TLB
+  // shootdown with threads running; a kernel may declare far more than it
+  // uses.)
+  const unsigned expected = static_cast<unsigned>(std::min(k.registers.size(), n) + 16);
+  ids_ = llvm::StringMap<unsigned, NameArena>(expected);
+  names_.reserve(expected);
   readIds_.reserve(2 * n);
   writeIds_.reserve(n);
   auto id = [&](const std::string &r) {

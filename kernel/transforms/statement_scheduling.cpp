@@ -140,7 +140,7 @@ RegisterUse registerUse(const Kernel &k, const RegisterNumbering &numbering,
     if (mine == ~0u) {
       mine = static_cast<unsigned>(u.units.size());
       const llvm::StringRef name = numbering.name(r);
-      auto t = k.registers.find(name);
+      auto t = k.registers.find(std::string_view(name));
       const unsigned width = t == k.registers.end() ? 32 : t->second.width;
       u.units.push_back(width <= 1 || scalar.count(name) ? 0 : (width + 31) / 32);
       auto home = homeWords.find(name);
