@@ -294,8 +294,12 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     const Slot &slot = slots[i];
     return !slot.failure && slot.fr.ok && !errorsSince(slot.diags, 0);
   };
+  // (Only for a module big enough to pay for a thread of its own: in a batch
+  // of 200 small files at -j2, whose cores the files already share, a feeder
+  // per file took the run from 0.67 to 0.90 s.)
+  constexpr size_t kFeederMinBytes = size_t(1) << 20; // about 30,000 lines of PTX
   std::thread feeder;
-  if (pool && !slots.empty())
+  if (pool && !slots.empty() && text.size() >= kFeederMinBytes)
     feeder = std::thread([&] {
       try {
         for (size_t i = 0; i < slots.size(); ++i) {

@@ -1606,14 +1606,31 @@ TEST_CASE("a module is assembled once, and MC's rejection of a kernel's code lan
   CHECK(obj == good.object);
   CHECK(good.object == p2a::testing::costModel().assembler(t).assemble(good.assembly, mc::OutputKind::Object).output);
   // With a pool the assembly takes each kernel while later ones are still
-  // translated (44 kernels): the same text and object.
+  // translated (44 kernels): the same text and object. (A module of 1 MiB
+  // or more gets the feeder thread: a comment makes this one that big.)
   {
     llvm::StdThreadPool pool(llvm::hardware_concurrency(2));
+    const std::string big = src + "\n// " + std::string(size_t(1) << 20, 'x') + "\n";
     const module::ModuleResult pooled =
-        module::translateModule(src, t, p2a::testing::costModel(), {}, {}, &pool);
+        module::translateModule(big, t, p2a::testing::costModel(), {}, {}, &pool);
     REQUIRE(pooled.ok);
     CHECK(pooled.assembly == good.assembly);
     CHECK(pooled.object == good.object);
+    // A kernel that fails stops the feeder: no object, and the diagnostics
+    // of the translation without a pool.
+    const std::string broken = "\n.visible .entry broken()\n{\n  bogus.u32 1;\n  ret;\n}\n";
+    const module::ModuleResult failed =
+        module::translateModule(big + broken, t, p2a::testing::costModel(), {}, {}, &pool);
+    const module::ModuleResult failedAlone = module::translateModule(big + broken, t, p2a::testing::costModel());
+    CHECK_FALSE(failed.ok);
+    CHECK(failed.object.empty());
+    CHECK(failed.errorCount() >= 1);
+    std::string pooledDiags, aloneDiags;
+    for (const auto &[from, into] : {std::pair{&failed, &pooledDiags}, std::pair{&failedAlone, &aloneDiags}})
+      for (const Diagnostic &d : from->diagnostics)
+        *into += std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col) + ": " + d.message + "\n";
+    CHECK(pooledDiags == aloneDiags);
+    CHECK(contains(pooledDiags, "bogus"));
   }
 
   // MC's rejection of a kernel's line lands on the PTX statement that
