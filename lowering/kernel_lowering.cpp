@@ -114,7 +114,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
     for (unsigned attempt = 0; attempt < 3; ++attempt) {
       diags.resize(diagsBefore);
       out = KernelTranslation{};
-      Lowering l(k, t, costs, out, diags, opts, &analyses);
+      Lowering l(k, t, costs, out, diags, opts, analyses);
       lowered = l.run();
       if (lowered)
         break;
@@ -139,7 +139,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   kernel::ScheduleLimits limits;
   limits.target = &t;
   limits.maxVgprs = registerBudgetFor(fused, t, options).vgprs; // the command line's and the launch bounds'
-  for (const auto &[name, from] : uniformValuesFor(fused, t, options, &*asWritten).registers) {
+  for (const auto &[name, from] : uniformValuesFor(fused, t, options, *asWritten).registers) {
     limits.scalarRegisters.insert(name);
     if (from.kind == kernel::UniformSource::Kind::Computed)
       limits.homeWords[name] = from.bits / 32;

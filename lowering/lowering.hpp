@@ -81,16 +81,16 @@ RegisterBudget registerBudgetFor(const kernel::Kernel &k, const targets::TargetI
 // Which registers are uniform, with the scalar rules that apply on `t`
 // (statement_lowering.cpp): the lowering's homes, and the registers the
 // statement scheduler counts as SGPRs.
-// `analyses`: k's, where the caller has them.
+// `analyses`: k's control flow and liveness.
 kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts,
-                                       const kernel::KernelAnalyses *analyses = nullptr);
+                                       const kernel::KernelAnalyses &analyses);
 
 class Lowering {
 public:
-  // `analyses`: k's control flow and liveness where the caller made them
-  // for other uses of the same arrangement (translateKernel).
+  // `analyses`: k's control flow and liveness, which translateKernel makes
+  // once for every use of the same arrangement of the body.
   Lowering(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs, KernelTranslation &out,
-           Diagnostics &diags, const Options &opts, const kernel::KernelAnalyses *analyses = nullptr)
+           Diagnostics &diags, const Options &opts, const kernel::KernelAnalyses &analyses)
       : k_(k), t_(t), costs_(costs), out_(out), diags_(diags), opts_(opts), fn_(out.function),
         analyses_(analyses) {
     fn_.keepsPtx = false; // (rows come from the kernel's statements: abi.cpp)
@@ -332,7 +332,7 @@ private:
   // elsewhere (it is live on entry to a block where lanes may wait meanwhile:
   // kernel::WaitingLanes): nothing else shares its SGPRs then.
   regalloc::LiveIntervals liveIntervals();
-  const kernel::RegisterNumbering &registerIds();
+  const kernel::RegisterNumbering &registerIds(); // analyses_'s numbering of k_
 
   // ---- spilling (spilling.cpp) ----
   //
@@ -512,8 +512,7 @@ private:
   kernel::UniformValues uniform_;               // registers with one value per wave (uniform_values.hpp)
   std::optional<kernel::VariableIndex> variablesByName_; // (variableNamed)
   llvm::StringSet<> emittedVariables_;                   // out_.variables' names
-  const kernel::KernelAnalyses *analyses_; // k_'s, when the caller made them (else null)
-  std::optional<kernel::RegisterNumbering> registerIds_; // k_'s registers by id, made on first use (without analyses_)
+  const kernel::KernelAnalyses &analyses_; // k_'s control flow and liveness (registerIds: its numbering)
   std::vector<size_t> readCounts_;              // register id -> reads of it (predicateReaders)
   std::vector<unsigned> blockOf_, blockStart_, maskVreg_;
   unsigned numBlocks_ = 1;

@@ -117,13 +117,7 @@ bool Lowering::assignRegisters(bool lowered) {
   return true;
 }
 
-const kernel::RegisterNumbering &Lowering::registerIds() {
-  if (analyses_)
-    return analyses_->live.numbering;
-  if (!registerIds_)
-    registerIds_.emplace(k_);
-  return *registerIds_;
-}
+const kernel::RegisterNumbering &Lowering::registerIds() { return analyses_.live.numbering; }
 
 regalloc::LiveIntervals Lowering::liveIntervals() {
   const size_t n = k_.body.size();

@@ -7,7 +7,7 @@
 namespace p2a::klower {
 
 kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts,
-                                       const kernel::KernelAnalyses *analyses) {
+                                       const kernel::KernelAnalyses &analyses) {
   return kernel::uniformValues(k, [&](const Stmt &st) {
     return !opts.forcedRule && select::hasMatchingRule(st.inst, t, true);
   }, opts.scalarHomeSgprs, kPreloadedParamDwords * 4, analyses);

@@ -255,10 +255,7 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
 } // namespace
 
 UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRuleOf,
-                            unsigned maxHomeWords, unsigned preloadedArgumentBytes, const KernelAnalyses *analyses) {
-  std::optional<KernelAnalyses> own;
-  if (!analyses)
-    analyses = &own.emplace(k);
+                            unsigned maxHomeWords, unsigned preloadedArgumentBytes, const KernelAnalyses &analyses) {
   const size_t n = k.body.size();
   // The question is asked again in each round of both fixed points: answer
   // it once per statement.
@@ -271,14 +268,14 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
   };
 
   // Does the write at statement `def` reach every read of `r` on every path?
-  const ControlFlowGraph &g = analyses->cfg;
+  const ControlFlowGraph &g = analyses.cfg;
   const Dominators dom(g);
   std::vector<bool> barrierBlock(g.numBlocks);
   for (unsigned b = 0; b < g.numBlocks; ++b)
     barrierBlock[b] = blockHasBarrier(k, g, b);
 
   // Homes are SGPRs assigned by liveness: at most maxHomeWords held at once.
-  const RegisterLiveness &live = analyses->live;
+  const RegisterLiveness &live = analyses.live;
   const RegisterNumbering &ids = live.numbering;
   RegisterFacts facts{ids, std::vector<unsigned>(ids.size(), 0),
                       StatementsByRegister(ids, n, [&](size_t i) { return ids.writes(i); }),

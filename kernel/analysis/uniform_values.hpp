@@ -65,9 +65,8 @@ struct UniformValues {
 // (with register sources, on the target at hand)? The first
 // `preloadedArgumentBytes` of the parameters sit in SGPRs from the start
 // (Argument sources); a parameter past them is a scalar load into a home.
-// `analyses`: k's, where the caller has them (else made here).
+// `analyses`: k's control flow and liveness.
 UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt &)> &scalarRule,
-                            unsigned maxHomeWords, unsigned preloadedArgumentBytes,
-                            const KernelAnalyses *analyses = nullptr);
+                            unsigned maxHomeWords, unsigned preloadedArgumentBytes, const KernelAnalyses &analyses);
 
 } // namespace p2a::kernel
