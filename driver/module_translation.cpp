@@ -255,23 +255,18 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   // kernel too large to share the statement budget leaves idle). The
   // pieces are the same either way, so the object is the same for every -j.
   std::unique_ptr<mc::PieceAssembly> assembly = costs.assembler(t).beginObject();
-  unsigned asmLines = 0;                 // lines given to `assembly` so far
   std::vector<std::string> kernelMetadata; // of the functions fed, in order
-  auto feed = [&](std::string piece) {
-    asmLines += static_cast<unsigned>(std::count(piece.begin(), piece.end(), '\n'));
-    assembly->add(std::move(piece));
-  };
   {
     std::string header = klower::moduleHeader(t);
     for (const std::string &name : res.inlinedFunctions)
       header += "; .func " + name + ": inlined into the kernels that call it\n";
-    feed(std::move(header));
+    assembly->add(std::move(header));
   }
   // Function i's piece: its code moves out of its result (one copy of it).
   auto feedFunction = [&](FunctionResult &f) {
     std::string piece = "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n";
     if (f.kernel) {
-      f.firstAsmLine = asmLines + 2;
+      f.firstAsmLine = assembly->lines() + 2; // (after this piece's comment line)
       f.asmLineCount = static_cast<unsigned>(std::count(f.kernel->assembly.begin(), f.kernel->assembly.end(), '\n'));
       piece += f.kernel->assembly;
       f.kernel->assembly = std::string();
@@ -279,7 +274,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     } else { // a .func's instructions (no call convention yet)
       piece += "\t.text\n" + translate::assemblyText(f.translation);
     }
-    feed(std::move(piece));
+    assembly->add(std::move(piece));
   };
   // The feeder goes up to the first function that failed (the module will
   // have no object); those from `fed` on are fed below, on the caller's

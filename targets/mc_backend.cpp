@@ -732,6 +732,8 @@ void PieceAssembly::add(std::string piece) {
     p.parse(text, first, /*last=*/false);
 }
 
+unsigned PieceAssembly::lines() const { return impl_->lines; }
+
 AssembleResult PieceAssembly::finish(std::string last, std::vector<std::string> &pieces) {
   Impl &p = *impl_;
   const unsigned first = p.lines;

@@ -114,6 +114,8 @@ public:
   // `piece`: whole lines (each ending in a newline); kept, and read in
   // place, until finish().
   void add(std::string piece);
+  // The lines of the pieces added so far.
+  unsigned lines() const;
   // Adds the last piece and finishes the object (an error stops it at the
   // piece that had it). `pieces` receives the pieces, in order: the text
   // assembled.
