@@ -21,6 +21,7 @@
 // that is active only while this thread is inside an Assembler call.
 
 #include "targets/mc_backend.hpp"
+#include "targets/instruction_reuse.hpp"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringRef.h>
@@ -138,6 +139,7 @@ private:
 struct DiagSink {
   std::vector<McDiagnostic> *diags = nullptr;
   bool hadError = false;
+  size_t reported = 0; // diagnostics added so far
   const llvm::SourceMgr *srcMgr = nullptr;
   unsigned bufferId = 0;
   // A text given in pieces (PieceAssembly): per buffer id, the lines of the
@@ -167,6 +169,7 @@ struct DiagSink {
     }
     m.message = d.getMessage().str();
     diags->push_back(std::move(m));
+    ++reported;
   }
   void addError(std::string msg) {
     McDiagnostic m;
@@ -174,6 +177,7 @@ struct DiagSink {
     m.kind = McDiagnostic::Kind::Error;
     hadError = true;
     diags->push_back(std::move(m));
+    ++reported;
   }
 
   static void sourceMgrHandler(const llvm::SMDiagnostic &d, void *ctx) {
@@ -302,6 +306,7 @@ struct Assembler::Impl {
   std::unique_ptr<llvm::MCRegisterInfo> mri;
   std::unique_ptr<llvm::MCAsmInfo> mai;
   std::unique_ptr<llvm::MCInstrInfo> mii;
+  std::unique_ptr<RegisterRuns> registerRuns; // none: every statement parsed (InstructionParsing::EachStatement)
 
   std::unique_ptr<llvm::MCSubtargetInfo> makeSTI() const {
     return std::unique_ptr<llvm::MCSubtargetInfo>(
@@ -313,6 +318,9 @@ struct Assembler::Impl {
   // destroyed in an inconsistent state.
   struct Session {
     DiagSink sink;
+    // Templates for statements that differ only in registers (before the
+    // parsers, which hold it).
+    std::unique_ptr<InstructionReuse> reuse;
     // costs(): the target asm streamer writes into the void (declared
     // before the streamer so that it outlives it).
     // A null stream of its own: llvm::nulls() is one global object, and
@@ -343,6 +351,10 @@ struct Assembler::Impl {
   std::unique_ptr<Session> newSession(std::vector<McDiagnostic> &diags) const {
     auto s = std::make_unique<Session>();
     s->sink.diags = &diags;
+    if (registerRuns) {
+      DiagSink *sink = &s->sink;
+      s->reuse = std::make_unique<InstructionReuse>(*registerRuns, [sink] { return sink->reported; });
+    }
     s->sti = makeSTI();
     // Workaround for an LLVM 19 hang (llvm-mc-19 hangs too): on some bad
     // lines (e.g. `x<"` or `x<\x7f` as the last statement) the AMDGPU parser
@@ -446,6 +458,8 @@ struct Assembler::Impl {
       s.sink.addError("LLVM has no AMDGPU assembly parser");
       return false;
     }
+    if (s.reuse)
+      s.tap = reusingParser(std::move(s.tap), *s.reuse, *mii);
     s.parser->setTargetParser(*s.tap);
     bool failed = s.parser->Run(/*NoInitialTextSection=*/continues, /*NoFinalize=*/!finalize);
     return !failed && !s.ctx->hadError() && !s.sink.hadError;
@@ -500,7 +514,7 @@ std::optional<std::vector<Assembler::DecodedInst>> Assembler::disassemble(const 
 const std::string &Assembler::cpu() const { return impl_->cpu; }
 unsigned Assembler::waveSize() const { return impl_->waveSize; }
 
-std::unique_ptr<Assembler> Assembler::create(std::string_view cpu, std::string &error) {
+std::unique_ptr<Assembler> Assembler::create(std::string_view cpu, std::string &error, InstructionParsing parsing) {
   initLlvmOnce();
   auto impl = std::make_unique<Impl>();
   impl->cpu = std::string(cpu);
@@ -524,6 +538,8 @@ std::unique_ptr<Assembler> Assembler::create(std::string_view cpu, std::string &
     error = "unable to create MCAsmInfo/MCInstrInfo for " + std::string(kTriple);
     return nullptr;
   }
+  if (parsing == InstructionParsing::ReuseShapes)
+    impl->registerRuns = std::make_unique<RegisterRuns>(*impl->mri);
 
   // Validate the CPU without letting MCSubtargetInfo print "'x' is not a
   // recognized processor" to stderr.
@@ -608,6 +624,7 @@ AssembleResult Assembler::assembleText(std::string_view text, bool inPlace, Outp
     }
 
     bool ok = im.runParser(s);
+    result.reusedInstructions = s.reuse ? s.reuse->reused() : 0;
     // Destroy streamer (flushes the formatted stream) while `os` is alive.
     s.tap.reset();
     s.parser.reset();
@@ -684,6 +701,7 @@ struct PieceAssembly::Impl {
       s.sink.linesBefore[s.bufferId] = firstLine;
       // (After an error MC parses on and reports the rest, but finalizes nothing.)
       hadError |= !im.runParser(s, continues, /*finalize=*/last && !hadError);
+      result.reusedInstructions = s.reuse ? s.reuse->reused() : 0;
       if (last) {
         s.tap.reset();
         s.parser.reset();
@@ -759,6 +777,7 @@ AssembleResult PieceAssembly::finish(std::string last, std::vector<std::string> 
     p.parse(p.pieces.back(), first, /*last=*/true);
   AssembleResult r;
   r.diagnostics = std::move(p.result.diagnostics);
+  r.reusedInstructions = p.result.reusedInstructions;
   r.ok = !p.hadError;
   if (r.ok)
     r.output = std::move(p.result.output);

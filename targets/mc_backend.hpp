@@ -30,6 +30,8 @@ struct AssembleResult {
   bool ok = false;
   std::string output;                    // assembly text or ELF bytes
   std::vector<McDiagnostic> diagnostics; // errors (and warnings) from MC
+  // Statements answered from an earlier statement's parse (InstructionParsing::ReuseShapes).
+  unsigned reusedInstructions = 0;
 };
 
 // Per-instruction numbers from LLVM's scheduling model for the subtarget
@@ -43,11 +45,18 @@ struct InstCost {
 
 class PieceAssembly;
 
+// How MC reads instructions: each statement parsed and matched, or a
+// statement of the same shape as an earlier one (the same text but for its
+// register numbers) answered from that one's MCInst (instruction_reuse.hpp:
+// the same objects, text and diagnostics, without parsing most statements).
+enum class InstructionParsing { ReuseShapes, EachStatement };
+
 class Assembler {
 public:
   // cpu: gfx900, gfx90a, gfx942, gfx1030, gfx1100, gfx1200 (any AMDGPU cpu LLVM knows).
   // Wave size: wave64 on gfx9, wave32 on gfx10+ (LLVM's default for amdhsa).
-  static std::unique_ptr<Assembler> create(std::string_view cpu, std::string &error);
+  static std::unique_ptr<Assembler> create(std::string_view cpu, std::string &error,
+                                           InstructionParsing parsing = InstructionParsing::ReuseShapes);
   ~Assembler();
 
   // Assemble a complete assembly text (may contain directives).

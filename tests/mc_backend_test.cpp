@@ -5,6 +5,7 @@
 #include "driver/module_translation.hpp"
 #include "isel/mir_printer.hpp"
 #include "lowering/kernel_lowering.hpp"
+#include "targets/instruction_reuse.hpp"
 #include "targets/mc_backend.hpp"
 #include "targets/target_info.hpp"
 #include "tests/cli_support.hpp"
@@ -775,6 +776,131 @@ TEST_CASE("a text in pieces: the object and diagnostics of the whole text") {
   CHECK(g.output == a->assemble("s_nop 0\ns_nop 1\n", OutputKind::Object).output);
   REQUIRE(back.size() == 1);
   CHECK(back[0] == "s_nop 0\ns_nop 1\n");
+}
+
+
+// ---------------------------------------------------------------------------
+// Reusing a statement's parse for later statements of its shape
+// (targets/instruction_reuse.hpp).
+
+std::unique_ptr<Assembler> makeParsingEach(const std::string &cpu) {
+  std::string err;
+  auto a = Assembler::create(cpu, err, p2a::mc::InstructionParsing::EachStatement);
+  REQUIRE_MESSAGE(a, "cannot create assembler for " << cpu << ": " << err);
+  return a;
+}
+
+// The same text, objects, diagnostics and status with reuse as with every
+// statement parsed, whole and in pieces; returns the statements reused.
+unsigned checkSameAsParsingEach(const std::string &cpu, const std::string &text) {
+  auto reusing = make(cpu);
+  auto each = makeParsingEach(cpu);
+  unsigned reused = 0;
+  for (OutputKind kind : {OutputKind::Object, OutputKind::Asm, OutputKind::AsmWithEncoding}) {
+    const AssembleResult r = reusing->assemble(text, kind), e = each->assemble(text, kind);
+    INFO(cpu << " " << int(kind) << "\n" << diagText(e.diagnostics));
+    CHECK(r.ok == e.ok);
+    CHECK(r.output == e.output);
+    CHECK(diagText(r.diagnostics) == diagText(e.diagnostics));
+    CHECK(e.reusedInstructions == 0);
+    reused = r.reusedInstructions;
+  }
+  const AssembleResult pieces = inPieces(*reusing, text, {2, 5, 9});
+  const AssembleResult e = each->assemble(text, OutputKind::Object);
+  CHECK(pieces.ok == e.ok);
+  CHECK(pieces.output == e.output);
+  CHECK(diagText(pieces.diagnostics) == diagText(e.diagnostics));
+  return reused;
+}
+
+TEST_CASE("instruction shapes: registers numbered by first appearance, the rest as written") {
+  using p2a::mc::RegisterRun;
+  using p2a::mc::shapeOf;
+  const auto add = shapeOf("v_add_u32 v7, v3, v7");
+  REQUIRE(add);
+  CHECK(add->key == "v_add_u32 v#0:1, v#1:1, v#0:1");
+  REQUIRE(add->registers.size() == 2);
+  CHECK(add->registers[0] == RegisterRun{'v', 7, 1});
+  CHECK(add->registers[1] == RegisterRun{'v', 3, 1});
+  CHECK(add->identifiers.empty());
+  CHECK(shapeOf("v_add_u32 v1, v200, v1")->key == add->key);
+  CHECK(shapeOf("v_add_u32 v1, v2, v3")->key != add->key);  // which operands are the same register
+  CHECK(shapeOf("v_add_u32 v1, s2, v1")->key != add->key);  // the register file
+  CHECK(shapeOf("v_add_u32 v1, v2, v1 ")->key != add->key); // the text
+  // Ranges and lists alike; a VGPR tuple's parity kept (gfx90a's alignment).
+  const auto load = shapeOf("global_load_dwordx2 v[2:3], v[4:5], off");
+  REQUIRE(load);
+  CHECK(load->key == "global_load_dwordx2 v#0:2e, v#1:2e, off");
+  CHECK(shapeOf("global_load_dwordx2 [v6,v7], [v0,v1], off")->key == load->key);
+  CHECK(shapeOf("global_load_dwordx2 v[3:4], v[6:7], off")->key != load->key);
+  CHECK(shapeOf("s_load_dwordx2 s[4:5], s[0:1], 0x10")->key == "s_load_dwordx2 s#0:2, s#1:2, 0x10");
+  CHECK(load->identifiers == llvm::SmallVector<std::string_view, 4>{"off"});
+  const auto waitcnt = shapeOf("s_waitcnt vmcnt(0) lgkmcnt(0)");
+  REQUIRE(waitcnt);
+  CHECK(waitcnt->registers.empty());
+  CHECK(waitcnt->identifiers == llvm::SmallVector<std::string_view, 4>{"vmcnt", "lgkmcnt"});
+  const auto symbol = shapeOf("s_add_u32 s30, s30, Gx@rel32@lo+4");
+  REQUIRE(symbol);
+  CHECK(symbol->identifiers == llvm::SmallVector<std::string_view, 4>{"Gx@rel32@lo"});
+  CHECK(shapeOf("v_mov_b32 v1, 0x1f")->key == "v_mov_b32 v#0:1, 0x1f");
+  CHECK(shapeOf("s_mov_b32 s0, sc0")->identifiers == llvm::SmallVector<std::string_view, 4>{"sc0"});
+  // Always parsed: comments, VOPD (register banks), operands that overlap
+  // without being equal, a list that is not one run.
+  CHECK_FALSE(shapeOf("v_mov_b32 v0, v1 ; copy"));
+  CHECK_FALSE(shapeOf("v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v2, v3"));
+  CHECK_FALSE(shapeOf("v_lshlrev_b64 v[2:3], 1, v3"));
+  CHECK_FALSE(shapeOf("s_load_dwordx2 [s0,s2], s[4:5], 0"));
+}
+
+TEST_CASE("reused instructions: the objects, text and diagnostics of parsing each statement") {
+  // Statements that differ only in registers: all but the first reused.
+  std::mt19937 rng(7);
+  std::string adds;
+  for (int i = 0; i < 1000; ++i)
+    adds += "  v_add3_u32 v" + std::to_string(rng() % 200) + ", v" + std::to_string(rng() % 200) + ", s" +
+            std::to_string(2 * (rng() % 40)) + ", v" + std::to_string(200 + rng() % 50) + "\n";
+  for (const TargetInfo &t : p2a::targets::allTargets()) {
+    // (A statement is reused once statements MC read have named its registers.)
+    CHECK(checkSameAsParsingEach(t.name, adds) > 800);
+  }
+  // Translated samples, on every target.
+  for (const char *sample : {"sha256/sha256.ptx", "generic/generic.ptx", "calls/calls.ptx"}) {
+    const std::string text = p2a::testing::slurp(std::string(P2A_SOURCE_DIR) + "/samples/" + sample);
+    for (const TargetInfo &t : p2a::targets::allTargets()) {
+      INFO(sample << " on " << t.name);
+      const p2a::module::ModuleResult m = p2a::module::translateModule(text, t, p2a::testing::costModel(), {}, {});
+      REQUIRE(m.ok);
+      CHECK(checkSameAsParsingEach(t.name, m.assembly) > 0);
+    }
+  }
+  // What MC validates beyond one operand, where a statement has the shape
+  // of an accepted one and names accepted registers: an odd VGPR pair
+  // (gfx90a, gfx942), two SGPRs on gfx9's constant bus; and a register the
+  // target lacks (s102 on gfx9), named for the first time.
+  const std::string pairs = "global_load_dwordx2 v[2:3], v[0:1], off\nglobal_load_dwordx2 v[4:5], v[6:7], off\n"
+                            "global_load_dwordx2 v[4:5], v[0:1], off\nglobal_load_dwordx2 v[3:4], v[0:1], off\n";
+  const std::string constantBus = "v_add3_u32 v0, s1, s1, v2\nv_add3_u32 v0, s2, s2, v2\n"
+                                  "v_add3_u32 v0, s1, s1, v2\nv_add3_u32 v0, s1, s2, v2\n";
+  const std::string sgpr102 = "s_mov_b32 s0, s1\ns_mov_b32 s3, s2\ns_mov_b32 s0, s2\ns_mov_b32 s102, s1\n";
+  for (const char *cpu : {"gfx900", "gfx942", "gfx1030"}) {
+    CAPTURE(cpu);
+    const bool gfx9 = std::string(cpu) != "gfx1030";
+    CHECK(checkSameAsParsingEach(cpu, pairs) == 1);
+    CHECK(make(cpu)->assemble(pairs, OutputKind::Object).ok == (std::string(cpu) == "gfx900" || !gfx9));
+    CHECK(checkSameAsParsingEach(cpu, constantBus) == 1);
+    CHECK(make(cpu)->assemble(constantBus, OutputKind::Object).ok == !gfx9);
+    CHECK(checkSameAsParsingEach(cpu, sgpr102) == 1);
+    CHECK(make(cpu)->assemble(sgpr102, OutputKind::Object).ok == !gfx9);
+  }
+  // Symbols are MC's to evaluate where they stand: a value set twice,
+  // labels, a symbol defined after its use.
+  CHECK(checkSameAsParsingEach("gfx942", ".set val, 5\ns_mov_b32 s0, val\n.set val, 6\ns_mov_b32 s1, val\n"
+                                         "s_mov_b32 s2, val\n") == 0);
+  CHECK(checkSameAsParsingEach("gfx942", "s_branch .L1\ns_branch .L1\n.L1:\ns_nop 0\ns_branch .L1\n") == 0);
+  CHECK(checkSameAsParsingEach("gfx942", "s_mov_b32 s0, later\ns_mov_b32 s1, later\nlater = 3\n") == 0);
+  // Bad statements of an accepted shape, and garbage after one.
+  CHECK(checkSameAsParsingEach("gfx942", "v_mov_b32 v1, v2\nv_mov_b32 v3, v4\nv_mov_b32 v1, v4\n"
+                                         "v_mov_b32 v5, v300\nv_mov_b32 v3, v2 v1\nv_mov_b32 v1, v2\n") == 2);
 }
 
 } // TEST_SUITE("mc")
