@@ -74,7 +74,6 @@ bool Lowering::layOutSegments() {
   for (const Stmt &st : k_.body)
     genericReachesSegments_ |= st.kind == Stmt::Kind::Cvta && st.toGeneric &&
                                (st.space == Space::Shared || st.space == Space::Local);
-  pointerSpaces_ = kernel::pointerSpaces(k_, registerIds());
   return true;
 }
 

@@ -106,6 +106,8 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   // a 79k-statement kernel lowered six times instead of four).
   bool homesRanOut = false;
   // (Each try of one arrangement reads the same control flow and liveness.)
+  // (Made once: a flow-insensitive fixed point, the same in every order of the body.)
+  std::map<std::string, Space> pointerSpaces;
   auto lower = [&](const kernel::Kernel &k, const kernel::KernelAnalyses &analyses) {
     Options opts = options;
     if (homesRanOut)
@@ -114,7 +116,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
     for (unsigned attempt = 0; attempt < 3; ++attempt) {
       diags.resize(diagsBefore);
       out = KernelTranslation{};
-      Lowering l(k, t, costs, out, diags, opts, analyses);
+      Lowering l(k, t, costs, out, diags, opts, analyses, pointerSpaces);
       lowered = l.run();
       if (lowered)
         break;
@@ -133,6 +135,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   // The body as written: its analyses are made for the schedule, then again
   // only if it is lowered as written (the other orders' are held meanwhile).
   std::optional<kernel::KernelAnalyses> asWritten(std::in_place, fused);
+  pointerSpaces = kernel::pointerSpaces(fused, asWritten->live.numbering);
   if (!options.schedule)
     return lower(fused, *asWritten);
   // (A forced rule is scheduled too: scheduling moves statements, it does not rewrite them.)

@@ -90,9 +90,10 @@ public:
   // `analyses`: k's control flow and liveness, which translateKernel makes
   // once for every use of the same arrangement of the body.
   Lowering(const kernel::Kernel &k, const targets::TargetInfo &t, cost::CostModel &costs, KernelTranslation &out,
-           Diagnostics &diags, const Options &opts, const kernel::KernelAnalyses &analyses)
+           Diagnostics &diags, const Options &opts, const kernel::KernelAnalyses &analyses,
+           const std::map<std::string, Space> &pointerSpaces)
       : k_(k), t_(t), costs_(costs), out_(out), diags_(diags), opts_(opts), fn_(out.function),
-        analyses_(analyses) {
+        pointerSpaces_(pointerSpaces), analyses_(analyses) {
     fn_.keepsPtx = false; // (rows come from the kernel's statements: abi.cpp)
     fn_.tuples = opts.tuples;
   }
@@ -134,7 +135,10 @@ private:
 
   // The vreg of a PTX register, created at first use with its declared width
   // (declared but unused registers -- nvcc declares %r<N> generously -- get none).
+  // (Kept per register id too: a statement's registers are looked up by
+  // name once, in the numbering, not in the declarations and the vregs.)
   unsigned reg(const std::string &name, unsigned width);
+  unsigned vregOfDeclared(const std::string &name, unsigned width);
 
   unsigned newTemp(mir::RegClass cls);
 
@@ -487,7 +491,10 @@ private:
   std::map<std::string, unsigned> localOffset_;  // .local variable -> offset in the private segment
   unsigned privateBytes_ = 0;
   std::map<std::string, unsigned> globalSgpr_;   // .const/.global variable (or " aperture") -> SGPR pair with its address
-  std::map<std::string, Space> pointerSpaces_;   // generic pointers known to point into one space
+  // Generic pointers known to point into one space (kernel::pointerSpaces,
+  // made once per kernel: it does not depend on the statements' order).
+  const std::map<std::string, Space> &pointerSpaces_;
+  std::vector<unsigned> vregById_; // reg(): the vreg of each register id of the numbering (~0u: none yet)
   std::set<unsigned> loopHeads_;                 // blocks entered by a back edge's uniform fast path
   std::optional<unsigned> zeroVgpr_;             // see zeroVgpr()
   std::map<unsigned, MOperand> inPlace_;          // vreg read from fixed SGPRs everywhere (no VGPR copy)
