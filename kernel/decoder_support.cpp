@@ -2,6 +2,8 @@
 
 #include "semantics/bitvec.hpp"
 
+#include <llvm/ADT/StringRef.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -153,7 +155,10 @@ std::optional<Variable> variableOf(const ast::Declaration &d, const ast::Declara
 std::optional<std::pair<Special, unsigned>> specialOf(const ast::Operand &o) {
   static const std::pair<const char *, Special> dims[] = {
       {"%tid", Special::Tid}, {"%ntid", Special::Ntid}, {"%ctaid", Special::Ctaid}, {"%nctaid", Special::Nctaid}};
-  if (o.kind == ast::Operand::Kind::Register) {
+  // (Every special register's name starts %t, %n, %c, %l or %w: the
+  // kernel's own registers, nearly every operand, are told apart at once.)
+  if (o.kind == ast::Operand::Kind::Register && o.name.size() > 2 && o.name[0] == '%' &&
+      llvm::StringRef("tnclw").contains(o.name[1])) {
     for (auto &[n, s] : dims)
       if (o.name == n && o.element >= 'x' && o.element <= 'z')
         return std::make_pair(s, static_cast<unsigned>(o.element - 'x'));
