@@ -28,6 +28,20 @@ void Lowering::lowerStatements() {
 }
 
 unsigned Lowering::reg(const std::string &name, unsigned width) {
+  // (A vreg bound to a name stays bound: select::lowerWith unbinds only
+  // the names of vregs made by a rule that failed, none of them reg()'s.)
+  const std::optional<unsigned> id = registerIds().find(name);
+  if (!id)
+    return vregOfDeclared(name, width);
+  if (vregById_.empty())
+    vregById_.assign(registerIds().size(), ~0u);
+  unsigned &v = vregById_[*id];
+  if (v == ~0u)
+    v = vregOfDeclared(name, width);
+  return v;
+}
+
+unsigned Lowering::vregOfDeclared(const std::string &name, unsigned width) {
   auto it = k_.registers.find(name);
   if (it != k_.registers.end())
     width = it->second.width == 64 ? 64 : it->second.width == 1 ? 1 : 32;
