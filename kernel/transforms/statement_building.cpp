@@ -54,28 +54,41 @@ Kernel withInsertedStatements(Kernel k, std::vector<std::vector<Stmt>> before, s
     added += before[i].size() + after[i].size();
   if (!added)
     return k;
-  std::vector<Stmt> body;
-  body.reserve(n + added);
-  std::vector<unsigned> sourceIndex;
-  sourceIndex.reserve(n + added);
-  std::vector<unsigned> newIndex(n + 1);
-  for (size_t i = 0; i < n; ++i) {
-    newIndex[i] = static_cast<unsigned>(body.size());
-    const unsigned source = static_cast<unsigned>(k.sourceOf(i));
-    for (Stmt &s : before[i]) {
-      body.push_back(std::move(s));
-      sourceIndex.push_back(source);
-    }
-    body.push_back(std::move(k.body[i]));
-    sourceIndex.push_back(source);
-    for (Stmt &s : after[i]) {
-      body.push_back(std::move(s));
-      sourceIndex.push_back(source);
-    }
+  // In place, from the back: each statement moves up by the insertions
+  // before it, and those after the last insertion stay. (A new body would
+  // fault in a fresh array and move every statement: KeyHunt's 80k-statement
+  // kernels each got one for 16 insertions.)
+  if (k.sourceIndex.empty()) {
+    k.sourceIndex.resize(n);
+    for (size_t i = 0; i < n; ++i)
+      k.sourceIndex[i] = static_cast<unsigned>(i);
   }
-  newIndex[n] = static_cast<unsigned>(body.size());
-  k.body = std::move(body);
-  k.sourceIndex = std::move(sourceIndex);
+  k.body.resize(n + added);
+  k.sourceIndex.resize(n + added);
+  std::vector<unsigned> newIndex(n + 1);
+  newIndex[n] = static_cast<unsigned>(n + added);
+  size_t w = n + added; // the next slot to fill, from the back
+  size_t i = n;
+  while (i > 0 && w != i) { // (w == i: statements 0..i-1 have nothing inserted, and stay)
+    --i;
+    const unsigned source = k.sourceIndex[i];
+    for (auto s = after[i].rbegin(); s != after[i].rend(); ++s) {
+      k.body[--w] = std::move(*s);
+      k.sourceIndex[w] = source;
+    }
+    --w;
+    if (w != i) {
+      k.body[w] = std::move(k.body[i]);
+      k.sourceIndex[w] = source;
+    }
+    for (auto s = before[i].rbegin(); s != before[i].rend(); ++s) {
+      k.body[--w] = std::move(*s);
+      k.sourceIndex[w] = source;
+    }
+    newIndex[i] = static_cast<unsigned>(w);
+  }
+  for (size_t j = 0; j < i; ++j)
+    newIndex[j] = static_cast<unsigned>(j);
   for (auto &[label, index] : k.labels)
     index = newIndex[index];
   for (Stmt &s : k.body)
