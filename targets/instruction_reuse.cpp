@@ -28,15 +28,18 @@ bool readNumber(std::string_view s, size_t &i, unsigned &n) {
   const size_t from = i;
   while (i < s.size() && digit(s[i]))
     ++i;
-  if (i == from || i - from > 6)
+  // (MC reads a bracketed index as an expression: 010 is octal. Never
+  // printed so; such a statement is left to MC.)
+  if (i == from || i - from > 6 || (s[from] == '0' && i - from > 1))
     return false;
   std::from_chars(s.data() + from, s.data() + i, n);
   return true;
 }
 
 // A register run at s[i] (v7, s[4:5], [v6,v7]); `i` moves past it on
-// success. `listBroken`: a bracket list of registers that is not one run.
-std::optional<RegisterRun> readRun(std::string_view s, size_t &i, bool &listBroken) {
+// success. `refused`: a list or range of registers that is not one run as
+// this reads it (left to MC).
+std::optional<RegisterRun> readRun(std::string_view s, size_t &i, bool &refused) {
   const char c = s[i];
   if (c == '[') {
     size_t j = i + 1;
@@ -53,7 +56,7 @@ std::optional<RegisterRun> readRun(std::string_view s, size_t &i, bool &listBrok
       if (run.count == 0)
         run.first = n;
       else if (n != run.first + run.count) {
-        listBroken = true;
+        refused = true;
         return std::nullopt;
       }
       ++run.count;
@@ -74,11 +77,13 @@ std::optional<RegisterRun> readRun(std::string_view s, size_t &i, bool &listBrok
   unsigned first = 0, last = 0;
   if (j < s.size() && s[j] == '[') { // v[a:b]
     ++j;
+    refused = true; // (unless it reads as a run below)
     if (!readNumber(s, j, first) || j >= s.size() || s[j] != ':')
       return std::nullopt;
     ++j;
     if (!readNumber(s, j, last) || j >= s.size() || s[j] != ']' || last < first)
       return std::nullopt;
+    refused = false;
     i = j + 1;
     return RegisterRun{c, first, last - first + 1};
   }
@@ -97,8 +102,10 @@ std::optional<InstructionShape> shapeOf(std::string_view s) {
     ++i;
   if (i == 0 || !identifierStart(s[0]))
     return std::nullopt;
-  // VOPD's two halves must read registers of different banks (number mod 4).
-  if (llvm::StringRef(s.data(), i).starts_with_insensitive("v_dual_"))
+  // VOPD's two halves must read registers of different banks (number mod
+  // 4); GWS's one VGPR must be even on gfx90a/gfx942.
+  const llvm::StringRef mnemonic(s.data(), i);
+  if (mnemonic.starts_with_insensitive("v_dual_") || mnemonic.starts_with_insensitive("ds_gws"))
     return std::nullopt;
   shape.key.reserve(s.size() + 8);
   shape.key.append(s.data(), i);
@@ -107,8 +114,9 @@ std::optional<InstructionShape> shapeOf(std::string_view s) {
     // Comments, strings, escapes and division are left to MC whole.
     if (c == ';' || c == '#' || c == '"' || c == '\'' || c == '/' || c == '\\' || c == '\r' || c == '\0')
       return std::nullopt;
-    bool listBroken = false;
-    if (std::optional<RegisterRun> run = readRun(s, i, listBroken)) {
+    bool refused = false;
+    const bool list = c == '[';
+    if (std::optional<RegisterRun> run = readRun(s, i, refused)) {
       size_t id = 0;
       for (; id < shape.registers.size(); ++id) {
         if (shape.registers[id] == *run)
@@ -118,6 +126,10 @@ std::optional<InstructionShape> shapeOf(std::string_view s) {
       }
       if (id == shape.registers.size())
         shape.registers.push_back(*run);
+      // (A bracket list stays one: on gfx10+ an image address as a list is
+      // NSA, another opcode than the same registers as a range.)
+      if (list)
+        shape.key += '[';
       shape.key += run->file;
       shape.key += '#';
       shape.key += std::to_string(id);
@@ -125,11 +137,16 @@ std::optional<InstructionShape> shapeOf(std::string_view s) {
       // shape's. gfx90a validates that VGPR tuples start even.)
       shape.key += ':';
       shape.key += std::to_string(run->count);
-      if (run->file == 'v' && run->count > 1)
-        shape.key += (run->first & 1) ? 'o' : 'e';
+      if (run->file == 'v') {
+        if (run->count > 1)
+          shape.key += (run->first & 1) ? 'o' : 'e';
+        // gfx11+'s 16-bit VOP1/VOP2/VOPC encodings reach v0-v127 only: from
+        // v128 on, MC matches the VOP3 opcode instead.
+        shape.key += run->first >= 128 ? 'h' : run->first + run->count > 128 ? 'x' : 'l';
+      }
       continue;
     }
-    if (listBroken)
+    if (refused)
       return std::nullopt;
     if (identifierStart(c) && !(i > 0 && identifierChar(s[i - 1]))) {
       const size_t from = i;
@@ -289,6 +306,7 @@ public:
       : MCTargetAsmParser(amdgpu->getTargetOptions(), amdgpu->getSTI(), mii), amdgpu_(std::move(amdgpu)),
         reuse_(reuse) {
     BracketExpressionsSupported = amdgpu_->HasBracketExpressions();
+    reuse_.newParser();
   }
 
   void Initialize(llvm::MCAsmParser &parser) override {

@@ -10,14 +10,18 @@
 // Why that keeps LLVM MC the authority on what is valid:
 //   - a shape's first statement is parsed, matched and validated by MC, so
 //     the shape's opcode, operand kinds, immediates and modifiers are MC's;
-//   - a register a reuse puts in has been in some statement MC accepted
-//     (target limits such as SGPR102+ and the per-register checks);
+//   - a register a reuse puts in has been in some statement the same
+//     parser accepted (target limits such as SGPR102+, the per-register
+//     checks, the parser's count of the registers used);
 //   - the shape keeps what MC's validation reads beyond single registers:
 //     which operands are the same register (constant bus, early-clobber),
 //     whether a VGPR tuple starts at an odd register (gfx90a's alignment),
+//     whether a VGPR is v128 or above (gfx11's 16-bit VOP1/2/C encodings
+//     reach v0-v127), list or range syntax (gfx10's NSA image addresses),
 //     and the text of everything else (immediates, modifiers, named
 //     registers). Operands that overlap without being equal, VOPD's register
-//     banks (`v_dual_*`), comments, strings and symbols are always parsed.
+//     banks (`v_dual_*`), GWS's even VGPR (`ds_gws_*`), comments, strings,
+//     symbols and indices MC would read as octal are always parsed.
 // Outputs are byte-identical with and without reuse (tests compare both).
 #pragma once
 
@@ -66,7 +70,7 @@ struct InstructionShape {
 // The shape of `statement` (an instruction from its mnemonic to the end of
 // its line, no newline), or nullopt where it is always parsed: comments,
 // strings, a register list that is not consecutive, operands that overlap
-// without being equal, VOPD.
+// without being equal, VOPD, GWS, an index with a leading 0.
 std::optional<InstructionShape> shapeOf(std::string_view statement);
 
 // Which MCRegister is which run, from LLVM's register names (VGPR4,
@@ -102,6 +106,12 @@ public:
   // `quiet` (no warning: a reused statement would not repeat it).
   void parsed(const InstructionShape &shape, const llvm::MCInst &inst, bool quiet);
   size_t diagnostics() const { return diagnostics_(); }
+
+  // A parser of the next piece starts: registers are accepted again. (Each
+  // AMDGPU parser counts the registers it reads into .amdgcn.next_free_vgpr
+  // and _sgpr, from 0; a reused statement names only registers that the
+  // parser reading it has read.)
+  void newParser() { accepted_.reset(); }
 
   unsigned reused() const { return reused_; }
   unsigned templates() const { return static_cast<unsigned>(templates_.size()); }

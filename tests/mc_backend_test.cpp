@@ -818,20 +818,21 @@ TEST_CASE("instruction shapes: registers numbered by first appearance, the rest 
   using p2a::mc::shapeOf;
   const auto add = shapeOf("v_add_u32 v7, v3, v7");
   REQUIRE(add);
-  CHECK(add->key == "v_add_u32 v#0:1, v#1:1, v#0:1");
+  CHECK(add->key == "v_add_u32 v#0:1l, v#1:1l, v#0:1l");
   REQUIRE(add->registers.size() == 2);
   CHECK(add->registers[0] == RegisterRun{'v', 7, 1});
   CHECK(add->registers[1] == RegisterRun{'v', 3, 1});
   CHECK(add->identifiers.empty());
-  CHECK(shapeOf("v_add_u32 v1, v200, v1")->key == add->key);
+  CHECK(shapeOf("v_add_u32 v1, v100, v1")->key == add->key);
   CHECK(shapeOf("v_add_u32 v1, v2, v3")->key != add->key);  // which operands are the same register
   CHECK(shapeOf("v_add_u32 v1, s2, v1")->key != add->key);  // the register file
   CHECK(shapeOf("v_add_u32 v1, v2, v1 ")->key != add->key); // the text
   // Ranges and lists alike; a VGPR tuple's parity kept (gfx90a's alignment).
   const auto load = shapeOf("global_load_dwordx2 v[2:3], v[4:5], off");
   REQUIRE(load);
-  CHECK(load->key == "global_load_dwordx2 v#0:2e, v#1:2e, off");
-  CHECK(shapeOf("global_load_dwordx2 [v6,v7], [v0,v1], off")->key == load->key);
+  CHECK(load->key == "global_load_dwordx2 v#0:2el, v#1:2el, off");
+  CHECK(shapeOf("global_load_dwordx2 [v6,v7], [v0,v1], off")->key == "global_load_dwordx2 [v#0:2el, [v#1:2el, off");
+  CHECK(shapeOf("global_load_dwordx2 v[6:7], v[0:1], off")->key == load->key);
   CHECK(shapeOf("global_load_dwordx2 v[3:4], v[6:7], off")->key != load->key);
   CHECK(shapeOf("s_load_dwordx2 s[4:5], s[0:1], 0x10")->key == "s_load_dwordx2 s#0:2, s#1:2, 0x10");
   CHECK(load->identifiers == llvm::SmallVector<std::string_view, 4>{"off"});
@@ -842,7 +843,12 @@ TEST_CASE("instruction shapes: registers numbered by first appearance, the rest 
   const auto symbol = shapeOf("s_add_u32 s30, s30, Gx@rel32@lo+4");
   REQUIRE(symbol);
   CHECK(symbol->identifiers == llvm::SmallVector<std::string_view, 4>{"Gx@rel32@lo"});
-  CHECK(shapeOf("v_mov_b32 v1, 0x1f")->key == "v_mov_b32 v#0:1, 0x1f");
+  CHECK(shapeOf("v_mov_b32 v1, 0x1f")->key == "v_mov_b32 v#0:1l, 0x1f");
+  // v128 and above, and tuples across v127/v128, apart from v0-v127.
+  CHECK(shapeOf("v_mov_b32 v200, v1")->key == "v_mov_b32 v#0:1h, v#1:1l");
+  CHECK(shapeOf("v_lshlrev_b64 v[126:127], 1, v[127:128]") == std::nullopt); // (overlap)
+  CHECK(shapeOf("v_lshlrev_b64 v[126:127], 1, v[128:129]")->key == "v_lshlrev_b64 v#0:2el, 1, v#1:2eh");
+  CHECK(shapeOf("v_lshlrev_b64 v[100:101], 1, v[127:128]")->key == "v_lshlrev_b64 v#0:2el, 1, v#1:2ox");
   CHECK(shapeOf("s_mov_b32 s0, sc0")->identifiers == llvm::SmallVector<std::string_view, 4>{"sc0"});
   // Always parsed: comments, VOPD (register banks), operands that overlap
   // without being equal, a list that is not one run.
@@ -850,6 +856,9 @@ TEST_CASE("instruction shapes: registers numbered by first appearance, the rest 
   CHECK_FALSE(shapeOf("v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v2, v3"));
   CHECK_FALSE(shapeOf("v_lshlrev_b64 v[2:3], 1, v3"));
   CHECK_FALSE(shapeOf("s_load_dwordx2 [s0,s2], s[4:5], 0"));
+  CHECK_FALSE(shapeOf("ds_gws_init v2 gds"));
+  CHECK_FALSE(shapeOf("s_mov_b64 s[010:011], 0")); // (MC: octal, s[8:9])
+  CHECK_FALSE(shapeOf("v_mov_b32 v1, v[010:010]"));
 }
 
 TEST_CASE("reused instructions: the objects, text and diagnostics of parsing each statement") {
@@ -898,6 +907,40 @@ TEST_CASE("reused instructions: the objects, text and diagnostics of parsing eac
                                          "s_mov_b32 s2, val\n") == 0);
   CHECK(checkSameAsParsingEach("gfx942", "s_branch .L1\ns_branch .L1\n.L1:\ns_nop 0\ns_branch .L1\n") == 0);
   CHECK(checkSameAsParsingEach("gfx942", "s_mov_b32 s0, later\ns_mov_b32 s1, later\nlater = 3\n") == 0);
+  // What the review of reuse found (each compared with every statement
+  // parsed): gfx11+'s 16-bit VOPC reaches v0-v127 only (from v128 on, MC
+  // matches the VOP3 opcode); octal indices; NSA image addresses as lists
+  // on gfx10+; GWS's even VGPR on gfx90a.
+  for (const char *cpu : {"gfx1100", "gfx1200"}) {
+    CAPTURE(cpu);
+    const std::string vopc = "v_cmp_lt_u16 vcc_lo, v1, v2\nv_mov_b32 v200, v1\nv_cmp_lt_u16 vcc_lo, v1, v200\n"
+                             "v_cmp_lt_u16 vcc_lo, v2, v1\n";
+    REQUIRE(make(cpu)->assemble(vopc, OutputKind::Object).ok);
+    CHECK(checkSameAsParsingEach(cpu, vopc) == 1);
+  }
+  CHECK(checkSameAsParsingEach("gfx900", "s_mov_b64 s[2:3], 0\ns_mov_b64 s[8:9], 0\ns_mov_b64 s[010:011], 0\n"
+                                         "s_mov_b64 s[8:9], 1\n") == 0);
+  const std::string nsa = "image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D\n"
+                          "image_sample v[0:3], [v4,v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D\n"
+                          "image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D\n";
+  REQUIRE(make("gfx1030")->assemble(nsa, OutputKind::Object).ok);
+  CHECK(checkSameAsParsingEach("gfx1030", nsa) == 1);
+  const std::string gws = "ds_gws_init v2 gds\nds_gws_init v4 gds\nv_mov_b32 v1, v1\nds_gws_init v1 gds\n";
+  CHECK_FALSE(make("gfx90a")->assemble(gws, OutputKind::Object).ok);
+  CHECK(checkSameAsParsingEach("gfx90a", gws) == 0);
+  // A parser per piece counts the registers it reads into
+  // .amdgcn.next_free_vgpr from 0: each reads the registers of its own
+  // reused statements.
+  {
+    const std::string counted = "v_mov_b32 v10, v11\nv_mov_b32 v3, v4\nv_mov_b32 v3, v4\nv_mov_b32 v4, v3\n"
+                                ".set m, .amdgcn.next_free_vgpr\n.long m\n";
+    auto reusing = make("gfx942");
+    auto each = makeParsingEach("gfx942");
+    const AssembleResult r = inPieces(*reusing, counted, {2}), e = inPieces(*each, counted, {2});
+    CHECK(r.ok);
+    CHECK(r.output == e.output);
+    CHECK(r.reusedInstructions == 1);
+  }
   // Bad statements of an accepted shape, and garbage after one.
   CHECK(checkSameAsParsingEach("gfx942", "v_mov_b32 v1, v2\nv_mov_b32 v3, v4\nv_mov_b32 v1, v4\n"
                                          "v_mov_b32 v5, v300\nv_mov_b32 v3, v2 v1\nv_mov_b32 v1, v2\n") == 2);
