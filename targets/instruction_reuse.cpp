@@ -3,6 +3,8 @@
 #include "targets/instruction_reuse.hpp"
 
 #include <llvm/MC/MCContext.h>
+#include <llvm/MC/MCInstrDesc.h>
+#include <llvm/MC/MCInstrInfo.h>
 #include <llvm/MC/MCParser/MCAsmLexer.h>
 #include <llvm/MC/MCParser/MCAsmParser.h>
 #include <llvm/MC/MCParser/MCParsedAsmOperand.h>
@@ -213,11 +215,11 @@ std::optional<llvm::MCInst> InstructionReuse::instance(const InstructionShape &s
   if (it == templates_.end() || !it->second.reusable)
     return std::nullopt;
   llvm::MCInst inst = it->second.inst;
-  for (const auto &[operand, id] : it->second.renamed) {
-    const llvm::MCRegister r = runs_.registerOf(shape.registers[id]);
-    if (!r || !accepted_.test(r.id()))
+  for (const Template::Renamed &n : it->second.renamed) {
+    const llvm::MCRegister r = runs_.registerOf(shape.registers[n.shapeRegister]);
+    if (!r || !accepted_.test(r.id()) || (n.regClass >= 0 && !mri_.getRegClass(n.regClass).contains(r)))
       return std::nullopt;
-    inst.getOperand(operand).setReg(r);
+    inst.getOperand(n.operand).setReg(r);
   }
   ++reused_;
   return inst;
@@ -235,6 +237,7 @@ void InstructionReuse::parsed(const InstructionShape &shape, const llvm::MCInst 
     return;
   Template &t = it->second;
   t.inst = inst;
+  const llvm::MCInstrDesc &desc = mii_.get(inst.getOpcode());
   llvm::SmallVector<bool, 6> renamed(shape.registers.size(), false);
   for (unsigned i = 0; i < inst.getNumOperands(); ++i) {
     const llvm::MCOperand &op = inst.getOperand(i);
@@ -252,7 +255,10 @@ void InstructionReuse::parsed(const InstructionShape &shape, const llvm::MCInst 
       ++id;
     if (id == shape.registers.size()) // not a register the statement names
       return;
-    t.renamed.push_back({i, id});
+    const int regClass = i < desc.getNumOperands() ? desc.operands()[i].RegClass : -1;
+    if (regClass >= 0 && !mri_.getRegClass(regClass).contains(op.getReg()))
+      return; // (a class this does not know how to read)
+    t.renamed.push_back({i, id, regClass});
     renamed[id] = true;
   }
   for (bool r : renamed)

@@ -19,7 +19,8 @@
 //     whether a VGPR is v128 or above (gfx11's 16-bit VOP1/2/C encodings
 //     reach v0-v127), list or range syntax (gfx10's NSA image addresses),
 //     and the text of everything else (immediates, modifiers, named
-//     registers). Operands that overlap without being equal, VOPD's register
+//     registers). A renamed register must be in the class the opcode asks
+//     for that operand (MCInstrDesc). Operands that overlap without being equal, VOPD's register
 //     banks (`v_dual_*`), GWS's even VGPR (`ds_gws_*`), comments, strings,
 //     symbols and indices MC would read as octal are always parsed.
 // Outputs are byte-identical with and without reuse (tests compare both).
@@ -96,8 +97,9 @@ private:
 class InstructionReuse {
 public:
   // `diagnostics`: how many diagnostics the assembly has reported so far.
-  InstructionReuse(const RegisterRuns &runs, std::function<size_t()> diagnostics)
-      : runs_(runs), diagnostics_(std::move(diagnostics)), accepted_(runs.registers()) {}
+  InstructionReuse(const RegisterRuns &runs, const llvm::MCInstrInfo &mii, const llvm::MCRegisterInfo &mri,
+                   std::function<size_t()> diagnostics)
+      : runs_(runs), mii_(mii), mri_(mri), diagnostics_(std::move(diagnostics)), accepted_(runs.registers()) {}
 
   // The MCInst for `shape` from an earlier statement, or nullopt (parse it).
   std::optional<llvm::MCInst> instance(const InstructionShape &shape) const;
@@ -119,11 +121,18 @@ public:
 private:
   struct Template {
     llvm::MCInst inst;
-    // (operand index, shape register): the operands a statement renames.
-    llvm::SmallVector<std::pair<unsigned, unsigned>, 6> renamed;
+    // The operands a statement renames: which, the shape register it
+    // takes, and the register class the opcode asks there (-1: none).
+    struct Renamed {
+      unsigned operand, shapeRegister;
+      int regClass;
+    };
+    llvm::SmallVector<Renamed, 6> renamed;
     bool reusable = false;
   };
   const RegisterRuns &runs_;
+  const llvm::MCInstrInfo &mii_;
+  const llvm::MCRegisterInfo &mri_;
   std::function<size_t()> diagnostics_;
   llvm::BitVector accepted_;
   llvm::StringMap<Template> templates_;

@@ -353,7 +353,7 @@ struct Assembler::Impl {
     s->sink.diags = &diags;
     if (registerRuns) {
       DiagSink *sink = &s->sink;
-      s->reuse = std::make_unique<InstructionReuse>(*registerRuns, [sink] { return sink->reported; });
+      s->reuse = std::make_unique<InstructionReuse>(*registerRuns, *mii, *mri, [sink] { return sink->reported; });
     }
     s->sti = makeSTI();
     // Workaround for an LLVM 19 hang (llvm-mc-19 hangs too): on some bad
