@@ -941,6 +941,42 @@ TEST_CASE("reused instructions: the objects, text and diagnostics of parsing eac
     CHECK(r.output == e.output);
     CHECK(r.reusedInstructions == 1);
   }
+  // Random statements of a few shapes over small pools of registers, valid
+  // and not (odd pairs on gfx90a, s102 on gfx9, v128+ in gfx11's 16-bit
+  // VOPC, two SGPRs on gfx9's constant bus, ...), on every target: the same
+  // as every statement parsed, diagnostics included.
+  {
+    const std::vector<std::string> shapes = {
+        "v_add_u32 V, V, V",         "v_add3_u32 V, S, S, V",       "v_cmp_lt_u16 vcc_lo, V, V",
+        "v_cmp_lt_u16 vcc, V, V",    "v_lshlrev_b64 P, 1, P",       "global_load_dwordx2 P, P, off",
+        "s_mov_b64 Q, 0",            "s_add_u32 S, S, S",           "v_mad_u64_u32 P, Q, V, V, P",
+        "v_mov_b32 V, S",            "v_cndmask_b32 V, V, V, vcc",  "v_add_f16 V, V, V",
+        "v_alignbit_b32 V, V, V, 7", "s_load_dwordx4 R, Q, 0x10",   "v_xor3_b32 V, V, S, V"};
+    const std::vector<std::string> v = {"v1", "v2", "v3", "v5", "v130", "v200", "v255"};
+    const std::vector<std::string> sg = {"s1", "s2", "s3", "s101", "s102", "s104"};
+    const std::vector<std::string> pairs = {"v[2:3]", "v[4:5]", "v[3:4]", "v[130:131]", "[v6,v7]", "v[8:9]"};
+    const std::vector<std::string> sgprPairs = {"s[2:3]", "s[4:5]", "s[3:4]", "s[100:101]", "[s6,s7]"};
+    const std::vector<std::string> quads = {"s[8:11]", "s[12:15]", "s[10:13]"};
+    for (const TargetInfo &t : p2a::targets::allTargets()) {
+      CAPTURE(t.name);
+      std::mt19937 pick(11);
+      auto any = [&](const std::vector<std::string> &from) { return from[pick() % from.size()]; };
+      // Valid statements alone first (MC stops emitting at an error): the
+      // reused object too; then the mixture, for its diagnostics.
+      std::string valid, mixed;
+      for (int i = 0; i < 400; ++i) {
+        std::string line;
+        for (char c : any(shapes))
+          line += c == 'V' ? any(v) : c == 'S' ? any(sg) : c == 'P' ? any(pairs) : c == 'Q' ? any(sgprPairs)
+                  : c == 'R' ? any(quads) : std::string(1, c);
+        mixed += line + "\n";
+        if (make(t.name)->assemble(line + "\n", OutputKind::Object).ok)
+          valid += line + "\n";
+      }
+      CHECK(checkSameAsParsingEach(t.name, valid) > 100);
+      checkSameAsParsingEach(t.name, mixed);
+    }
+  }
   // Bad statements of an accepted shape, and garbage after one.
   CHECK(checkSameAsParsingEach("gfx942", "v_mov_b32 v1, v2\nv_mov_b32 v3, v4\nv_mov_b32 v1, v4\n"
                                          "v_mov_b32 v5, v300\nv_mov_b32 v3, v2 v1\nv_mov_b32 v1, v2\n") == 2);
