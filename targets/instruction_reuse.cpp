@@ -25,6 +25,13 @@ bool identifierChar(char c) {
 bool identifierStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
+void appendNumber(std::string &to, unsigned n) {
+  char buf[12];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, n);
+  (void)ec;
+  to.append(buf, end);
+}
+
 // Reads decimal digits at s[i...] into n (false: none, or too many).
 bool readNumber(std::string_view s, size_t &i, unsigned &n) {
   const size_t from = i;
@@ -134,11 +141,11 @@ std::optional<InstructionShape> shapeOf(std::string_view s) {
         shape.key += '[';
       shape.key += run->file;
       shape.key += '#';
-      shape.key += std::to_string(id);
+      appendNumber(shape.key, static_cast<unsigned>(id));
       // (Each run is one syntax in a shape's place: its count is the
       // shape's. gfx90a validates that VGPR tuples start even.)
       shape.key += ':';
-      shape.key += std::to_string(run->count);
+      appendNumber(shape.key, run->count);
       if (run->file == 'v') {
         if (run->count > 1)
           shape.key += (run->first & 1) ? 'o' : 'e';
