@@ -352,8 +352,8 @@ struct Assembler::Impl {
     auto s = std::make_unique<Session>();
     s->sink.diags = &diags;
     if (registerRuns) {
-      DiagSink *sink = &s->sink;
-      s->reuse = std::make_unique<InstructionReuse>(*registerRuns, *mii, *mri, [sink] { return sink->reported; });
+      const size_t *reported = &s->sink.reported;
+      s->reuse = std::make_unique<InstructionReuse>(*registerRuns, *mii, *mri, [reported] { return *reported; });
     }
     s->sti = makeSTI();
     // Workaround for an LLVM 19 hang (llvm-mc-19 hangs too): on some bad
