@@ -424,14 +424,12 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
   std::map<uint64_t, unsigned> movedLiterals;
   for (const rules::TInst &ti : rule.seq) {
     mir::MInst mi{ti.op, b.operand(ti.dst), {}};
+    mi.srcs.reserve(ti.srcs.size());
     for (const TOperand &s : ti.srcs)
       mi.srcs.push_back(b.operand(s));
-    for (const mir::MOperand *o : [&] {
-           std::vector<const mir::MOperand *> all{&mi.dst};
-           for (auto &s : mi.srcs)
-             all.push_back(&s);
-           return all;
-         }()) {
+    // (The destination, then the sources; no list of them made per instruction.)
+    for (size_t k = 0; k <= mi.srcs.size(); ++k) {
+      const mir::MOperand *o = k == 0 ? &mi.dst : &mi.srcs[k - 1];
       if (o->kind != mir::MOperand::Kind::Pair)
         continue;
       if (o->vreg >= trial.vregs.size() || trial.vregs[o->vreg].cls != mir::RegClass::V32 ||
