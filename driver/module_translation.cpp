@@ -18,6 +18,10 @@
 #include <algorithm>
 #ifdef __GLIBC__
 #include <malloc.h>
+// jemalloc's control interface, where jemalloc is the malloc (the
+// executable links it; weak: null under glibc's allocator).
+extern "C" int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
+    __attribute__((weak));
 #endif
 #include <set>
 #include <tuple>
@@ -235,8 +239,13 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
           // 433 -> 313 MB). Give it back, after large kernels only: each
           // trim returns pages the next kernel faults in again (nvcomp's
           // RunLengthEncode with 1000: +1.3 s system time of 20 s).
+          // Only under glibc's allocator: where jemalloc is the malloc (its
+          // own decay returns pages), malloc_trim would set up glibc's unused
+          // arenas on first call, and two kernels ending at once on two
+          // threads raced in that set-up (a crash in 1 of 40-150 runs of
+          // ccminer's x17_sha512 on gfx1100, whose two kernels end together).
           constexpr size_t kTrimAfterStatements = 4000;
-          if (statements >= kTrimAfterStatements)
+          if (statements >= kTrimAfterStatements && !mallctl)
             malloc_trim(0);
 #endif
         }
