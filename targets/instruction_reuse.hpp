@@ -19,10 +19,12 @@
 //     whether a VGPR is v128 or above (gfx11's 16-bit VOP1/2/C encodings
 //     reach v0-v127), list or range syntax (gfx10's NSA image addresses),
 //     and the text of everything else (immediates, modifiers, named
-//     registers). A renamed register must be in the class the opcode asks
-//     for that operand (MCInstrDesc). Operands that overlap without being equal, VOPD's register
-//     banks (`v_dual_*`), GWS's even VGPR (`ds_gws_*`), comments, strings,
-//     symbols and indices MC would read as octal are always parsed.
+//     registers);
+//   - a renamed register must be in the class the opcode asks for that
+//     operand (MCInstrDesc);
+//   - operands that overlap without being equal, VOPD's register banks
+//     (`v_dual_*`), GWS's even VGPR (`ds_gws_*`), comments, strings, symbols
+//     and indices MC would read as octal are always parsed.
 // Outputs are byte-identical with and without reuse (tests compare both).
 #pragma once
 
