@@ -8,6 +8,8 @@
 #include "ptx/ptx_ir.hpp"
 #include "rules/rule.hpp"
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringMap.h>
 
 #include <map>
@@ -216,6 +218,12 @@ struct Function {
   // (lo, hi): hi must follow lo, lo even; for two V64 vregs, hi at lo + 2
   // (a 128-bit operand: global_atomic_cmpswap_x2's {new, compare}).
   std::vector<std::pair<unsigned, unsigned>> pairs;
+  // The pairs each vreg is in, by index into `pairs`, for pairs[0,
+  // pairsIndexed): select::lowerWith checks a rule's pairs against those
+  // (pairs are appended, here and by the lowering; a failed rule's rollback
+  // truncates them). A scan of every pair per pair operand was quadratic.
+  llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 1>> pairsOf{};
+  size_t pairsIndexed = 0;
   std::vector<LoweredInst> body;
   std::vector<std::string> labels; // Label operands' names
   std::vector<SymbolRef> symbols;  // Symbol operands

@@ -41,7 +41,52 @@ unsigned newVreg(mir::Function &fn, mir::RegClass cls) {
   return static_cast<unsigned>(fn.vregs.size() - 1);
 }
 
-bool pairConsistent(const mir::Function &fn, unsigned lo, unsigned hi) { return rules::pairConsistent(fn.pairs, lo, hi); }
+// fn.pairsOf brought up to fn.pairs (the lowering appends pairs of its own).
+void indexPairs(mir::Function &fn) {
+  for (; fn.pairsIndexed < fn.pairs.size(); ++fn.pairsIndexed) {
+    const auto &[lo, hi] = fn.pairs[fn.pairsIndexed];
+    fn.pairsOf[lo].push_back(static_cast<unsigned>(fn.pairsIndexed));
+    if (hi != lo)
+      fn.pairsOf[hi].push_back(static_cast<unsigned>(fn.pairsIndexed));
+  }
+}
+
+// rules::pairConsistent(fn.pairs, lo, hi), from the pairs lo and hi are in:
+// every pair naming either must be (lo, hi) itself.
+bool pairConsistent(mir::Function &fn, unsigned lo, unsigned hi) {
+  if (lo == hi)
+    return false;
+  indexPairs(fn);
+  for (unsigned v : {lo, hi})
+    if (auto it = fn.pairsOf.find(v); it != fn.pairsOf.end())
+      for (unsigned p : it->second)
+        if (fn.pairs[p] != std::make_pair(lo, hi))
+          return false;
+  return true;
+}
+
+// Is (lo, hi) one of fn.pairs already?
+bool hasPair(mir::Function &fn, unsigned lo, unsigned hi) {
+  indexPairs(fn);
+  auto it = fn.pairsOf.find(lo);
+  if (it == fn.pairsOf.end())
+    return false;
+  return std::any_of(it->second.begin(), it->second.end(),
+                     [&](unsigned p) { return fn.pairs[p] == std::make_pair(lo, hi); });
+}
+
+// Drops the pairs from `size` on, and their index entries (each vreg's
+// list is in pair order: theirs are at its end).
+void truncatePairs(mir::Function &fn, size_t size) {
+  for (size_t p = std::min(fn.pairsIndexed, fn.pairs.size()); p-- > size;)
+    for (unsigned v : {fn.pairs[p].first, fn.pairs[p].second}) {
+      auto it = fn.pairsOf.find(v);
+      while (it != fn.pairsOf.end() && !it->second.empty() && it->second.back() >= size)
+        it->second.pop_back();
+    }
+  fn.pairs.resize(size);
+  fn.pairsIndexed = std::min(fn.pairsIndexed, size);
+}
 
 } // namespace
 
@@ -400,7 +445,7 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
         fn.scalarHomes.erase(it);
     }
     fn.vregs.resize(vregsBefore);
-    fn.pairs.resize(pairsBefore);
+    truncatePairs(fn, pairsBefore);
     return false;
   };
   Binder b{rule, inst, trial, toScalarHomes, {}, {}};
@@ -437,7 +482,7 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
         return rollback(); // an immediate or a wide register cannot be half of a pair
       if (!pairConsistent(trial, o->vreg, o->vregHi))
         return rollback();
-      if (std::find(trial.pairs.begin(), trial.pairs.end(), std::make_pair(o->vreg, o->vregHi)) == trial.pairs.end())
+      if (!hasPair(trial, o->vreg, o->vregHi))
         trial.pairs.push_back({o->vreg, o->vregHi});
     }
     legalize(std::move(mi), t, trial, lowered.insts, &movedLiterals);
