@@ -10,7 +10,9 @@ Two shapes of generated module, each from about 1k to --max-lines PTX lines
               generator of tests/random_programs, so blocks, registers and
               live ranges all grow with N;
   kernels     a module of N/100-line kernels of the same kind (distinct
-              seeds), as nvcc writes big modules.
+              seeds), as nvcc writes big modules;
+  register-pairs  one kernel of funnel shifts whose sources the rules pair
+              (register pair constraints that grow with the kernel).
 Each row gives user+system CPU seconds and peak RSS (through /usr/bin/time,
 else the child's rusage, which Linux floors at this script's own size),
 and ptxas -O3 -arch=sm_80 on the same module when --ptxas is given. The
@@ -47,6 +49,27 @@ def kernels(target_lines):
         lines += k.count("\n") - head.count("\n")
         seed += 1
     return header + "\n".join(parts)
+
+
+def register_pairs(target_lines):
+    """One kernel of right funnel shifts on fresh register pairs (shf.r.clamp
+    with a variable amount: {a,b} as an aligned VGPR pair, a 64-bit shift),
+    each input computed just before: the rules' pair constraints grow with
+    the kernel (run 30: a scan of every pair per pair operand was quadratic)."""
+    n = max(1, (target_lines - 12) // 3)
+    lines = [".version 7.8", ".target sm_80", ".address_size 64",
+             ".visible .entry pairs(.param .u64 p)", "{",
+             f".reg .b32 %r<{3 * n + 10}>;", ".reg .b64 %rd<3>;",
+             "ld.param.u64 %rd1, [p];", "cvta.to.global.u64 %rd2, %rd1;",
+             "ld.global.u32 %r1, [%rd2];", "ld.global.u32 %r2, [%rd2+4];"]
+    acc = "%r2"
+    for i in range(n):
+        a, b, d = f"%r{10 + 3 * i}", f"%r{11 + 3 * i}", f"%r{12 + 3 * i}"
+        lines += [f"add.s32 {a}, %r1, {i};", f"xor.b32 {b}, {acc}, {7 * i + 1};",
+                  f"shf.r.clamp.b32 {d}, {a}, {b}, %r1;"]
+        acc = d
+    lines += [f"st.global.u32 [%rd2], {acc};", "ret;", "}"]
+    return "\n".join(lines) + "\n"
 
 
 TIME = "/usr/bin/time"  # (Debian's `time` package)
@@ -100,7 +123,7 @@ def main():
         sizes.append(n)
         n *= 2
     with tempfile.TemporaryDirectory() as tmp:
-        for shape, make in (("one-kernel", one_kernel), ("kernels", kernels)):
+        for shape, make in (("one-kernel", one_kernel), ("kernels", kernels), ("register-pairs", register_pairs)):
             print(f"{shape}: lines, ptx2amdgpu CPU s, peak MiB" +
                   (", ptxas CPU s, ptxas peak MiB, CPU ratio, memory ratio" if a.ptxas else ""))
             times, mems = [], []
