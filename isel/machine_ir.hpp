@@ -221,7 +221,8 @@ struct Function {
   // The pairs each vreg is in, by index into `pairs`, for pairs[0,
   // pairsIndexed): select::lowerWith checks a rule's pairs against those
   // (pairs are appended, here and by the lowering; a failed rule's rollback
-  // truncates them). A scan of every pair per pair operand was quadratic.
+  // truncates them, and nothing else may shrink or edit them). A scan of
+  // every pair per pair operand was quadratic.
   llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 1>> pairsOf{};
   size_t pairsIndexed = 0;
   std::vector<LoweredInst> body;
