@@ -1,6 +1,7 @@
 // Reusing MC's parse of an instruction for statements of the same shape; see
 // instruction_reuse.hpp for why this keeps LLVM MC the authority.
 #include "targets/instruction_reuse.hpp"
+#include "targets/discarding_streamer.hpp"
 
 #include <llvm/MC/MCContext.h>
 #include <llvm/MC/MCInstrDesc.h>
@@ -279,19 +280,15 @@ void InstructionReuse::parsed(const InstructionShape &shape, const llvm::MCInst 
 namespace {
 
 // Records the instruction LLVM's matcher emits.
-class InstructionRecorder final : public llvm::MCStreamer {
+class InstructionRecorder final : public DiscardingStreamer {
 public:
-  explicit InstructionRecorder(llvm::MCContext &ctx) : MCStreamer(ctx) {}
+  explicit InstructionRecorder(llvm::MCContext &ctx) : DiscardingStreamer(ctx) {}
   std::optional<llvm::MCInst> inst;
   const llvm::MCSubtargetInfo *sti = nullptr;
   void emitInstruction(const llvm::MCInst &i, const llvm::MCSubtargetInfo &s) override {
     inst = i;
     sti = &s;
   }
-  bool emitSymbolAttribute(llvm::MCSymbol *, llvm::MCSymbolAttr) override { return true; }
-  void emitCommonSymbol(llvm::MCSymbol *, uint64_t, llvm::Align) override {}
-  void emitZerofill(llvm::MCSection *, llvm::MCSymbol * = nullptr, uint64_t = 0, llvm::Align = llvm::Align(1),
-                    llvm::SMLoc = llvm::SMLoc()) override {}
 };
 
 // Stands in the operand list for a statement answered from a template.

@@ -21,6 +21,7 @@
 // that is active only while this thread is inside an Assembler call.
 
 #include "targets/mc_backend.hpp"
+#include "targets/discarding_streamer.hpp"
 #include "targets/instruction_reuse.hpp"
 
 #include <llvm/ADT/SmallString.h>
@@ -186,22 +187,6 @@ struct DiagSink {
 };
 
 // ---------------------------------------------------------------------------
-// Base of the two analysis streamers below: accepts and drops what MCStreamer
-// leaves pure virtual (symbol attributes, common/zerofill, COFF records).
-class DiscardingStreamer : public llvm::MCStreamer {
-public:
-  using llvm::MCStreamer::MCStreamer;
-  bool emitSymbolAttribute(llvm::MCSymbol *, llvm::MCSymbolAttr) override { return true; }
-  void emitCommonSymbol(llvm::MCSymbol *, uint64_t, llvm::Align) override {}
-  void emitZerofill(llvm::MCSection *, llvm::MCSymbol * = nullptr, uint64_t = 0,
-                    llvm::Align = llvm::Align(1), llvm::SMLoc = llvm::SMLoc()) override {}
-  void emitGPRel32Value(const llvm::MCExpr *) override {}
-  void beginCOFFSymbolDef(const llvm::MCSymbol *) override {}
-  void emitCOFFSymbolStorageClass(int) override {}
-  void emitCOFFSymbolType(int) override {}
-  void endCOFFSymbolDef() override {}
-};
-
 // Streamer that only records the parsed MCInsts (as llvm-mca's
 // MCStreamerWrapper does).
 
