@@ -274,9 +274,9 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   // Function i's piece: its code moves out of its result (one copy of it).
   auto feedFunction = [&](FunctionResult &f) {
     std::string piece = "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n";
+    const unsigned linesBefore = assembly->lines();
     if (f.kernel) {
-      f.firstAsmLine = assembly->lines() + 2; // (after this piece's comment line)
-      f.asmLineCount = static_cast<unsigned>(std::count(f.kernel->assembly.begin(), f.kernel->assembly.end(), '\n'));
+      f.firstAsmLine = linesBefore + 2; // (after this piece's comment line)
       piece += f.kernel->assembly;
       f.kernel->assembly = std::string();
       kernelMetadata.push_back(f.kernel->metadata);
@@ -284,6 +284,8 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
       piece += "\t.text\n" + translate::assemblyText(f.translation);
     }
     assembly->add(std::move(piece));
+    if (f.kernel) // (the piece's lines but its comment line, as PieceAssembly counted them)
+      f.asmLineCount = assembly->lines() - linesBefore - 1;
   };
   // The feeder goes up to the first function that failed (the module will
   // have no object); those from `fed` on are fed below, on the caller's
