@@ -96,6 +96,11 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   };
   kernel::Kernel fused = options.forcedRule ? std::move(source) : rewritten();
   const size_t diagsBefore = diags.size();
+  // The body as written: its analyses are made for the schedule, then again
+  // only if it is lowered as written (the other orders' are held meanwhile).
+  std::optional<kernel::KernelAnalyses> asWritten(std::in_place, fused);
+  // (Made once: a flow-insensitive fixed point, the same in every order of the body.)
+  const std::map<std::string, Space> pointerSpaces = kernel::pointerSpaces(fused, asWritten->live.numbering);
   // Up to three tries: as asked; without SGPR homes for computed uniform
   // values if the kernel ran out of SGPRs with them (see Options); with a
   // budget two SGPRs smaller if a far branch found no SGPR pair for its long
@@ -106,8 +111,6 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   // a 79k-statement kernel lowered six times instead of four).
   bool homesRanOut = false;
   // (Each try of one arrangement reads the same control flow and liveness.)
-  // (Made once: a flow-insensitive fixed point, the same in every order of the body.)
-  std::map<std::string, Space> pointerSpaces;
   auto lower = [&](const kernel::Kernel &k, const kernel::KernelAnalyses &analyses) {
     Options opts = options;
     if (homesRanOut)
@@ -132,10 +135,6 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
     }
     return lowered;
   };
-  // The body as written: its analyses are made for the schedule, then again
-  // only if it is lowered as written (the other orders' are held meanwhile).
-  std::optional<kernel::KernelAnalyses> asWritten(std::in_place, fused);
-  pointerSpaces = kernel::pointerSpaces(fused, asWritten->live.numbering);
   if (!options.schedule)
     return lower(fused, *asWritten);
   // (A forced rule is scheduled too: scheduling moves statements, it does not rewrite them.)
