@@ -26,6 +26,7 @@ extern "C" int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp
 #include <set>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace p2a::module {
 
@@ -273,19 +274,20 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   }
   // Function i's piece: its code moves out of its result (one copy of it).
   auto feedFunction = [&](FunctionResult &f) {
-    std::string piece = "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n";
-    const unsigned linesBefore = assembly->lines();
+    std::string comment = "; " + std::string(f.isEntry ? ".entry " : ".func ") + f.name + "\n";
     if (f.kernel) {
-      f.firstAsmLine = linesBefore + 2; // (after this piece's comment line)
-      piece += f.kernel->assembly;
-      f.kernel->assembly = std::string();
+      // The comment line, then the kernel's text as a piece of its own: moved
+      // in, not copied after the comment (a big kernel's text is megabytes,
+      // and it was held twice while the next kernel was being lowered).
+      assembly->add(std::move(comment));
+      const unsigned linesBefore = assembly->lines();
+      f.firstAsmLine = linesBefore + 1;
+      assembly->add(std::exchange(f.kernel->assembly, std::string()));
       kernelMetadata.push_back(f.kernel->metadata);
+      f.asmLineCount = assembly->lines() - linesBefore;
     } else { // a .func's instructions (no call convention yet)
-      piece += "\t.text\n" + translate::assemblyText(f.translation);
+      assembly->add(comment + "\t.text\n" + translate::assemblyText(f.translation));
     }
-    assembly->add(std::move(piece));
-    if (f.kernel) // (the piece's lines but its comment line, as PieceAssembly counted them)
-      f.asmLineCount = assembly->lines() - linesBefore - 1;
   };
   // The feeder goes up to the first function that failed (the module will
   // have no object); those from `fed` on are fed below, on the caller's

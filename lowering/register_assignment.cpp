@@ -104,6 +104,12 @@ bool Lowering::assignRegisters(bool lowered) {
           {name, fn_.vregs[v].spilled ? spillLocation(v) : printer::physName(v, fn_, out_.allocation, t_)});
     if (role == mir::VRegRole::Temporary || role == mir::VRegRole::ScalarHome)
       continue;
+    // (Where each register lives is for listings, `check`'s traces and IR
+    // dumps only: a batch translation without them drops the table, which
+    // for one of KeyHunt's 80k-statement kernels was 4 MiB per try, and a
+    // kept try's beside the next.)
+    if (!opts_.keepListing && opts_.printAfter.empty())
+      continue;
     std::string where;
     if (fn_.vregs[v].spilled)
       where = spillLocation(v);

@@ -18,6 +18,9 @@ void Lowering::findUniformValues() { uniform_ = uniformValuesFor(k_, t_, opts_, 
 void Lowering::lowerStatements() {
   before_.assign(k_.body.size(), {});
   after_.assign(k_.body.size(), {});
+  // (One LoweredInst per statement: grown by doubling, a big kernel's list
+  // was moved at each growth and its capacity up to twice its size.)
+  fn_.body.reserve(k_.body.size());
   for (size_t i = 0; i < k_.body.size(); ++i) {
     current_ = i;
     lower(k_.body[i]);
