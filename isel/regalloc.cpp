@@ -259,9 +259,13 @@ mir::Allocation allocate(const mir::Function &fn, const targets::TargetInfo &t, 
         continue;
       PairRole role;
       role.high = c.dstHalf == 1;
-      for (const CopyHint &o : live->copies) // (a pack's other half: the same dst at the same position)
-        if (o.at == c.at && o.dst == c.dst && o.dstHalf != c.dstHalf && o.src != c.src)
-          role.partner = o.src;
+      // (A pack's other half: the same dst at the same position. The hints
+      // are in position order: those at c's position only, not every hint.)
+      auto atC = std::equal_range(live->copies.begin(), live->copies.end(), c,
+                                  [](const CopyHint &x, const CopyHint &y) { return x.at < y.at; });
+      for (auto o = atC.first; o != atC.second; ++o)
+        if (o->dst == c.dst && o->dstHalf != c.dstHalf && o->src != c.src)
+          role.partner = o->src;
       pairRole[c.src] = role;
     }
   auto preferredVgpr = [&](unsigned v) -> std::optional<unsigned> {

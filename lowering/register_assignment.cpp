@@ -146,21 +146,27 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   std::vector<std::array<long, 2>> vregsOf(ids.size());
   for (unsigned r = 0; r < ids.size(); ++r)
     vregsOf[r] = {vregOf(ids.name(r)), homeVreg(ids.name(r))};
-  std::vector<std::vector<unsigned>> use(n), def(n);
+  // Per statement the vregs it reads and writes, each kind in one flat list
+  // (a vector per statement was three heap blocks a statement, per try).
+  std::vector<unsigned> useIds, defIds;
+  std::vector<size_t> useStart(n + 1, 0), defStart(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
     const Stmt &st = k_.body[i];
     for (unsigned r : ids.reads(i))
       for (long v : vregsOf[r])
         if (v >= 0)
-          use[i].push_back(static_cast<unsigned>(v));
+          useIds.push_back(static_cast<unsigned>(v));
     for (unsigned r : ids.writes(i))
       for (long v : vregsOf[r])
-        if (v >= 0) {
-          def[i].push_back(static_cast<unsigned>(v));
-          if (!st.guard.empty()) // a guarded write keeps the old value in other lanes
-            use[i].push_back(static_cast<unsigned>(v));
-        }
+        if (v >= 0)
+          defIds.push_back(static_cast<unsigned>(v));
+    if (!st.guard.empty()) // a guarded write keeps the old value in other lanes
+      useIds.insert(useIds.end(), defIds.begin() + static_cast<long>(defStart[i]), defIds.end());
+    useStart[i + 1] = useIds.size();
+    defStart[i + 1] = defIds.size();
   }
+  auto use = [&](size_t i) { return llvm::ArrayRef<unsigned>(useIds).slice(useStart[i], useStart[i + 1] - useStart[i]); };
+  auto def = [&](size_t i) { return llvm::ArrayRef<unsigned>(defIds).slice(defStart[i], defStart[i + 1] - defStart[i]); };
   auto mark = [&](unsigned v, size_t i) {
     const long p = static_cast<long>(i);
     iv.start[v] = iv.start[v] < 0 ? p : std::min(iv.start[v], p);
@@ -169,7 +175,7 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   const unsigned nb = numBlocks_;
   const std::vector<std::vector<unsigned>> &succ = cfg_.succ;
   std::vector<llvm::SparseBitVector<>> liveIn, liveOut;
-  kernel::blockLiveness(cfg_, use, def, liveIn, liveOut);
+  kernel::blockLiveness(cfg_, n, kernel::StatementValues{def, use, [](size_t) { return false; }}, liveIn, liveOut);
   // The positions that bound each interval: the block's last statement for
   // a value live out of it, its first for one live into it, and every def
   // and use. A value live across a statement is live-out there or used later
@@ -182,9 +188,9 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
       for (unsigned v : liveOut[b])
         mark(v, end - 1);
     for (size_t i = first; i < end; ++i) {
-      for (unsigned v : def[i])
+      for (unsigned v : def(i))
         mark(v, i);
-      for (unsigned v : use[i])
+      for (unsigned v : use(i))
         mark(v, i);
     }
     for (unsigned v : liveIn[b]) // live on entry: held from the block's first statement
@@ -238,8 +244,9 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
   auto readsIds = [&](const MOperand &o) {
     return o.kind == MOperand::Kind::Phys && o.file == mir::RegFile::Vgpr && o.physIndex < iv.abiVgprs;
   };
+  std::vector<unsigned> touched; // (this statement's; one vector for all)
   for (size_t i = 0; i < n; ++i) {
-    std::vector<unsigned> touched;
+    touched.clear();
     auto touch = [&](unsigned v) {
       if (readHere[v] != i && writtenHere[v] != i)
         touched.push_back(v);
@@ -270,14 +277,14 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
         if (readsIds(mi.dst) || std::any_of(mi.srcs.begin(), mi.srcs.end(), readsIds))
           iv.abiVgprsEnd = static_cast<long>(i);
       }
-    for (unsigned v : use[i])
+    for (unsigned v : use(i))
       touch(v), readHere[v] = static_cast<unsigned>(i);
     for (unsigned v : touched) {
       const long last = lastAccess[v];
       const mir::RegClass cls = fn_.vregs[v].cls;
       const bool wholeWrite = writtenHere[v] == i && readHere[v] != i &&
                               halves[v] == 3 &&
-                              std::find(def[i].begin(), def[i].end(), v) != def[i].end();
+                              llvm::is_contained(def(i), v);
       if (wholeWrite && last >= 0 && blockOf_[static_cast<size_t>(last)] == blockOf_[i] &&
           (cls == mir::RegClass::V32 || cls == mir::RegClass::V64)) {
         regalloc::Hole &h = iv.holes[v];

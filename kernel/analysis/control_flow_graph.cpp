@@ -185,16 +185,6 @@ bool Dominators::dominates(unsigned a, unsigned b) const {
   return enter_[a] <= enter_[b] && leave_[b] <= leave_[a];
 }
 
-void blockLiveness(const ControlFlowGraph &g, const std::vector<std::vector<unsigned>> &use,
-                   const std::vector<std::vector<unsigned>> &def, std::vector<llvm::SparseBitVector<>> &liveIn,
-                   std::vector<llvm::SparseBitVector<>> &liveOut) {
-  blockLiveness(g, use.size(),
-                StatementValues{[&](size_t i) { return llvm::ArrayRef<unsigned>(def[i]); },
-                                [&](size_t i) { return llvm::ArrayRef<unsigned>(use[i]); },
-                                [](size_t) { return false; }},
-                liveIn, liveOut);
-}
-
 void blockLiveness(const ControlFlowGraph &g, size_t n, const StatementValues &values,
                    std::vector<llvm::SparseBitVector<>> &liveIn, std::vector<llvm::SparseBitVector<>> &liveOut) {
   using LiveSet = llvm::SparseBitVector<>;

@@ -85,11 +85,8 @@ struct KernelAnalyses {
 // fixed point by a worklist over predecessors; sparse sets, so memory and
 // work follow the values actually live rather than blocks x values (which
 // was quadratic on big inlined kernels). Fills liveIn and liveOut per block.
-void blockLiveness(const ControlFlowGraph &g, const std::vector<std::vector<unsigned>> &use,
-                   const std::vector<std::vector<unsigned>> &def, std::vector<llvm::SparseBitVector<>> &liveIn,
-                   std::vector<llvm::SparseBitVector<>> &liveOut);
-// The same over lists a caller already holds (no per-statement vectors):
-// statement i writes def(i) and reads use(i), and reads def(i) too where
+// Over lists a caller already holds (no per-statement vectors): statement i
+// writes def(i) and reads use(i), and reads def(i) too where
 // `defIsUse(i)` (a guarded write keeps the old value in some lanes).
 struct StatementValues {
   llvm::function_ref<llvm::ArrayRef<unsigned>(size_t)> def, use;
