@@ -12,9 +12,9 @@ void run(mir::Function &fn, const targets::TargetInfo &t) {
   std::vector<mir::CodeInst> out;
   out.reserve(fn.code.size());
   std::deque<targets::IssuedInstruction> history; // the last 16 issued: every hazard window is shorter
-  auto issue = [&](mir::MInst mi, const IssueFacts &facts, int stmt) {
+  auto issue = [&](mir::MInst mi, IssueFacts facts, int stmt) {
     out.push_back({std::move(mi), stmt});
-    history.push_back({facts.hazard, facts.alu.cycles, static_cast<long>(out.size() - 1)});
+    history.push_back({std::move(facts.hazard), facts.alu.cycles, static_cast<long>(out.size() - 1)});
     if (history.size() > 16)
       history.pop_front();
   };
@@ -23,14 +23,14 @@ void run(mir::Function &fn, const targets::TargetInfo &t) {
       out.push_back(std::move(ci));
       continue;
     }
-    const IssueFacts facts = issueFacts(ci.mi, t);
+    IssueFacts facts = issueFacts(ci.mi, t);
     while (std::optional<targets::HazardHit> h = targets::findHazard(history, facts.hazard, t)) {
       mir::MInst nop = h->needsValu ? mir::MInst{amd::Op::V_NOP, mir::noOperand(), {}}
                                     : mir::MInst{amd::Op::S_NOP, mir::noOperand(),
                                                  {mir::immOperand(std::min(h->missingStates, 16u) - 1)}};
       issue(nop, issueFacts(nop, t), ci.stmt);
     }
-    issue(std::move(ci.mi), facts, ci.stmt);
+    issue(std::move(ci.mi), std::move(facts), ci.stmt);
   }
   fn.code = std::move(out);
 }

@@ -7,8 +7,8 @@ using targets::AluInstr;
 using targets::InstClass;
 using targets::RegUnit;
 
-std::vector<RegUnit> registerUnits(const MOperand &o) {
-  std::vector<RegUnit> units;
+targets::RegUnits registerUnits(const MOperand &o) {
+  targets::RegUnits units;
   switch (o.kind) {
   case MOperand::Kind::Vcc: units.push_back({RegUnit::File::Vcc, 0}); break;
   case MOperand::Kind::Phys:

@@ -15,7 +15,7 @@ namespace p2a::klower {
 
 // The 32-bit registers a physical operand names (VCC as one unit; EXEC,
 // SCC and named registers as none).
-std::vector<targets::RegUnit> registerUnits(const mir::MOperand &o);
+targets::RegUnits registerUnits(const mir::MOperand &o);
 
 struct IssueFacts {
   targets::InstFacts hazard;

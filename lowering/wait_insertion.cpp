@@ -18,7 +18,7 @@ using targets::RegUnit;
 
 struct Pending {
   Counter counter;
-  std::vector<RegUnit> regs; // registers a load will write
+  targets::RegUnits regs; // registers a load will write
 };
 
 class WaitInsertion {
@@ -98,7 +98,7 @@ private:
   // those wait for zero.
   void emit(MInst &&placed) {
     const MInst &mi = placed;
-    std::vector<RegUnit> touched = registerUnits(mi.dst);
+    llvm::SmallVector<RegUnit, 12> touched = registerUnits(mi.dst);
     for (const mir::MOperand &s : mi.srcs)
       for (const RegUnit &u : registerUnits(s))
         touched.push_back(u);

@@ -31,7 +31,7 @@ struct AluInstr {
   } kind = Kind::Salu;
   unsigned latency = 1;              // issue-to-result cycles (VALU 5, 64-bit shift 6, quarter rate 8, SALU 2)
   unsigned cycles = 1;               // issue cycles (s_nop N: N + 1)
-  std::vector<RegUnit> reads, writes; // explicit register operands
+  RegUnits reads, writes; // explicit register operands
 };
 
 // Latencies of LLVM's GFX11SpeedModel (SISchedule.td) for our op classes.

@@ -4,6 +4,8 @@
 // InstFacts).
 #pragma once
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <compare>
 
 namespace p2a::targets {
@@ -13,6 +15,11 @@ struct RegUnit {
   unsigned index = 0;
   friend auto operator<=>(const RegUnit &, const RegUnit &) = default;
 };
+
+// An operand's or an instruction's units: a few in place (the passes after
+// layout list them for every instruction they look at; a vector each was a
+// third of a big kernel's allocations).
+using RegUnits = llvm::SmallVector<RegUnit, 4>;
 
 inline RegUnit vgprUnit(unsigned i) { return {RegUnit::File::Vgpr, i}; }
 inline RegUnit sgprUnit(unsigned i) { return {RegUnit::File::Sgpr, i}; }

@@ -51,7 +51,7 @@ namespace {
 
 bool gfx9(const TargetInfo &t) { return t.generation == Generation::GFX9; }
 
-bool intersects(const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
+bool intersects(llvm::ArrayRef<unsigned> a, llvm::ArrayRef<unsigned> b) {
   for (unsigned x : a)
     if (std::find(b.begin(), b.end(), x) != b.end())
       return true;

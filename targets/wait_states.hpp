@@ -12,6 +12,9 @@
 
 #include "targets/target_info.hpp"
 
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/SmallVector.h>
+
 #include <deque>
 #include <optional>
 #include <string>
@@ -39,15 +42,18 @@ std::string waitInstruction(Counter c, unsigned n, const TargetInfo &t);
 // The instruction classes hazards are stated in.
 enum class InstClass { Valu, Salu, Vmem, Smem, Lds, Branch, Other };
 
+// Register numbers an instruction reads or writes: a few in place (made for
+// every instruction the hazard pass issues, and copied into its history).
+using RegisterNumbers = llvm::SmallVector<unsigned, 4>;
+
 // What a hazard check needs to know about one instruction.
 struct InstFacts {
   InstClass cls = InstClass::Other;
-  std::string mnemonic;
-  std::vector<unsigned> sgprReads, sgprWrites; // SGPR numbers (vcc_lo/exec_lo by their aliases 106/126)
-  std::vector<unsigned> vgprReads, vgprWrites;
-  unsigned storeDataBytes = 0; // VMEM stores
-  std::vector<unsigned> laneSelectSgprs; // v_readlane/v_writelane lane-select operand
-  bool readsVgprLane = false;            // v_readlane_b32: reads one lane of its VGPR source
+  RegisterNumbers sgprReads, sgprWrites; // SGPR numbers (vcc_lo/exec_lo by their aliases 106/126)
+  RegisterNumbers vgprReads, vgprWrites;
+  unsigned storeDataBytes = 0;     // VMEM stores
+  RegisterNumbers laneSelectSgprs; // v_readlane/v_writelane lane-select operand
+  bool readsVgprLane = false;      // v_readlane_b32: reads one lane of its VGPR source
 };
 
 // A "manually inserted wait states" row: when `producer` is followed by

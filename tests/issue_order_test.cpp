@@ -16,14 +16,14 @@ namespace {
 RegUnit v(unsigned i) { return vgprUnit(i); }
 RegUnit s(unsigned i) { return sgprUnit(i); }
 
-AluInstr valu(std::vector<RegUnit> writes, std::vector<RegUnit> reads = {}, unsigned latency = kValuLatency) {
+AluInstr valu(RegUnits writes, RegUnits reads = {}, unsigned latency = kValuLatency) {
   return AluInstr{AluInstr::Kind::Valu, latency, 1, std::move(reads), std::move(writes)};
 }
-AluInstr salu(std::vector<RegUnit> writes, std::vector<RegUnit> reads = {}) {
+AluInstr salu(RegUnits writes, RegUnits reads = {}) {
   return AluInstr{AluInstr::Kind::Salu, kSaluLatency, 1, std::move(reads), std::move(writes)};
 }
 AluInstr nop(unsigned n) { return AluInstr{AluInstr::Kind::Salu, kSaluLatency, n + 1, {}, {}}; }
-AluInstr memory(std::vector<RegUnit> reads) { return AluInstr{AluInstr::Kind::Reset, 1, 1, std::move(reads), {}}; }
+AluInstr memory(RegUnits reads) { return AluInstr{AluInstr::Kind::Reset, 1, 1, std::move(reads), {}}; }
 
 // Issues `seq` and returns the hint text before each (empty: none; a patch
 // of the open hint is shown as "patch: ...").

@@ -258,7 +258,6 @@ BV Emulator::laneValue(const Wave &w, const Operand &o, amd::Slot slot, unsigned
 
 targets::InstFacts Emulator::facts(const Parsed &p, const MemOp *mem) const {
   targets::InstFacts f;
-  f.mnemonic = p.mnemonic;
   const std::string &m = p.mnemonic;
   if (mem)
     f.cls = mem->kind == MemOp::ScalarLoad ? InstClass::Smem
@@ -281,8 +280,8 @@ targets::InstFacts Emulator::facts(const Parsed &p, const MemOp *mem) const {
     const Operand &o = p.ops[i];
     const bool written = !store && f.cls != InstClass::Other && f.cls != InstClass::Branch &&
                          (i == 0 || (i == 1 && carryOut(p)));
-    std::vector<unsigned> &sg = written ? f.sgprWrites : f.sgprReads;
-    std::vector<unsigned> &vg = written ? f.vgprWrites : f.vgprReads;
+    targets::RegisterNumbers &sg = written ? f.sgprWrites : f.sgprReads;
+    targets::RegisterNumbers &vg = written ? f.vgprWrites : f.vgprReads;
     for (unsigned k = 0; k < o.count; ++k) {
       if (o.kind == Operand::Kind::S)
         sg.push_back(o.index + k);
