@@ -169,7 +169,7 @@ struct LoweredInst {
   // may give the destination the register of such a source whose value
   // ends here (select::lowerWith fills them; nothing else does).
   unsigned aliasDst = ~0u;
-  std::vector<unsigned> aliasSrcs;
+  llvm::SmallVector<unsigned, 2> aliasSrcs; // (in place: one per statement, most with one or two)
 };
 
 // A symbol's address half as a relocated 32-bit constant

@@ -261,19 +261,26 @@ std::string printInst(const mir::MInst &mi, const mir::Function &fn, const mir::
            ", " + buf;
   }
   // SCC is implicit: an SOPC compare prints its sources only, s_cselect
-  // leaves out the SCC it reads.
-  std::vector<std::string> operands;
+  // leaves out the SCC it reads. (Written into one string: this prints
+  // every instruction of a kernel, a list of operand strings each time.)
+  std::string s;
+  s.reserve(64);
+  s += mn;
+  bool first = true;
+  auto operand = [&](std::string_view text) {
+    s += first ? " " : ", ";
+    s += text;
+    first = false;
+  };
   if (def.dst != amd::Slot::Scc && def.dst != amd::Slot::None)
-    operands.push_back(operandText(mi.dst, def.dst, fn, a, t));
+    operand(operandText(mi.dst, def.dst, fn, a, t));
   if (def.writesVcc()) // the carry goes to VCC, written explicitly in the VOP2/VOP3B syntax
-    operands.push_back(t.wave_size == 32 ? "vcc_lo" : "vcc");
+    operand(t.wave_size == 32 ? "vcc_lo" : "vcc");
   for (size_t i = 0; i < mi.srcs.size(); ++i)
     if (def.srcs[i] != amd::Slot::Scc)
-      operands.push_back(operandText(mi.srcs[i], def.srcs[i], fn, a, t));
-  std::string s = mn;
-  for (size_t i = 0; i < operands.size(); ++i)
-    s += (i ? ", " : " ") + operands[i];
-  return s + def.suffix;
+      operand(operandText(mi.srcs[i], def.srcs[i], fn, a, t));
+  s += def.suffix;
+  return s;
 }
 
 } // namespace p2a::printer

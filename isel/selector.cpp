@@ -251,8 +251,9 @@ struct Binder {
   const ptx::Instruction &inst;
   mir::Function &fn;
   bool toScalarHomes;
-  std::vector<unsigned> temps;
-  std::vector<unsigned> dstVregs;
+  // (In place: a Binder is made for every statement lowered.)
+  llvm::SmallVector<unsigned, 4> temps;
+  llvm::SmallVector<unsigned, 2> dstVregs;
 
   unsigned regVreg(const std::string &name, unsigned width) {
     return rule.scalar && toScalarHomes ? homeFor(fn, name, width)
@@ -267,17 +268,25 @@ struct Binder {
     return o;
   }
 
+  // A rule's reference to its own destination or temporary (checked: a
+  // rule that names one it does not have is a bug in the table).
+  static unsigned nth(llvm::ArrayRef<unsigned> vregs, unsigned i) {
+    if (i >= vregs.size())
+      throw std::out_of_range("a rule names a destination or temporary it does not have");
+    return vregs[i];
+  }
+
   mir::MOperand ref(const Ref &r) {
     mir::MOperand o;
     switch (r.kind) {
     case Ref::Kind::Dst:
       o.kind = mir::MOperand::Kind::VReg;
-      o.vreg = dstVregs.at(r.index);
+      o.vreg = nth(dstVregs, r.index);
       o.part = r.part;
       return o;
     case Ref::Kind::Temp:
       o.kind = mir::MOperand::Kind::VReg;
-      o.vreg = temps.at(r.index);
+      o.vreg = nth(temps, r.index);
       o.part = r.part;
       return o;
     case Ref::Kind::Src: {
@@ -463,6 +472,7 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
                                      : k == rules::TempKind::S32  ? mir::RegClass::S32
                                                                   : mir::RegClass::V32));
   mir::LoweredInst lowered;
+  lowered.insts.reserve(rule.seq.size()); // (legalize may add a few literal moves)
   if (fn.keepsPtx)
     lowered.ptx = std::make_shared<const ptx::Instruction>(inst);
   lowered.rule = &rule;

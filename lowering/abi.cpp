@@ -190,7 +190,9 @@ void Lowering::assemble() {
     }
     out_.codeStmt.push_back(static_cast<int>(source));
     out_.codeAsmLine.push_back(kHeaderLines + 1 + lines);
-    a += "\t" + text + "\n";
+    a += '\t';
+    a += text;
+    a += '\n';
     lines += 1 + static_cast<unsigned>(std::count(text.begin(), text.end(), '\n'));
     }
   }
