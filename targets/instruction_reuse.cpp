@@ -26,7 +26,7 @@ bool identifierChar(char c) {
 bool identifierStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
-void appendNumber(std::string &to, unsigned n) {
+void appendNumber(llvm::SmallVectorImpl<char> &to, unsigned n) {
   char buf[12];
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, n);
   (void)ec;
@@ -118,7 +118,7 @@ std::optional<InstructionShape> shapeOf(std::string_view s) {
   if (mnemonic.starts_with_insensitive("v_dual_") || mnemonic.starts_with_insensitive("ds_gws"))
     return std::nullopt;
   shape.key.reserve(s.size() + 8);
-  shape.key.append(s.data(), i);
+  shape.key.append(llvm::StringRef(s.data(), i));
   while (i < s.size()) {
     const char c = s[i];
     // Comments, strings, escapes and division are left to MC whole.
@@ -163,7 +163,7 @@ std::optional<InstructionShape> shapeOf(std::string_view s) {
       while (i < s.size() && identifierChar(s[i]))
         ++i;
       shape.identifiers.push_back(s.substr(from, i - from));
-      shape.key.append(s.data() + from, i - from);
+      shape.key.append(llvm::StringRef(s.data() + from, i - from));
       continue;
     }
     shape.key += c;

@@ -30,6 +30,7 @@
 
 #include <llvm/ADT/BitVector.h>
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringMap.h>
 #include <llvm/MC/MCInst.h>
@@ -65,7 +66,7 @@ struct RegisterRun {
 // and those runs. Identifiers other than registers and the mnemonic are
 // listed (a symbol of that name makes the statement one to parse).
 struct InstructionShape {
-  std::string key;
+  llvm::SmallString<64> key; // (in place: one is made for each statement MC reads)
   llvm::SmallVector<RegisterRun, 6> registers; // distinct, in order of first appearance
   llvm::SmallVector<std::string_view, 4> identifiers;
 };

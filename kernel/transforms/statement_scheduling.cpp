@@ -116,13 +116,35 @@ unsigned latencyOf(const Stmt &s, const Timing &timing) {
   }
 }
 
+// Per statement a list of register ids, all in one flat list (a vector per
+// statement was two heap blocks a statement, each time a kernel is scheduled).
+class StatementRegisters {
+public:
+  explicit StatementRegisters(size_t statements) { start_.reserve(statements + 1); }
+  // Statement i's list, sorted, each id once: lists are added in statement order.
+  void add(llvm::SmallVectorImpl<unsigned> &regs) {
+    std::sort(regs.begin(), regs.end());
+    regs.erase(std::unique(regs.begin(), regs.end()), regs.end());
+    ids_.append(regs.begin(), regs.end());
+    start_.push_back(static_cast<unsigned>(ids_.size()));
+  }
+  llvm::ArrayRef<unsigned> operator[](size_t i) const {
+    return llvm::ArrayRef<unsigned>(ids_).slice(start_[i], start_[i + 1] - start_[i]);
+  }
+
+private:
+  llvm::SmallVector<unsigned, 0> ids_;
+  std::vector<unsigned> start_{0};
+};
+
 // The kernel's registers as small integers, and per statement the ones it
 // reads (a guarded write's old value included) and writes, each once.
 struct RegisterUse {
+  explicit RegisterUse(size_t statements) : reads(statements), writes(statements) {}
   std::vector<unsigned> units; // per register: 32-bit VGPRs its value takes (0: a predicate, a uniform value)
   std::vector<unsigned> words; // per register: the SGPRs of its scalar home (0: none)
-  std::vector<std::vector<unsigned>> reads, writes; // per statement
-  std::vector<long> base;                          // per statement: a memory access's base register (-1: none)
+  StatementRegisters reads, writes; // per statement
+  std::vector<long> base;           // per statement: a memory access's base register (-1: none)
 };
 
 // Ids in order of first appearance: per statement its memory access's base,
@@ -133,7 +155,8 @@ RegisterUse registerUse(const Kernel &k, const RegisterNumbering &numbering,
                         const std::set<std::string, std::less<>> &scalar,
                         const std::map<std::string, unsigned, std::less<>> &homeWords,
                         std::vector<unsigned> &useIdOf) {
-  RegisterUse u;
+  const size_t n = k.body.size();
+  RegisterUse u(n);
   useIdOf.assign(numbering.size(), ~0u);
   auto id = [&](unsigned r) {
     unsigned &mine = useIdOf[r];
@@ -148,10 +171,8 @@ RegisterUse registerUse(const Kernel &k, const RegisterNumbering &numbering,
     }
     return mine;
   };
-  const size_t n = k.body.size();
-  u.reads.resize(n);
-  u.writes.resize(n);
   u.base.assign(n, -1);
+  llvm::SmallVector<unsigned, 8> readIds, writeIds;
   for (size_t i = 0; i < n; ++i) {
     const Stmt &s = k.body[i];
     const llvm::ArrayRef<unsigned> reads = numbering.reads(i);
@@ -159,17 +180,17 @@ RegisterUse registerUse(const Kernel &k, const RegisterNumbering &numbering,
     if ((s.kind == Stmt::Kind::Load || s.kind == Stmt::Kind::Store || s.kind == Stmt::Kind::Atomic) &&
         !s.baseIsSymbol && !s.base.empty())
       u.base[i] = id(reads.back());
+    readIds.clear();
+    writeIds.clear();
     for (unsigned r : numbering.writes(i)) {
-      u.writes[i].push_back(id(r));
+      writeIds.push_back(id(r));
       if (!s.guard.empty())
-        u.reads[i].push_back(id(r));
+        readIds.push_back(id(r));
     }
     for (unsigned r : reads)
-      u.reads[i].push_back(id(r));
-    for (std::vector<unsigned> *v : {&u.reads[i], &u.writes[i]}) {
-      std::sort(v->begin(), v->end());
-      v->erase(std::unique(v->begin(), v->end()), v->end());
-    }
+      readIds.push_back(id(r));
+    u.reads.add(readIds);
+    u.writes.add(writeIds);
   }
   return u;
 }

@@ -33,7 +33,7 @@ bool allBits0(const Columns &c) {
 // for srcs[i]; null for an immediate), where `in` is linear over GF(2) in
 // them (PTX ISA 9.7.8 logic and shift, 9.7.1.14 bfe, 9.7.1.9 neg, 9.7.1.3
 // mul): a linear operation applied to the image of each one-bit input.
-std::optional<Columns> linearImage(const ptx::Instruction &in, const std::vector<const Columns *> &regs) {
+std::optional<Columns> linearImage(const ptx::Instruction &in, llvm::ArrayRef<const Columns *> regs) {
   auto reg = [&](size_t i) { return i < regs.size() ? regs[i] : nullptr; };
   auto imm = [&](size_t i) -> std::optional<uint32_t> {
     if (i < in.srcs.size() && in.srcs[i].isImm())
@@ -202,7 +202,7 @@ std::optional<Columns> evaluate(const std::vector<ptx::Instruction> &code, const
   std::map<std::string, Columns> known{{x, identityColumns()}};
   std::optional<Columns> last;
   for (const ptx::Instruction &in : code) {
-    std::vector<const Columns *> regs;
+    llvm::SmallVector<const Columns *, 4> regs;
     for (const ptx::Operand &o : in.srcs) {
       const auto it = o.isReg() ? known.find(o.reg) : known.end();
       if (o.isReg() && it == known.end())
@@ -268,9 +268,9 @@ Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const selec
           std::optional<std::pair<unsigned, unsigned>> base; // (x's id, which write of it)
           const std::string *baseName = nullptr;
           bool sameBase = true;
-          std::vector<Columns> identities; // (x itself, where a source is)
-          identities.reserve(s.inst.srcs.size());
-          std::vector<const Columns *> regs;
+          llvm::SmallVector<Columns, 4> identities; // (x itself, where a source is)
+          identities.reserve(s.inst.srcs.size());   // (no growth: `regs` points into it)
+          llvm::SmallVector<const Columns *, 4> regs;
           for (size_t o = 0; o < s.inst.srcs.size(); ++o) {
             const ptx::Operand &src = s.inst.srcs[o];
             if (!src.isReg()) {
