@@ -3,6 +3,7 @@
 #include "targets/target_info.hpp"
 
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/BitVector.h>
 
 #include <algorithm>
 #include <climits>
@@ -21,7 +22,7 @@ namespace {
 struct Pool {
   static constexpr long kNotLent = LONG_MAX;
   std::vector<bool> used;
-  std::vector<bool> released;
+  llvm::BitVector released; // (walked by its set bits: bestGivenBack)
   std::vector<long> lentUntil;
   unsigned inUse = 0; // registers handed out and not given back
   unsigned lent = 0;  // registers with a lentUntil
@@ -68,7 +69,14 @@ struct Pool {
   std::optional<unsigned> bestGivenBack(unsigned count, unsigned align, long end) const {
     std::optional<unsigned> best;
     long bestUntil = kNotLent;
-    for (unsigned base = 0; base + count <= released.size(); base += align) {
+    // Only a block of given-back registers fits, so the blocks are those
+    // holding a given-back register, in increasing order as a walk of every
+    // aligned block would meet them (this runs for every temporary).
+    for (int r = released.find_first(); r >= 0;) {
+      const unsigned base = static_cast<unsigned>(r) / align * align;
+      r = base + align < released.size() ? released.find_next(static_cast<int>(base + align) - 1) : -1;
+      if (base + count > released.size())
+        break;
       bool ok = true;
       long until = kNotLent;
       for (unsigned k = 0; k < count; ++k) {
