@@ -161,12 +161,12 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
     Stmt t = s;
     if (results.empty()) {
       t.kind = Stmt::Kind::Nop;
-      t.note = "vprintf: dropped (-Wprintf-dropped)";
+      t.extraToWrite().note = "vprintf: dropped (-Wprintf-dropped)";
       k_.body.push_back(std::move(t));
     } else {
       const std::string slot = callParamSlot(results[0], 0, 32);
       typeReg(slot, 32, callee.loc);
-      t.note = "vprintf: dropped (-Wprintf-dropped); its result is -1";
+      t.extraToWrite().note = "vprintf: dropped (-Wprintf-dropped); its result is -1";
       pushCompute(t, in, ptx::Form{ptx::Opcode::Mov, TypeClass::B, 32}, registerOperand(slot, callee.loc),
                   {immediateOperand(0xffffffffu, callee.loc)});
     }
@@ -253,7 +253,7 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
     Stmt skip = s;
     skip.kind = Stmt::Kind::Branch;
     skip.guardNegated = !s.guardNegated;
-    skip.label = end;
+    skip.extraToWrite().label = end;
     k_.body.push_back(std::move(skip));
   }
   std::vector<const ast::Statement *> renamedDecls;

@@ -42,9 +42,9 @@ std::optional<Kernel> Decoder::run() {
   }
   for (Stmt &s : k_.body)
     if (s.kind == Stmt::Kind::Branch) {
-      auto it = k_.labels.find(s.label);
+      auto it = k_.labels.find(s.extra().label);
       if (it == k_.labels.end()) {
-        error(diags_, s.loc, "branch to undefined label '" + s.label + "'");
+        error(diags_, s.loc, "branch to undefined label '" + s.extra().label + "'");
         s.target = static_cast<unsigned>(k_.body.size()); // (a partial kernel: as if to the end)
       } else {
         s.target = it->second;
@@ -105,7 +105,7 @@ void Decoder::reportUnreadableVariables() {
     if (v.initError.empty())
       continue;
     const bool used = std::any_of(k_.body.begin(), k_.body.end(), [&](const Stmt &st) {
-      return st.symbol == v.name || (st.baseIsSymbol && st.base == v.name);
+      return st.extra().symbol == v.name || (st.baseIsSymbol && st.base == v.name);
     });
     if (used)
       error(diags_, v.loc, v.initError);
@@ -300,7 +300,7 @@ void Decoder::decode(const ast::Instruction &in) {
     if ((src.kind == ast::Operand::Kind::Symbol || src.kind == ast::Operand::Kind::Register) &&
         !k_.registers.count(src.name) && (k_.variable(src.name) || k_.param(src.name))) { // (a register wins)
       s.kind = Stmt::Kind::AddressOf;
-      s.symbol = src.name;
+      s.extraToWrite().symbol = src.name;
       s.regWidth = 64;
       // A shared or local variable's address fits 32 bits (mov.u32 %r, smem).
       const kernel::Variable *var = k_.variable(src.name);
@@ -364,7 +364,7 @@ void Decoder::decode(const ast::Instruction &in) {
     if ((ops[1].kind == ast::Operand::Kind::Symbol || ops[1].kind == ast::Operand::Kind::Register) &&
         !k_.registers.count(ops[1].name) && k_.variable(ops[1].name)) { // (a register wins)
       // cvta.shared.u64 %rd, var: the variable's address, then converted.
-      s.symbol = ops[1].name;
+      s.extraToWrite().symbol = ops[1].name;
     } else if (!regOperand(ops[1], 64, a, false)) {
       return;
     }
@@ -387,7 +387,7 @@ void Decoder::decode(const ast::Instruction &in) {
       return;
     }
     s.kind = Stmt::Kind::Branch;
-    s.label = ops[0].name;
+    s.extraToWrite().label = ops[0].name;
     k_.body.push_back(std::move(s));
     return;
   }
@@ -437,7 +437,7 @@ void Decoder::decode(const ast::Instruction &in) {
       return;
     }
     s.kind = Stmt::Kind::Nop;
-    s.note = "nanosleep: any sleep in [0, 2t] conforms; none";
+    s.extraToWrite().note = "nanosleep: any sleep in [0, 2t] conforms; none";
     k_.body.push_back(std::move(s));
     return;
   }
@@ -458,7 +458,7 @@ void Decoder::decode(const ast::Instruction &in) {
       return;
     }
     s.kind = Stmt::Kind::Nop;
-    s.note = "prefetch: a cache hint with no effect on values; none";
+    s.extraToWrite().note = "prefetch: a cache hint with no effect on values; none";
     k_.body.push_back(std::move(s));
     return;
   }
@@ -613,9 +613,9 @@ void Decoder::decodeWarp(const ast::Instruction &in, const std::string &full, St
   ptx::Operand o;
   if (!vote && ops[0].kind == ast::Operand::Kind::Pair) {
     s.dst = ops[0].name;
-    s.predDst = ops[0].name2;
+    s.extraToWrite().predDst = ops[0].name2;
     typeReg(s.dst, 32, ops[0].loc);
-    typeReg(s.predDst, 1, ops[0].loc);
+    typeReg(s.extra().predDst, 1, ops[0].loc);
   } else if (regOperand(ops[0], vote && s.voteMode != Stmt::VoteMode::Ballot && !active ? 1 : 32, o, false)) {
     s.dst = o.reg;
   } else {
@@ -703,9 +703,9 @@ void Decoder::decodeWarpCombine(const ast::Instruction &in, const std::string &f
       return;
     }
     s.dst = ops[0].name;
-    s.predDst = ops[0].name2;
+    s.extraToWrite().predDst = ops[0].name2;
     typeReg(s.dst, 32, ops[0].loc);
-    typeReg(s.predDst, 1, ops[0].loc);
+    typeReg(s.extra().predDst, 1, ops[0].loc);
   } else if (regOperand(ops[0], 32, o, false)) {
     s.dst = o.reg;
   } else {
@@ -830,7 +830,7 @@ void Decoder::decodeAsyncCopy(const ast::Instruction &in, const std::string &ful
       return;
     }
     s.kind = Stmt::Kind::Nop;
-    s.note = "cp.async." + m[0] + ": the copies were made when issued; nothing to " +
+    s.extraToWrite().note = "cp.async." + m[0] + ": the copies were made when issued; nothing to " +
              (m[0] == "commit_group" ? "group" : "wait for");
     k_.body.push_back(std::move(s));
     return;

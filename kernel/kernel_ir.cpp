@@ -81,12 +81,12 @@ SegmentLayout layoutSegment(const Kernel &k, Space space) {
 void foldAway(Stmt &s, std::string note) {
   s.kind = Stmt::Kind::Nop;
   s.inst = ptx::Instruction{};
-  s.note = std::move(note);
+  s.extraToWrite().note = std::move(note);
 }
 
 std::vector<std::string> arrayElementsAccessed(const Stmt &s) {
   const auto [first, end] = arrayElementRange(s);
-  return {s.elements.begin() + first, s.elements.begin() + end};
+  return {s.extra().elements.begin() + first, s.extra().elements.begin() + end};
 }
 
 std::vector<std::string> writtenRegisters(const Stmt &s) {

@@ -15,6 +15,7 @@
 #include <llvm/ADT/StringMap.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -163,14 +164,55 @@ struct Stmt {
 
   // Registers and immediates by role.
   std::string dst;                  // ReadSpecial, AddressOf, Cvta, Atomic (empty for red)
-  std::string symbol;               // AddressOf, and the base of Load/Store when `baseIsSymbol`
   std::vector<ptx::Operand> values; // Load: destination registers; Store: sources (register or immediate)
   std::string base;                 // Load/Store/Atomic: register or symbol
   std::vector<ptx::Operand> srcs;   // Cvta: src; WarpShuffle: a, b, c, membermask; WarpVote: a, membermask; WarpSync: membermask; Trap
-  std::string label;                // Branch
-  std::string predDst;              // WarpShuffle: the `|p` destination (empty when absent)
-  std::vector<std::string> elements; // ArrayLoad/ArrayStore: the array's dwords, as 32-bit registers
-  std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
+
+  // What only some kinds of statement have, apart (most statements compute,
+  // and have none of it: 152 bytes a statement, 12 MB of each of KeyHunt's
+  // 80k-statement kernels): read through extra(), written through
+  // extraToWrite(), which makes it.
+  struct Extra {
+    std::string symbol;                // AddressOf, and the base of Load/Store when `baseIsSymbol`
+    std::string label;                 // Branch
+    std::string predDst;               // WarpShuffle: the `|p` destination (empty when absent)
+    std::vector<std::string> elements; // ArrayLoad/ArrayStore: the array's dwords, as 32-bit registers
+    std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
+  };
+  const Extra &extra() const {
+    static const Extra none;
+    return extra_ ? *extra_ : none;
+  }
+  Extra &extraToWrite() {
+    if (!extra_)
+      extra_ = std::make_unique<Extra>();
+    return *extra_;
+  }
+
+private:
+  // (Copied with the statement: rewrites copy statements whole.)
+  class CopiedExtra {
+  public:
+    CopiedExtra() = default;
+    CopiedExtra(CopiedExtra &&) = default;
+    CopiedExtra &operator=(CopiedExtra &&) = default;
+    CopiedExtra(const CopiedExtra &o) : p_(o.p_ ? std::make_unique<Extra>(*o.p_) : nullptr) {}
+    CopiedExtra &operator=(const CopiedExtra &o) {
+      if (this != &o)
+        p_ = o.p_ ? std::make_unique<Extra>(*o.p_) : nullptr;
+      return *this;
+    }
+    explicit operator bool() const { return p_ != nullptr; }
+    Extra &operator*() const { return *p_; }
+    CopiedExtra &operator=(std::unique_ptr<Extra> p) {
+      p_ = std::move(p);
+      return *this;
+    }
+
+  private:
+    std::unique_ptr<Extra> p_;
+  };
+  CopiedExtra extra_;
 };
 
 // A kernel's variables by name, for a loop that looks many up (a table of
@@ -260,7 +302,7 @@ void foldAway(Stmt &s, std::string note);
 // into `elements`, and as names.
 inline std::pair<size_t, size_t> arrayElementRange(const Stmt &s) {
   if (!s.base.empty()) // any of them (a store's others keep their values: it reads them too)
-    return {0, s.elements.size()};
+    return {0, s.extra().elements.size()};
   const size_t first = size_t(s.offset / 4), dwords = s.values.size() * (s.elemBits == 64 ? 2 : 1);
   return {first, first + dwords};
 }
@@ -284,7 +326,7 @@ template <class F> void forEachWrittenRegister(const Stmt &s, F &&f) {
   case Stmt::Kind::ArrayStore: {
     const auto [first, end] = arrayElementRange(s);
     for (size_t e = first; e < end; ++e)
-      f(s.elements[e]);
+      f(s.extra().elements[e]);
     break;
   }
   case Stmt::Kind::ReadSpecial:
@@ -298,8 +340,8 @@ template <class F> void forEachWrittenRegister(const Stmt &s, F &&f) {
   case Stmt::Kind::WarpShuffle:
   case Stmt::Kind::WarpCombine:
     f(s.dst);
-    if (!s.predDst.empty())
-      f(s.predDst);
+    if (!s.extra().predDst.empty())
+      f(s.extra().predDst);
     break;
   case Stmt::Kind::Atomic:
     if (!s.dst.empty())
@@ -341,7 +383,7 @@ template <class F> void forEachReadRegister(const Stmt &s, F &&f) {
       f(s.base);
     const auto [first, end] = arrayElementRange(s);
     for (size_t e = first; e < end; ++e)
-      f(s.elements[e]);
+      f(s.extra().elements[e]);
     break;
   }
   case Stmt::Kind::Cvta:

@@ -23,7 +23,7 @@ constexpr size_t kMaskReuseDistance = 16;
 void Lowering::lowerArrayAccess(const Stmt &s) {
   mir::LoweredInst &li = begin();
   const bool store = s.kind == Stmt::Kind::ArrayStore;
-  auto element = [&](size_t e) { return vregOperand(reg(s.elements[e], 32)); };
+  auto element = [&](size_t e) { return vregOperand(reg(s.extra().elements[e], 32)); };
   const unsigned parts = s.elemBits == 64 ? 2 : 1;
   if (s.base.empty()) {
     size_t e = size_t(s.offset / 4);
@@ -72,7 +72,7 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
   // int, with a constant offset past it: a[j + 2] at j = -1), and the
   // compares work modulo 2^32 (position() keeps the low 32 bits).
   std::vector<size_t> candidates;
-  for (size_t e = 0; e < s.elements.size(); ++e)
+  for (size_t e = 0; e < s.extra().elements.size(); ++e)
     candidates.push_back(e);
   // Every compare first: independent of one another, they also hide the
   // latency of the mask each v_cndmask waits for.

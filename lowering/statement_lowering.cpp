@@ -132,11 +132,11 @@ void Lowering::lower(const Stmt &s) {
     // A .shared or .local address is the offset in the workgroup's LDS or
     // in the thread's private segment.
     std::optional<unsigned> offset;
-    if (auto it = sharedOffset_.find(s.symbol); it != sharedOffset_.end())
+    if (auto it = sharedOffset_.find(s.extra().symbol); it != sharedOffset_.end())
       offset = it->second;
-    else if (auto lo = localOffset_.find(s.symbol); lo != localOffset_.end())
+    else if (auto lo = localOffset_.find(s.extra().symbol); lo != localOffset_.end())
       offset = lo->second;
-    if (const kernel::Param *p = k_.param(s.symbol); !offset && p && s.regWidth == 64) {
+    if (const kernel::Param *p = k_.param(s.extra().symbol); !offset && p && s.regWidth == 64) {
       // A parameter's address (CUB and lambdas read a by-value struct
       // through it with ld.param [%rd]): in the kernarg segment.
       const unsigned t = newTemp(mir::RegClass::S64), d = reg(s.dst, 64);
@@ -148,10 +148,10 @@ void Lowering::lower(const Stmt &s) {
       return;
     }
     if (!offset) {
-      const kernel::Variable *v = variableNamed(s.symbol);
+      const kernel::Variable *v = variableNamed(s.extra().symbol);
       if (!v || (v->space != Space::Const && v->space != Space::Global) || s.regWidth != 64)
-        return unsupported(s, "taking the address of '" + s.symbol + "'");
-      const unsigned d = reg(s.dst, 64), sg = variableAddress(s.symbol);
+        return unsupported(s, "taking the address of '" + s.extra().symbol + "'");
+      const unsigned d = reg(s.dst, 64), sg = variableAddress(s.extra().symbol);
       li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::sgprs(sg)}});
       li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::sgprs(sg + 1)}});
       return;
@@ -265,7 +265,7 @@ void Lowering::lowerScalarLoad(const Stmt &s) {
 
 void Lowering::lowerScalarAddress(const Stmt &s) {
   mir::LoweredInst &li = begin();
-  const unsigned sg = variableAddress(s.symbol), home = scalarHome(s.dst, 64);
+  const unsigned sg = variableAddress(s.extra().symbol), home = scalarHome(s.dst, 64);
   li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Lo), {mir::sgprs(sg)}});
   li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Hi), {mir::sgprs(sg + 1)}});
   copyHomeToVgpr(li.insts, s.dst, 64);
@@ -370,19 +370,19 @@ void Lowering::lowerCvta(const Stmt &s) {
   if (!segment && s.space != Space::Global && s.space != Space::Const)
     return unsupported(s, "cvta for the ." + std::string(kernel::spaceName(s.space)) + " space");
   MOperand lo, hi;
-  if (!s.symbol.empty()) {
+  if (!s.extra().symbol.empty()) {
     const std::map<std::string, unsigned> &offsets = s.space == Space::Shared ? sharedOffset_ : localOffset_;
     if (segment) {
-      auto it = offsets.find(s.symbol);
+      auto it = offsets.find(s.extra().symbol);
       if (it == offsets.end())
-        return unsupported(s, "cvta of '" + s.symbol + "', which is not a ." + kernel::spaceName(s.space) + " variable");
+        return unsupported(s, "cvta of '" + s.extra().symbol + "', which is not a ." + kernel::spaceName(s.space) + " variable");
       lo = mir::immOperand(it->second);
       hi = mir::immOperand(0);
     } else {
-      const kernel::Variable *v = variableNamed(s.symbol);
+      const kernel::Variable *v = variableNamed(s.extra().symbol);
       if (!v || (v->space != Space::Const && v->space != Space::Global))
-        return unsupported(s, "cvta of '" + s.symbol + "'");
-      const unsigned sg = variableAddress(s.symbol);
+        return unsupported(s, "cvta of '" + s.extra().symbol + "'");
+      const unsigned sg = variableAddress(s.extra().symbol);
       lo = mir::sgprs(sg);
       hi = mir::sgprs(sg + 1);
     }

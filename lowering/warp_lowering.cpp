@@ -150,13 +150,13 @@ void Lowering::lowerWarpShuffle(const Stmt &s) {
     pval = true;
   std::optional<MOperand> pmask;
   if (!pval) {
-    pmask = vregOperand(s.predDst.empty() ? newTemp(mir::RegClass::Mask) : reg(s.predDst, 1));
+    pmask = vregOperand(s.extra().predDst.empty() ? newTemp(mir::RegClass::Mask) : reg(s.extra().predDst, 1));
     if (maxLane.k) // the constant in src0 (VOPC src1 is a VGPR): maxLane <= j / maxLane >= j
       li.insts.push_back({upward ? Op::V_CMP_LE_I32 : Op::V_CMP_GE_U32, *pmask, {m.reg(maxLane), m.reg(j)}});
     else
       li.insts.push_back({upward ? Op::V_CMP_GE_I32 : Op::V_CMP_LE_U32, *pmask, {m.reg(j), maxLane.op}});
-  } else if (!s.predDst.empty()) {
-    li.insts.push_back({Op::S_MOV_MASK, vregOperand(reg(s.predDst, 1)), {*pval ? execOperand() : mir::immOperand(0)}});
+  } else if (!s.extra().predDst.empty()) {
+    li.insts.push_back({Op::S_MOV_MASK, vregOperand(reg(s.extra().predDst, 1)), {*pval ? execOperand() : mir::immOperand(0)}});
   }
   Val src = pval ? (*pval ? j : lane()) : m.emit(Op::V_CNDMASK_B32, {m.reg(lane()), m.reg(j), *pmask});
   if (!t_.wave32())
@@ -329,7 +329,7 @@ void Lowering::lowerWarpCombine(const Stmt &s) {
   if (s.combineMode != Mode::MatchAll) {
     li.insts.push_back({Op::V_MOV_B32, vregOperand(reg(s.dst, 32)), {vregOperand(acc)}});
   } else { // every participating lane's value equals this lane's: d = the lanes, p = true
-    const MOperand all = s.predDst.empty() ? vregOperand(newTemp(mir::RegClass::Mask)) : vregOperand(reg(s.predDst, 1));
+    const MOperand all = s.extra().predDst.empty() ? vregOperand(newTemp(mir::RegClass::Mask)) : vregOperand(reg(s.extra().predDst, 1));
     li.insts.push_back({Op::V_CMP_EQ_U32, all, {vregOperand(acc), vregOperand(*seen)}});
     li.insts.push_back({Op::V_CNDMASK_B32, vregOperand(reg(s.dst, 32)), {mir::immOperand(0), vregOperand(*seen), all}});
   }

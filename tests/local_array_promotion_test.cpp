@@ -104,7 +104,7 @@ TEST_CASE("a local array indexed by data moves from scratch to registers, on eve
   CHECK(countKind(k, kernel::Stmt::Kind::ArrayLoad, false) == 2);  // t[1] and the 64-bit t[6..7]
   for (const kernel::Stmt &s : k.body)
     if (s.kind == kernel::Stmt::Kind::ArrayLoad || s.kind == kernel::Stmt::Kind::ArrayStore)
-      CHECK(s.elements.size() == 8);
+      CHECK(s.extra().elements.size() == 8);
   for (const targets::TargetInfo &t : targets::allTargets())
     CHECK(scratchBytesAfterCheck(kRolledSwap, t) == 0);
 }
@@ -118,7 +118,7 @@ TEST_CASE("nvcc's masked byte index becomes a 32-bit and, and permute needs no s
   size_t narrowed = 0;
   for (const kernel::Stmt &s : k.body)
     if (s.kind == kernel::Stmt::Kind::ArrayLoad || s.kind == kernel::Stmt::Kind::ArrayStore) {
-      CHECK(s.elements.size() == 16);
+      CHECK(s.extra().elements.size() == 16);
       if (!s.base.empty()) {
         CHECK(k.registers.at(s.base).width == 32);
         ++narrowed;

@@ -73,7 +73,7 @@ public:
     // through it (ld.param [%rd]): the block is memory then, as the
     // kernarg segment is on the GPU.
     for (const Stmt &s : k.body)
-      if (s.kind == Stmt::Kind::AddressOf && k.param(s.symbol) && !paramBase_)
+      if (s.kind == Stmt::Kind::AddressOf && k.param(s.extra().symbol) && !paramBase_)
         paramBase_ = mem.add("kernel parameters", l.params);
     // Addresses in initializers, once every variable has one.
     for (const kernel::Variable &v : k.variables)
@@ -457,8 +457,8 @@ private:
       Thread &t = threads[w0 + j];
       if (!s.dst.empty())
         write(t, s.dst, value[j]);
-      if (!s.predDst.empty())
-        write(t, s.predDst, pred[j]);
+      if (!s.extra().predDst.empty())
+        write(t, s.extra().predDst, pred[j]);
       t.atWarpSync = false;
       const unsigned index = t.pc++;
       traced_ = o_.trace && blockLinear_ * l_.block.count() + t.linear == o_.traceThread;
@@ -512,8 +512,8 @@ private:
       at = int64_t(uint64_t(at) + (w < 64 ? uint64_t(o->sext(64).value()) : o->value()));
     }
     const size_t parts = s.elemBits == 64 ? 2 : 1;
-    if (at < 0 || at % 4 || size_t(at / 4) + s.values.size() * parts > s.elements.size()) {
-      f = fault(s, "'" + s.text + "' is outside its array's " + std::to_string(s.elements.size()) + " dwords");
+    if (at < 0 || at % 4 || size_t(at / 4) + s.values.size() * parts > s.extra().elements.size()) {
+      f = fault(s, "'" + s.text + "' is outside its array's " + std::to_string(s.extra().elements.size()) + " dwords");
       return false;
     }
     size_t e = size_t(at / 4);
@@ -521,7 +521,7 @@ private:
       if (s.kind == Stmt::Kind::ArrayLoad) {
         uint64_t value = 0;
         for (size_t p = 0; p < parts; ++p) {
-          std::optional<BV> x = read(t, named(s.elements[e + p]), 32, s, f);
+          std::optional<BV> x = read(t, named(s.extra().elements[e + p]), 32, s, f);
           if (!x)
             return false;
           value |= x->value() << (32 * p);
@@ -532,7 +532,7 @@ private:
         if (!x)
           return false;
         for (size_t p = 0; p < parts; ++p)
-          write(t, s.elements[e + p], x->value() >> (32 * p));
+          write(t, s.extra().elements[e + p], x->value() >> (32 * p));
       }
       e += parts;
     }
@@ -784,24 +784,24 @@ private:
       }
       case Stmt::Kind::ReadSpecial: write(t, s.dst, specialValue(t, s.special, s.dim)); break;
       case Stmt::Kind::AddressOf: {
-        if (auto it = globalAddr_.find(s.symbol); it != globalAddr_.end())
+        if (auto it = globalAddr_.find(s.extra().symbol); it != globalAddr_.end())
           write(t, s.dst, it->second);
-        else if (auto sh = sharedOffset_.find(s.symbol); sh != sharedOffset_.end())
+        else if (auto sh = sharedOffset_.find(s.extra().symbol); sh != sharedOffset_.end())
           write(t, s.dst, sh->second); // a shared-window offset, as ld.shared takes it
-        else if (auto lo = localOffset_.find(s.symbol); lo != localOffset_.end())
+        else if (auto lo = localOffset_.find(s.extra().symbol); lo != localOffset_.end())
           write(t, s.dst, lo->second);
-        else if (const kernel::Param *p = k_.param(s.symbol); p && paramBase_)
+        else if (const kernel::Param *p = k_.param(s.extra().symbol); p && paramBase_)
           write(t, s.dst, *paramBase_ + p->offset);
         else
-          return fault(s, "taking the address of '" + s.symbol + "' is not supported");
+          return fault(s, "taking the address of '" + s.extra().symbol + "' is not supported");
         break;
       }
       case Stmt::Kind::Cvta: {
         uint64_t v;
-        if (!s.symbol.empty()) {
-          auto sh = sharedOffset_.find(s.symbol);
-          auto lo = localOffset_.find(s.symbol);
-          v = sh != sharedOffset_.end() ? sh->second : lo != localOffset_.end() ? lo->second : globalAddr_.at(s.symbol);
+        if (!s.extra().symbol.empty()) {
+          auto sh = sharedOffset_.find(s.extra().symbol);
+          auto lo = localOffset_.find(s.extra().symbol);
+          v = sh != sharedOffset_.end() ? sh->second : lo != localOffset_.end() ? lo->second : globalAddr_.at(s.extra().symbol);
         } else {
           std::optional<BV> a = read(t, s.srcs[0], 64, s, f);
           if (!a)

@@ -45,7 +45,7 @@ std::map<std::string, Space> pointerSpaces(const Kernel &k, const RegisterNumber
         return {Origin::Kind::Integer}; // a segment offset, not a generic address
       return pointer(s.space == Space::Shared ? Space::Shared : s.space == Space::Local ? Space::Local : Space::Global);
     case Stmt::Kind::AddressOf: {
-      const Variable *v = k.variable(s.symbol);
+      const Variable *v = k.variable(s.extra().symbol);
       return v && (v->space == Space::Global || v->space == Space::Const) ? pointer(Space::Global)
                                                                           : Origin{Origin::Kind::Integer};
     }

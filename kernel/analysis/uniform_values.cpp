@@ -153,7 +153,7 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
       return false;
     const unsigned bits = facts.width[written[0]];
     if (st.kind == Stmt::Kind::AddressOf)
-      return bits == 64 && isModuleVariable(k, st.symbol);
+      return bits == 64 && isModuleVariable(k, st.extra().symbol);
     if (st.kind == Stmt::Kind::Load)
       return scalarLoadShape(k, st, bits);
     return st.kind == Stmt::Kind::Compute && st.inst.dsts.size() == 1 &&
@@ -323,15 +323,15 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
                             0, st.dim, 32, ""};
       } else if (st.kind == Stmt::Kind::ReadSpecial && bits == 32 && st.special == Special::Ntid) {
         computed = true;
-      } else if (st.kind == Stmt::Kind::AddressOf && bits == 64 && isModuleVariable(k, st.symbol)) {
-        src = UniformSource{UniformSource::Kind::VariableAddress, 0, 0, 64, "", st.symbol};
+      } else if (st.kind == Stmt::Kind::AddressOf && bits == 64 && isModuleVariable(k, st.extra().symbol)) {
+        src = UniformSource{UniformSource::Kind::VariableAddress, 0, 0, 64, "", st.extra().symbol};
       } else if (st.kind == Stmt::Kind::Load) {
         // (Read-only memory at an unchanging address: the same value every time.)
         computed = scalarLoadShape(k, st, bits) && (st.baseIsSymbol || found[ids.reads(i)[0]]);
       } else {
         // (A copy: cvta to a global or const address, or mov.b, of one register.)
         const bool copy =
-            (st.kind == Stmt::Kind::Cvta && st.symbol.empty() && (st.space == Space::Global || st.space == Space::Const) &&
+            (st.kind == Stmt::Kind::Cvta && st.extra().symbol.empty() && (st.space == Space::Global || st.space == Space::Const) &&
              st.srcs.size() == 1 && st.srcs[0].isReg()) ||
             (st.kind == Stmt::Kind::Compute && st.inst.form.opcode == ptx::Opcode::Mov &&
              st.inst.form.type == ptx::TypeClass::B && st.inst.srcs.size() == 1 && st.inst.srcs[0].isReg());

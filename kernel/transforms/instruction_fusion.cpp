@@ -175,7 +175,7 @@ Kernel fuseLogicTrees(Kernel k, const targets::TargetInfo &t, const select::Rule
         lines += (lines.empty() ? "" : ", ") + std::to_string(k.body[s].loc.line);
     char lutText[8];
     std::snprintf(lutText, sizeof lutText, "0x%02X", lut);
-    k.body[root].note = (rs.note.empty() ? "" : rs.note + "; then ") + "fused with line(s) " + lines +
+    k.body[root].extraToWrite().note = (rs.extra().note.empty() ? "" : rs.extra().note + "; then ") + "fused with line(s) " + lines +
                           " into one lop3 (LUT " + lutText + ")";
     k.body[root].inst = fusedInst;
     for (size_t s : inner)
@@ -228,7 +228,7 @@ Kernel fuseAdds(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn
         if (bestCost(f, t, cost) > bestCost(rs.inst, t, cost) + bestCost(in, t, cost))
           continue;
         k.body[root].inst = f;
-        k.body[root].note = "fused with line " + std::to_string(k.body[*j].loc.line) + " into one " +
+        k.body[root].extraToWrite().note = "fused with line " + std::to_string(k.body[*j].loc.line) + " into one " +
                               f.form.name();
         foldAway(k.body[*j], "folded into the " + f.form.name() + " at line " + std::to_string(rs.loc.line));
         fused[*j] = fused[root] = true;
@@ -277,7 +277,7 @@ Kernel fuseNegatedBits(Kernel k, const targets::TargetInfo &t, const select::Rul
     if (bestCost(f, t, cost) > bestCost(rs.inst, t, cost) + bestCost(mask, t, cost))
       continue;
     k.body[root].inst = f;
-    k.body[root].note = "fused with line " + std::to_string(k.body[*j].loc.line) +
+    k.body[root].extraToWrite().note = "fused with line " + std::to_string(k.body[*j].loc.line) +
                           " into one bfe.s32 (bit 0, sign-extended: the same all-ones or zero mask)";
     foldAway(k.body[*j], "folded into the bfe.s32 at line " + std::to_string(rs.loc.line));
   }
@@ -355,7 +355,7 @@ Kernel fuseHalves(Kernel k) {
         if (f != at)
           foldAway(k.body[f], "folded into the mov.b64 {lo, hi} at line " + std::to_string(line));
       k.body[at].inst = u;
-      k.body[at].note = "lines " + others + " (a 64-bit value's low half, and its high half by shr 32) as one "
+      k.body[at].extraToWrite().note = "lines " + others + " (a 64-bit value's low half, and its high half by shr 32) as one "
                           "mov.b64 {lo, hi}: the halves are the value's own registers";
       done[i] = done[j] = done[c] = true;
       break;
@@ -389,7 +389,7 @@ Kernel fuseHalves(Kernel k) {
     const ptx::Operand hi = k.body[*ja].inst.srcs[0], lo = k.body[*jb].inst.srcs[0];
     const ptx::Instruction p = replacing(s.inst, ptx::Form{ptx::Opcode::MovPack, ptx::TypeClass::B, 64}, s.inst.dsts, {lo, hi});
     const unsigned line = s.loc.line;
-    k.body[b].note = "with lines " + std::to_string(k.body[std::min(*ja, *jb)].loc.line) + ", " +
+    k.body[b].extraToWrite().note = "with lines " + std::to_string(k.body[std::min(*ja, *jb)].loc.line) + ", " +
                        std::to_string(k.body[std::max(*ja, *jb)].loc.line) +
                        " (two zero-extended halves joined by bfi 32, 32) one mov.b64 d, {lo, hi}";
     k.body[b].inst = p;
@@ -434,7 +434,7 @@ Kernel fuseRotates(Kernel k, const targets::TargetInfo &t, const select::RuleCos
       if (bestCost(f, t, cost) >
           bestCost(rs.inst, t, cost) + bestCost(k.body[*jl].inst, t, cost) + bestCost(k.body[*jr].inst, t, cost))
         break;
-      k.body[root].note = "fused with lines " + std::to_string(k.body[std::min(*jl, *jr)].loc.line) + ", " +
+      k.body[root].extraToWrite().note = "fused with lines " + std::to_string(k.body[std::min(*jl, *jr)].loc.line) + ", " +
                             std::to_string(k.body[std::max(*jl, *jr)].loc.line) + " into one rotl.b64 (by " +
                             std::to_string(left->second) + ")";
       k.body[root].inst = f;
@@ -863,7 +863,7 @@ Kernel fuseByteLoads(Kernel k) {
         s.loc = k.body[p.slot].loc;
         s.inst = prmtOf(h, k.body[p.value].inst, registerOperand(tmp));
         s.inst.loc = s.loc;
-        s.note = std::string(p.half ? "the high" : "the low") + " half of line " +
+        s.extraToWrite().note = std::string(p.half ? "the high" : "the low") + " half of line " +
                  std::to_string(k.body[p.value].loc.line) + "'s value: the bytes of lines " + lines +
                  " placed by one prmt (selector " + hexSelector(h.selector) + ") of their " + wide + from;
         placed.emplace_back(p.slot, std::move(s));
@@ -877,7 +877,7 @@ Kernel fuseByteLoads(Kernel k) {
         if (resultWidth(s, k) == 32) {
           const HalfFromDwords h = *halfFromDwords(v, 0);
           s.inst = prmtOf(h, s.inst, s.inst.dsts[0]);
-          s.note = "the bytes of lines " + lines + " placed by one prmt (selector " + hexSelector(h.selector) +
+          s.extraToWrite().note = "the bytes of lines " + lines + " placed by one prmt (selector " + hexSelector(h.selector) +
                    ") of their " + wide + from;
           continue;
         }
@@ -890,7 +890,7 @@ Kernel fuseByteLoads(Kernel k) {
         }
         s.inst = replacing(s.inst, ptx::Form{ptx::Opcode::MovPack, ptx::TypeClass::B, 64}, s.inst.dsts,
                            {halves[0], halves[1]});
-        s.note = "the bytes of lines " + lines + " as the halves of their " + wide + from;
+        s.extraToWrite().note = "the bytes of lines " + lines + " as the halves of their " + wide + from;
       }
       for (size_t j : members)
         if (std::find(escaping.begin(), escaping.end(), j) == escaping.end() || direct == j)
@@ -919,7 +919,7 @@ Kernel fuseByteLoads(Kernel k) {
       } else {
         load.values = {registerOperand(dword[0])};
       }
-      load.note = "the byte loads of lines " + lines + " as one " + wide +
+      load.extraToWrite().note = "the byte loads of lines " + lines + " as one " + wide +
                   " load (AMDHSA runs global memory in unaligned mode)";
       return true;
     };

@@ -125,11 +125,11 @@ public:
           Stmt &s = out.body[list[j].stmt];
           const bool load = s.kind == Stmt::Kind::Load;
           s.kind = load ? Stmt::Kind::ArrayLoad : Stmt::Kind::ArrayStore;
-          s.elements = elements;
+          s.extraToWrite().elements = elements;
           s.base = list[j].index;
           s.baseIsSymbol = false;
           s.offset = list[j].offset - lo;
-          s.note = what + (s.base.empty() ? ": a move" : ": the element the index picks, by compares and v_cndmask");
+          s.extraToWrite().note = what + (s.base.empty() ? ": a move" : ": the element the index picks, by compares and v_cndmask");
         }
         first = last;
       }
@@ -168,13 +168,13 @@ private:
     std::optional<LocalAddress> out;
     const std::optional<size_t> d = singleDef(r);
     const Stmt *s = d ? &k_.body[*d] : nullptr;
-    if (s && s->guard.empty() && s->kind == Stmt::Kind::AddressOf && isLocalVariable(s->symbol)) {
-      out = LocalAddress{s->symbol};
+    if (s && s->guard.empty() && s->kind == Stmt::Kind::AddressOf && isLocalVariable(s->extra().symbol)) {
+      out = LocalAddress{s->extra().symbol};
     } else if (s && s->guard.empty() && s->kind == Stmt::Kind::Cvta && s->toGeneric && s->space == Space::Local) {
       // cvta.local of the variable or of a local address: the same place, generic
-      if (!s->symbol.empty()) {
-        if (isLocalVariable(s->symbol))
-          out = LocalAddress{s->symbol};
+      if (!s->extra().symbol.empty()) {
+        if (isLocalVariable(s->extra().symbol))
+          out = LocalAddress{s->extra().symbol};
       } else if (s->srcs.size() == 1 && s->srcs[0].isReg()) {
         out = addressIn(s->srcs[0].reg);
         if (out && out->generic)
@@ -224,10 +224,10 @@ private:
   // memory. So does one whose address lands in a register written twice.
   void checkUses(size_t i, std::set<std::string> &rejected) {
     const Stmt &s = k_.body[i];
-    if (s.kind == Stmt::Kind::AddressOf && isLocalVariable(s.symbol) && !addressIn(s.dst))
-      rejected.insert(s.symbol);
-    if (s.kind == Stmt::Kind::Cvta && isLocalVariable(s.symbol) && df_.reads(s.dst) && !addressIn(s.dst))
-      rejected.insert(s.symbol);
+    if (s.kind == Stmt::Kind::AddressOf && isLocalVariable(s.extra().symbol) && !addressIn(s.dst))
+      rejected.insert(s.extra().symbol);
+    if (s.kind == Stmt::Kind::Cvta && isLocalVariable(s.extra().symbol) && df_.reads(s.dst) && !addressIn(s.dst))
+      rejected.insert(s.extra().symbol);
     if (s.kind == Stmt::Kind::Atomic && s.baseIsSymbol && isLocalVariable(s.base))
       rejected.insert(s.base);
     for (const std::string &r : readRegisters(s)) {
@@ -470,7 +470,7 @@ private:
       in.form = narrowed.form;
       in.srcs = narrowed.srcs;
       in.dsts[0].reg = narrow;
-      out.body[*d].note = "the low half of an index into an array kept in registers, in 32 bits";
+      out.body[*d].extraToWrite().note = "the low half of an index into an array kept in registers, in 32 bits";
       if (extension)
         foldAway(out.body[*extension], "the zero extension of an index whose low half alone is read");
       for (size_t i : at)
@@ -489,8 +489,8 @@ private:
       bool generic = false;
       if (s.kind == Stmt::Kind::Cvta && s.toGeneric) {
         const std::optional<LocalAddress> src =
-            s.symbol.empty() ? (s.srcs.size() == 1 && s.srcs[0].isReg() ? addressIn(s.srcs[0].reg) : std::nullopt)
-                             : std::optional<LocalAddress>(LocalAddress{s.symbol});
+            s.extra().symbol.empty() ? (s.srcs.size() == 1 && s.srcs[0].isReg() ? addressIn(s.srcs[0].reg) : std::nullopt)
+                             : std::optional<LocalAddress>(LocalAddress{s.extra().symbol});
         generic = src && src->variable == name;
       }
       if (address || generic)

@@ -58,7 +58,7 @@ Kernel widenVectorAccesses(Kernel k) {
     s.values = std::move(pairs);
     s.elemBits = 64;
     s.elemType = ptx::TypeClass::B;
-    s.note = "the " + what + " as " + std::to_string(s.values.size()) + " 64-bit element(s)";
+    s.extraToWrite().note = "the " + what + " as " + std::to_string(s.values.size()) + " 64-bit element(s)";
   }
   return withInsertedStatements(std::move(k), std::move(before), std::move(after));
 }
