@@ -143,7 +143,7 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
       o.kind = ptx::Operand::Kind::Register;
       o.reg = callParamSlot(args[i], 0, bits[i]);
       o.loc = callee.loc;
-      t.srcs.push_back(o);
+      t.extraToWrite().srcs.push_back(o);
     }
     k_.body.push_back(std::move(t));
     return;
@@ -161,12 +161,12 @@ void Decoder::decodeCall(const ast::Instruction &in, Stmt &s, const std::string 
     Stmt t = s;
     if (results.empty()) {
       t.kind = Stmt::Kind::Nop;
-      t.extraToWrite().note = "vprintf: dropped (-Wprintf-dropped)";
+      t.note = "vprintf: dropped (-Wprintf-dropped)";
       k_.body.push_back(std::move(t));
     } else {
       const std::string slot = callParamSlot(results[0], 0, 32);
       typeReg(slot, 32, callee.loc);
-      t.extraToWrite().note = "vprintf: dropped (-Wprintf-dropped); its result is -1";
+      t.note = "vprintf: dropped (-Wprintf-dropped); its result is -1";
       pushCompute(t, in, ptx::Form{ptx::Opcode::Mov, TypeClass::B, 32}, registerOperand(slot, callee.loc),
                   {immediateOperand(0xffffffffu, callee.loc)});
     }

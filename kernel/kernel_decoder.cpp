@@ -105,7 +105,7 @@ void Decoder::reportUnreadableVariables() {
     if (v.initError.empty())
       continue;
     const bool used = std::any_of(k_.body.begin(), k_.body.end(), [&](const Stmt &st) {
-      return st.extra().symbol == v.name || (st.baseIsSymbol && st.base == v.name);
+      return st.extra().symbol == v.name || (st.baseIsSymbol && st.extra().base == v.name);
     });
     if (used)
       error(diags_, v.loc, v.initError);
@@ -292,7 +292,7 @@ void Decoder::decode(const ast::Instruction &in) {
       ptx::Operand d;
       if (!regOperand(ops[0], 32, d, false))
         return;
-      s.dst = d.reg;
+      s.extraToWrite().dst = d.reg;
       k_.body.push_back(std::move(s));
       return;
     }
@@ -311,7 +311,7 @@ void Decoder::decode(const ast::Instruction &in) {
       ptx::Operand d;
       if (!regOperand(ops[0], s.regWidth, d, false))
         return;
-      s.dst = d.reg;
+      s.extraToWrite().dst = d.reg;
       k_.body.push_back(std::move(s));
       return;
     }
@@ -368,8 +368,8 @@ void Decoder::decode(const ast::Instruction &in) {
     } else if (!regOperand(ops[1], 64, a, false)) {
       return;
     }
-    s.dst = d.reg;
-    s.srcs = {a};
+    s.extraToWrite().dst = d.reg;
+    s.extraToWrite().srcs = {a};
     k_.body.push_back(std::move(s));
     return;
   }
@@ -404,7 +404,7 @@ void Decoder::decode(const ast::Instruction &in) {
     if (!regOperand(ops[0], 32, mask, true))
       return;
     s.kind = Stmt::Kind::WarpSync;
-    s.srcs.push_back(mask);
+    s.extraToWrite().srcs.push_back(mask);
     k_.body.push_back(std::move(s));
     return;
   }
@@ -437,7 +437,7 @@ void Decoder::decode(const ast::Instruction &in) {
       return;
     }
     s.kind = Stmt::Kind::Nop;
-    s.extraToWrite().note = "nanosleep: any sleep in [0, 2t] conforms; none";
+    s.note = "nanosleep: any sleep in [0, 2t] conforms; none";
     k_.body.push_back(std::move(s));
     return;
   }
@@ -458,7 +458,7 @@ void Decoder::decode(const ast::Instruction &in) {
       return;
     }
     s.kind = Stmt::Kind::Nop;
-    s.extraToWrite().note = "prefetch: a cache hint with no effect on values; none";
+    s.note = "prefetch: a cache hint with no effect on values; none";
     k_.body.push_back(std::move(s));
     return;
   }
@@ -535,7 +535,7 @@ bool Decoder::decodeAddress(const ast::Operand &addr, Stmt &s) {
     return false;
   }
   s.offset = addr.offset;
-  s.base = addr.name;
+  s.extraToWrite().base = addr.name;
   // A declared register wins over a variable of the same name, as in ptxas;
   // registers need no '%' (hand-written PTX: `.reg .u64 in_addr;`).
   if (!k_.registers.count(addr.name) && (k_.param(addr.name) || k_.variable(addr.name))) {
@@ -570,15 +570,15 @@ void Decoder::decodeAtomic(const ast::Instruction &in, const std::string &full, 
     ptx::Operand d;
     if (!regOperand(in.operands[next++], bits, d, false))
       return;
-    s.dst = d.reg;
+    s.extraToWrite().dst = d.reg;
   }
   if (!decodeAddress(in.operands[next++], s))
     return;
   if (s.baseIsSymbol) { // a variable's own space (a parameter's is .param)
-    const kernel::Variable *v = k_.variable(s.base);
+    const kernel::Variable *v = k_.variable(s.extra().base);
     const Space own = v ? v->space : Space::Param;
     if (s.space != Space::Generic && s.space != own) {
-      error(diags_, in.operands[next - 1].loc, "'" + s.base + "' is not in the space '" + full + "' names");
+      error(diags_, in.operands[next - 1].loc, "'" + s.extra().base + "' is not in the space '" + full + "' names");
       return;
     }
     s.space = own;
@@ -591,7 +591,7 @@ void Decoder::decodeAtomic(const ast::Instruction &in, const std::string &full, 
     ptx::Operand o;
     if (!regOperand(in.operands[next++], bits, o, true))
       return;
-    s.values.push_back(o);
+    s.extraToWrite().values.push_back(o);
   }
   k_.body.push_back(std::move(s));
 }
@@ -612,12 +612,12 @@ void Decoder::decodeWarp(const ast::Instruction &in, const std::string &full, St
   }
   ptx::Operand o;
   if (!vote && ops[0].kind == ast::Operand::Kind::Pair) {
-    s.dst = ops[0].name;
+    s.extraToWrite().dst = ops[0].name;
     s.extraToWrite().predDst = ops[0].name2;
-    typeReg(s.dst, 32, ops[0].loc);
+    typeReg(s.extra().dst, 32, ops[0].loc);
     typeReg(s.extra().predDst, 1, ops[0].loc);
   } else if (regOperand(ops[0], vote && s.voteMode != Stmt::VoteMode::Ballot && !active ? 1 : 32, o, false)) {
-    s.dst = o.reg;
+    s.extraToWrite().dst = o.reg;
   } else {
     return;
   }
@@ -629,12 +629,12 @@ void Decoder::decodeWarp(const ast::Instruction &in, const std::string &full, St
     a.negated = false;
     if (!regOperand(a, 1, o, false))
       return;
-    s.srcs.push_back(o);
+    s.extraToWrite().srcs.push_back(o);
   } else {
     for (size_t i = 1; i < 4; ++i) {
       if (!regOperand(ops[i], 32, o, true))
         return;
-      s.srcs.push_back(o);
+      s.extraToWrite().srcs.push_back(o);
     }
   }
   if (sync) {
@@ -646,7 +646,7 @@ void Decoder::decodeWarp(const ast::Instruction &in, const std::string &full, St
     o.imm = 0xffffffffu;
     o.loc = in.loc;
   }
-  s.srcs.push_back(o);
+  s.extraToWrite().srcs.push_back(o);
   k_.body.push_back(std::move(s));
 }
 
@@ -668,13 +668,13 @@ void Decoder::decodeBarrierReduce(const ast::Instruction &in, const std::string 
   ptx::Operand o;
   if (!regOperand(ops[0], popc ? 32 : 1, o, false))
     return;
-  s.dst = o.reg;
+  s.extraToWrite().dst = o.reg;
   ast::Operand c = ops[2];
   s.srcNegated = c.negated;
   c.negated = false;
   if (!regOperand(c, 1, o, false))
     return;
-  s.srcs.push_back(o);
+  s.extraToWrite().srcs.push_back(o);
   s.kind = Stmt::Kind::Barrier;
   s.barrierReduce = popc ? Stmt::BarrierReduce::Popc : m[1] == "and" ? Stmt::BarrierReduce::And : Stmt::BarrierReduce::Or;
   // The workgroup's reduction goes through one LDS word, laid out like any
@@ -702,21 +702,21 @@ void Decoder::decodeWarpCombine(const ast::Instruction &in, const std::string &f
       error(diags_, ops[0].loc, "invalid form '" + full + "': only match.all has a predicate destination");
       return;
     }
-    s.dst = ops[0].name;
+    s.extraToWrite().dst = ops[0].name;
     s.extraToWrite().predDst = ops[0].name2;
-    typeReg(s.dst, 32, ops[0].loc);
+    typeReg(s.extra().dst, 32, ops[0].loc);
     typeReg(s.extra().predDst, 1, ops[0].loc);
   } else if (regOperand(ops[0], 32, o, false)) {
-    s.dst = o.reg;
+    s.extraToWrite().dst = o.reg;
   } else {
     return;
   }
   if (!regOperand(ops[1], s.elemBits, o, true))
     return;
-  s.srcs.push_back(o);
+  s.extraToWrite().srcs.push_back(o);
   if (!regOperand(ops[2], 32, o, true))
     return;
-  s.srcs.push_back(o);
+  s.extraToWrite().srcs.push_back(o);
   k_.body.push_back(std::move(s));
 }
 
@@ -808,7 +808,7 @@ void Decoder::decodeMemory(const ast::Instruction &in, const std::string &full, 
       regBits = 64;
     if (!regOperand(*mo, regBits, o, store))
       return;
-    s.values.push_back(o);
+    s.extraToWrite().values.push_back(o);
   }
   s.regWidth = std::max(ty->bits, 32u);
   k_.body.push_back(std::move(s));
@@ -830,7 +830,7 @@ void Decoder::decodeAsyncCopy(const ast::Instruction &in, const std::string &ful
       return;
     }
     s.kind = Stmt::Kind::Nop;
-    s.extraToWrite().note = "cp.async." + m[0] + ": the copies were made when issued; nothing to " +
+    s.note = "cp.async." + m[0] + ": the copies were made when issued; nothing to " +
              (m[0] == "commit_group" ? "group" : "wait for");
     k_.body.push_back(std::move(s));
     return;
@@ -886,7 +886,7 @@ void Decoder::decodeAsyncCopy(const ast::Instruction &in, const std::string &ful
     load.elemBits = 32;
     load.elemType = TypeClass::B;
     load.regWidth = 32;
-    load.values = values;
+    load.extraToWrite().values = values;
     if (!decodeAddress(ops[1], load))
       return;
     k_.body.push_back(std::move(load));
@@ -896,7 +896,7 @@ void Decoder::decodeAsyncCopy(const ast::Instruction &in, const std::string &ful
   s.elemBits = 32;
   s.elemType = TypeClass::B;
   s.regWidth = 32;
-  s.values = std::move(values);
+  s.extraToWrite().values = std::move(values);
   if (!decodeAddress(ops[0], s))
     return;
   k_.body.push_back(std::move(s));

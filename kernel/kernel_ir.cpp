@@ -81,7 +81,7 @@ SegmentLayout layoutSegment(const Kernel &k, Space space) {
 void foldAway(Stmt &s, std::string note) {
   s.kind = Stmt::Kind::Nop;
   s.inst = ptx::Instruction{};
-  s.extraToWrite().note = std::move(note);
+  s.note = std::move(note);
 }
 
 std::vector<std::string> arrayElementsAccessed(const Stmt &s) {

@@ -159,25 +159,25 @@ struct Stmt {
 
   std::string text;
   std::string guard; // guard predicate (@p / @!p)
+  std::string note;  // what became of the statement (see constant_operands, instruction_fusion)
 
   ptx::Instruction inst; // Compute
 
-  // Registers and immediates by role.
-  std::string dst;                  // ReadSpecial, AddressOf, Cvta, Atomic (empty for red)
-  std::vector<ptx::Operand> values; // Load: destination registers; Store: sources (register or immediate)
-  std::string base;                 // Load/Store/Atomic: register or symbol
-  std::vector<ptx::Operand> srcs;   // Cvta: src; WarpShuffle: a, b, c, membermask; WarpVote: a, membermask; WarpSync: membermask; Trap
-
   // What only some kinds of statement have, apart (most statements compute,
-  // and have none of it: 152 bytes a statement, 12 MB of each of KeyHunt's
-  // 80k-statement kernels): read through extra(), written through
-  // extraToWrite(), which makes it.
+  // and have none of it: 232 bytes a statement, 18 MB of each of KeyHunt's
+  // 80k-statement kernels, moved at every reorder and rewrite): read
+  // through extra(), written through extraToWrite(), which makes it. (A
+  // note stays in place: the rewrites leave one on many statements.)
   struct Extra {
+    // Registers and immediates by role.
+    std::string dst;                  // ReadSpecial, AddressOf, Cvta, Atomic (empty for red)
+    std::vector<ptx::Operand> values; // Load: destination registers; Store: sources (register or immediate)
+    std::string base;                 // Load/Store/Atomic: register or symbol
+    std::vector<ptx::Operand> srcs;   // Cvta: src; WarpShuffle: a, b, c, membermask; WarpVote: a, membermask; WarpSync: membermask; Trap
     std::string symbol;                // AddressOf, and the base of Load/Store when `baseIsSymbol`
     std::string label;                 // Branch
     std::string predDst;               // WarpShuffle: the `|p` destination (empty when absent)
     std::vector<std::string> elements; // ArrayLoad/ArrayStore: the array's dwords, as 32-bit registers
-    std::string note; // Nop: what became of the statement (see constant_operands, instruction_fusion)
   };
   const Extra &extra() const {
     static const Extra none;
@@ -301,9 +301,9 @@ void foldAway(Stmt &s, std::string note);
 // a constant offset, every one at a run-time index. As [first, end) indices
 // into `elements`, and as names.
 inline std::pair<size_t, size_t> arrayElementRange(const Stmt &s) {
-  if (!s.base.empty()) // any of them (a store's others keep their values: it reads them too)
+  if (!s.extra().base.empty()) // any of them (a store's others keep their values: it reads them too)
     return {0, s.extra().elements.size()};
-  const size_t first = size_t(s.offset / 4), dwords = s.values.size() * (s.elemBits == 64 ? 2 : 1);
+  const size_t first = size_t(s.offset / 4), dwords = s.extra().values.size() * (s.elemBits == 64 ? 2 : 1);
   return {first, first + dwords};
 }
 std::vector<std::string> arrayElementsAccessed(const Stmt &s);
@@ -320,7 +320,7 @@ template <class F> void forEachWrittenRegister(const Stmt &s, F &&f) {
     break;
   case Stmt::Kind::Load:
   case Stmt::Kind::ArrayLoad:
-    for (const ptx::Operand &v : s.values)
+    for (const ptx::Operand &v : s.extra().values)
       f(v.reg);
     break;
   case Stmt::Kind::ArrayStore: {
@@ -332,20 +332,20 @@ template <class F> void forEachWrittenRegister(const Stmt &s, F &&f) {
   case Stmt::Kind::ReadSpecial:
   case Stmt::Kind::AddressOf:
   case Stmt::Kind::Cvta:
-  case Stmt::Kind::WarpVote: f(s.dst); break;
+  case Stmt::Kind::WarpVote: f(s.extra().dst); break;
   case Stmt::Kind::Barrier:
     if (s.barrierReduce != Stmt::BarrierReduce::None)
-      f(s.dst);
+      f(s.extra().dst);
     break;
   case Stmt::Kind::WarpShuffle:
   case Stmt::Kind::WarpCombine:
-    f(s.dst);
+    f(s.extra().dst);
     if (!s.extra().predDst.empty())
       f(s.extra().predDst);
     break;
   case Stmt::Kind::Atomic:
-    if (!s.dst.empty())
-      f(s.dst);
+    if (!s.extra().dst.empty())
+      f(s.extra().dst);
     break;
   default: break;
   }
@@ -365,22 +365,22 @@ template <class F> void forEachReadRegister(const Stmt &s, F &&f) {
     break;
   case Stmt::Kind::Store:
   case Stmt::Kind::Atomic:
-    for (const ptx::Operand &o : s.values)
+    for (const ptx::Operand &o : s.extra().values)
       add(o);
     [[fallthrough]];
   case Stmt::Kind::Load:
     if (!s.baseIsSymbol)
-      f(s.base);
+      f(s.extra().base);
     break;
   case Stmt::Kind::ArrayStore:
-    for (const ptx::Operand &o : s.values)
+    for (const ptx::Operand &o : s.extra().values)
       add(o);
-    if (s.base.empty()) // (a store at a constant offset only writes its elements)
+    if (s.extra().base.empty()) // (a store at a constant offset only writes its elements)
       break;
     [[fallthrough]];
   case Stmt::Kind::ArrayLoad: {
-    if (!s.base.empty())
-      f(s.base);
+    if (!s.extra().base.empty())
+      f(s.extra().base);
     const auto [first, end] = arrayElementRange(s);
     for (size_t e = first; e < end; ++e)
       f(s.extra().elements[e]);
@@ -393,7 +393,7 @@ template <class F> void forEachReadRegister(const Stmt &s, F &&f) {
   case Stmt::Kind::WarpCombine:
   case Stmt::Kind::Barrier:
   case Stmt::Kind::Trap:
-    for (const ptx::Operand &o : s.srcs)
+    for (const ptx::Operand &o : s.extra().srcs)
       add(o);
     break;
   default: break;

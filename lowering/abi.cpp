@@ -165,7 +165,7 @@ void Lowering::assemble() {
     if (opts_.keepListing) { // (the text and notes are the listings' and reports' only)
       mir::TranslatedInstruction::Text &text = ti.textToWrite();
       text.ptxText = s.text;
-      text.note = s.extra().note; // folded or fused statements (see constant_operands, instruction_fusion)
+      text.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
       if (text.note.empty() && loweringNote_.count(i))
         text.note = loweringNote_.at(i);
     }

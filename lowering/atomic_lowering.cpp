@@ -87,7 +87,7 @@ void Lowering::lowerAtomic(const Stmt &s) {
   mir::LoweredInst &li = begin();
   Space space = s.space;
   if (space == Space::Generic && !s.baseIsSymbol)
-    if (auto it = pointerSpaces_.find(s.base); it != pointerSpaces_.end())
+    if (auto it = pointerSpaces_.find(s.extra().base); it != pointerSpaces_.end())
       space = it->second;
   // A generic pointer that may point into shared memory: a FLAT atomic,
   // which the apertures route to LDS or global memory.
@@ -108,21 +108,21 @@ void Lowering::lowerAtomic(const Stmt &s) {
   if (s.ordered)
     for (const MInst &mi : releaseHalf(s.scope, t_))
       li.insts.push_back(mi);
-  const MOperand dst = s.dst.empty() ? noOperand() : vregOperand(reg(s.dst, wide ? 64 : 32));
+  const MOperand dst = s.extra().dst.empty() ? noOperand() : vregOperand(reg(s.extra().dst, wide ? 64 : 32));
   if (lds) {
     std::optional<std::pair<MOperand, int64_t>> a = segmentAddress(s, 0, li, sharedOffset_, 0xffff, "shared");
     if (!a)
       return;
-    std::vector<MOperand> srcs{a->first, value(s.values[0])};
+    std::vector<MOperand> srcs{a->first, value(s.extra().values[0])};
     if (s.atomicOp == AtomicOp::Cas)
-      srcs.push_back(value(s.values[1]));
+      srcs.push_back(value(s.extra().values[1]));
     srcs.push_back(mir::immOperand(static_cast<uint64_t>(a->second)));
     li.insts.push_back({*op, dst, srcs});
   } else {
     MOperand data;
     if (s.atomicOp == AtomicOp::Cas && wide) { // the quad {new, compare}: two pairs, one after the other
       const unsigned fresh = newTemp(mir::RegClass::V64), compare = newTemp(mir::RegClass::V64);
-      for (const auto &[to, from] : {std::pair{fresh, &s.values[1]}, std::pair{compare, &s.values[0]}})
+      for (const auto &[to, from] : {std::pair{fresh, &s.extra().values[1]}, std::pair{compare, &s.extra().values[0]}})
         for (const Part half : {Part::Lo, Part::Hi})
           li.insts.push_back({Op::V_MOV_B32, vregOperand(to, half),
                               {from->isImm() ? mir::immOperand(half == Part::Lo ? from->imm & 0xffffffffu : from->imm >> 32)
@@ -135,11 +135,11 @@ void Lowering::lowerAtomic(const Stmt &s) {
       data = quad;
     } else if (s.atomicOp == AtomicOp::Cas) { // the pair {new, compare}
       const unsigned pair = newTemp(mir::RegClass::V64);
-      li.insts.push_back({Op::V_MOV_B32, vregOperand(pair, Part::Lo), {value(s.values[1])}});
-      li.insts.push_back({Op::V_MOV_B32, vregOperand(pair, Part::Hi), {value(s.values[0])}});
+      li.insts.push_back({Op::V_MOV_B32, vregOperand(pair, Part::Lo), {value(s.extra().values[1])}});
+      li.insts.push_back({Op::V_MOV_B32, vregOperand(pair, Part::Hi), {value(s.extra().values[0])}});
       data = vregOperand(pair);
     } else {
-      data = value(s.values[0]);
+      data = value(s.extra().values[0]);
     }
     const auto [addr, field] = vectorAddress(li, addressPair(s, li), s.offset, flat);
     li.insts.push_back({*op, dst,

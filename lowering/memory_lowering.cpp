@@ -12,7 +12,7 @@ void Lowering::lowerMemory(const Stmt &s) {
   if (s.space == Space::Param && s.baseIsSymbol) {
     if (s.kind == Stmt::Kind::Store)
       return unsupported(s, "st.param");
-    const kernel::Param *p = k_.param(s.base);
+    const kernel::Param *p = k_.param(s.extra().base);
     // The dword(s) at `off`: preloaded SGPRs, or past them one s_load from
     // the kernarg segment into a temporary.
     auto dwords = [&](int64_t off, unsigned count) {
@@ -23,7 +23,7 @@ void Lowering::lowerMemory(const Stmt &s) {
                           {mir::sgprs(kKernargPtr, 2), mir::immOperand(static_cast<uint64_t>(off))}});
       return vregOperand(t);
     };
-    for (size_t e = 0; e < s.values.size(); ++e) {
+    for (size_t e = 0; e < s.extra().values.size(); ++e) {
       const int64_t off = int64_t(p->offset) + s.offset + int64_t(e * bytes);
       if (off < 0 || off % std::min(bytes, 4u) || uint64_t(off) + bytes > alignUp(k_.paramBytes, 4)) {
         unsupported(s, "an unaligned kernel parameter read");
@@ -35,8 +35,8 @@ void Lowering::lowerMemory(const Stmt &s) {
         // A .u8/.u16 (bool, char, short) parameter: its bits from the dword's
         // SGPR, extended by the load's type (PTX ISA 9.7.9.8 ld: a narrower
         // value is zero- or sign-extended into the register).
-        const bool wide = k_.registers.count(s.values[e].reg) && k_.registers.at(s.values[e].reg).width == 64;
-        const unsigned d = reg(s.values[e].reg, wide ? 64 : 32);
+        const bool wide = k_.registers.count(s.extra().values[e].reg) && k_.registers.at(s.extra().values[e].reg).width == 64;
+        const unsigned d = reg(s.extra().values[e].reg, wide ? 64 : 32);
         const bool sgn = s.elemType == ptx::TypeClass::S;
         li.insts.push_back({sgn ? amd::Op::V_BFE_I32 : amd::Op::V_BFE_U32, vregOperand(d, wide ? Part::Lo : Part::Whole),
                             {lo, mir::immOperand(8 * static_cast<unsigned>(off % 4)),
@@ -47,9 +47,9 @@ void Lowering::lowerMemory(const Stmt &s) {
                                  : MInst{amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
         continue;
       }
-      const bool wide = k_.registers.count(s.values[e].reg) && k_.registers.at(s.values[e].reg).width == 64;
+      const bool wide = k_.registers.count(s.extra().values[e].reg) && k_.registers.at(s.extra().values[e].reg).width == 64;
       if (bytes == 4 && wide) { // ld.param.u32 into a 64-bit register: extended by the load's type (as above)
-        const unsigned d = reg(s.values[e].reg, 64);
+        const unsigned d = reg(s.extra().values[e].reg, 64);
         li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {lo}});
         li.insts.push_back(s.elemType == ptx::TypeClass::S
                                ? MInst{amd::Op::V_ASHRREV_I32, vregOperand(d, Part::Hi),
@@ -58,7 +58,7 @@ void Lowering::lowerMemory(const Stmt &s) {
         continue;
       }
       const unsigned w = bytes == 8 ? 64 : 32;
-      const unsigned d = reg(s.values[e].reg, w);
+      const unsigned d = reg(s.extra().values[e].reg, w);
       if (w == 64) {
         li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {lo}});
         li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {hi}});
@@ -73,7 +73,7 @@ void Lowering::lowerMemory(const Stmt &s) {
   // address holds the segment offset in its low half.
   Space space = s.space;
   if (space == Space::Generic && !s.baseIsSymbol)
-    if (auto it = pointerSpaces_.find(s.base); it != pointerSpaces_.end())
+    if (auto it = pointerSpaces_.find(s.extra().base); it != pointerSpaces_.end())
       space = it->second;
   if (space == Space::Shared)
     return lowerShared(s, li);
@@ -84,16 +84,16 @@ void Lowering::lowerMemory(const Stmt &s) {
       !(s.space == Space::Param && !s.baseIsSymbol))
     return unsupported(s, std::string(s.kind == Stmt::Kind::Load ? "ld." : "st.") + kernel::spaceName(s.space));
   const int64_t limit = int64_t(1) << (t_.global_offset_bits - 1);
-  const kernel::Variable *var = s.baseIsSymbol ? variableNamed(s.base) : nullptr;
+  const kernel::Variable *var = s.baseIsSymbol ? variableNamed(s.extra().base) : nullptr;
   if (s.baseIsSymbol && (!var || (var->space != Space::Const && var->space != Space::Global)))
-    return unsupported(s, "addressing the variable '" + s.base + "'");
+    return unsupported(s, "addressing the variable '" + s.extra().base + "'");
   if (s.baseIsSymbol && s.offset >= 0) {
     // A module variable: its address is in an SGPR pair (set up in the
     // prologue), so the access takes it as the SGPR base (the saddr form)
     // with the kernel's VGPR holding 0 -- or the element's offset
     // (unsigned, added to the base) when it does not fit the immediate field.
-    const MOperand sbase = mir::sgprs(variableAddress(s.base), 2);
-    for (size_t e = 0; e < s.values.size(); ++e) {
+    const MOperand sbase = mir::sgprs(variableAddress(s.extra().base), 2);
+    for (size_t e = 0; e < s.extra().values.size(); ++e) {
       const int64_t off = s.offset + int64_t(e * bytes);
       const bool fits = off < limit; // (off >= 0: the statement's offset is)
       unsigned vOff;
@@ -110,7 +110,7 @@ void Lowering::lowerMemory(const Stmt &s) {
   }
   const bool flat = space == Space::Generic && genericReachesSegments_;
   const unsigned base = addressPair(s, li);
-  for (size_t e = 0; e < s.values.size(); ++e) {
+  for (size_t e = 0; e < s.extra().values.size(); ++e) {
     const auto [addr, field] = vectorAddress(li, base, s.offset + int64_t(e * bytes), flat);
     if (!emitElement(s, e, li, flat ? kFlatOps : kGlobalOps, addr, mir::immOperand(static_cast<uint64_t>(field) & 0xffffffffu)))
       return;
@@ -119,8 +119,8 @@ void Lowering::lowerMemory(const Stmt &s) {
 
 unsigned Lowering::addressPair(const Stmt &s, mir::LoweredInst &li) {
   if (!s.baseIsSymbol)
-    return reg(s.base, 64);
-  const unsigned sg = variableAddress(s.base);
+    return reg(s.extra().base, 64);
+  const unsigned sg = variableAddress(s.extra().base);
   const unsigned base = newTemp(mir::RegClass::V64);
   li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Lo), {mir::sgprs(sg)}});
   li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(base, Part::Hi), {mir::sgprs(sg + 1)}});
@@ -179,7 +179,7 @@ bool Lowering::emitElement(const Stmt &s, size_t e, mir::LoweredInst &li, const 
     loadSrcs.push_back(*sbase);
   loadSrcs.push_back(offset);
   const unsigned bytes = s.elemBits / 8;
-  const ptx::Operand &v = s.values[e];
+  const ptx::Operand &v = s.extra().values[e];
   const unsigned width = v.isReg() && k_.registers.count(v.reg) ? k_.registers.at(v.reg).width : 32;
   // Only global and flat accesses have cache bits; LDS and scratch are
   // coherent for the lanes that can reach them.
@@ -229,17 +229,17 @@ std::optional<std::pair<MOperand, int64_t>> Lowering::segmentAddress(const Stmt 
                                                            int64_t maxField, const char *space) {
   int64_t off = s.offset + int64_t(e * (s.elemBits / 8));
   if (s.baseIsSymbol) {
-    auto it = offsets.find(s.base);
+    auto it = offsets.find(s.extra().base);
     if (it == offsets.end()) {
-      unsupported(s, "addressing '" + s.base + "' as " + space + " memory");
+      unsupported(s, "addressing '" + s.extra().base + "' as " + space + " memory");
       return std::nullopt;
     }
     const unsigned tmp = newTemp(mir::RegClass::V32);
     li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(tmp), {mir::immOperand(uint64_t(it->second + off) & 0xffffffffu)}});
     return std::make_pair(vregOperand(tmp), int64_t(0));
   }
-  const unsigned width = k_.registers.count(s.base) ? k_.registers.at(s.base).width : 64;
-  const unsigned b = reg(s.base, width == 32 ? 32 : 64);
+  const unsigned width = k_.registers.count(s.extra().base) ? k_.registers.at(s.extra().base).width : 64;
+  const unsigned b = reg(s.extra().base, width == 32 ? 32 : 64);
   MOperand addr = vregOperand(b, width == 32 ? Part::Whole : Part::Lo);
   if (off < 0 || off > maxField) {
     const unsigned tmp = newTemp(mir::RegClass::V32);
@@ -250,7 +250,7 @@ std::optional<std::pair<MOperand, int64_t>> Lowering::segmentAddress(const Stmt 
 }
 
 void Lowering::lowerShared(const Stmt &s, mir::LoweredInst &li) {
-  for (size_t e = 0; e < s.values.size(); ++e) {
+  for (size_t e = 0; e < s.extra().values.size(); ++e) {
     std::optional<std::pair<MOperand, int64_t>> a = segmentAddress(s, e, li, sharedOffset_, 0xffff, "shared");
     if (!a || !emitElement(s, e, li, kLdsOps, a->first, mir::immOperand(static_cast<uint64_t>(a->second))))
       return;
@@ -258,7 +258,7 @@ void Lowering::lowerShared(const Stmt &s, mir::LoweredInst &li) {
 }
 
 void Lowering::lowerLocal(const Stmt &s, mir::LoweredInst &li) {
-  for (size_t e = 0; e < s.values.size(); ++e) {
+  for (size_t e = 0; e < s.extra().values.size(); ++e) {
     std::optional<std::pair<MOperand, int64_t>> a = segmentAddress(s, e, li, localOffset_, 2047, "local");
     if (!a || !emitElement(s, e, li, kScratchOps, a->first, mir::immOperand(static_cast<uint64_t>(a->second))))
       return;

@@ -25,9 +25,9 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
   const bool store = s.kind == Stmt::Kind::ArrayStore;
   auto element = [&](size_t e) { return vregOperand(reg(s.extra().elements[e], 32)); };
   const unsigned parts = s.elemBits == 64 ? 2 : 1;
-  if (s.base.empty()) {
+  if (s.extra().base.empty()) {
     size_t e = size_t(s.offset / 4);
-    for (const ptx::Operand &v : s.values)
+    for (const ptx::Operand &v : s.extra().values)
       for (unsigned p = 0; p < parts; ++p, ++e) {
         const Part part = parts == 1 ? Part::Whole : p ? Part::Hi : Part::Lo;
         if (!store)
@@ -42,8 +42,8 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
   // (The lowering of a dynamic index: see the header comment.)
   // The index: a byte offset from the first element minus s.offset; the
   // transform proved it dword-aligned and inside the array.
-  const unsigned indexWidth = k_.registers.count(s.base) && k_.registers.at(s.base).width == 64 ? 64 : 32;
-  const MOperand index = vregOperand(reg(s.base, indexWidth), indexWidth == 64 ? Part::Lo : Part::Whole);
+  const unsigned indexWidth = k_.registers.count(s.extra().base) && k_.registers.at(s.extra().base).width == 64 ? 64 : 32;
+  const MOperand index = vregOperand(reg(s.extra().base, indexWidth), indexWidth == 64 ? Part::Lo : Part::Whole);
   // Inline constants (-16..64) fit any encoding; a literal goes in a VGPR
   // (gfx9's VOP3 forms take none).
   auto position = [&](int64_t at) {
@@ -51,13 +51,13 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
   };
   // The lanes whose index picks position `at`.
   auto matching = [&](int64_t at) {
-    const std::pair<std::string, int64_t> key{s.base, at};
+    const std::pair<std::string, int64_t> key{s.extra().base, at};
     if (auto it = arrayMasks_.find(key); it != arrayMasks_.end()) {
       const size_t from = it->second.first;
       bool valid = from < current_ && current_ - from <= kMaskReuseDistance && blockOf_[from] == blockOf_[current_];
       for (size_t j = from; valid && j < current_; ++j)
         for (const std::string &w : kernel::writtenRegisters(k_.body[j]))
-          valid = valid && w != s.base;
+          valid = valid && w != s.extra().base;
       if (valid)
         return vregOperand(it->second.second);
       arrayMasks_.erase(it);
@@ -79,17 +79,17 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
   std::vector<MOperand> match(candidates.size());
   for (size_t c = store ? 0 : 1; c < candidates.size(); ++c)
     match[c] = matching(int64_t(4 * candidates[c]) - s.offset);
-  const ptx::Operand &dst = s.values[0];
+  const ptx::Operand &dst = s.extra().values[0];
   if (!store && !t_.wave32()) {
     // A chain of selects: the fewest instructions, and a wave64 issues each
     // VALU instruction over four cycles, long enough for the next to use
     // its result.
     const MOperand result =
-        dst.reg == s.base ? vregOperand(newTemp(mir::RegClass::V32)) : vregOperand(reg(dst.reg, 32));
+        dst.reg == s.extra().base ? vregOperand(newTemp(mir::RegClass::V32)) : vregOperand(reg(dst.reg, 32));
     li.insts.push_back({Op::V_MOV_B32, result, {element(candidates.front())}});
     for (size_t c = 1; c < candidates.size(); ++c)
       li.insts.push_back({Op::V_CNDMASK_B32, result, {result, element(candidates[c]), match[c]}});
-    if (dst.reg == s.base)
+    if (dst.reg == s.extra().base)
       li.insts.push_back({Op::V_MOV_B32, vregOperand(reg(dst.reg, 32)), {result}});
     return;
   }
@@ -130,7 +130,7 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
       size_t next, end; // the next candidate it selects, and its bound
     };
     Chain first{element(candidates[0]), 1, half}, second{element(candidates[half]), half + 1, n};
-    const MOperand firstInto = dst.reg == s.base ? vregOperand(newTemp(mir::RegClass::V32)) : d;
+    const MOperand firstInto = dst.reg == s.extra().base ? vregOperand(newTemp(mir::RegClass::V32)) : d;
     const MOperand secondInto = vregOperand(newTemp(mir::RegClass::V32));
     auto step = [&](Chain &c, const MOperand &into) {
       if (c.next >= c.end)
@@ -147,7 +147,7 @@ void Lowering::lowerArrayAccess(const Stmt &s) {
     li.insts.push_back({Op::V_CNDMASK_B32, d, {first.value, second.value, anyOf(half, n)}});
     return;
   }
-  const ptx::Operand &v = s.values[0];
+  const ptx::Operand &v = s.extra().values[0];
   const MOperand value = v.isReg() ? vregOperand(reg(v.reg, 32)) : materialise(li, v.imm & 0xffffffffu, false);
   for (size_t c = 0; c < candidates.size(); ++c)
     li.insts.push_back({Op::V_CNDMASK_B32, element(candidates[c]), {element(candidates[c]), value, match[c]}});

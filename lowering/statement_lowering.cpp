@@ -139,7 +139,7 @@ void Lowering::lower(const Stmt &s) {
     if (const kernel::Param *p = k_.param(s.extra().symbol); !offset && p && s.regWidth == 64) {
       // A parameter's address (CUB and lambdas read a by-value struct
       // through it with ld.param [%rd]): in the kernarg segment.
-      const unsigned t = newTemp(mir::RegClass::S64), d = reg(s.dst, 64);
+      const unsigned t = newTemp(mir::RegClass::S64), d = reg(s.extra().dst, 64);
       li.insts.push_back({amd::Op::S_ADD_U32, vregOperand(t, Part::Lo), {mir::sgprs(kKernargPtr), mir::immOperand(p->offset)}});
       li.insts.push_back({amd::Op::S_ADDC_U32, vregOperand(t, Part::Hi), {mir::sgprs(kKernargPtr + 1), mir::immOperand(0)}});
       li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {vregOperand(t, Part::Lo)}});
@@ -151,12 +151,12 @@ void Lowering::lower(const Stmt &s) {
       const kernel::Variable *v = variableNamed(s.extra().symbol);
       if (!v || (v->space != Space::Const && v->space != Space::Global) || s.regWidth != 64)
         return unsupported(s, "taking the address of '" + s.extra().symbol + "'");
-      const unsigned d = reg(s.dst, 64), sg = variableAddress(s.extra().symbol);
+      const unsigned d = reg(s.extra().dst, 64), sg = variableAddress(s.extra().symbol);
       li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::sgprs(sg)}});
       li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::sgprs(sg + 1)}});
       return;
     }
-    const unsigned d = reg(s.dst, s.regWidth);
+    const unsigned d = reg(s.extra().dst, s.regWidth);
     if (s.regWidth == 64) {
       li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Lo), {mir::immOperand(*offset)}});
       li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(d, Part::Hi), {mir::immOperand(0)}});
@@ -193,7 +193,7 @@ void Lowering::lowerBarrierReduce(const Stmt &s) {
   const unsigned bit = newTemp(mir::RegClass::V32);
   li.insts.push_back({amd::Op::V_CNDMASK_B32, vregOperand(bit),
                       {mir::immOperand(s.srcNegated ? 1 : 0), mir::immOperand(s.srcNegated ? 0 : 1),
-                       vregOperand(reg(s.srcs[0].reg, 1))}});
+                       vregOperand(reg(s.extra().srcs[0].reg, 1))}});
   const amd::Op op = s.barrierReduce == R::Popc  ? amd::Op::DS_ADD_RTN_U32
                      : s.barrierReduce == R::And ? amd::Op::DS_AND_RTN_B32
                                                  : amd::Op::DS_OR_RTN_B32;
@@ -203,9 +203,9 @@ void Lowering::lowerBarrierReduce(const Stmt &s) {
   li.insts.push_back({amd::Op::DS_READ_B32, vregOperand(result), {addr, zero}});
   li.insts.push_back({amd::Op::CTA_BARRIER, noOperand(), {}});
   if (s.barrierReduce == R::Popc)
-    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(reg(s.dst, 32)), {vregOperand(result)}});
+    li.insts.push_back({amd::Op::V_MOV_B32, vregOperand(reg(s.extra().dst, 32)), {vregOperand(result)}});
   else
-    li.insts.push_back({amd::Op::V_CMP_NE_U32, vregOperand(reg(s.dst, 1)), {zero, vregOperand(result)}});
+    li.insts.push_back({amd::Op::V_CMP_NE_U32, vregOperand(reg(s.extra().dst, 1)), {zero, vregOperand(result)}});
   loweringNote_[current_] = "bar.red: the barrier three times around an LDS word the lanes reduce into";
   mergePredicates(s);
 }
@@ -249,13 +249,13 @@ void Lowering::copyHomeToVgpr(std::vector<MInst> &insts, const std::string &name
 
 void Lowering::lowerScalarLoad(const Stmt &s) {
   mir::LoweredInst &li = begin();
-  const std::string &d = s.values[0].reg;
+  const std::string &d = s.extra().values[0].reg;
   const unsigned w = s.elemBits;
   // (A parameter past the preloaded ones: from the kernarg segment.)
-  const kernel::Param *param = s.space == Space::Param ? k_.param(s.base) : nullptr;
+  const kernel::Param *param = s.space == Space::Param ? k_.param(s.extra().base) : nullptr;
   const MOperand base = param            ? mir::sgprs(kKernargPtr, 2)
-                        : s.baseIsSymbol ? mir::sgprs(variableAddress(s.base), 2)
-                                         : homeOf(uniform_.registers.at(s.base));
+                        : s.baseIsSymbol ? mir::sgprs(variableAddress(s.extra().base), 2)
+                                         : homeOf(uniform_.registers.at(s.extra().base));
   const int64_t offset = (param ? int64_t(param->offset) : 0) + s.offset;
   li.insts.push_back({w == 64 ? amd::Op::S_LOAD_B64 : amd::Op::S_LOAD_B32, vregOperand(scalarHome(d, w)),
                       {base, mir::immOperand(static_cast<uint64_t>(offset))}});
@@ -265,10 +265,10 @@ void Lowering::lowerScalarLoad(const Stmt &s) {
 
 void Lowering::lowerScalarAddress(const Stmt &s) {
   mir::LoweredInst &li = begin();
-  const unsigned sg = variableAddress(s.extra().symbol), home = scalarHome(s.dst, 64);
+  const unsigned sg = variableAddress(s.extra().symbol), home = scalarHome(s.extra().dst, 64);
   li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Lo), {mir::sgprs(sg)}});
   li.insts.push_back({amd::Op::S_MOV_B32, vregOperand(home, Part::Hi), {mir::sgprs(sg + 1)}});
-  copyHomeToVgpr(li.insts, s.dst, 64);
+  copyHomeToVgpr(li.insts, s.extra().dst, 64);
 }
 
 bool Lowering::splitsUniformProduct(const Stmt &s) const {
@@ -325,7 +325,7 @@ unsigned Lowering::scalarHome(const std::string &name, unsigned width) {
 
 void Lowering::lowerSpecial(const Stmt &s) {
   mir::LoweredInst &li = begin();
-  const MOperand d = vregOperand(reg(s.dst, 32));
+  const MOperand d = vregOperand(reg(s.extra().dst, 32));
   switch (s.special) {
   case Special::Tid:
     if (!t_.packed_work_item_ids)
@@ -346,7 +346,7 @@ void Lowering::lowerSpecial(const Stmt &s) {
     usesHidden_ = true;
     const unsigned sg = kHiddenSgprs + (s.dim == 2 ? 4 : 3);
     if (uniform_.scalarStatements.count(current_)) { // once, on the scalar ALU
-      const MOperand home = vregOperand(scalarHome(s.dst, 32));
+      const MOperand home = vregOperand(scalarHome(s.extra().dst, 32));
       if (s.dim == 1)
         li.insts.push_back({amd::Op::S_LSHR_B32, home, {mir::sgprs(sg), mir::immOperand(16)}});
       else
@@ -365,7 +365,7 @@ void Lowering::lowerSpecial(const Stmt &s) {
 
 void Lowering::lowerCvta(const Stmt &s) {
   mir::LoweredInst &li = begin();
-  const unsigned d = reg(s.dst, 64);
+  const unsigned d = reg(s.extra().dst, 64);
   const bool segment = s.space == Space::Shared || s.space == Space::Local;
   if (!segment && s.space != Space::Global && s.space != Space::Const)
     return unsupported(s, "cvta for the ." + std::string(kernel::spaceName(s.space)) + " space");
@@ -387,7 +387,7 @@ void Lowering::lowerCvta(const Stmt &s) {
       hi = mir::sgprs(sg + 1);
     }
   } else {
-    const unsigned a = reg(s.srcs[0].reg, 64);
+    const unsigned a = reg(s.extra().srcs[0].reg, 64);
     lo = vregOperand(a, Part::Lo);
     hi = vregOperand(a, Part::Hi);
   }

@@ -126,8 +126,8 @@ void Lowering::lowerWarpShuffle(const Stmt &s) {
       ptxLane = t_.wave32() ? hw() : m.andOf(LaneMath::konst(31), hw());
     return *ptxLane;
   };
-  const Val bval = m.andOf(LaneMath::konst(31), value(s.srcs[1]));
-  const Val c = value(s.srcs[2]);
+  const Val bval = m.andOf(LaneMath::konst(31), value(s.extra().srcs[1]));
+  const Val c = value(s.extra().srcs[2]);
   const Val cval = m.andOf(LaneMath::konst(31), c);
   const Val segmask = c.k ? LaneMath::konst((*c.k >> 8) & 31)
                           : m.emit(Op::V_BFE_U32, {c.op, mir::immOperand(8), mir::immOperand(5)});
@@ -162,9 +162,9 @@ void Lowering::lowerWarpShuffle(const Stmt &s) {
   if (!t_.wave32())
     src = m.orOf(m.andOf(LaneMath::konst(32), hw()), src);
   const Val address = src.k ? LaneMath::konst(*src.k * 4) : m.emit(Op::V_LSHLREV_B32, {mir::immOperand(2), src.op});
-  const MOperand data = s.srcs[0].isImm() ? materialise(li, s.srcs[0].imm, false) : vregOperand(reg(s.srcs[0].reg, 32));
+  const MOperand data = s.extra().srcs[0].isImm() ? materialise(li, s.extra().srcs[0].imm, false) : vregOperand(reg(s.extra().srcs[0].reg, 32));
   const MOperand addressReg = address.k ? materialise(li, *address.k, false) : address.op;
-  li.insts.push_back({Op::DS_BPERMUTE_B32, vregOperand(reg(s.dst, 32)), {addressReg, data, mir::immOperand(0)}});
+  li.insts.push_back({Op::DS_BPERMUTE_B32, vregOperand(reg(s.extra().dst, 32)), {addressReg, data, mir::immOperand(0)}});
   mergePredicates(s);
 }
 
@@ -175,7 +175,7 @@ void Lowering::lowerWarpVote(const Stmt &s) {
   const bool countFalse = s.voteMode == Stmt::VoteMode::All;
   auto laneMask = [&](bool falseLanes) {
     const MOperand t = vregOperand(newTemp(mir::RegClass::Mask));
-    li.insts.push_back({Op::S_AND_MASK, t, {vregOperand(reg(s.srcs[0].reg, 1)), execOperand()}});
+    li.insts.push_back({Op::S_AND_MASK, t, {vregOperand(reg(s.extra().srcs[0].reg, 1)), execOperand()}});
     if (falseLanes != s.srcNegated)
       li.insts.push_back({Op::S_XOR_MASK, t, {t, execOperand()}});
     return t;
@@ -184,7 +184,7 @@ void Lowering::lowerWarpVote(const Stmt &s) {
   if (!t_.wave32())
     half = m.andOf(LaneMath::konst(32), Val{std::nullopt, laneInWave(li)}).op;
   // The lane's warp's 32 bits of a wave mask, ANDed with its membermask.
-  const ptx::Operand &memberOperand = s.srcs.back();
+  const ptx::Operand &memberOperand = s.extra().srcs.back();
   const Val member = memberOperand.isImm() ? LaneMath::konst(static_cast<uint32_t>(memberOperand.imm))
                                        : Val{std::nullopt, vregOperand(reg(memberOperand.reg, 32))};
   auto warpBits = [&](const MOperand &wave) {
@@ -202,13 +202,13 @@ void Lowering::lowerWarpVote(const Stmt &s) {
   switch (s.voteMode) {
   case Stmt::VoteMode::Ballot:
   case Stmt::VoteMode::Active:
-    li.insts.push_back({Op::V_MOV_B32, vregOperand(reg(s.dst, 32)), {counted.op}});
+    li.insts.push_back({Op::V_MOV_B32, vregOperand(reg(s.extra().dst, 32)), {counted.op}});
     break;
   case Stmt::VoteMode::Any: // some member true
-    li.insts.push_back({Op::V_CMP_NE_U32, vregOperand(reg(s.dst, 1)), {mir::immOperand(0), counted.op}});
+    li.insts.push_back({Op::V_CMP_NE_U32, vregOperand(reg(s.extra().dst, 1)), {mir::immOperand(0), counted.op}});
     break;
   case Stmt::VoteMode::All: // no member false
-    li.insts.push_back({Op::V_CMP_EQ_U32, vregOperand(reg(s.dst, 1)), {mir::immOperand(0), counted.op}});
+    li.insts.push_back({Op::V_CMP_EQ_U32, vregOperand(reg(s.extra().dst, 1)), {mir::immOperand(0), counted.op}});
     break;
   case Stmt::VoteMode::Uni: { // no member true, or no member false
     const Val falses = warpBits(laneMask(true));
@@ -216,7 +216,7 @@ void Lowering::lowerWarpVote(const Stmt &s) {
     const MOperand noneFalse = vregOperand(newTemp(mir::RegClass::Mask));
     li.insts.push_back({Op::V_CMP_EQ_U32, noneTrue, {mir::immOperand(0), counted.op}});
     li.insts.push_back({Op::V_CMP_EQ_U32, noneFalse, {mir::immOperand(0), falses.op}});
-    li.insts.push_back({Op::S_OR_MASK, vregOperand(reg(s.dst, 1)), {noneTrue, noneFalse}});
+    li.insts.push_back({Op::S_OR_MASK, vregOperand(reg(s.extra().dst, 1)), {noneTrue, noneFalse}});
     break;
   }
   }
@@ -235,14 +235,14 @@ void Lowering::lowerWarpCombine(const Stmt &s) {
   mir::LoweredInst &li = begin();
   using Mode = Stmt::CombineMode;
   const bool w64 = !t_.wave32(), wide = s.elemBits == 64;
-  const MOperand x = s.srcs[0].isImm() ? materialise(li, s.srcs[0].imm, wide) : vregOperand(reg(s.srcs[0].reg, wide ? 64 : 32));
+  const MOperand x = s.extra().srcs[0].isImm() ? materialise(li, s.extra().srcs[0].imm, wide) : vregOperand(reg(s.extra().srcs[0].reg, wide ? 64 : 32));
   auto xPart = [&](Part p) {
     MOperand o = x;
     o.part = p;
     return o;
   };
   const MOperand member =
-      s.srcs[1].isImm() ? materialise(li, s.srcs[1].imm & 0xffffffffu, false) : vregOperand(reg(s.srcs[1].reg, 32));
+      s.extra().srcs[1].isImm() ? materialise(li, s.extra().srcs[1].imm & 0xffffffffu, false) : vregOperand(reg(s.extra().srcs[1].reg, 32));
   // The lanes this lane combines, as wave bits.
   MOperand lanes = member;
   if (w64) {
@@ -327,11 +327,11 @@ void Lowering::lowerWarpCombine(const Stmt &s) {
   li.insts.push_back(branch(Op::S_BRANCH, loop));
   li.insts.push_back(labelInst(loop + "_done"));
   if (s.combineMode != Mode::MatchAll) {
-    li.insts.push_back({Op::V_MOV_B32, vregOperand(reg(s.dst, 32)), {vregOperand(acc)}});
+    li.insts.push_back({Op::V_MOV_B32, vregOperand(reg(s.extra().dst, 32)), {vregOperand(acc)}});
   } else { // every participating lane's value equals this lane's: d = the lanes, p = true
     const MOperand all = s.extra().predDst.empty() ? vregOperand(newTemp(mir::RegClass::Mask)) : vregOperand(reg(s.extra().predDst, 1));
     li.insts.push_back({Op::V_CMP_EQ_U32, all, {vregOperand(acc), vregOperand(*seen)}});
-    li.insts.push_back({Op::V_CNDMASK_B32, vregOperand(reg(s.dst, 32)), {mir::immOperand(0), vregOperand(*seen), all}});
+    li.insts.push_back({Op::V_CNDMASK_B32, vregOperand(reg(s.extra().dst, 32)), {mir::immOperand(0), vregOperand(*seen), all}});
   }
   mergePredicates(s);
 }

@@ -36,7 +36,7 @@ kernel::Kernel promoted(const std::string &src) {
 size_t countKind(const kernel::Kernel &k, kernel::Stmt::Kind kind, bool dynamic) {
   size_t n = 0;
   for (const kernel::Stmt &s : k.body)
-    n += s.kind == kind && s.base.empty() != dynamic;
+    n += s.kind == kind && s.extra().base.empty() != dynamic;
   return n;
 }
 
@@ -119,8 +119,8 @@ TEST_CASE("nvcc's masked byte index becomes a 32-bit and, and permute needs no s
   for (const kernel::Stmt &s : k.body)
     if (s.kind == kernel::Stmt::Kind::ArrayLoad || s.kind == kernel::Stmt::Kind::ArrayStore) {
       CHECK(s.extra().elements.size() == 16);
-      if (!s.base.empty()) {
-        CHECK(k.registers.at(s.base).width == 32);
+      if (!s.extra().base.empty()) {
+        CHECK(k.registers.at(s.extra().base).width == 32);
         ++narrowed;
       }
     }

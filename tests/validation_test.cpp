@@ -2211,7 +2211,7 @@ TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped regi
     CHECK(k->registers.at("p#1").width == 64);
     for (const kernel::Stmt &s : k->body)
       if (s.text.find("st.global.u32") != std::string::npos)
-        CHECK(s.values.at(0).reg == "%r1");
+        CHECK(s.extra().values.at(0).reg == "%r1");
   }
   {
     // The inlined callee's `t` is not the caller's.

@@ -921,7 +921,7 @@ private:
         nth += ptxTrace[j].stmt == it->stmt;
       }
       const emu::TraceRecord *rec = nthCompletion(it->stmt, nth);
-      for (const ptx::Operand &v : st.values) {
+      for (const ptx::Operand &v : st.extra().values) {
         auto b = before.find(v.reg);
         if (!v.isReg() || !rec || b == before.end())
           continue;

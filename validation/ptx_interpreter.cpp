@@ -208,7 +208,7 @@ private:
       if (red && red != &s)
         return fault(s, "threads of one block wait at two different bar.red statements (undefined in PTX)");
       red = &s;
-      std::optional<BV> p = read(t, s.srcs[0], 1, s, f);
+      std::optional<BV> p = read(t, s.extra().srcs[0], 1, s, f);
       if (!p)
         return f;
       ++waiting;
@@ -221,7 +221,7 @@ private:
                                                                             : (count != 0 ? 1 : 0);
     for (Thread &t : threads)
       if (t.atBarrier)
-        write(t, red->dst, value);
+        write(t, red->extra().dst, value);
     return std::nullopt;
   }
 
@@ -230,7 +230,7 @@ private:
   // where the thread's registers and memory hold them.
   std::string trapMessage(Thread &t, const Stmt &s) {
     const std::string who = "thread " + std::to_string(t.linear) + " of block " + std::to_string(blockLinear_);
-    if (s.srcs.size() != 4)
+    if (s.extra().srcs.size() != 4)
       return "the kernel executes trap (" + who + "): it aborts, and the launch fails";
     auto value = [&](const ptx::Operand &o) -> std::optional<uint64_t> {
       const unsigned i = slot(o.reg);
@@ -249,9 +249,9 @@ private:
         }
       return r.empty() ? std::string("?") : r;
     };
-    const std::optional<uint64_t> line = value(s.srcs[2]);
-    return "assertion failed (" + who + "): " + text(s.srcs[1]) + ":" + (line ? std::to_string(uint32_t(*line)) : "?") +
-           ": " + text(s.srcs[3]) + ": Assertion `" + text(s.srcs[0]) + "' failed; the kernel aborts, and the launch fails";
+    const std::optional<uint64_t> line = value(s.extra().srcs[2]);
+    return "assertion failed (" + who + "): " + text(s.extra().srcs[1]) + ":" + (line ? std::to_string(uint32_t(*line)) : "?") +
+           ": " + text(s.extra().srcs[3]) + ": Assertion `" + text(s.extra().srcs[0]) + "' failed; the kernel aborts, and the launch fails";
   }
 
   // ---- warp-synchronous statements (shfl.sync, vote.sync, bar.warp.sync) ----
@@ -294,7 +294,7 @@ private:
             continue;
           }
           std::optional<Fault> f;
-          std::optional<BV> m = read(threads[w0 + j], s.srcs.back(), 32, s, f);
+          std::optional<BV> m = read(threads[w0 + j], s.extra().srcs.back(), 32, s, f);
           if (!m)
             return f;
           masks[j] = static_cast<uint32_t>(m->value());
@@ -336,7 +336,7 @@ private:
       std::vector<uint32_t> a(lanes, 0);
       for (unsigned j = 0; j < lanes; ++j)
         if ((group >> j) & 1) {
-          std::optional<BV> v = read(threads[w0 + j], s.srcs[0], 32, s, f);
+          std::optional<BV> v = read(threads[w0 + j], s.extra().srcs[0], 32, s, f);
           if (!v)
             return f;
           a[j] = static_cast<uint32_t>(v->value());
@@ -344,8 +344,8 @@ private:
       for (unsigned j = 0; j < lanes; ++j) {
         if (!((group >> j) & 1))
           continue;
-        std::optional<BV> b = read(threads[w0 + j], s.srcs[1], 32, s, f);
-        std::optional<BV> c = b ? read(threads[w0 + j], s.srcs[2], 32, s, f) : std::nullopt;
+        std::optional<BV> b = read(threads[w0 + j], s.extra().srcs[1], 32, s, f);
+        std::optional<BV> c = b ? read(threads[w0 + j], s.extra().srcs[2], 32, s, f) : std::nullopt;
         if (!c)
           return f;
         // PTX ISA 9.7.9.6 shfl.sync, "Semantics".
@@ -375,7 +375,7 @@ private:
       std::vector<uint64_t> a(lanes, 0);
       for (unsigned j = 0; j < lanes; ++j)
         if ((group >> j) & 1) {
-          std::optional<BV> v = read(threads[w0 + j], s.srcs[0], bits, s, f);
+          std::optional<BV> v = read(threads[w0 + j], s.extra().srcs[0], bits, s, f);
           if (!v)
             return f;
           a[j] = v->value();
@@ -432,7 +432,7 @@ private:
           ballot = group;
           break;
         } else if ((group >> j) & 1) {
-          std::optional<BV> v = read(threads[w0 + j], s.srcs[0], 1, s, f);
+          std::optional<BV> v = read(threads[w0 + j], s.extra().srcs[0], 1, s, f);
           if (!v)
             return f;
           if ((v->value() != 0) != s.srcNegated)
@@ -455,8 +455,8 @@ private:
       if (!((group >> j) & 1))
         continue;
       Thread &t = threads[w0 + j];
-      if (!s.dst.empty())
-        write(t, s.dst, value[j]);
+      if (!s.extra().dst.empty())
+        write(t, s.extra().dst, value[j]);
       if (!s.extra().predDst.empty())
         write(t, s.extra().predDst, pred[j]);
       t.atWarpSync = false;
@@ -502,9 +502,9 @@ private:
       return o;
     };
     int64_t at = s.offset;
-    if (!s.base.empty()) {
-      const unsigned w = width(s.base);
-      std::optional<BV> o = read(t, named(s.base), w, s, f);
+    if (!s.extra().base.empty()) {
+      const unsigned w = width(s.extra().base);
+      std::optional<BV> o = read(t, named(s.extra().base), w, s, f);
       if (!o)
         return false;
       // (An index register of either width, wrapping like an address: a
@@ -512,12 +512,12 @@ private:
       at = int64_t(uint64_t(at) + (w < 64 ? uint64_t(o->sext(64).value()) : o->value()));
     }
     const size_t parts = s.elemBits == 64 ? 2 : 1;
-    if (at < 0 || at % 4 || size_t(at / 4) + s.values.size() * parts > s.extra().elements.size()) {
+    if (at < 0 || at % 4 || size_t(at / 4) + s.extra().values.size() * parts > s.extra().elements.size()) {
       f = fault(s, "'" + s.text + "' is outside its array's " + std::to_string(s.extra().elements.size()) + " dwords");
       return false;
     }
     size_t e = size_t(at / 4);
-    for (const ptx::Operand &v : s.values) {
+    for (const ptx::Operand &v : s.extra().values) {
       if (s.kind == Stmt::Kind::ArrayLoad) {
         uint64_t value = 0;
         for (size_t p = 0; p < parts; ++p) {
@@ -545,9 +545,9 @@ private:
     Space space = s.space;
     uint64_t addr = 0;
     if (s.baseIsSymbol) {
-      if (const kernel::Param *p = k_.param(s.base)) {
+      if (const kernel::Param *p = k_.param(s.extra().base)) {
         if (space != Space::Param) {
-          why = "parameter '" + s.base + "' used as an address outside ld.param";
+          why = "parameter '" + s.extra().base + "' used as an address outside ld.param";
           return nullptr;
         }
         const int64_t off = int64_t(p->offset) + offset;
@@ -557,21 +557,21 @@ private:
         }
         return const_cast<uint8_t *>(l_.params.data()) + off;
       }
-      if (auto it = sharedOffset_.find(s.base); it != sharedOffset_.end()) {
+      if (auto it = sharedOffset_.find(s.extra().base); it != sharedOffset_.end()) {
         addr = kSharedWindow + it->second + offset;
         if (space == Space::Shared)
           addr = it->second + offset;
-      } else if (auto it2 = localOffset_.find(s.base); it2 != localOffset_.end()) {
+      } else if (auto it2 = localOffset_.find(s.extra().base); it2 != localOffset_.end()) {
         addr = kLocalWindow + it2->second + offset;
         if (space == Space::Local)
           addr = it2->second + offset;
       } else {
-        addr = globalAddr_.at(s.base) + offset;
+        addr = globalAddr_.at(s.extra().base) + offset;
       }
     } else {
       std::optional<Fault> f;
       ptx::Operand o;
-      o.reg = s.base;
+      o.reg = s.extra().base;
       std::optional<BV> b = read(t, o, 64, s, f);
       if (!b) {
         why = f->message;
@@ -782,16 +782,16 @@ private:
             write(t, s.inst.dsts[i].reg, out[i].value());
         break;
       }
-      case Stmt::Kind::ReadSpecial: write(t, s.dst, specialValue(t, s.special, s.dim)); break;
+      case Stmt::Kind::ReadSpecial: write(t, s.extra().dst, specialValue(t, s.special, s.dim)); break;
       case Stmt::Kind::AddressOf: {
         if (auto it = globalAddr_.find(s.extra().symbol); it != globalAddr_.end())
-          write(t, s.dst, it->second);
+          write(t, s.extra().dst, it->second);
         else if (auto sh = sharedOffset_.find(s.extra().symbol); sh != sharedOffset_.end())
-          write(t, s.dst, sh->second); // a shared-window offset, as ld.shared takes it
+          write(t, s.extra().dst, sh->second); // a shared-window offset, as ld.shared takes it
         else if (auto lo = localOffset_.find(s.extra().symbol); lo != localOffset_.end())
-          write(t, s.dst, lo->second);
+          write(t, s.extra().dst, lo->second);
         else if (const kernel::Param *p = k_.param(s.extra().symbol); p && paramBase_)
-          write(t, s.dst, *paramBase_ + p->offset);
+          write(t, s.extra().dst, *paramBase_ + p->offset);
         else
           return fault(s, "taking the address of '" + s.extra().symbol + "' is not supported");
         break;
@@ -803,19 +803,19 @@ private:
           auto lo = localOffset_.find(s.extra().symbol);
           v = sh != sharedOffset_.end() ? sh->second : lo != localOffset_.end() ? lo->second : globalAddr_.at(s.extra().symbol);
         } else {
-          std::optional<BV> a = read(t, s.srcs[0], 64, s, f);
+          std::optional<BV> a = read(t, s.extra().srcs[0], 64, s, f);
           if (!a)
             return f;
           v = a->value();
         }
         const uint64_t window = s.space == Space::Shared ? kSharedWindow : s.space == Space::Local ? kLocalWindow : 0;
-        write(t, s.dst, s.toGeneric ? v + window : v - window);
+        write(t, s.extra().dst, s.toGeneric ? v + window : v - window);
         break;
       }
       case Stmt::Kind::Load:
       case Stmt::Kind::Store: {
         const unsigned bytes = s.elemBits / 8;
-        for (size_t e = 0; e < s.values.size(); ++e) {
+        for (size_t e = 0; e < s.extra().values.size(); ++e) {
           uint8_t *p = memoryAt(t, s, s.offset + int64_t(e * bytes), bytes, s.kind == Stmt::Kind::Store, f);
           if (!p)
             return f;
@@ -823,12 +823,12 @@ private:
             uint64_t v = loadLE(p, bytes);
             if (s.elemType == ptx::TypeClass::S && s.elemBits < 64)
               v = BV::constant(s.elemBits, v).sext(64).value();
-            write(t, s.values[e].reg, v);
+            write(t, s.extra().values[e].reg, v);
           } else {
             // The register's own width (or 64 bits for an immediate); the
             // store keeps the low elemBits.
-            const unsigned w = s.values[e].isReg() ? width(s.values[e].reg) : 64;
-            std::optional<BV> v = read(t, s.values[e], w, s, f);
+            const unsigned w = s.extra().values[e].isReg() ? width(s.extra().values[e].reg) : 64;
+            std::optional<BV> v = read(t, s.extra().values[e], w, s, f);
             if (!v)
               return f;
             storeLE(p, bytes, v->value());
@@ -848,7 +848,7 @@ private:
         if (!p)
           return f;
         std::vector<uint64_t> operands;
-        for (const ptx::Operand &o : s.values) {
+        for (const ptx::Operand &o : s.extra().values) {
           std::optional<BV> v = read(t, o, s.elemBits, s, f);
           if (!v)
             return f;
@@ -856,8 +856,8 @@ private:
         }
         const uint64_t old = loadLE(p, bytes);
         storeLE(p, bytes, atomicResult(s, old, operands));
-        if (!s.dst.empty())
-          write(t, s.dst, old);
+        if (!s.extra().dst.empty())
+          write(t, s.extra().dst, old);
         break;
       }
       case Stmt::Kind::WarpShuffle:

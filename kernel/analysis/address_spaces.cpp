@@ -37,7 +37,7 @@ std::map<std::string, Space> pointerSpaces(const Kernel &k, const RegisterNumber
       // A kernel argument is a global pointer (or an integer, which is
       // never used as an address without arithmetic that keeps it global);
       // anything loaded from memory may be any pointer.
-      if (s.space == Space::Param && s.baseIsSymbol && k.param(s.base))
+      if (s.space == Space::Param && s.baseIsSymbol && k.param(s.extra().base))
         return pointer(Space::Global);
       return {Origin::Kind::Unknown};
     case Stmt::Kind::Cvta:

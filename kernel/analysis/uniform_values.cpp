@@ -86,10 +86,10 @@ bool isModuleVariable(const Kernel &k, const std::string &name) {
 // with vector stores, which read-only memory never sees.
 bool scalarLoadShape(const Kernel &k, const Stmt &st, unsigned bits) {
   return st.kind == Stmt::Kind::Load && (st.space == Space::Const || (st.space == Space::Global && st.nonCoherent)) &&
-         st.values.size() == 1 && st.values[0].isReg() && (st.elemBits == 32 || st.elemBits == 64) &&
+         st.extra().values.size() == 1 && st.extra().values[0].isReg() && (st.elemBits == 32 || st.elemBits == 64) &&
          bits == st.elemBits && st.offset >= 0 && st.offset % 4 == 0 && st.offset < (int64_t(1) << 20) &&
-         (st.baseIsSymbol ? isModuleVariable(k, st.base)
-                          : k.registers.count(st.base) && k.registers.at(st.base).width == 64);
+         (st.baseIsSymbol ? isModuleVariable(k, st.extra().base)
+                          : k.registers.count(st.extra().base) && k.registers.at(st.extra().base).width == 64);
 }
 
 // The registers a scalar statement reads (a load: its base address), by id:
@@ -308,8 +308,8 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
       const unsigned bits = facts.width[r];
       std::optional<UniformSource> src;
       bool computed = false;
-      if (st.kind == Stmt::Kind::Load && st.space == Space::Param && st.values.size() == 1) {
-        const Param *p = k.param(st.base);
+      if (st.kind == Stmt::Kind::Load && st.space == Space::Param && st.extra().values.size() == 1) {
+        const Param *p = k.param(st.extra().base);
         const int64_t off = p ? int64_t(p->offset) + st.offset : -1;
         const bool whole = p && off >= 0 && off % 4 == 0 && (st.elemBits == 32 || st.elemBits == 64) &&
                            bits == st.elemBits;
@@ -332,7 +332,7 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
         // (A copy: cvta to a global or const address, or mov.b, of one register.)
         const bool copy =
             (st.kind == Stmt::Kind::Cvta && st.extra().symbol.empty() && (st.space == Space::Global || st.space == Space::Const) &&
-             st.srcs.size() == 1 && st.srcs[0].isReg()) ||
+             st.extra().srcs.size() == 1 && st.extra().srcs[0].isReg()) ||
             (st.kind == Stmt::Kind::Compute && st.inst.form.opcode == ptx::Opcode::Mov &&
              st.inst.form.type == ptx::TypeClass::B && st.inst.srcs.size() == 1 && st.inst.srcs[0].isReg());
         if (copy) {

@@ -38,8 +38,8 @@ Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t) {
         s.kind == Stmt::Kind::WarpCombine) {
       // Every 32-bit source (not vote's predicate): constant lane offsets,
       // clamps and membermasks let the lowering fold its lane arithmetic.
-      for (size_t i = s.kind == Stmt::Kind::WarpVote ? 1 : 0; i < s.srcs.size(); ++i) {
-        ptx::Operand &o = s.srcs[i];
+      for (size_t i = s.kind == Stmt::Kind::WarpVote ? 1 : 0; i < s.extra().srcs.size(); ++i) {
+        ptx::Operand &o = s.extraToWrite().srcs[i];
         auto c = o.isReg() ? constants.find(o.reg) : constants.end();
         auto reg = o.isReg() ? k.registers.find(o.reg) : k.registers.end();
         if (c == constants.end() || reg == k.registers.end() || reg->second.width != 32)

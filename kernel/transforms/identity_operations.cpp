@@ -47,7 +47,7 @@ Kernel dropIdentityOperations(Kernel k) {
     mov.srcs = {s.inst.srcs[*from]};
     mov.loc = s.inst.loc;
     mov.text = s.inst.text;
-    s.extraToWrite().note = "an operation with 0 that leaves its source as it is: a copy";
+    s.note = "an operation with 0 that leaves its source as it is: a copy";
     s.inst = mov;
   }
   return k;

@@ -175,7 +175,7 @@ Kernel fuseLogicTrees(Kernel k, const targets::TargetInfo &t, const select::Rule
         lines += (lines.empty() ? "" : ", ") + std::to_string(k.body[s].loc.line);
     char lutText[8];
     std::snprintf(lutText, sizeof lutText, "0x%02X", lut);
-    k.body[root].extraToWrite().note = (rs.extra().note.empty() ? "" : rs.extra().note + "; then ") + "fused with line(s) " + lines +
+    k.body[root].note = (rs.note.empty() ? "" : rs.note + "; then ") + "fused with line(s) " + lines +
                           " into one lop3 (LUT " + lutText + ")";
     k.body[root].inst = fusedInst;
     for (size_t s : inner)
@@ -228,7 +228,7 @@ Kernel fuseAdds(Kernel k, const targets::TargetInfo &t, const select::RuleCostFn
         if (bestCost(f, t, cost) > bestCost(rs.inst, t, cost) + bestCost(in, t, cost))
           continue;
         k.body[root].inst = f;
-        k.body[root].extraToWrite().note = "fused with line " + std::to_string(k.body[*j].loc.line) + " into one " +
+        k.body[root].note = "fused with line " + std::to_string(k.body[*j].loc.line) + " into one " +
                               f.form.name();
         foldAway(k.body[*j], "folded into the " + f.form.name() + " at line " + std::to_string(rs.loc.line));
         fused[*j] = fused[root] = true;
@@ -277,7 +277,7 @@ Kernel fuseNegatedBits(Kernel k, const targets::TargetInfo &t, const select::Rul
     if (bestCost(f, t, cost) > bestCost(rs.inst, t, cost) + bestCost(mask, t, cost))
       continue;
     k.body[root].inst = f;
-    k.body[root].extraToWrite().note = "fused with line " + std::to_string(k.body[*j].loc.line) +
+    k.body[root].note = "fused with line " + std::to_string(k.body[*j].loc.line) +
                           " into one bfe.s32 (bit 0, sign-extended: the same all-ones or zero mask)";
     foldAway(k.body[*j], "folded into the bfe.s32 at line " + std::to_string(rs.loc.line));
   }
@@ -355,7 +355,7 @@ Kernel fuseHalves(Kernel k) {
         if (f != at)
           foldAway(k.body[f], "folded into the mov.b64 {lo, hi} at line " + std::to_string(line));
       k.body[at].inst = u;
-      k.body[at].extraToWrite().note = "lines " + others + " (a 64-bit value's low half, and its high half by shr 32) as one "
+      k.body[at].note = "lines " + others + " (a 64-bit value's low half, and its high half by shr 32) as one "
                           "mov.b64 {lo, hi}: the halves are the value's own registers";
       done[i] = done[j] = done[c] = true;
       break;
@@ -389,7 +389,7 @@ Kernel fuseHalves(Kernel k) {
     const ptx::Operand hi = k.body[*ja].inst.srcs[0], lo = k.body[*jb].inst.srcs[0];
     const ptx::Instruction p = replacing(s.inst, ptx::Form{ptx::Opcode::MovPack, ptx::TypeClass::B, 64}, s.inst.dsts, {lo, hi});
     const unsigned line = s.loc.line;
-    k.body[b].extraToWrite().note = "with lines " + std::to_string(k.body[std::min(*ja, *jb)].loc.line) + ", " +
+    k.body[b].note = "with lines " + std::to_string(k.body[std::min(*ja, *jb)].loc.line) + ", " +
                        std::to_string(k.body[std::max(*ja, *jb)].loc.line) +
                        " (two zero-extended halves joined by bfi 32, 32) one mov.b64 d, {lo, hi}";
     k.body[b].inst = p;
@@ -434,7 +434,7 @@ Kernel fuseRotates(Kernel k, const targets::TargetInfo &t, const select::RuleCos
       if (bestCost(f, t, cost) >
           bestCost(rs.inst, t, cost) + bestCost(k.body[*jl].inst, t, cost) + bestCost(k.body[*jr].inst, t, cost))
         break;
-      k.body[root].extraToWrite().note = "fused with lines " + std::to_string(k.body[std::min(*jl, *jr)].loc.line) + ", " +
+      k.body[root].note = "fused with lines " + std::to_string(k.body[std::min(*jl, *jr)].loc.line) + ", " +
                             std::to_string(k.body[std::max(*jl, *jr)].loc.line) + " into one rotl.b64 (by " +
                             std::to_string(left->second) + ")";
       k.body[root].inst = f;
@@ -462,7 +462,7 @@ using BitSources = std::array<int, 64>;
 // register, weak (PTX ISA 8.5: a weak load may be combined with its neighbours).
 bool isByteLoad(const Stmt &s) {
   return s.kind == Stmt::Kind::Load && s.guard.empty() && s.space == Space::Global && s.elemBits == 8 &&
-         s.elemType != ptx::TypeClass::S && s.values.size() == 1 && s.values[0].isReg() && !s.strong && !s.ordered &&
+         s.elemType != ptx::TypeClass::S && s.extra().values.size() == 1 && s.extra().values[0].isReg() && !s.strong && !s.ordered &&
          !s.baseIsSymbol;
 }
 
@@ -681,8 +681,8 @@ Kernel fuseByteLoads(Kernel k) {
     for (size_t i = blockBegin; i < blockEnd; ++i) {
       const Stmt &s = k.body[i];
       if (isByteLoad(s)) {
-        auto w = lastWrite.find(s.base);
-        groups[{s.base, w == lastWrite.end() ? -1 : w->second, s.nonCoherent}].emplace(s.offset, i);
+        auto w = lastWrite.find(s.extra().base);
+        groups[{s.extra().base, w == lastWrite.end() ? -1 : w->second, s.nonCoherent}].emplace(s.offset, i);
       }
       for (const std::string &r : writtenRegisters(s))
         lastWrite[r] = long(i);
@@ -715,7 +715,7 @@ Kernel fuseByteLoads(Kernel k) {
       // read rejects the run below).
       std::map<size_t, unsigned> leafAt; // statement -> leaf
       for (unsigned b = 0; b < count; ++b) {
-        if (df.writes(k.body[leaf[b]].values[0].reg) != 1)
+        if (df.writes(k.body[leaf[b]].extra().values[0].reg) != 1)
           return false;
         leafAt[leaf[b]] = b;
       }
@@ -728,7 +728,7 @@ Kernel fuseByteLoads(Kernel k) {
           BitSources v;
           for (unsigned i = 0; i < 64; ++i)
             v[i] = i < 8 ? int(l->second) * 8 + int(i) : kZeroBit;
-          known[s.values[0].reg] = v; // leaf b reads byte lo + b
+          known[s.extra().values[0].reg] = v; // leaf b reads byte lo + b
           continue;
         }
         if (s.kind != Stmt::Kind::Compute)
@@ -750,7 +750,7 @@ Kernel fuseByteLoads(Kernel k) {
       // Values read outside the members are made from the dwords; the
       // bytes themselves must not be (a 16-bit register stays a byte load).
       for (unsigned b = 0; b < count; ++b) {
-        const std::string &r = k.body[leaf[b]].values[0].reg;
+        const std::string &r = k.body[leaf[b]].extra().values[0].reg;
         if (df.reads(r) == 0 || df.reads(r) != readsInside[r])
           return false;
       }
@@ -863,7 +863,7 @@ Kernel fuseByteLoads(Kernel k) {
         s.loc = k.body[p.slot].loc;
         s.inst = prmtOf(h, k.body[p.value].inst, registerOperand(tmp));
         s.inst.loc = s.loc;
-        s.extraToWrite().note = std::string(p.half ? "the high" : "the low") + " half of line " +
+        s.note = std::string(p.half ? "the high" : "the low") + " half of line " +
                  std::to_string(k.body[p.value].loc.line) + "'s value: the bytes of lines " + lines +
                  " placed by one prmt (selector " + hexSelector(h.selector) + ") of their " + wide + from;
         placed.emplace_back(p.slot, std::move(s));
@@ -877,7 +877,7 @@ Kernel fuseByteLoads(Kernel k) {
         if (resultWidth(s, k) == 32) {
           const HalfFromDwords h = *halfFromDwords(v, 0);
           s.inst = prmtOf(h, s.inst, s.inst.dsts[0]);
-          s.extraToWrite().note = "the bytes of lines " + lines + " placed by one prmt (selector " + hexSelector(h.selector) +
+          s.note = "the bytes of lines " + lines + " placed by one prmt (selector " + hexSelector(h.selector) +
                    ") of their " + wide + from;
           continue;
         }
@@ -890,7 +890,7 @@ Kernel fuseByteLoads(Kernel k) {
         }
         s.inst = replacing(s.inst, ptx::Form{ptx::Opcode::MovPack, ptx::TypeClass::B, 64}, s.inst.dsts,
                            {halves[0], halves[1]});
-        s.extraToWrite().note = "the bytes of lines " + lines + " as the halves of their " + wide + from;
+        s.note = "the bytes of lines " + lines + " as the halves of their " + wide + from;
       }
       for (size_t j : members)
         if (std::find(escaping.begin(), escaping.end(), j) == escaping.end() || direct == j)
@@ -905,11 +905,11 @@ Kernel fuseByteLoads(Kernel k) {
       load.offset = lo;
       load.elemBits = 8 * count;
       if (direct) {
-        load.values = {registerOperand(directRegister)};
+        load.extraToWrite().values = {registerOperand(directRegister)};
       } else if (unpackAt) {
         const std::string qword = "%__qword" + std::to_string(fresh++);
         k.registers[qword] = ptx::RegisterType{ptx::TypeClass::B, 64};
-        load.values = {registerOperand(qword)};
+        load.extraToWrite().values = {registerOperand(qword)};
         Stmt u = computation(k.body[*unpackAt],
                              replacing(load.inst, ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
                                        {registerOperand(dword[0]), registerOperand(dword[1])},
@@ -917,9 +917,9 @@ Kernel fuseByteLoads(Kernel k) {
                              "the dwords of the 64-bit load at line " + std::to_string(loadLine));
         k.body[*unpackAt] = std::move(u);
       } else {
-        load.values = {registerOperand(dword[0])};
+        load.extraToWrite().values = {registerOperand(dword[0])};
       }
-      load.extraToWrite().note = "the byte loads of lines " + lines + " as one " + wide +
+      load.note = "the byte loads of lines " + lines + " as one " + wide +
                   " load (AMDHSA runs global memory in unaligned mode)";
       return true;
     };

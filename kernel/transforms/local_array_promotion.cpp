@@ -66,16 +66,16 @@ public:
         continue;
       // A generic access through a local address is one (the others reach
       // other memory: a local address that could reach them is rejected).
-      const bool generic = s.space == Space::Generic && !s.baseIsSymbol && addressIn(s.base) &&
-                           addressIn(s.base)->generic;
+      const bool generic = s.space == Space::Generic && !s.baseIsSymbol && addressIn(s.extra().base) &&
+                           addressIn(s.extra().base)->generic;
       if (s.space != Space::Local && !generic)
         continue;
       std::optional<LocalAddress> a;
       if (s.baseIsSymbol) {
-        if (isLocalVariable(s.base))
-          a = LocalAddress{s.base};
+        if (isLocalVariable(s.extra().base))
+          a = LocalAddress{s.extra().base};
       } else {
-        a = addressIn(s.base);
+        a = addressIn(s.extra().base);
       }
       if (!a || a->generic != generic)
         return std::nullopt; // a local access the analysis cannot place: any variable may be its target
@@ -126,10 +126,10 @@ public:
           const bool load = s.kind == Stmt::Kind::Load;
           s.kind = load ? Stmt::Kind::ArrayLoad : Stmt::Kind::ArrayStore;
           s.extraToWrite().elements = elements;
-          s.base = list[j].index;
+          s.extraToWrite().base = list[j].index;
           s.baseIsSymbol = false;
           s.offset = list[j].offset - lo;
-          s.extraToWrite().note = what + (s.base.empty() ? ": a move" : ": the element the index picks, by compares and v_cndmask");
+          s.note = what + (s.extra().base.empty() ? ": a move" : ": the element the index picks, by compares and v_cndmask");
         }
         first = last;
       }
@@ -175,8 +175,8 @@ private:
       if (!s->extra().symbol.empty()) {
         if (isLocalVariable(s->extra().symbol))
           out = LocalAddress{s->extra().symbol};
-      } else if (s->srcs.size() == 1 && s->srcs[0].isReg()) {
-        out = addressIn(s->srcs[0].reg);
+      } else if (s->extra().srcs.size() == 1 && s->extra().srcs[0].isReg()) {
+        out = addressIn(s->extra().srcs[0].reg);
         if (out && out->generic)
           out.reset();
       }
@@ -224,12 +224,12 @@ private:
   // memory. So does one whose address lands in a register written twice.
   void checkUses(size_t i, std::set<std::string> &rejected) {
     const Stmt &s = k_.body[i];
-    if (s.kind == Stmt::Kind::AddressOf && isLocalVariable(s.extra().symbol) && !addressIn(s.dst))
+    if (s.kind == Stmt::Kind::AddressOf && isLocalVariable(s.extra().symbol) && !addressIn(s.extra().dst))
       rejected.insert(s.extra().symbol);
-    if (s.kind == Stmt::Kind::Cvta && isLocalVariable(s.extra().symbol) && df_.reads(s.dst) && !addressIn(s.dst))
+    if (s.kind == Stmt::Kind::Cvta && isLocalVariable(s.extra().symbol) && df_.reads(s.extra().dst) && !addressIn(s.extra().dst))
       rejected.insert(s.extra().symbol);
-    if (s.kind == Stmt::Kind::Atomic && s.baseIsSymbol && isLocalVariable(s.base))
-      rejected.insert(s.base);
+    if (s.kind == Stmt::Kind::Atomic && s.baseIsSymbol && isLocalVariable(s.extra().base))
+      rejected.insert(s.extra().base);
     for (const std::string &r : readRegisters(s)) {
       std::optional<LocalAddress> a = addressIn(r);
       if (!a)
@@ -242,12 +242,12 @@ private:
         break;
       case Stmt::Kind::Load:
       case Stmt::Kind::Store:
-        allowed = (s.space == (a->generic ? Space::Generic : Space::Local)) && !s.baseIsSymbol && s.base == r &&
+        allowed = (s.space == (a->generic ? Space::Generic : Space::Local)) && !s.baseIsSymbol && s.extra().base == r &&
                   r != s.guard &&
-                  std::none_of(s.values.begin(), s.values.end(),
+                  std::none_of(s.extra().values.begin(), s.extra().values.end(),
                                [&](const ptx::Operand &o) { return o.isReg() && o.reg == r; });
         break;
-      case Stmt::Kind::Cvta: allowed = s.toGeneric && (!df_.reads(s.dst) || addressIn(s.dst)); break;
+      case Stmt::Kind::Cvta: allowed = s.toGeneric && (!df_.reads(s.extra().dst) || addressIn(s.extra().dst)); break;
       default: break;
       }
       if (!allowed)
@@ -373,7 +373,7 @@ private:
     const Variable &v = *k_.variable(a.variable);
     if (s.elemBits != 32 && s.elemBits != 64)
       return std::nullopt;
-    for (const ptx::Operand &o : s.values)
+    for (const ptx::Operand &o : s.extra().values)
       if (!(o.isImm() || (o.isReg() && k_.registerWidth(o.reg) == s.elemBits)))
         return std::nullopt;
     Access acc{i, a.offset + s.offset, a.index};
@@ -381,12 +381,12 @@ private:
       return std::nullopt;
     acc.lo = acc.offset;
     if (a.index.empty()) {
-      acc.hi = acc.offset + int64_t(s.values.size() * (s.elemBits / 8));
+      acc.hi = acc.offset + int64_t(s.extra().values.size() * (s.elemBits / 8));
     } else {
       // The address register and the add that brought the index in both
       // run before the access in its block (so both saw this pass's index).
-      const std::optional<size_t> based = s.baseIsSymbol ? std::nullopt : singleDef(s.base);
-      if (s.values.size() != 1 || s.elemBits != 32 || df_.block[a.indexAt] != df_.block[i] || a.indexAt >= i ||
+      const std::optional<size_t> based = s.baseIsSymbol ? std::nullopt : singleDef(s.extra().base);
+      if (s.extra().values.size() != 1 || s.elemBits != 32 || df_.block[a.indexAt] != df_.block[i] || a.indexAt >= i ||
           !based || df_.block[*based] != df_.block[i] || *based >= i)
         return std::nullopt;
       ptx::Operand index;
@@ -421,8 +421,8 @@ private:
       const Stmt &s = out.body[i];
       for (const std::string &r : readRegisters(s))
         ++reads[r];
-      if ((s.kind == Stmt::Kind::ArrayLoad || s.kind == Stmt::Kind::ArrayStore) && !s.base.empty())
-        users[s.base].push_back(i);
+      if ((s.kind == Stmt::Kind::ArrayLoad || s.kind == Stmt::Kind::ArrayStore) && !s.extra().base.empty())
+        users[s.extra().base].push_back(i);
     }
     for (const auto &[index, at] : users) {
       const std::optional<size_t> d = singleDef(index);
@@ -470,11 +470,11 @@ private:
       in.form = narrowed.form;
       in.srcs = narrowed.srcs;
       in.dsts[0].reg = narrow;
-      out.body[*d].extraToWrite().note = "the low half of an index into an array kept in registers, in 32 bits";
+      out.body[*d].note = "the low half of an index into an array kept in registers, in 32 bits";
       if (extension)
         foldAway(out.body[*extension], "the zero extension of an index whose low half alone is read");
       for (size_t i : at)
-        out.body[i].base = narrow;
+        out.body[i].extraToWrite().base = narrow;
     }
   }
 
@@ -489,7 +489,7 @@ private:
       bool generic = false;
       if (s.kind == Stmt::Kind::Cvta && s.toGeneric) {
         const std::optional<LocalAddress> src =
-            s.extra().symbol.empty() ? (s.srcs.size() == 1 && s.srcs[0].isReg() ? addressIn(s.srcs[0].reg) : std::nullopt)
+            s.extra().symbol.empty() ? (s.extra().srcs.size() == 1 && s.extra().srcs[0].isReg() ? addressIn(s.extra().srcs[0].reg) : std::nullopt)
                              : std::optional<LocalAddress>(LocalAddress{s.extra().symbol});
         generic = src && src->variable == name;
       }

@@ -127,14 +127,14 @@ Kernel splitLogicForLatency(Kernel k, const targets::TargetInfo &t, const select
           Stmt step = s;
           step.inserted = true;
           step.inst = best->first;
-          step.extraToWrite().note = "split from the lop3 at line " + std::to_string(s.loc.line) + ": its inputs' step, ready early";
+          step.note = "split from the lop3 at line " + std::to_string(s.loc.line) + ": its inputs' step, ready early";
           before[i].push_back(std::move(step));
           // (the note first: `s` and `in` are the statement being edited)
-          std::string note = (s.extra().note.empty() ? "" : s.extra().note + "; then ") + "split in two: " + in[p].reg + " and " +
+          std::string note = (s.note.empty() ? "" : s.note + "; then ") + "split in two: " + in[p].reg + " and " +
                              in[q].reg + " first, so that " + in[z].reg + " waits for one instruction";
           Stmt &root = k.body[i];
           root.inst = best->second;
-          root.extraToWrite().note = std::move(note);
+          root.note = std::move(note);
         }
       }
     }

@@ -43,7 +43,7 @@ Stmt computation(const Stmt &at, ptx::Instruction inst, std::string note) {
   s.inst = std::move(inst);
   s.inst.loc = at.loc;
   s.inst.text = at.text;
-  s.extraToWrite().note = std::move(note);
+  s.note = std::move(note);
   return s;
 }
 

@@ -178,7 +178,7 @@ RegisterUse registerUse(const Kernel &k, const RegisterNumbering &numbering,
     const llvm::ArrayRef<unsigned> reads = numbering.reads(i);
     // (A base register is the last a memory access reads: forEachReadRegister.)
     if ((s.kind == Stmt::Kind::Load || s.kind == Stmt::Kind::Store || s.kind == Stmt::Kind::Atomic) &&
-        !s.baseIsSymbol && !s.base.empty())
+        !s.baseIsSymbol && !s.extra().base.empty())
       u.base[i] = id(reads.back());
     readIds.clear();
     writeIds.clear();
@@ -441,9 +441,9 @@ private:
         if (access.baseReg >= 0)
           if (auto w = lastWriter.find(static_cast<unsigned>(access.baseReg)); w != lastWriter.end())
             access.baseVersion = w->second;
-        access.symbol = s.baseIsSymbol ? &s.base : nullptr;
+        access.symbol = s.baseIsSymbol ? &s.extra().base : nullptr;
         access.lo = s.offset;
-        access.hi = s.offset + int64_t(std::max<size_t>(1, s.values.size())) * std::max(1u, s.elemBits / 8);
+        access.hi = s.offset + int64_t(std::max<size_t>(1, s.extra().values.size())) * std::max(1u, s.elemBits / 8);
       }
       for (unsigned r : use_.reads[i]) {
         if (auto w = lastWriter.find(r); w != lastWriter.end())

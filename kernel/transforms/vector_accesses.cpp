@@ -14,7 +14,7 @@ namespace {
 // its half of the pair's registers.
 // What widens asks of the statement alone.
 bool mayWiden(const Stmt &s) {
-  return s.kind == Stmt::Kind::Load && s.elemBits == 32 && (s.values.size() == 2 || s.values.size() == 4) &&
+  return s.kind == Stmt::Kind::Load && s.elemBits == 32 && (s.extra().values.size() == 2 || s.extra().values.size() == 4) &&
          !s.strong && !s.ordered && !(s.space == Space::Param && s.baseIsSymbol) && // (parameters are read from SGPRs)
          s.guard.empty(); // (a guarded write reads what it keeps: the pair would be live up to the load)
 }
@@ -22,7 +22,7 @@ bool mayWiden(const Stmt &s) {
 bool widens(const Kernel &k, const Stmt &s, const Dataflow &df) {
   if (!mayWiden(s))
     return false;
-  for (const ptx::Operand &v : s.values)
+  for (const ptx::Operand &v : s.extra().values)
     if (!v.isReg() || k.registerWidth(v.reg) != 32 || df.writes(v.reg) != 1)
       return false;
   return true;
@@ -41,24 +41,24 @@ Kernel widenVectorAccesses(Kernel k) {
     Stmt &s = k.body[i];
     if (!widens(k, s, df))
       continue;
-    const std::string what = "ld.v" + std::to_string(s.values.size()) + " of 32-bit elements";
+    const std::string what = "ld.v" + std::to_string(s.extra().values.size()) + " of 32-bit elements";
     std::vector<ptx::Operand> pairs;
-    for (size_t e = 0; e < s.values.size(); e += 2) {
+    for (size_t e = 0; e < s.extra().values.size(); e += 2) {
       const std::string q = "%__pair" + std::to_string(fresh++);
       k.registers[q] = ptx::RegisterType{ptx::TypeClass::B, 64};
       pairs.push_back(registerOperand(q));
       Stmt unpack = computation(s,
                                 ptx::Instruction{ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},
-                                                 {s.values[e], s.values[e + 1]}, {registerOperand(q)}, {}, {}},
+                                                 {s.extra().values[e], s.extra().values[e + 1]}, {registerOperand(q)}, {}, {}},
                                 "elements " + std::to_string(e) + " and " + std::to_string(e + 1) + " of the " +
                                     what + ": the halves of one 64-bit element");
       unpack.inserted = true;
       after[i].push_back(std::move(unpack));
     }
-    s.values = std::move(pairs);
+    s.extraToWrite().values = std::move(pairs);
     s.elemBits = 64;
     s.elemType = ptx::TypeClass::B;
-    s.extraToWrite().note = "the " + what + " as " + std::to_string(s.values.size()) + " 64-bit element(s)";
+    s.note = "the " + what + " as " + std::to_string(s.extra().values.size()) + " 64-bit element(s)";
   }
   return withInsertedStatements(std::move(k), std::move(before), std::move(after));
 }

@@ -403,7 +403,7 @@ Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const selec
         s.inst.loc = loc;
         s.inst.text = std::move(text);
         const bool copy = code.size() == 1 && code[0].form.opcode == ptx::Opcode::Mov;
-        s.extraToWrite().note = !last ? "part of the linear map of " + v.base + " at line " + rootLine
+        s.note = !last ? "part of the linear map of " + v.base + " at line " + rootLine
                  : copy ? "lines " + lines + " copy " + described + ": one mov"
                         : "lines " + lines + " compute a map of " + v.base + " that is linear over GF(2): " +
                               described + " (" + std::to_string(code.size()) + " PTX instructions for " +
