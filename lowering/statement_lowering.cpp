@@ -6,6 +6,16 @@
 
 namespace p2a::klower {
 
+namespace {
+
+// A PTX register's vreg width from its declared one (0: undeclared, the
+// use's `width`): predicates 1, 64-bit registers 64, anything else 32.
+unsigned vregWidth(unsigned declared, unsigned width) {
+  return declared == 0 ? width : declared == 64 ? 64 : declared == 1 ? 1 : 32;
+}
+
+} // namespace
+
 kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts,
                                        const kernel::KernelAnalyses &analyses) {
   return kernel::uniformValues(k, [&](const Stmt &st) {
@@ -39,16 +49,13 @@ unsigned Lowering::reg(const std::string &name, unsigned width) {
   if (vregById_.empty())
     vregById_.assign(registerIds().size(), ~0u);
   unsigned &v = vregById_[*id];
-  if (v == ~0u)
-    v = vregOfDeclared(name, width);
+  if (v == ~0u) // (the declared width from the arrangement's analyses, not looked up by name)
+    v = select::vregFor(fn_, name, vregWidth(analyses_.widths[*id], width));
   return v;
 }
 
 unsigned Lowering::vregOfDeclared(const std::string &name, unsigned width) {
-  auto it = k_.registers.find(name);
-  if (it != k_.registers.end())
-    width = it->second.width == 64 ? 64 : it->second.width == 1 ? 1 : 32;
-  return select::vregFor(fn_, name, width);
+  return select::vregFor(fn_, name, vregWidth(k_.registerWidth(name), width));
 }
 
 unsigned Lowering::newTemp(mir::RegClass cls) {

@@ -74,9 +74,17 @@ RegisterLiveness registerLiveness(const Kernel &k, const ControlFlowGraph &g);
 // KeyHunt's 80k-statement kernels was a tenth of the translation. Valid
 // while the body is unchanged.
 struct KernelAnalyses {
-  explicit KernelAnalyses(const Kernel &k) : cfg(controlFlowGraph(k)), live(registerLiveness(k, cfg)) {}
+  explicit KernelAnalyses(const Kernel &k) : cfg(controlFlowGraph(k)), live(registerLiveness(k, cfg)) {
+    widths.reserve(live.numbering.size());
+    for (unsigned r = 0; r < live.numbering.size(); ++r)
+      widths.push_back(k.registerWidth(live.numbering.name(r)));
+  }
   ControlFlowGraph cfg;
   RegisterLiveness live;
+  // Per register id, Kernel::registerWidth (0: undeclared): looked up once
+  // here, not by each analysis and lowering try of the arrangement (the
+  // kernel's register table, hashed by name, was a tenth of KeyHunt's time).
+  std::vector<unsigned> widths;
 };
 
 // Backward liveness over values numbered 0..: per statement the values it

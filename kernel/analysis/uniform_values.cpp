@@ -277,12 +277,10 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
   // Homes are SGPRs assigned by liveness: at most maxHomeWords held at once.
   const RegisterLiveness &live = analyses.live;
   const RegisterNumbering &ids = live.numbering;
-  RegisterFacts facts{ids, std::vector<unsigned>(ids.size(), 0),
+  RegisterFacts facts{ids, analyses.widths,
                       StatementsByRegister(ids, n, [&](size_t i) { return ids.writes(i); }),
                       registerExtents(k, g, live), std::vector<char>(ids.size(), 0)};
   const StatementsByRegister readers(ids, n, [&](size_t i) { return ids.reads(i); });
-  for (unsigned r = 0; r < ids.size(); ++r)
-    facts.width[r] = k.registerWidth(ids.name(r));
   auto dominatesReads = [&](unsigned r, size_t def) {
     const unsigned bd = g.blockOf[def];
     for (size_t j : readers[r]) {

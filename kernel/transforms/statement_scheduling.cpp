@@ -151,7 +151,7 @@ struct RegisterUse {
 // then its writes, then its reads. Made from the liveness's numbering
 // (`numbering`), so no name is hashed again; `useIdOf` receives each
 // numbering id's id here.
-RegisterUse registerUse(const Kernel &k, const RegisterNumbering &numbering,
+RegisterUse registerUse(const Kernel &k, const RegisterNumbering &numbering, const std::vector<unsigned> &widths,
                         const std::set<std::string, std::less<>> &scalar,
                         const std::map<std::string, unsigned, std::less<>> &homeWords,
                         std::vector<unsigned> &useIdOf) {
@@ -163,8 +163,7 @@ RegisterUse registerUse(const Kernel &k, const RegisterNumbering &numbering,
     if (mine == ~0u) {
       mine = static_cast<unsigned>(u.units.size());
       const llvm::StringRef name = numbering.name(r);
-      auto t = k.registers.find(std::string_view(name));
-      const unsigned width = t == k.registers.end() ? 32 : t->second.width;
+      const unsigned width = widths[r] ? widths[r] : 32; // (undeclared: 32 bits)
       u.units.push_back(width <= 1 || scalar.count(name) ? 0 : (width + 31) / 32);
       auto home = homeWords.find(name);
       u.words.push_back(home == homeWords.end() ? 0 : home->second);
@@ -588,7 +587,7 @@ std::vector<unsigned> scheduleOrder(const Kernel &k, const ScheduleLimits &limit
   const ControlFlowGraph &g = analyses->cfg;
   const RegisterLiveness &live = analyses->live;
   std::vector<unsigned> idOfBit; // a liveness bit's register in `use`
-  const RegisterUse use = registerUse(k, live.numbering, limits.scalarRegisters, limits.homeWords, idOfBit);
+  const RegisterUse use = registerUse(k, live.numbering, analyses->widths, limits.scalarRegisters, limits.homeWords, idOfBit);
   const std::vector<llvm::SparseBitVector<>> &liveOut = live.liveOut;
   RegisterExtent extent{std::vector<unsigned>(use.units.size(), ~0u), std::vector<unsigned>(use.units.size(), 0)};
   auto mark = [&](unsigned r, unsigned b) {
