@@ -1,6 +1,7 @@
 // s_delay_alu hints on gfx11+ (targets/alu_delay.hpp): before each ALU
 // instruction that depends on a recent ALU result, a new hint or the second
 // slot of the previous one.
+#include "lowering/code_edits.hpp"
 #include "lowering/instruction_facts.hpp"
 #include "lowering/passes.hpp"
 
@@ -11,31 +12,31 @@ namespace p2a::klower::alu_delays {
 void run(mir::Function &fn, const targets::TargetInfo &t) {
   if (t.generation < targets::Generation::GFX11)
     return;
-  std::vector<mir::CodeInst> out;
-  out.reserve(fn.code.size() + fn.code.size() / 4);
+  // (The hints go into the code in place: code_edits.hpp.)
+  CodeEdits edits;
   targets::AluDelayTracker delays;
   std::optional<size_t> open; // the last hint with one ID (its second may still be filled)
-  for (mir::CodeInst &ci : fn.code) { // (each moves to `out`)
+  for (size_t at = 0; at < fn.code.size(); ++at) {
+    const mir::CodeInst &ci = fn.code[at];
     if (ci.mi.op == amd::Op::LABEL) { // a branch may arrive here from elsewhere
       delays.blockBoundary();
       open.reset();
-      out.push_back(std::move(ci));
       continue;
     }
     if (std::optional<targets::AluDelayTracker::Hint> hint = delays.issue(issueFacts(ci.mi, t).alu)) {
       if (hint->patchOpen && open) {
-        out[*open].mi.srcs.at(0).imm = hint->simm16;
+        edits.patch(*open).mi.srcs.at(0).imm = hint->simm16;
         open.reset();
       } else {
-        out.push_back({mir::MInst{amd::Op::S_DELAY_ALU, mir::noOperand(), {mir::immOperand(hint->simm16)}}, ci.stmt});
+        const size_t added = edits.insertBefore(
+            at, {mir::MInst{amd::Op::S_DELAY_ALU, mir::noOperand(), {mir::immOperand(hint->simm16)}}, ci.stmt});
         open.reset();
         if (hint->leavesOpen)
-          open = out.size() - 1;
+          open = added;
       }
     }
-    out.push_back(std::move(ci));
   }
-  fn.code = std::move(out);
+  edits.apply(fn.code);
 }
 
 } // namespace p2a::klower::alu_delays

@@ -1,6 +1,7 @@
 // Wait states for hazards (targets/wait_states.hpp): before each instruction,
 // s_nop for the states the target's hazard table requires after what came
 // before, or a v_nop where only a VALU instruction clears the hazard.
+#include "lowering/code_edits.hpp"
 #include "lowering/instruction_facts.hpp"
 #include "lowering/passes.hpp"
 
@@ -9,18 +10,19 @@
 namespace p2a::klower::hazard_recognition {
 
 void run(mir::Function &fn, const targets::TargetInfo &t) {
-  std::vector<mir::CodeInst> out;
-  out.reserve(fn.code.size());
+  // (The nops go into the code in place: code_edits.hpp.)
+  CodeEdits edits;
   std::deque<targets::IssuedInstruction> history; // the last 16 issued: every hazard window is shorter
-  auto issue = [&](mir::MInst mi, IssueFacts facts, int stmt) {
-    out.push_back({std::move(mi), stmt});
-    history.push_back({std::move(facts.hazard), facts.alu.cycles, static_cast<long>(out.size() - 1)});
+  long issued = 0;                                 // instructions so far, nops included
+  auto issue = [&](IssueFacts facts) {
+    history.push_back({std::move(facts.hazard), facts.alu.cycles, issued++});
     if (history.size() > 16)
       history.pop_front();
   };
-  for (mir::CodeInst &ci : fn.code) { // (each moves to `out`)
+  for (size_t at = 0; at < fn.code.size(); ++at) {
+    const mir::CodeInst &ci = fn.code[at];
     if (ci.mi.op == amd::Op::LABEL) {
-      out.push_back(std::move(ci));
+      ++issued;
       continue;
     }
     IssueFacts facts = issueFacts(ci.mi, t);
@@ -28,11 +30,12 @@ void run(mir::Function &fn, const targets::TargetInfo &t) {
       mir::MInst nop = h->needsValu ? mir::MInst{amd::Op::V_NOP, mir::noOperand(), {}}
                                     : mir::MInst{amd::Op::S_NOP, mir::noOperand(),
                                                  {mir::immOperand(std::min(h->missingStates, 16u) - 1)}};
-      issue(nop, issueFacts(nop, t), ci.stmt);
+      issue(issueFacts(nop, t));
+      edits.insertBefore(at, {std::move(nop), ci.stmt});
     }
-    issue(std::move(ci.mi), std::move(facts), ci.stmt);
+    issue(std::move(facts));
   }
-  fn.code = std::move(out);
+  edits.apply(fn.code);
 }
 
 } // namespace p2a::klower::hazard_recognition

@@ -2,6 +2,7 @@
 // for before its register is read or overwritten, and all of them at block
 // boundaries (WAIT_LOADS); every access, stores included, before a barrier
 // or fence and cache maintenance (WAIT_ALL).
+#include "lowering/code_edits.hpp"
 #include "lowering/instruction_facts.hpp"
 #include "lowering/passes.hpp"
 
@@ -25,24 +26,29 @@ class WaitInsertion {
 public:
   WaitInsertion(const targets::TargetInfo &t) : t_(t) {}
 
-  // (The instructions move from `in` to the result: a big kernel's code is
-  // a million instructions, each with its operands on the heap.)
-  std::vector<CodeInst> run(std::vector<CodeInst> in) {
-    out_.reserve(in.size() + in.size() / 8);
-    for (CodeInst &ci : in) {
+  // (The waits go into the code in place: code_edits.hpp.)
+  void run(std::vector<CodeInst> &code) {
+    for (at_ = 0; at_ < code.size(); ++at_) {
+      const CodeInst &ci = code[at_];
       stmt_ = ci.stmt;
       switch (ci.mi.op) {
-      case amd::Op::WAIT_LOADS: waitForLoads(); break;
-      case amd::Op::WAIT_ALL: waitForAll(); break;
-      default: emit(std::move(ci.mi)); break;
+      case amd::Op::WAIT_LOADS:
+        waitForLoads();
+        edits_.remove(at_);
+        break;
+      case amd::Op::WAIT_ALL:
+        waitForAll();
+        edits_.remove(at_);
+        break;
+      default: emit(ci.mi); break;
       }
     }
-    return std::move(out_);
+    edits_.apply(code);
   }
 
 private:
   void wait(Counter c, unsigned n) {
-    out_.push_back({MInst{amd::Op::S_WAITCNT, mir::noOperand(), {mir::waitOperand(c, n)}}, stmt_});
+    edits_.insertBefore(at_, {MInst{amd::Op::S_WAITCNT, mir::noOperand(), {mir::waitOperand(c, n)}}, stmt_});
   }
 
   // gfx9-11 count SMEM and LDS in one lgkmcnt (SMEM out of order): a wait
@@ -92,12 +98,11 @@ private:
     vmem_.clear();
   }
 
-  // The waits `mi` needs, then `mi`. VMEM loads return in order, so waiting
+  // The waits `mi` needs, before it. VMEM loads return in order, so waiting
   // for the newest conflicting load leaves the later ones in flight (counter
   // value = how many came after it); SMEM loads may return out of order, so
   // those wait for zero.
-  void emit(MInst &&placed) {
-    const MInst &mi = placed;
+  void emit(const MInst &mi) {
     llvm::SmallVector<RegUnit, 12> touched = registerUnits(mi.dst);
     for (const mir::MOperand &s : mi.srcs)
       for (const RegUnit &u : registerUnits(s))
@@ -146,7 +151,6 @@ private:
     }
     const amd::Op op = mi.op;
     const mir::MOperand dst = mi.dst;
-    out_.push_back({std::move(placed), stmt_});
     // (A store, or an atomic without return, writes no register: an
     // atomic that returns its old value counts as a load.)
     const amd::OpDef &def = amd::opDef(op);
@@ -173,12 +177,13 @@ private:
   const targets::TargetInfo &t_;
   std::vector<Pending> vmem_, smem_, lds_;
   unsigned ldsStores_ = 0; // LDS stores (and atomics without return) not yet waited for
-  std::vector<CodeInst> out_;
+  CodeEdits edits_;
+  size_t at_ = 0; // the instruction being read
   int stmt_ = mir::kPrologue;
 };
 
 } // namespace
 
-void run(mir::Function &fn, const targets::TargetInfo &t) { fn.code = WaitInsertion(t).run(std::move(fn.code)); }
+void run(mir::Function &fn, const targets::TargetInfo &t) { WaitInsertion(t).run(fn.code); }
 
 } // namespace p2a::klower::wait_insertion
