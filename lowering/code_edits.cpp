@@ -27,6 +27,7 @@ void CodeEdits::apply(std::vector<mir::CodeInst> &code) {
   if (nextInserted != inserted_.size() || nextRemoved != removed_.size())
     throw std::logic_error("CodeEdits: an edit past the end of the code");
   code.resize(kept);
+  removed_.clear();
   if (inserted_.empty())
     return;
   // Insert from the back: each kept instruction moves once, to its place.
@@ -45,7 +46,6 @@ void CodeEdits::apply(std::vector<mir::CodeInst> &code) {
     code[--to] = std::move(code[i - 1]);
   }
   inserted_.clear();
-  removed_.clear();
 }
 
 } // namespace p2a::klower

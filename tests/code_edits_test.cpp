@@ -76,6 +76,11 @@ TEST_CASE("only removals, only insertions at the front, and nothing at all") {
   klower::CodeEdits none;
   none.apply(f);
   CHECK(stmts(f) == std::vector<int>{0, 1});
+
+  // (Applied edits are gone: the object starts over.)
+  drop.remove(0);
+  drop.apply(f);
+  CHECK(stmts(f) == std::vector<int>{1});
 }
 
 TEST_CASE("an added instruction can be patched before the edits apply") {
