@@ -134,8 +134,11 @@ private:
   std::size_t cap_;
 };
 
+} // namespace
+
 // ---------------------------------------------------------------------------
-// Diagnostics collection.
+// Diagnostics collection. (Outside the anonymous namespace: Assembler::Impl,
+// a class with linkage, holds one, and g++ warns of that in a unity build.)
 
 struct DiagSink {
   std::vector<McDiagnostic> *diags = nullptr;
@@ -185,6 +188,8 @@ struct DiagSink {
     static_cast<DiagSink *>(ctx)->add(d);
   }
 };
+
+namespace {
 
 // ---------------------------------------------------------------------------
 // Streamer that only records the parsed MCInsts (as llvm-mca's
