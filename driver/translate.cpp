@@ -49,13 +49,19 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
     std::optional<ptx::Instruction> inst = ptx::decodeInstruction(part, diags);
     if (!inst || !ptx::typeRegisters(*inst, types, diags))
       continue;
-    // Registers take their declared width; the form fixes it for the rest.
+    // Registers take their declared width; the form fixes it for the rest
+    // (typeRegisters gave every operand one).
+    auto width = [&](const std::string &reg) {
+      if (!types.count(reg))
+        types.set(reg, ptx::RegisterType{});
+      return types.at(reg).width;
+    };
     for (size_t i = 0; i < inst->dsts.size(); ++i)
       if (inst->dsts[i].isReg())
-        select::vregFor(fn, inst->dsts[i].reg, types[inst->dsts[i].reg].width);
+        select::vregFor(fn, inst->dsts[i].reg, width(inst->dsts[i].reg));
     for (size_t i = 0; i < inst->srcs.size(); ++i)
       if (inst->srcs[i].isReg())
-        select::vregFor(fn, inst->srcs[i].reg, types[inst->srcs[i].reg].width);
+        select::vregFor(fn, inst->srcs[i].reg, width(inst->srcs[i].reg));
     select::selectAndLower(*inst, t, costFn, fn, diags);
     }
   }

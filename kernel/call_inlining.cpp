@@ -357,8 +357,9 @@ void Decoder::decodeCallParam(const ast::Instruction &in, const std::string &ful
     return f;
   };
   auto declaredWidth = [&](const ast::Operand &o, unsigned fallback) {
-    auto it = o.kind == ast::Operand::Kind::Register ? k_.registers.find(o.name) : k_.registers.end();
-    return it == k_.registers.end() ? fallback : it->second.width;
+    const ptx::RegisterType *declared =
+        o.kind == ast::Operand::Kind::Register ? k_.registers.find(o.name) : nullptr;
+    return declared ? declared->width : fallback;
   };
   for (size_t e = 0; e < members.size(); ++e) {
     const int64_t off = addr.offset + int64_t(e * ty.bits / 8);

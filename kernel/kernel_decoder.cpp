@@ -216,14 +216,14 @@ void Decoder::decodeLaunchBounds() {
 }
 
 void Decoder::typeReg(const std::string &name, unsigned width, ::ptx::ast::SourceLoc loc) {
-  auto it = k_.registers.find(name);
-  if (it == k_.registers.end()) {
-    k_.registers[name] = ptx::RegisterType{width == 1 ? TypeClass::Pred : TypeClass::B, width};
+  const ptx::RegisterType *known = k_.registers.find(name);
+  if (!known) {
+    k_.registers.set(name, ptx::RegisterType{width == 1 ? TypeClass::Pred : TypeClass::B, width});
     return;
   }
-  if (it->second.width != width)
+  if (known->width != width)
     error(diags_, loc,
-          "register " + name + " is " + std::to_string(it->second.width) + "-bit but is used as " +
+          "register " + name + " is " + std::to_string(known->width) + "-bit but is used as " +
               std::to_string(width) + "-bit here");
 }
 
@@ -304,9 +304,9 @@ void Decoder::decode(const ast::Instruction &in) {
       s.regWidth = 64;
       // A shared or local variable's address fits 32 bits (mov.u32 %r, smem).
       const kernel::Variable *var = k_.variable(src.name);
-      auto it = ops[0].kind == ast::Operand::Kind::Register ? k_.registers.find(ops[0].name) : k_.registers.end();
-      if (var && (var->space == Space::Shared || var->space == Space::Local) && it != k_.registers.end() &&
-          it->second.width == 32)
+      const ptx::RegisterType *dst =
+          ops[0].kind == ast::Operand::Kind::Register ? k_.registers.find(ops[0].name) : nullptr;
+      if (var && (var->space == Space::Shared || var->space == Space::Local) && dst && dst->width == 32)
         s.regWidth = 32;
       ptx::Operand d;
       if (!regOperand(ops[0], s.regWidth, d, false))
@@ -543,9 +543,8 @@ bool Decoder::decodeAddress(const ast::Operand &addr, Stmt &s) {
   } else if (addr.name[0] == '%' || k_.registers.count(addr.name)) {
     // Shared and local addresses may be 32-bit registers (nvcc's usual
     // form: mov.u32 %r, smem; ld.shared.u32 [%r+4]).
-    auto it = k_.registers.find(addr.name);
-    const bool narrow = (s.space == Space::Shared || s.space == Space::Local) && it != k_.registers.end() &&
-                        it->second.width == 32;
+    const ptx::RegisterType *declared = k_.registers.find(addr.name);
+    const bool narrow = (s.space == Space::Shared || s.space == Space::Local) && declared && declared->width == 32;
     typeReg(addr.name, narrow ? 32 : 64, addr.loc);
   } else {
     error(diags_, addr.loc, "unknown variable or parameter '" + addr.name + "'");
@@ -799,12 +798,13 @@ void Decoder::decodeMemory(const ast::Instruction &in, const std::string &full, 
   for (const ast::Operand *mo : members) {
     ptx::Operand o;
     unsigned regBits = std::max(ty->bits, 32u);
-    auto it = mo->kind == ast::Operand::Kind::Register ? k_.registers.find(mo->name) : k_.registers.end();
-    if (it != k_.registers.end() && ty->bits < 32 && it->second.width >= 16)
-      regBits = it->second.width; // ld.u8 into a .b16 register
+    const ptx::RegisterType *declared =
+        mo->kind == ast::Operand::Kind::Register ? k_.registers.find(mo->name) : nullptr;
+    if (declared && ty->bits < 32 && declared->width >= 16)
+      regBits = declared->width; // ld.u8 into a .b16 register
     // PTX ISA 5.4.x: a register wider than the type is allowed; a load
     // extends into it (by the type's signedness), a store keeps its low bits.
-    if (it != k_.registers.end() && ty->bits < 64 && it->second.width == 64)
+    if (declared && ty->bits < 64 && declared->width == 64)
       regBits = 64;
     if (!regOperand(*mo, regBits, o, store))
       return;

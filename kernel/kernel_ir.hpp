@@ -263,8 +263,8 @@ struct Kernel {
   const Variable *variable(const std::string &n) const;
   // The declared width of register `r` (0 where it has none).
   unsigned registerWidth(llvm::StringRef r) const {
-    auto t = registers.find(std::string_view(r));
-    return t == registers.end() ? 0 : t->second.width;
+    const ptx::RegisterType *t = registers.find(r);
+    return t ? t->width : 0;
   }
 };
 

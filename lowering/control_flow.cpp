@@ -290,7 +290,7 @@ void Lowering::mergePredicates(const Stmt &s) {
         predicates.push_back(s.inst.dsts[d].reg);
   } else {
     for (const std::string &r : kernel::writtenRegisters(s))
-      if (auto it = k_.registers.find(r); it != k_.registers.end() && it->second.width == 1)
+      if (const ptx::RegisterType *declared = k_.registers.find(r); declared && declared->width == 1)
         predicates.push_back(r);
   }
   for (const std::string &name : predicates) {

@@ -870,15 +870,14 @@ void collectRegisterDeclaration(const ast::Declaration &decl, RegisterTypes &typ
                                 std::to_string(kMaxDeclaredRegisters) + " registers declared in this function");
         continue;
       }
-      for (uint32_t i = 0; i < *d.range; ++i)
-        types[d.name + std::to_string(i)] = rt;
+      types.setRange(d.name, *d.range, rt);
     } else {
       if (types.size() >= kMaxDeclaredRegisters && !types.count(d.name)) {
         error(diags, d.loc, "register " + d.name + " makes more than " + std::to_string(kMaxDeclaredRegisters) +
                                 " registers declared in this function");
         continue;
       }
-      types[d.name] = rt;
+      types.set(d.name, rt);
     }
   }
 }
@@ -895,13 +894,13 @@ bool typeRegisters(const Instruction &inst, RegisterTypes &types, Diagnostics &d
     if (!o.isReg())
       return;
     RegisterType want{width == 1 ? TypeClass::Pred : TypeClass::B, width};
-    auto it = types.find(o.reg);
-    if (it == types.end()) {
-      types[o.reg] = want;
+    const RegisterType *known = types.find(o.reg);
+    if (!known) {
+      types.set(o.reg, want);
       return;
     }
     // PTX allows a register of any bit-size-compatible type (b/u/s of the same width).
-    const RegisterType &have = it->second;
+    const RegisterType have = *known;
     // PTX ISA 5.4.x "Operand size exceeding instruction-type size": a wider
     // source register is chopped to the instruction type. Accepted for a
     // 32-bit register read as 16 bits, which lives in the same VGPR (the

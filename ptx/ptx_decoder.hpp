@@ -3,6 +3,7 @@
 
 #include "ptx/diagnostic.hpp"
 #include "ptx/ptx_ir.hpp"
+#include "ptx/register_types.hpp"
 
 #include <functional>
 #include <map>
@@ -41,19 +42,6 @@ std::vector<::ptx::ast::Instruction> expandOperandSelectors(const ::ptx::ast::In
 uint64_t truncatedConstant(const ::ptx::ast::Operand &o, unsigned width, const std::string &operand,
                            Diagnostics &diags);
 
-// Register types from `.reg` declarations (ranges expanded), for typing checks.
-// (Hashed: looked up per operand, never walked in an order that matters; a
-// `%r<2000>` range is 2,000 entries. Looked up by any string view. Not an
-// llvm::StringMap, which the lowering's register maps are: a StringMap's
-// table is calloc'd, and jemalloc zeroes a large calloc by returning its
-// pages to the kernel (madvise), which with the feeder and the workers
-// running costs a TLB shootdown each: a module of 500 kernels declaring
-// 4,000 registers each spent 0.3 s of system time growing these tables.)
-struct RegisterNameHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
-};
-using RegisterTypes = std::unordered_map<std::string, RegisterType, RegisterNameHash, std::equal_to<>>;
 // The most registers one function may declare, one range or all together.
 inline constexpr size_t kMaxDeclaredRegisters = size_t(1) << 20;
 // `floats`: whether .f16/.f32/.f64 registers are kept (as bits of their width:

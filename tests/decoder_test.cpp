@@ -14,6 +14,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <map>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <variant>
@@ -705,11 +707,11 @@ TEST_CASE("register typing: declarations and conflicts") {
     Decoded d = decodeSnippet("and.pred %q, %q2, %q3;\nxor.b16 %h, %h, 3;");
     CHECK(d.diags.empty());
     REQUIRE(d.types.count("%q"));
-    CHECK(d.types["%q"].cls == ir::TypeClass::Pred);
-    CHECK(d.types["%q"].width == 1);
+    CHECK(d.types.at("%q").cls == ir::TypeClass::Pred);
+    CHECK(d.types.at("%q").width == 1);
     REQUIRE(d.types.count("%h"));
-    CHECK(d.types["%h"].cls == ir::TypeClass::B);
-    CHECK(d.types["%h"].width == 16);
+    CHECK(d.types.at("%h").cls == ir::TypeClass::B);
+    CHECK(d.types.at("%h").width == 16);
   }
   SUBCASE("b/u/s of the same width are compatible, and .reg ranges expand") {
     Decoded d = decodeSnippet(".reg .u32 %r<4>;\n.reg .s64 %rd<3>;\n.reg .u16 %rs<2>;\n"
@@ -722,8 +724,8 @@ TEST_CASE("register typing: declarations and conflicts") {
     CHECK(d.types.size() == 4 + 3 + 2);
     CHECK(d.types.count("%r3"));
     CHECK_FALSE(d.types.count("%r4"));
-    CHECK(d.types["%rd2"].cls == ir::TypeClass::S);
-    CHECK(d.types["%rd2"].width == 64);
+    CHECK(d.types.at("%rd2").cls == ir::TypeClass::S);
+    CHECK(d.types.at("%rd2").width == 64);
   }
   SUBCASE("declarations inside blocks and after use still type the snippet") {
     expectError("{ .reg .pred p; and.b32 p, %r1, 1; }", 1, 25, "register p is .pred but 'and.b32' needs 32-bit here");
@@ -740,6 +742,37 @@ TEST_CASE("register typing: declarations and conflicts") {
     CHECK(d.diags.empty());
     CHECK_FALSE(d.types.count("_"));
   }
+}
+
+TEST_CASE("register types: a declared range is matched by its names' digits") {
+  ir::RegisterTypes types;
+  const ir::RegisterType b32{ir::TypeClass::B, 32}, s64{ir::TypeClass::S, 64}, pred{ir::TypeClass::Pred, 1};
+  types.setRange("%r", 10, b32);
+  types.setRange("%x1", 3, s64); // %x10, %x11, %x12
+  CHECK(types.size() == 13);
+  CHECK(types.count("%r0"));
+  CHECK(types.count("%r9"));
+  CHECK_FALSE(types.count("%r10"));
+  CHECK_FALSE(types.count("%r01")); // (not a name %r<10> declares)
+  CHECK_FALSE(types.count("%r"));
+  CHECK_FALSE(types.count("%q1"));
+  CHECK(types.at("%x12").width == 64);
+  CHECK_FALSE(types.count("%x1")); // (%x's 1st: no range %x)
+  CHECK_FALSE(types.count("%x13"));
+  CHECK_THROWS_AS(types.at("%x13"), std::out_of_range);
+  // The last declaration of a name stands, a single one or a range.
+  types.set("%r3", pred);
+  CHECK(types.at("%r3").cls == ir::TypeClass::Pred);
+  types.setRange("%r", 5, s64);
+  CHECK(types.at("%r3").width == 64);
+  CHECK(types.at("%r7").width == 32);
+  // Each name is visited once, with the type that stands.
+  std::map<std::string, unsigned> widths;
+  types.forEach([&](const std::string &name, const ir::RegisterType &t) { CHECK(widths.emplace(name, t.width).second); });
+  CHECK(widths.size() == 13);
+  CHECK(widths["%r3"] == 64);
+  CHECK(widths["%r9"] == 32);
+  CHECK(widths["%x10"] == 64);
 }
 
 TEST_CASE("register declarations: range limit") {

@@ -2231,8 +2231,9 @@ TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped regi
     const std::optional<kernel::Kernel> k = decoded("callee_shadowing");
     REQUIRE(k);
     unsigned renamed = 0;
-    for (const auto &[name, type] : k->registers)
+    k->registers.forEach([&](const std::string &name, const p2a::ptx::RegisterType &) {
       renamed += name.find("x#1") != std::string::npos || name.find("shadowed_total#1") != std::string::npos;
+    });
     CHECK(renamed == 4);
   }
   // Constants keep their bits: a 0d literal moved as a 64-bit integer, and

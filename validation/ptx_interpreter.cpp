@@ -52,8 +52,7 @@ class Interpreter {
 public:
   Interpreter(const kernel::Kernel &k, const Launch &l, GlobalMemory &mem, const Options &o)
       : k_(k), l_(l), mem_(mem), o_(o) {
-    for (const auto &[name, type] : k.registers)
-      slot(name);
+    k.registers.forEach([&](const std::string &name, const ptx::RegisterType &) { slot(name); });
     const kernel::SegmentLayout shared = kernel::layoutSegment(k, Space::Shared);
     const kernel::SegmentLayout local = kernel::layoutSegment(k, Space::Local);
     sharedOffset_ = shared.offset;
@@ -121,8 +120,8 @@ private:
     return it->second;
   }
   unsigned width(const std::string &name) const {
-    auto it = k_.registers.find(name);
-    return it == k_.registers.end() ? 64 : it->second.width;
+    const ptx::RegisterType *declared = k_.registers.find(name);
+    return declared ? declared->width : 64;
   }
 
   std::optional<Fault> runBlock() {

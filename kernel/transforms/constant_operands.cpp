@@ -41,8 +41,8 @@ Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t) {
       for (size_t i = s.kind == Stmt::Kind::WarpVote ? 1 : 0; i < s.extra().srcs.size(); ++i) {
         ptx::Operand &o = s.extraToWrite().srcs[i];
         auto c = o.isReg() ? constants.find(o.reg) : constants.end();
-        auto reg = o.isReg() ? k.registers.find(o.reg) : k.registers.end();
-        if (c == constants.end() || reg == k.registers.end() || reg->second.width != 32)
+        const ptx::RegisterType *reg = o.isReg() ? k.registers.find(o.reg) : nullptr;
+        if (c == constants.end() || !reg || reg->width != 32)
           continue;
         o.kind = ptx::Operand::Kind::Immediate;
         o.imm = c->second.second & 0xffffffffu;
@@ -60,8 +60,8 @@ Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t) {
       if (c == constants.end())
         continue;
       const unsigned w = s.inst.form.srcWidth(static_cast<unsigned>(i));
-      auto reg = k.registers.find(src.reg);
-      if (w <= 1 || reg == k.registers.end() || reg->second.width != w)
+      const ptx::RegisterType *reg = k.registers.find(src.reg);
+      if (w <= 1 || !reg || reg->width != w)
         continue;
       if (!folded)
         folded = s.inst;

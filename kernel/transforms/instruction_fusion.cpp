@@ -841,7 +841,7 @@ Kernel fuseByteLoads(Kernel k) {
       std::array<std::string, 2> dword;
       for (unsigned d = 0; d < count / 4; ++d) {
         dword[d] = "%__dword" + std::to_string(fresh++);
-        k.registers[dword[d]] = ptx::RegisterType{ptx::TypeClass::B, 32};
+        k.registers.set(dword[d], ptx::RegisterType{ptx::TypeClass::B, 32});
       }
       std::string lines;
       for (size_t j : std::set<size_t>(leaf.begin(), leaf.begin() + count))
@@ -857,7 +857,7 @@ Kernel fuseByteLoads(Kernel k) {
       std::vector<std::pair<size_t, Stmt>> placed;
       for (const HalfPrmt &p : halfPrmts) {
         const std::string tmp = "%__dword" + std::to_string(fresh++);
-        k.registers[tmp] = ptx::RegisterType{ptx::TypeClass::B, 32};
+        k.registers.set(tmp, ptx::RegisterType{ptx::TypeClass::B, 32});
         const HalfFromDwords h = *halfFromDwords(known.at(k.body[p.value].inst.dsts[0].reg), p.half);
         Stmt s = k.body[p.value];
         s.loc = k.body[p.slot].loc;
@@ -908,7 +908,7 @@ Kernel fuseByteLoads(Kernel k) {
         load.extraToWrite().values = {registerOperand(directRegister)};
       } else if (unpackAt) {
         const std::string qword = "%__qword" + std::to_string(fresh++);
-        k.registers[qword] = ptx::RegisterType{ptx::TypeClass::B, 64};
+        k.registers.set(qword, ptx::RegisterType{ptx::TypeClass::B, 64});
         load.extraToWrite().values = {registerOperand(qword)};
         Stmt u = computation(k.body[*unpackAt],
                              replacing(load.inst, ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},

@@ -115,7 +115,7 @@ public:
           const size_t letters = name.find_first_not_of('_');
           std::string reg = "%__" + (letters == std::string::npos ? name : name.substr(letters)) + "_" +
                             std::to_string(lo / 4 + d);
-          out.registers[reg] = ptx::RegisterType{ptx::TypeClass::B, 32};
+          out.registers.set(reg, ptx::RegisterType{ptx::TypeClass::B, 32});
           elements.push_back(std::move(reg));
         }
         const std::string what = "bytes " + std::to_string(lo) + ".." + std::to_string(hi - 1) + " of " + name +
@@ -465,7 +465,7 @@ private:
         continue;
       }
       const std::string narrow = "%__" + index.substr(1) + "_lo";
-      out.registers[narrow] = ptx::RegisterType{ptx::TypeClass::B, 32};
+      out.registers.set(narrow, ptx::RegisterType{ptx::TypeClass::B, 32});
       ptx::Instruction &in = out.body[*d].inst;
       in.form = narrowed.form;
       in.srcs = narrowed.srcs;

@@ -74,7 +74,7 @@ Kernel splitLogicForLatency(Kernel k, const targets::TargetInfo &t, const select
     do
       name = "%__split" + std::to_string(freshCount++);
     while (k.registers.count(name));
-    k.registers[name] = ptx::RegisterType{ptx::TypeClass::B, 32};
+    k.registers.set(name, ptx::RegisterType{ptx::TypeClass::B, 32});
     return name;
   };
   // The first steps, each to go just before its lop3 (which reads the same

@@ -45,7 +45,7 @@ Kernel widenVectorAccesses(Kernel k) {
     std::vector<ptx::Operand> pairs;
     for (size_t e = 0; e < s.extra().values.size(); e += 2) {
       const std::string q = "%__pair" + std::to_string(fresh++);
-      k.registers[q] = ptx::RegisterType{ptx::TypeClass::B, 64};
+      k.registers.set(q, ptx::RegisterType{ptx::TypeClass::B, 64});
       pairs.push_back(registerOperand(q));
       Stmt unpack = computation(s,
                                 ptx::Instruction{ptx::Form{ptx::Opcode::MovUnpack, ptx::TypeClass::B, 64},

@@ -384,7 +384,7 @@ Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const selec
       if (after >= before)
         continue;
       for (size_t i = 0; i + 1 < code.size(); ++i)
-        k.registers[code[i].dsts[0].reg] = ptx::RegisterType{ptx::TypeClass::B, 32};
+        k.registers.set(code[i].dsts[0].reg, ptx::RegisterType{ptx::TypeClass::B, 32});
       std::string lines;
       for (size_t s : region)
         lines += (lines.empty() ? "" : ", ") + std::to_string(k.body[s].loc.line);
