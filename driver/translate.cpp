@@ -82,7 +82,7 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
     ti.textToWrite().ptxText = li.ptx->text;
     ti.loc = li.ptx->loc;
     ti.rule = li.rule;
-    ti.cycles = costs.cost(*li.rule, t).cycles;
+    ti.textToWrite().cycles = costs.cost(*li.rule, t).cycles;
     for (const mir::MInst &mi : li.insts) {
       ti.textToWrite().gcn.push_back(printer::printInst(mi, fn, out.allocation, t));
       ++ti.amdLines;

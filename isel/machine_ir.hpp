@@ -248,15 +248,16 @@ struct TranslatedInstruction {
   ::ptx::ast::SourceLoc loc;
   const rules::Rule *rule = nullptr;
   unsigned amdLines = 0; // how many AMD instructions it has (text().gcn.size() when listed)
-  double cycles = 0;     // from LLVM's scheduling model, per rule
   // What listings and reports show of it. A batch translation without a
   // report keeps none (klower::Options::keepListing): the rows of its
   // kernels are held to the module's end, and 88 bytes of empty strings a
-  // row were 7 MB of each of KeyHunt's 80k-statement kernels.
+  // row were 7 MB of each of KeyHunt's 80k-statement kernels (and the
+  // cycles, which only listings show, 8 bytes more).
   struct Text {
     std::string ptxText;
     std::vector<std::string> gcn; // complete lines for the target
     std::string note;             // why a statement has no code of its own ("folded into line 12")
+    double cycles = 0;            // from LLVM's scheduling model, per rule
   };
   const Text &text() const {
     static const Text none;
@@ -272,7 +273,7 @@ struct TranslatedInstruction {
   TranslatedInstruction(TranslatedInstruction &&) = default;
   TranslatedInstruction &operator=(TranslatedInstruction &&) = default;
   TranslatedInstruction(const TranslatedInstruction &o)
-      : loc(o.loc), rule(o.rule), amdLines(o.amdLines), cycles(o.cycles),
+      : loc(o.loc), rule(o.rule), amdLines(o.amdLines),
         text_(o.text_ ? std::make_unique<Text>(*o.text_) : nullptr) {}
   TranslatedInstruction &operator=(const TranslatedInstruction &o) {
     return *this = TranslatedInstruction(o);

@@ -157,7 +157,8 @@ void Lowering::assemble() {
     const Stmt &s = k_.body[i];
     mir::TranslatedInstruction &ti = out_.statements[k_.sourceOf(i)];
     if (s.inserted) { // (its code is listed below with the row's; its cost counts there)
-      ti.cycles += fn_.body[i].rule ? costs_.cost(*fn_.body[i].rule, t_).cycles : 0;
+      if (opts_.keepListing && fn_.body[i].rule)
+        ti.textToWrite().cycles += costs_.cost(*fn_.body[i].rule, t_).cycles;
       continue;
     }
     ti.loc = s.loc;
@@ -168,8 +169,8 @@ void Lowering::assemble() {
       text.note = s.note; // folded or fused statements (see constant_operands, instruction_fusion)
       if (text.note.empty() && loweringNote_.count(i))
         text.note = loweringNote_.at(i);
+      text.cycles += ti.rule ? costs_.cost(*ti.rule, t_).cycles : 0;
     }
-    ti.cycles += ti.rule ? costs_.cost(*ti.rule, t_).cycles : 0;
   }
   for (const mir::CodeInst &ci : fn_.code) {
     if (ci.mi.op == amd::Op::LABEL) {

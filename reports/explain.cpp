@@ -35,7 +35,7 @@ std::string formatText(const translate::Translation &tr) {
       continue;
     }
     os << ";   rule " << (ti.rule ? ti.rule->name : kNoRule) << " (" << ti.text().gcn.size() << " instruction" << (ti.text().gcn.size() == 1 ? "" : "s")
-       << ", " << formatCycles(ti.cycles) << " issue cycle" << (ti.cycles == 1 ? "" : "s") << ")\n";
+       << ", " << formatCycles(ti.text().cycles) << " issue cycle" << (ti.text().cycles == 1 ? "" : "s") << ")\n";
     os << ";   " << (ti.rule ? ti.rule->restriction : kNoRuleWhy) << "\n";
     if (!ti.text().note.empty())
       os << ";   " << ti.text().note << "\n";
@@ -58,7 +58,7 @@ std::string formatJson(const translate::Translation &tr) {
                                        {"line", static_cast<int64_t>(ti.loc.line)},
                                        {"column", static_cast<int64_t>(ti.loc.col)},
                                        {"rule", ti.rule ? ti.rule->name : kNoRule},
-                                       {"cost", ti.cycles},
+                                       {"cost", ti.text().cycles},
                                        {"restriction", ti.rule ? ti.rule->restriction : kNoRuleWhy},
                                        {"gcn", std::move(gcn)},
                                        {"note", ti.text().note}});

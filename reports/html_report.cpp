@@ -166,7 +166,7 @@ void renderFile(llvm::raw_ostream &os, const batch::FileOutcome &f, size_t index
                       : ti->rule        ? std::string()
                                         : std::string("<span class=\"abi\">kernel ABI / memory</span>"));
         std::string c;
-        llvm::raw_string_ostream(c) << llvm::format("%g", ti->cycles);
+        llvm::raw_string_ostream(c) << llvm::format("%g", ti->text().cycles);
         cost += (cost.empty() ? "" : "\n") + c;
       }
       os << "<td class=\"amd\">" << gcn << "</td><td class=\"rulecell\">" << rulesCell << "</td><td class=\"num cost\">"
