@@ -157,9 +157,10 @@ struct Stmt {
   ::ptx::ast::SourceLoc loc;
   int64_t offset = 0;            // Load/Store/Atomic: bytes from base
 
-  std::string text;
-  std::string guard; // guard predicate (@p / @!p)
-  std::string note;  // what became of the statement (see constant_operands, instruction_fusion)
+  // (Out of place: ptx/sparse_string.hpp.)
+  ptx::SparseString text;
+  ptx::SparseString guard; // guard predicate (@p / @!p)
+  ptx::SparseString note;  // what became of the statement (see constant_operands, instruction_fusion)
 
   ptx::Instruction inst; // Compute
 

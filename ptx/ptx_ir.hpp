@@ -4,6 +4,7 @@
 // these from the syntactic AST and rejects wrong forms with located errors.
 #pragma once
 
+#include "ptx/sparse_string.hpp"
 #include "grammar/ast.hpp"
 
 #include <cstdint>
@@ -189,7 +190,7 @@ struct Instruction {
   std::vector<Operand> dsts; // d (and p for lop3.{and,or})
   std::vector<Operand> srcs; // a, b, c, ... in PTX order
   ::ptx::ast::SourceLoc loc;
-  std::string text; // source text for listings
+  SparseString text; // source text for listings (ptx/sparse_string.hpp)
 };
 
 // The register that carries PTX's condition code CC.CF between add.cc and

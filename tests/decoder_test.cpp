@@ -213,7 +213,7 @@ TEST_CASE("every form of the family decodes to itself with register operands") {
     CHECK(inst.form.width == f.width);
     CHECK(inst.dsts.size() == f.numDsts());
     CHECK(inst.srcs.size() == f.numSrcs());
-    CHECK(inst.text == src.substr(0, src.size() - 1));
+    CHECK(inst.text.str() == src.substr(0, src.size() - 1));
     CHECK(inst.loc.line == 1);
     CHECK(inst.loc.col == 1);
     CHECK(ir::formByName(name).has_value());
@@ -333,7 +333,7 @@ TEST_CASE("decoded operand locations and source text") {
     ir::Instruction inst = decodeOk("\n   shf.l.wrap.b32 %r1, %r2, %r3, 7;");
     CHECK(inst.loc.line == 2);
     CHECK(inst.loc.col == 4);
-    CHECK(inst.text == "shf.l.wrap.b32 %r1, %r2, %r3, 7");
+    CHECK(inst.text.str() == "shf.l.wrap.b32 %r1, %r2, %r3, 7");
     CHECK(inst.dsts[0].loc.line == 2);
     CHECK(inst.dsts[0].loc.col == 19);
     CHECK(inst.srcs[0].loc.col == 24);

@@ -45,8 +45,8 @@ TEST_CASE("a Dataflow made before a rewrite's edits answers the same after them"
     for (p2a::ptx::Operand &o : s.inst.dsts)
       if (o.isReg())
         o.reg.clear();
-    s.inst.text.clear();
-    s.text.clear();
+    s.inst.text = std::string();
+    s.text = std::string();
   }
   CHECK(answers() == before);
 }

@@ -213,8 +213,8 @@ TEST_CASE("rows, code lines and -fno-schedule keep the source's statement order"
   // Each code line names the statement it came from, by its place in the
   // decoded body (the loads are statements 6 and 12): the second load's
   // global_load is emitted before the first chain's multiply.
-  REQUIRE(k->body[12].text.rfind("ld.global.u32 %r11,", 0) == 0);
-  REQUIRE(k->body[7].text.rfind("mul.lo.u32 %r2,", 0) == 0);
+  REQUIRE(k->body[12].text.str().rfind("ld.global.u32 %r11,", 0) == 0);
+  REQUIRE(k->body[7].text.str().rfind("mul.lo.u32 %r2,", 0) == 0);
   // (code line i is the next of its statement's row's lines)
   long secondLoad = -1, firstMul = -1;
   std::vector<size_t> linesSeen(kt.statements.size(), 0);

@@ -2210,7 +2210,7 @@ TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped regi
     CHECK(k->registers.count("%r1#1"));
     CHECK(k->registers.at("p#1").width == 64);
     for (const kernel::Stmt &s : k->body)
-      if (s.text.find("st.global.u32") != std::string::npos)
+      if (s.text.str().find("st.global.u32") != std::string::npos)
         CHECK(s.extra().values.at(0).reg == "%r1");
   }
   {
@@ -2219,7 +2219,7 @@ TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped regi
     REQUIRE(k);
     unsigned seen = 0;
     for (const kernel::Stmt &s : k->body)
-      if (s.text.find("add.u32 t, t, 1") != std::string::npos) {
+      if (s.text.str().find("add.u32 t, t, 1") != std::string::npos) {
         CHECK(s.inst.dsts.at(0).reg != "t");
         ++seen;
       }
@@ -2243,11 +2243,11 @@ TEST_CASE("operand forms ptxas accepts: registers without '%', block-scoped regi
     REQUIRE(k);
     unsigned seen = 0;
     for (const kernel::Stmt &s : k->body) {
-      if (s.text.find("0dE7A436CDC4746271") != std::string::npos) {
+      if (s.text.str().find("0dE7A436CDC4746271") != std::string::npos) {
         CHECK(s.inst.srcs.at(0).imm == 0xE7A436CDC4746271ull);
         ++seen;
       }
-      if (s.text.find("mov.pred %p1, -1") != std::string::npos) {
+      if (s.text.str().find("mov.pred %p1, -1") != std::string::npos) {
         CHECK(s.inst.srcs.at(0).imm == 1);
         ++seen;
       }

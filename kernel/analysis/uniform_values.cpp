@@ -227,7 +227,7 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
     for (unsigned b = 0; b < g.numBlocks; ++b) {
       const size_t end = g.blockEnd(b);
       const Stmt *last = end > g.blockStart[b] ? &k.body[end - 1] : nullptr;
-      std::optional<unsigned> guard = last && last->kind == Stmt::Kind::Branch ? ids.find(last->guard) : none;
+      std::optional<unsigned> guard = last && last->kind == Stmt::Kind::Branch ? ids.find(last->guard.str()) : none;
       uniformEnd[b] = guard && isVarying[*guard] && !barrierBlock[b];
     }
     const WaitingLanes waiting(g, uniformEnd);
@@ -246,7 +246,7 @@ void varyingValues(const Kernel &k, const ControlFlowGraph &g, const std::vector
   for (unsigned b = 0; b < g.numBlocks; ++b) {
     if (!uniformEnd[b])
       continue;
-    const std::optional<unsigned> guard = ids.find(k.body[g.blockEnd(b) - 1].guard);
+    const std::optional<unsigned> guard = ids.find(k.body[g.blockEnd(b) - 1].guard.str());
     if (guard && isVarying[*guard])
       u.uniformBranches.insert(g.blockEnd(b) - 1);
   }
