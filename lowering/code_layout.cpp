@@ -94,8 +94,8 @@ void Lowering::layOutCode() {
     // after layout read (the rows keep only fn_.body's rules): held twice,
     // the machine IR was most of a big kernel's peak memory.
     std::vector<MInst>().swap(fn_.body[i].insts);
-    std::vector<MInst>().swap(before_[i]);
-    std::vector<MInst>().swap(after_[i]);
+    before_.release(i);
+    after_.release(i);
   }
   if (k_.body.empty() || k_.body.back().kind != Stmt::Kind::Return || !k_.body.back().guard.empty())
     place(MInst{amd::Op::S_ENDPGM, noOperand(), {}}, mir::kEpilogue); // falling off the end of a kernel returns

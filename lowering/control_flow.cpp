@@ -149,11 +149,12 @@ void Lowering::controlFlow(size_t i) {
   // A guard on anything else narrows EXEC around the statement.
   if (!st.guard.empty() && !control) {
     const MOperand p = vregOperand(reg(st.guard, 1)), save = vregOperand(persistentMask("%__exec_save"));
-    before_[i].push_back(MInst{amd::Op::S_MOV_MASK, save, {execOperand()}});
-    before_[i].push_back(MInst{amd::Op::S_AND_MASK, execOperand(), {execOperand(), p}});
+    std::vector<MInst> &head = before_.toWrite(i), &tail = after_.toWrite(i);
+    head.push_back(MInst{amd::Op::S_MOV_MASK, save, {execOperand()}});
+    head.push_back(MInst{amd::Op::S_AND_MASK, execOperand(), {execOperand(), p}});
     if (st.guardNegated) // EXEC = saved & ~p = saved ^ (saved & p)
-      before_[i].push_back(MInst{amd::Op::S_XOR_MASK, execOperand(), {save, execOperand()}});
-    after_[i].insert(after_[i].begin(), MInst{amd::Op::S_MOV_MASK, execOperand(), {save}});
+      head.push_back(MInst{amd::Op::S_XOR_MASK, execOperand(), {save, execOperand()}});
+    tail.insert(tail.begin(), MInst{amd::Op::S_MOV_MASK, execOperand(), {save}});
   }
   if (numBlocks_ == 1)
     return;
@@ -170,12 +171,13 @@ void Lowering::controlFlow(size_t i) {
       head.push_back(branch(amd::Op::S_CBRANCH_EXECZ, label(b, true)));
     if (loopHeads_.count(b)) // where a uniformly taken back edge enters (see below)
       head.push_back(labelInst(bodyLabel(b)));
-    before_[i].insert(before_[i].begin(), head.begin(), head.end());
+    std::vector<MInst> &code = before_.toWrite(i);
+    code.insert(code.begin(), head.begin(), head.end());
   }
   const bool last = i + 1 == k_.body.size() || blockOf_[i + 1] != b;
   if (!last)
     return;
-  std::vector<MInst> &tail = after_[i];
+  std::vector<MInst> &tail = after_.toWrite(i);
   tail.push_back(waitForLoads());
   const unsigned next = b + 1;
   const bool hasNext = next < numBlocks_;

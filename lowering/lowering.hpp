@@ -17,6 +17,7 @@
 // the mir::Function alone: wait_insertion.cpp, hazards.cpp, alu_delays.cpp.
 #pragma once
 
+#include "lowering/around_code.hpp"
 #include "lowering/kernel_lowering.hpp"
 
 #include "targets/mc_backend.hpp"
@@ -525,7 +526,7 @@ private:
   unsigned numBlocks_ = 1;
   unsigned tmpA_ = 0;
   size_t current_ = 0;
-  std::vector<std::vector<MInst>> before_, after_; // control flow around each statement
+  AroundCode before_, after_; // control flow around each statement (around_code.hpp)
   // Spilling: each spilled vreg's slot (a byte offset in the private
   // segment, or the first 32-bit word of the SGPR lanes: word w is lane
   // w % wave size of VGPR spillLaneBase_ + w / wave size), the temporaries

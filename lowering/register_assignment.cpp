@@ -269,7 +269,8 @@ regalloc::LiveIntervals Lowering::liveIntervals() {
         halves[v] |= o.kind == MOperand::Kind::Pair || o.part == rules::Part::Whole ? 3 : o.part == rules::Part::Lo ? 1 : 2;
       }
     };
-    for (const std::vector<MInst> *part : {&before_[i], &fn_.body[i].insts, &after_[i]})
+    const std::vector<MInst> *parts[] = {&before_[i], &fn_.body[i].insts, &after_[i]};
+    for (const std::vector<MInst> *part : parts)
       for (const MInst &mi : *part) {
         for (const MOperand &o : mi.srcs)
           noteOperand(o, false, false);

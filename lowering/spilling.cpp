@@ -112,8 +112,9 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
     if (r.empty() || r.back() != u)
       r.push_back(static_cast<uint32_t>(u));
   };
-  for (size_t u = 0; u < n; ++u)
-    for (const std::vector<MInst> *part : {&before_[u], &fn_.body[u].insts, &after_[u]})
+  for (size_t u = 0; u < n; ++u) {
+    const std::vector<MInst> *parts[] = {&before_[u], &fn_.body[u].insts, &after_[u]};
+    for (const std::vector<MInst> *part : parts)
       for (const MInst &mi : *part)
         for (const MOperand *o : [&] {
                std::vector<const MOperand *> ops{&mi.dst};
@@ -130,6 +131,7 @@ bool Lowering::spillToFit(const mir::Allocation &a, const regalloc::LiveInterval
             note(o->vreg, u);
           }
         }
+  }
   const std::vector<unsigned> depth = loopDepths();
   std::vector<unsigned> chosen;
   std::vector<bool> blockMask(nv, false); // (lane masks are spill candidates as values are)
@@ -302,7 +304,7 @@ std::vector<MInst> Lowering::spillCopy(unsigned vreg, const MOperand &value, boo
 }
 
 void Lowering::rewriteSpilled(size_t pos, const std::vector<unsigned> &spilled) {
-  std::vector<std::vector<MInst> *> parts{&before_[pos], &fn_.body[pos].insts, &after_[pos]};
+  std::vector<std::vector<MInst> *> parts{&before_.toWrite(pos), &fn_.body[pos].insts, &after_.toWrite(pos)};
   struct Place {
     size_t part = ~size_t(0), index = 0;
   };
@@ -408,7 +410,7 @@ unsigned Lowering::spillAddressZero() {
   const bool fresh = !zeroVgpr_;
   const unsigned z = zeroVgpr();
   if (fresh && !k_.body.empty())
-    before_[0].insert(before_[0].begin(), MInst{amd::Op::V_MOV_B32, vregOperand(z), {mir::immOperand(0)}});
+    before_.toWrite(0).insert(before_.toWrite(0).begin(), MInst{amd::Op::V_MOV_B32, vregOperand(z), {mir::immOperand(0)}});
   return z;
 }
 

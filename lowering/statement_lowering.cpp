@@ -26,8 +26,8 @@ kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::T
 void Lowering::findUniformValues() { uniform_ = uniformValuesFor(k_, t_, opts_, analyses_); }
 
 void Lowering::lowerStatements() {
-  before_.assign(k_.body.size(), {});
-  after_.assign(k_.body.size(), {});
+  before_.reset(k_.body.size());
+  after_.reset(k_.body.size());
   // (One LoweredInst per statement: grown by doubling, a big kernel's list
   // was moved at each growth and its capacity up to twice its size.)
   fn_.body.reserve(k_.body.size());
@@ -37,7 +37,7 @@ void Lowering::lowerStatements() {
     controlFlow(i);
   }
   if (zeroVgpr_ && !k_.body.empty())
-    before_[0].insert(before_[0].begin(), MInst{amd::Op::V_MOV_B32, vregOperand(*zeroVgpr_), {mir::immOperand(0)}});
+    before_.toWrite(0).insert(before_.toWrite(0).begin(), MInst{amd::Op::V_MOV_B32, vregOperand(*zeroVgpr_), {mir::immOperand(0)}});
 }
 
 unsigned Lowering::reg(const std::string &name, unsigned width) {
