@@ -10,6 +10,7 @@
 #include <llvm/Support/MathExtras.h>
 #include <llvm/Support/ThreadPool.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -120,6 +121,19 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     std::exception_ptr failure;
   };
   std::vector<Slot> slots(translated.size());
+  // The .func bodies are read while kernels are prepared (their statement
+  // estimates) and decoded (inlining), and by nothing after: once the last
+  // kernel is decoded they go, before the lowering that follows it is at
+  // its peak (KeyHunt at -j2: its last big kernel is lowered last, beside
+  // 12 MB of syntax trees of the functions it had inlined).
+  std::atomic<size_t> kernelsToDecode = static_cast<size_t>(
+      std::count_if(translated.begin(), translated.end(), [](const ast::Function *f) { return f->is_entry; }));
+  auto kernelDecoded = [&] {
+    if (--kernelsToDecode == 0)
+      for (ast::Function &f : pr.module.functions)
+        if (!f.is_entry)
+          f.body.reset();
+  };
   // Before a function is translated: its deferred body parsed, and the
   // statements its lowering holds at once (a kernel's, inlined calls and all).
   auto prepareOne = [&](size_t i) -> size_t {
@@ -145,8 +159,11 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
     ast::Function &f = *translated[i];
     Slot &slot = slots[i];
     FunctionResult &fr = slot.fr;
-    if (slot.failure)
+    if (slot.failure) {
+      if (f.is_entry)
+        kernelDecoded();
       return;
+    }
     try {
       for (const ast::Directive &d : f.performance)
         if (isIgnoredDirective(d.name))
@@ -161,6 +178,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
         // lowered with its ABI; its statements also fill `translation` so that
         // stats and the report see one shape for kernels and functions.
         std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, f, slot.diags, /*partial=*/true);
+        kernelDecoded();
         // Its syntax tree is read by nothing else (inlining looks up .func
         // bodies only, and tests is_entry before body): it goes now rather
         // than with the module's, for what it is worth at the peak (stdgpu's
