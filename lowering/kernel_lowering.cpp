@@ -14,7 +14,7 @@ namespace p2a::klower {
 
 // The lowering pipeline: each step is a member function in the file named for
 // its job (lowering.hpp lists them), run in this order.
-bool Lowering::run() {
+bool Lowering::run(const std::function<bool()> &worthFinishing) {
   out_.name = k_.name;
   out_.target = t_.name;
   const size_t before = diags_.size();
@@ -36,6 +36,8 @@ bool Lowering::run() {
   if (!assignRegisters(lowered)) // register_assignment.cpp: liveness, then physical registers (and spills)
     return false;
   dumpAfter("register-assignment");
+  if (worthFinishing && !worthFinishing())
+    return false;
   layOutCode(); // code_layout.cpp: prologue, statements and control flow as one list
   dumpAfter("layout");
   wait_insertion::run(fn_, t_); // s_waitcnt
@@ -111,7 +113,8 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   // a 79k-statement kernel lowered six times instead of four).
   bool homesRanOut = false;
   // (Each try of one arrangement reads the same control flow and liveness.)
-  auto lower = [&](const kernel::Kernel &k, const kernel::KernelAnalyses &analyses) {
+  auto lower = [&](const kernel::Kernel &k, const kernel::KernelAnalyses &analyses,
+                   const std::function<bool()> &worthFinishing = {}) {
     Options opts = options;
     if (homesRanOut)
       opts.scalarHomeSgprs = 0;
@@ -120,7 +123,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
       diags.resize(diagsBefore);
       out = KernelTranslation{};
       Lowering l(k, t, costs, out, diags, opts, analyses, pointerSpaces);
-      lowered = l.run();
+      lowered = l.run(worthFinishing);
       if (lowered)
         break;
       if (l.outOfSgprsWithHomes() && !homesOff) {
@@ -148,7 +151,12 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   }
   limits.maxHomeWords = options.scalarHomeSgprs;
   // Each order is tried on `fused` itself: put in place, lowered, undone.
-  auto lowerInOrder = [&](const std::vector<unsigned> &order) {
+  // (The last one tried, and whether homes had run out before it: what
+  // lowering it again needs to give the same result.)
+  std::vector<unsigned> lastOrder;
+  bool homesRanOutBeforeLast = false;
+  auto lowerInOrder = [&](std::vector<unsigned> order) {
+    homesRanOutBeforeLast = homesRanOut;
     kernel::reorderStatements(fused, order);
     bool ok;
     {
@@ -156,6 +164,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
       ok = lower(fused, reordered);
     }
     kernel::restoreOrder(fused, order);
+    lastOrder = std::move(order);
     return ok;
   };
   auto writtenAnalyses = [&]() -> const kernel::KernelAnalyses & {
@@ -183,17 +192,36 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
       lowered = lowerInOrder(kernel::scheduleOrder(fused, limits, nullptr, &writtenAnalyses()));
     if (lowered && waves() < promised) {
       const unsigned scheduledWaves = waves();
-      KernelTranslation scheduled = std::move(out);
+      std::optional<KernelTranslation> scheduled(std::move(out));
       // (Its machine IR and registers are the lowering's working state, which
       // no caller reads: not held through another whole lowering. KeyHunt's
       // 80k-statement kernels: ~60 MiB each.)
-      scheduled.function = mir::Function();
-      scheduled.allocation = mir::Allocation();
-      const Diagnostics scheduledDiags = diags;
-      if (!lower(fused, writtenAnalyses()) || waves() <= scheduledWaves) {
-        out = std::move(scheduled);
-        diags = scheduledDiags;
-        lowered = true;
+      scheduled->function = mir::Function();
+      scheduled->allocation = mir::Allocation();
+      Diagnostics scheduledDiags = diags;
+      // Once the written order's registers are assigned, its waves are
+      // known but for the SGPRs a long branch may add: an order no better
+      // stops there (the rest of a lowering, layout to assembly, is not
+      // made for nothing), and a better one lets the scheduled result go
+      // (6.5 MB of KeyHunt's 80k-statement kernels, held through the rest
+      // of the lowering at its peak). Should the written order still end
+      // no better, the scheduled order is lowered again, to the same result.
+      auto worthFinishing = [&] {
+        if (waves() <= scheduledWaves)
+          return false;
+        scheduled.reset();
+        scheduledDiags = {};
+        return true;
+      };
+      if (!lower(fused, writtenAnalyses(), worthFinishing) || waves() <= scheduledWaves) {
+        if (scheduled) {
+          out = std::move(*scheduled);
+          diags = std::move(scheduledDiags);
+          lowered = true;
+        } else {
+          homesRanOut = homesRanOutBeforeLast;
+          lowered = lowerInOrder(std::move(lastOrder));
+        }
       }
     }
   }

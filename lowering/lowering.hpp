@@ -35,6 +35,7 @@
 #include "isel/regalloc.hpp"
 #include "isel/selector.hpp"
 
+#include <functional>
 #include <llvm/ADT/StringSet.h>
 
 #include <algorithm>
@@ -100,7 +101,11 @@ public:
   }
 
   // The pipeline: the steps below, in order (kernel_lowering.cpp).
-  bool run();
+  // `worthFinishing`, where given, is asked once registers are assigned
+  // (out's register counts set): false stops the lowering there, and run
+  // returns false (translateKernel: an order that cannot beat the one it
+  // already has).
+  bool run(const std::function<bool()> &worthFinishing = {});
 
   // Did the kernel run out of SGPRs while uniform values had homes of their own?
   bool outOfSgprsWithHomes() const { return outOfSgprsWithHomes_; }
