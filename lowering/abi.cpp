@@ -157,12 +157,12 @@ void Lowering::assemble() {
     const Stmt &s = k_.body[i];
     mir::TranslatedInstruction &ti = out_.statements[k_.sourceOf(i)];
     if (s.inserted) { // (its code is listed below with the row's; its cost counts there)
-      if (opts_.keepListing && fn_.body[i].rule)
-        ti.textToWrite().cycles += costs_.cost(*fn_.body[i].rule, t_).cycles;
+      if (opts_.keepListing && statementRules_[i])
+        ti.textToWrite().cycles += costs_.cost(*statementRules_[i], t_).cycles;
       continue;
     }
     ti.loc = s.loc;
-    ti.rule = fn_.body[i].rule;
+    ti.rule = statementRules_[i];
     if (opts_.keepListing) { // (the text and notes are the listings' and reports' only)
       mir::TranslatedInstruction::Text &text = ti.textToWrite();
       text.ptxText = s.text;

@@ -66,7 +66,8 @@ void Lowering::dumpAfter(const char *step) {
     o += out_.assembly;
     return;
   }
-  if (s == "layout" || s == "wait-insertion" || s == "hazard-recognition" || s == "alu-delays") {
+  if (s == "layout" || s == "wait-insertion" || s == "hazard-recognition" || s == "branch-relaxation" ||
+      s == "alu-delays") {
     // The one instruction list, with the statement each instruction belongs to.
     int last = mir::kPrologue - 1;
     for (const mir::CodeInst &ci : fn_.code) {

@@ -532,6 +532,7 @@ private:
   unsigned tmpA_ = 0;
   size_t current_ = 0;
   AroundCode before_, after_; // control flow around each statement (around_code.hpp)
+  std::vector<const rules::Rule *> statementRules_; // each statement's rule, kept when layout drops fn_.body
   // Spilling: each spilled vreg's slot (a byte offset in the private
   // segment, or the first 32-bit word of the SGPR lanes: word w is lane
   // w % wave size of VGPR spillLaneBase_ + w / wave size), the temporaries
