@@ -251,15 +251,21 @@ struct Binder {
   const ptx::Instruction &inst;
   mir::Function &fn;
   bool toScalarHomes;
+  const OperandVregs *known;
   // (In place: a Binder is made for every statement lowered.)
   llvm::SmallVector<unsigned, 4> temps;
   llvm::SmallVector<unsigned, 2> dstVregs;
 
-  unsigned regVreg(const std::string &name, unsigned width) {
+  // `made`: the operand's vreg where the caller made it (vregFor's, which
+  // a scalar rule's register is too unless it goes to its scalar home).
+  unsigned regVreg(const std::string &name, unsigned width, unsigned made = ~0u) {
     return rule.scalar && toScalarHomes ? homeFor(fn, name, width)
+           : made != ~0u                 ? made
            : rule.scalar                 ? vregFor(fn, name, width, true)
                                          : vregFor(fn, name, width);
   }
+  unsigned madeSrc(size_t i) const { return known && i < known->srcs.size() ? known->srcs[i] : ~0u; }
+  unsigned madeDst(size_t i) const { return known && i < known->dsts.size() ? known->dsts[i] : ~0u; }
 
   mir::MOperand imm(uint64_t v) {
     mir::MOperand o;
@@ -301,7 +307,7 @@ struct Binder {
         return imm(v);
       }
       o.kind = mir::MOperand::Kind::VReg;
-      o.vreg = regVreg(s.reg, w);
+      o.vreg = regVreg(s.reg, w, madeSrc(r.index));
       o.part = r.part;
       // A 64-bit register read as a narrower source (PTX's chopping,
       // ptx::typeRegisters): its low half.
@@ -433,7 +439,7 @@ void legalize(mir::MInst mi, const targets::TargetInfo &t, mir::Function &fn, st
 } // namespace
 
 bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t, mir::Function &fn,
-               bool toScalarHomes) {
+               bool toScalarHomes, const OperandVregs *known) {
   // Lowered in place, and undone if the rule's register pairs conflict with
   // those already required: new vregs, pairs and PTX register bindings are
   // only ever appended, so a checkpoint of their sizes is enough. (Copying
@@ -457,14 +463,14 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
     truncatePairs(fn, pairsBefore);
     return false;
   };
-  Binder b{rule, inst, trial, toScalarHomes, {}, {}};
+  Binder b{rule, inst, trial, toScalarHomes, known, {}, {}};
   for (unsigned i = 0; i < inst.dsts.size(); ++i) {
     const ptx::Operand &d = inst.dsts[i];
     const unsigned w = inst.form.dstWidth(i);
     if (d.kind == ptx::Operand::Kind::Sink)
       b.dstVregs.push_back(newVreg(trial, classOf(w, rule.scalar)));
     else
-      b.dstVregs.push_back(b.regVreg(d.reg, w));
+      b.dstVregs.push_back(b.regVreg(d.reg, w, b.madeDst(i)));
   }
   for (rules::TempKind k : rule.temps)
     b.temps.push_back(newVreg(trial, k == rules::TempKind::V64    ? mir::RegClass::V64
@@ -504,9 +510,12 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
       if (!s.isReg() || inst.form.srcWidth(static_cast<unsigned>(i)) != inst.form.dstWidth(0))
         continue;
       // (Looked up, not made: a source the template does not read gets no vreg here.)
-      auto it = trial.ptxRegs.find(s.reg);
-      if (it != trial.ptxRegs.end() && it->second != d && trial.vregs[it->second].cls == trial.vregs[d].cls)
-        lowered.aliasSrcs.push_back(it->second);
+      unsigned v = b.madeSrc(i);
+      if (v == ~0u)
+        if (auto it = trial.ptxRegs.find(s.reg); it != trial.ptxRegs.end())
+          v = it->second;
+      if (v != ~0u && v != d && trial.vregs[v].cls == trial.vregs[d].cls)
+        lowered.aliasSrcs.push_back(v);
     }
     if (!lowered.aliasSrcs.empty())
       lowered.aliasDst = d;
@@ -516,10 +525,10 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
 }
 
 bool selectAndLower(const ptx::Instruction &inst, const targets::TargetInfo &t, const RuleCostFn &cost,
-                    mir::Function &fn, Diagnostics &diags) {
+                    mir::Function &fn, Diagnostics &diags, const OperandVregs *known) {
   std::vector<const Rule *> cands = candidates(inst, t, cost);
   for (const Rule *r : cands)
-    if (lowerWith(*r, inst, t, fn))
+    if (lowerWith(*r, inst, t, fn, false, known))
       return true;
   error(diags, inst.loc,
         cands.empty() ? "no rule translates '" + inst.form.name() + "' with these operands on " + t.name

@@ -6,6 +6,8 @@
 #include "ptx/diagnostic.hpp"
 #include "isel/machine_ir.hpp"
 
+#include <llvm/ADT/ArrayRef.h>
+
 #include <functional>
 #include <optional>
 
@@ -37,8 +39,16 @@ std::optional<double> lowestCost(const ptx::Instruction &inst, const targets::Ta
 
 // Lower `inst` with the best feasible rule into `fn`. On failure, appends an
 // error naming the form and returns false.
+// The vregs of an instruction's operands where its caller has made them
+// already (what vregFor gives each register operand; ~0u for one that is
+// no register): the lowering then looks none of them up by name (a kernel's
+// lowering made two hash lookups per operand per try otherwise).
+struct OperandVregs {
+  llvm::ArrayRef<unsigned> dsts, srcs;
+};
+
 bool selectAndLower(const ptx::Instruction &inst, const targets::TargetInfo &t, const RuleCostFn &cost,
-                    mir::Function &fn, Diagnostics &diags);
+                    mir::Function &fn, Diagnostics &diags, const OperandVregs *known = nullptr);
 
 // Lower with a given rule (no cost involved); false if its register pairs
 // cannot be satisfied given the pairs already in `fn`.
@@ -46,7 +56,7 @@ bool selectAndLower(const ptx::Instruction &inst, const targets::TargetInfo &t, 
 // (homeFor), so that a kernel keeps a register's SGPR value apart from its
 // VGPR.
 bool lowerWith(const rules::Rule &rule, const ptx::Instruction &inst, const targets::TargetInfo &t,
-               mir::Function &fn, bool toScalarHomes = false);
+               mir::Function &fn, bool toScalarHomes = false, const OperandVregs *known = nullptr);
 
 // The vreg for a PTX register (created on first use with the class its
 // width implies: VGPRs, or SGPRs with `scalar`), or for one of the kernel

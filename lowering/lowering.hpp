@@ -144,6 +144,8 @@ private:
   // (Kept per register id too: a statement's registers are looked up by
   // name once, in the numbering, not in the declarations and the vregs.)
   unsigned reg(const std::string &name, unsigned width);
+  // reg() for a register whose id in registerIds() is known.
+  unsigned numberedReg(unsigned id, const std::string &name, unsigned width);
   unsigned vregOfDeclared(const std::string &name, unsigned width);
 
   unsigned newTemp(mir::RegClass cls);

@@ -4,6 +4,8 @@
 #include "lowering/cache_maintenance.hpp"
 #include "lowering/lowering.hpp"
 
+#include <cassert>
+
 namespace p2a::klower {
 
 namespace {
@@ -46,11 +48,16 @@ unsigned Lowering::reg(const std::string &name, unsigned width) {
   const std::optional<unsigned> id = registerIds().find(name);
   if (!id)
     return vregOfDeclared(name, width);
+  return numberedReg(*id, name, width);
+}
+
+unsigned Lowering::numberedReg(unsigned id, const std::string &name, unsigned width) {
+  assert(registerIds().name(id) == name);
   if (vregById_.empty())
     vregById_.assign(registerIds().size(), ~0u);
-  unsigned &v = vregById_[*id];
+  unsigned &v = vregById_[id];
   if (v == ~0u) // (the declared width from the arrangement's analyses, not looked up by name)
-    v = select::vregFor(fn_, name, vregWidth(analyses_.widths[*id], width));
+    v = select::vregFor(fn_, name, vregWidth(analyses_.widths[id], width));
   return v;
 }
 
@@ -76,19 +83,28 @@ void Lowering::lower(const Stmt &s) {
   switch (s.kind) {
   case Stmt::Kind::Compute: {
     const ptx::Instruction &inst = s.inst;
+    // Each register operand's vreg, by its id in the statement's lists of
+    // the numbering (in the order forEachWrittenRegister and
+    // forEachReadRegister give them: the guard first, then the sources):
+    // no name is looked up, here or by the rule's lowering below.
+    const llvm::ArrayRef<unsigned> written = registerIds().writes(current_), read = registerIds().reads(current_);
+    size_t nextWritten = 0, nextRead = s.guard.empty() ? 0 : 1;
+    llvm::SmallVector<unsigned, 2> dstVregs(inst.dsts.size(), ~0u);
+    llvm::SmallVector<unsigned, 4> srcVregs(inst.srcs.size(), ~0u);
     for (size_t i = 0; i < inst.dsts.size(); ++i)
       if (inst.dsts[i].isReg())
-        reg(inst.dsts[i].reg, inst.form.dstWidth(static_cast<unsigned>(i)));
+        dstVregs[i] = numberedReg(written[nextWritten++], inst.dsts[i].reg, inst.form.dstWidth(static_cast<unsigned>(i)));
     for (size_t i = 0; i < inst.srcs.size(); ++i)
       if (inst.srcs[i].isReg())
-        reg(inst.srcs[i].reg, inst.form.srcWidth(static_cast<unsigned>(i)));
+        srcVregs[i] = numberedReg(read[nextRead++], inst.srcs[i].reg, inst.form.srcWidth(static_cast<unsigned>(i)));
+    const select::OperandVregs made{dstVregs, srcVregs};
     if (uniform_.scalarStatements.count(current_))
       return lowerScalar(s);
     if (splitsUniformProduct(s))
       return lowerSplitProduct(s);
     if (!(opts_.forcedRule && select::ruleMatches(*opts_.forcedRule, inst, t_) &&
           select::lowerWith(*opts_.forcedRule, inst, t_, fn_)) &&
-        !select::selectAndLower(inst, t_, cost::ruleCostFn(costs_), fn_, diags_)) {
+        !select::selectAndLower(inst, t_, cost::ruleCostFn(costs_), fn_, diags_, &made)) {
       begin();
       return;
     }
