@@ -207,8 +207,14 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
       // of the lowering at its peak). Should the written order still end
       // no better, the scheduled order is lowered again, to the same result.
       auto worthFinishing = [&] {
-        if (waves() <= scheduledWaves)
-          return false;
+        if (waves() <= scheduledWaves) {
+          // (Where a long branch would find no SGPR pair above the
+          // kernel's, the whole try asks for another with two SGPRs fewer,
+          // whose registers may come out otherwise: that one is made, as
+          // before. Otherwise the try ends here.)
+          const bool pairLeft = ((out.numSgprs + 1) & ~1u) + 2 <= targets::kMaxSgprs;
+          return !pairLeft;
+        }
         scheduled.reset();
         scheduledDiags = {};
         return true;

@@ -49,17 +49,49 @@ const RegisterType &RegisterTypes::at(std::string_view name) const {
 }
 
 void RegisterTypes::set(std::string_view name, RegisterType type) {
-  auto [it, added] = singles_.try_emplace(std::string(name));
-  it->second = {type, ++made_};
-  size_ += added;
+  const bool known = find(name) != nullptr;
+  singles_[std::string(name)] = {type, ++made_};
+  size_ += !known;
 }
+
+namespace {
+
+// Whether `name` is `prefix` followed by an index in [from, to), written as
+// a range declares it (no leading zeros).
+bool inRange(std::string_view name, std::string_view prefix, uint32_t from, uint32_t to) {
+  if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix)
+    return false;
+  const std::string_view digits = name.substr(prefix.size());
+  if (digits.size() > 7 || (digits.size() > 1 && digits[0] == '0'))
+    return false;
+  uint32_t index = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9')
+      return false;
+    index = index * 10 + static_cast<uint32_t>(c - '0');
+  }
+  return index >= from && index < to;
+}
+
+} // namespace
 
 void RegisterTypes::setRange(std::string_view prefix, uint32_t count, RegisterType type) {
   if (count == 0)
     return;
-  ranges_[std::string(prefix)].push_back({count, type, ++made_});
+  // (size() counts distinct names, as a map's did: the ranges of a prefix
+  // cover [0, the largest count), and names set one by one within what is
+  // newly covered were counted already.)
+  llvm::SmallVector<Range, 1> &ranges = ranges_[std::string(prefix)];
+  uint32_t covered = 0;
+  for (const Range &r : ranges)
+    covered = std::max(covered, r.count);
+  if (count > covered) {
+    size_ += count - covered;
+    for (const auto &[name, single] : singles_)
+      size_ -= inRange(name, prefix, covered, count);
+  }
+  ranges.push_back({count, type, ++made_});
   prefixLengths_ |= uint64_t(1) << std::min<size_t>(prefix.size(), 63);
-  size_ += count;
 }
 
 void RegisterTypes::forEach(const std::function<void(const std::string &, const RegisterType &)> &visit) const {

@@ -36,9 +36,9 @@ public:
   void set(std::string_view name, RegisterType type);
   // `prefix`0 .. `prefix`(count-1), as `.reg .type prefix<count>` declares them.
   void setRange(std::string_view prefix, uint32_t count, RegisterType type);
-  // Registers given a type: each of a range's counts (names declared
-  // twice count twice: this bounds what declarations cost, see
-  // kMaxDeclaredRegisters).
+  // Registers given a type, each name once (kMaxDeclaredRegisters bounds
+  // it), but for ranges of different prefixes that name the same register
+  // (`%x<20>` and `%x1<5>` both declare %x10), which count for each.
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   // Every register with its type, in no particular order (a name declared

@@ -766,12 +766,25 @@ TEST_CASE("register types: a declared range is matched by its names' digits") {
   types.setRange("%r", 5, s64);
   CHECK(types.at("%r3").width == 64);
   CHECK(types.at("%r7").width == 32);
+  CHECK(types.size() == 13); // (names, each once: %r3 and %r0..%r4 were declared again)
+  types.setRange("%r", 12, b32); // (%r10, %r11 are new)
+  types.set("%r11", pred);       // (not new)
+  types.set("%q", pred);         // (new)
+  CHECK(types.size() == 16);
+  types.setRange("%q", 3, b32);  // (%q0..%q2: %q is no index of %q's)
+  CHECK(types.size() == 19);
+  types.set("%q1", pred);
+  types.setRange("%p", 2, pred);
+  types.set("%p5", pred);
+  types.setRange("%p", 8, pred); // (%p2..%p7 are new but %p5, counted already)
+  CHECK(types.size() == 19 + 2 + 1 + 5);
   // Each name is visited once, with the type that stands.
   std::map<std::string, unsigned> widths;
   types.forEach([&](const std::string &name, const ir::RegisterType &t) { CHECK(widths.emplace(name, t.width).second); });
-  CHECK(widths.size() == 13);
-  CHECK(widths["%r3"] == 64);
+  CHECK(widths.size() == types.size());
+  CHECK(widths["%r3"] == 32); // (%r<12> came last)
   CHECK(widths["%r9"] == 32);
+  CHECK(widths["%r11"] == 1);
   CHECK(widths["%x10"] == 64);
 }
 
