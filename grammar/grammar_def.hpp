@@ -587,7 +587,7 @@ auto const operand_list_def =
 // ---------------------------------------------------------------------------
 // statements (PTX ISA 9.x §4.3 Statements)
 
-auto const guard_def = lit('@') >> x3::matches[lit('!')] > predicate_name;
+auto const guard_def = (lit('@') >> x3::matches[lit('!')]) > predicate_name;
 
 // `shf.l.wrap.b32`, `ld.global.nc.L1::no_allocate.v4.u32`: an identifier and
 // any number of `.modifier` words, with no whitespace in between.

@@ -82,6 +82,7 @@ Values run(const translate::Translation &tr, const targets::TargetInfo &t, const
     case MOperand::Kind::Pair:
       return BV::constant(64, (uint64_t(st.readV(a.phys[o.vregHi])) << 32) | st.readV(a.phys[o.vreg]));
     case MOperand::Kind::VReg: break;
+    default: throw std::logic_error("mir_eval: read of a non-register"); // (no rule's code has one)
     }
     const mir::VReg &vr = fn.vregs[o.vreg];
     const unsigned p = physKey(o.vreg);
