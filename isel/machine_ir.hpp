@@ -6,6 +6,7 @@
 #include "semantics/amd_ops.hpp"
 #include "targets/wait_states.hpp"
 #include "ptx/ptx_ir.hpp"
+#include "ptx/sparse.hpp"
 #include "rules/rule.hpp"
 
 #include <llvm/ADT/DenseMap.h>
@@ -259,28 +260,11 @@ struct TranslatedInstruction {
     std::string note;             // why a statement has no code of its own ("folded into line 12")
     double cycles = 0;            // from LLVM's scheduling model, per rule
   };
-  const Text &text() const {
-    static const Text none;
-    return text_ ? *text_ : none;
-  }
-  Text &textToWrite() {
-    if (!text_)
-      text_ = std::make_unique<Text>();
-    return *text_;
-  }
-
-  TranslatedInstruction() = default;
-  TranslatedInstruction(TranslatedInstruction &&) = default;
-  TranslatedInstruction &operator=(TranslatedInstruction &&) = default;
-  TranslatedInstruction(const TranslatedInstruction &o)
-      : loc(o.loc), rule(o.rule), amdLines(o.amdLines),
-        text_(o.text_ ? std::make_unique<Text>(*o.text_) : nullptr) {}
-  TranslatedInstruction &operator=(const TranslatedInstruction &o) {
-    return *this = TranslatedInstruction(o);
-  }
+  const Text &text() const { return text_.get(); }
+  Text &textToWrite() { return text_.toWrite(); }
 
 private:
-  std::unique_ptr<Text> text_;
+  ptx::Sparse<Text> text_;
 };
 
 // Physical assignment.

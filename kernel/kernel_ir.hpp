@@ -11,6 +11,7 @@
 #include "ptx/diagnostic.hpp"
 #include "ptx/ptx_decoder.hpp"
 #include "ptx/ptx_ir.hpp"
+#include "ptx/sparse.hpp"
 
 #include <llvm/ADT/StringMap.h>
 
@@ -180,40 +181,11 @@ struct Stmt {
     std::string predDst;               // WarpShuffle: the `|p` destination (empty when absent)
     std::vector<std::string> elements; // ArrayLoad/ArrayStore: the array's dwords, as 32-bit registers
   };
-  const Extra &extra() const {
-    static const Extra none;
-    return extra_ ? *extra_ : none;
-  }
-  Extra &extraToWrite() {
-    if (!extra_)
-      extra_ = std::make_unique<Extra>();
-    return *extra_;
-  }
+  const Extra &extra() const { return extra_.get(); }
+  Extra &extraToWrite() { return extra_.toWrite(); }
 
 private:
-  // (Copied with the statement: rewrites copy statements whole.)
-  class CopiedExtra {
-  public:
-    CopiedExtra() = default;
-    CopiedExtra(CopiedExtra &&) = default;
-    CopiedExtra &operator=(CopiedExtra &&) = default;
-    CopiedExtra(const CopiedExtra &o) : p_(o.p_ ? std::make_unique<Extra>(*o.p_) : nullptr) {}
-    CopiedExtra &operator=(const CopiedExtra &o) {
-      if (this != &o)
-        p_ = o.p_ ? std::make_unique<Extra>(*o.p_) : nullptr;
-      return *this;
-    }
-    explicit operator bool() const { return p_ != nullptr; }
-    Extra &operator*() const { return *p_; }
-    CopiedExtra &operator=(std::unique_ptr<Extra> p) {
-      p_ = std::move(p);
-      return *this;
-    }
-
-  private:
-    std::unique_ptr<Extra> p_;
-  };
-  CopiedExtra extra_;
+  ptx::Sparse<Extra> extra_; // (copied with the statement: rewrites copy statements whole)
 };
 
 // A kernel's variables by name, for a loop that looks many up (a table of

@@ -6,7 +6,8 @@
 // statement, 7.7 MB of such a kernel, held through its whole lowering.
 #pragma once
 
-#include <memory>
+#include "ptx/sparse.hpp"
+
 #include <string>
 #include <string_view>
 #include <utility>
@@ -18,31 +19,22 @@ public:
   SparseString() = default;
   SparseString(std::string s) { *this = std::move(s); }
   SparseString(const char *s) : SparseString(std::string(s)) {}
-  SparseString(const SparseString &o) : s_(o.s_ ? std::make_unique<std::string>(*o.s_) : nullptr) {}
-  SparseString(SparseString &&) noexcept = default;
-  SparseString &operator=(const SparseString &o) { return *this = SparseString(o); }
-  SparseString &operator=(SparseString &&) noexcept = default;
   SparseString &operator=(std::string s) {
     if (s.empty())
       s_.reset();
-    else if (s_)
-      *s_ = std::move(s);
     else
-      s_ = std::make_unique<std::string>(std::move(s));
+      s_.toWrite() = std::move(s);
     return *this;
   }
   SparseString &operator=(const char *s) { return *this = std::string(s); }
 
-  const std::string &str() const {
-    static const std::string none;
-    return s_ ? *s_ : none;
-  }
+  const std::string &str() const { return s_.get(); }
   operator const std::string &() const { return str(); }
   operator std::string_view() const { return str(); }
-  bool empty() const { return !s_; }
-  size_t size() const { return s_ ? s_->size() : 0; }
+  bool empty() const { return !s_.written(); }
+  size_t size() const { return str().size(); }
   const char *c_str() const { return str().c_str(); }
-  char operator[](size_t i) const { return (*s_)[i]; }
+  char operator[](size_t i) const { return str()[i]; }
   void swap(SparseString &o) noexcept { s_.swap(o.s_); }
 
   friend bool operator==(const SparseString &a, const SparseString &b) { return a.str() == b.str(); }
@@ -53,7 +45,7 @@ public:
   friend std::string operator+(const char *a, const SparseString &b) { return a + b.str(); }
 
 private:
-  std::unique_ptr<std::string> s_; // (never holds an empty string)
+  Sparse<std::string> s_; // (never holds an empty string)
 };
 
 } // namespace p2a::ptx
