@@ -213,6 +213,9 @@ private:
   // interval: the allocator gives it a register of its own from its first
   // use on, which nothing before that use held either.
   unsigned zeroVgpr();
+  // Its setting, the first instruction of the kernel's statements (ahead of
+  // statement 0's own control flow).
+  void setZeroVgprFirst(unsigned z);
 
   // Stores take their data from VGPRs: a constant is moved into a temporary.
   MOperand materialise(mir::LoweredInst &li, uint64_t imm, bool wide);

@@ -409,8 +409,8 @@ unsigned Lowering::spillAddressZero() {
   // first statement if the statements used it, else it is set here.
   const bool fresh = !zeroVgpr_;
   const unsigned z = zeroVgpr();
-  if (fresh && !k_.body.empty())
-    before_.toWrite(0).insert(before_.toWrite(0).begin(), MInst{amd::Op::V_MOV_B32, vregOperand(z), {mir::immOperand(0)}});
+  if (fresh)
+    setZeroVgprFirst(z);
   return z;
 }
 

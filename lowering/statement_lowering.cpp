@@ -38,8 +38,8 @@ void Lowering::lowerStatements() {
     lower(k_.body[i]);
     controlFlow(i);
   }
-  if (zeroVgpr_ && !k_.body.empty())
-    before_.toWrite(0).insert(before_.toWrite(0).begin(), MInst{amd::Op::V_MOV_B32, vregOperand(*zeroVgpr_), {mir::immOperand(0)}});
+  if (zeroVgpr_)
+    setZeroVgprFirst(*zeroVgpr_);
 }
 
 unsigned Lowering::reg(const std::string &name, unsigned width) {
@@ -452,6 +452,13 @@ unsigned Lowering::zeroVgpr() {
   if (!zeroVgpr_)
     zeroVgpr_ = select::vregFor(fn_, "%__zero", 32, false, mir::VRegRole::Lowering);
   return *zeroVgpr_;
+}
+
+void Lowering::setZeroVgprFirst(unsigned z) {
+  if (k_.body.empty())
+    return;
+  std::vector<MInst> &entry = before_.toWrite(0);
+  entry.insert(entry.begin(), MInst{amd::Op::V_MOV_B32, vregOperand(z), {mir::immOperand(0)}});
 }
 
 MOperand Lowering::materialise(mir::LoweredInst &li, uint64_t imm, bool wide) {
