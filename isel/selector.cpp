@@ -180,7 +180,7 @@ void matchKey(const ptx::Instruction &inst, const targets::TargetInfo &t, bool s
       while (i < names.size() && *names[i] != o.reg)
         ++i;
       if (i == names.size())
-        names.push_back(&o.reg);
+        names.push_back(&o.reg.str());
       put(i, 2);
     }
   };
@@ -512,7 +512,7 @@ bool lowerWith(const Rule &rule, const ptx::Instruction &inst, const targets::Ta
       // (Looked up, not made: a source the template does not read gets no vreg here.)
       unsigned v = b.madeSrc(i);
       if (v == ~0u)
-        if (auto it = trial.ptxRegs.find(s.reg); it != trial.ptxRegs.end())
+        if (auto it = trial.ptxRegs.find(s.reg.str()); it != trial.ptxRegs.end())
           v = it->second;
       if (v != ~0u && v != d && trial.vregs[v].cls == trial.vregs[d].cls)
         lowered.aliasSrcs.push_back(v);

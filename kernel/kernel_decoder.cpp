@@ -68,6 +68,7 @@ std::optional<Kernel> Decoder::run() {
   reportUnreadableVariables();
   if (errorsSince(diags_, before) && !partial_)
     return std::nullopt;
+  nameRegisterOperands(k_);
   return std::move(k_);
 }
 

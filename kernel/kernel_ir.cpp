@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <type_traits>
 
 namespace p2a::kernel {
 
@@ -76,6 +77,33 @@ SegmentLayout layoutSegment(const Kernel &k, Space space) {
         l.offset[v.name] = l.bytes;
   }
   return l;
+}
+
+void nameRegisterOperands(Kernel &k) {
+  RegisterNames &names = k.registerNamesToWrite();
+  // (Sized by the registers declared, but at most about one a statement: a
+  // kernel may declare far more than it uses.)
+  names.reserve(std::min(k.registers.size(), k.body.size()) + 16);
+  auto operands = [&](std::vector<ptx::Operand> &ops) {
+    for (ptx::Operand &o : ops)
+      if (o.isReg() && !o.reg.empty())
+        names.intern(o.reg);
+  };
+  auto otherName = [&](const auto &r) {
+    if constexpr (!std::is_same_v<std::decay_t<decltype(r)>, ptx::RegisterName>)
+      names.intern(llvm::StringRef(static_cast<const std::string &>(r)));
+  };
+  for (Stmt &s : k.body) {
+    operands(s.inst.srcs);
+    operands(s.inst.dsts);
+    if (!s.extra().values.empty() || !s.extra().srcs.empty()) {
+      Stmt::Extra &e = s.extraToWrite();
+      operands(e.values);
+      operands(e.srcs);
+    }
+    forEachReadRegister(s, otherName);
+    forEachWrittenRegister(s, otherName);
+  }
 }
 
 void foldAway(Stmt &s, std::string note) {

@@ -12,6 +12,7 @@
 #include "ptx/ptx_decoder.hpp"
 #include "ptx/ptx_ir.hpp"
 #include "ptx/sparse.hpp"
+#include "kernel/register_names.hpp"
 
 #include <llvm/ADT/StringMap.h>
 
@@ -230,6 +231,11 @@ struct Kernel {
   // per statement its index in the decoded body; empty when none did.
   std::vector<unsigned> sourceIndex;
   size_t sourceOf(size_t i) const { return sourceIndex.empty() ? i : sourceIndex[i]; }
+  // The ids of its register operands (register_names.hpp): given by the
+  // decoder (nameRegisterOperands). Out of place, so that a numbering made
+  // from it stays valid where the kernel is moved.
+  const RegisterNames &registerNames() const { return registerNames_.get(); }
+  RegisterNames &registerNamesToWrite() { return registerNames_.toWrite(); }
 
   const Param *param(const std::string &n) const;
   // The first variable of that name, or null: a scan (see VariableIndex).
@@ -239,7 +245,15 @@ struct Kernel {
     const ptx::RegisterType *t = registers.find(r);
     return t ? t->width : 0;
   }
+
+private:
+  ptx::Sparse<RegisterNames> registerNames_;
 };
+
+// Gives each register operand of k's statements its id in k's register
+// table, and enters the names statements hold outside operands (guards,
+// bases, destinations) in the table too.
+void nameRegisterOperands(Kernel &k);
 
 // Decode one `.entry`. Returns nullopt with located errors (unsupported
 // instructions are reported with their opcode for the file summary).

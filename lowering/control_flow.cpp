@@ -269,7 +269,7 @@ bool Lowering::sccFromCompare(size_t i) const {
     return false;
   const Stmt &cmp = k_.body[i - 1];
   return cmp.kind == Stmt::Kind::Compute && cmp.inst.form.opcode == ptx::Opcode::Setp &&
-         cmp.inst.dsts[0].reg == k_.body[i].guard;
+         cmp.inst.dsts[0].reg == k_.body[i].guard.str();
 }
 
 void Lowering::lanesNotTaking(std::vector<MInst> &out, const Stmt &st) {

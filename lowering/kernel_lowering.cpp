@@ -94,7 +94,13 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
     k = kernel::fuseRotates(std::move(k), t, cost);
     k = kernel::fuseLogicTrees(std::move(k), t, cost);
     k = kernel::fuseAdds(std::move(k), t, cost);
-    return kernel::splitLogicForLatency(std::move(k), t, cost);
+    k = kernel::splitLogicForLatency(std::move(k), t, cost);
+    // (The rewrites' new operands get their ids, kernel/register_names.hpp,
+    // before the orders' analyses and lowerings number the registers: the
+    // rewrites keep the ids of the operands they copy, and numbering a name
+    // without one is a lookup, each time.)
+    kernel::nameRegisterOperands(k);
+    return k;
   };
   kernel::Kernel fused = options.forcedRule ? std::move(source) : rewritten();
   const size_t diagsBefore = diags.size();

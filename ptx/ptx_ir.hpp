@@ -4,6 +4,7 @@
 // these from the syntactic AST and rejects wrong forms with located errors.
 #pragma once
 
+#include "ptx/register_name.hpp"
 #include "ptx/sparse_string.hpp"
 #include "grammar/ast.hpp"
 
@@ -177,13 +178,16 @@ inline bool immediateFits(uint64_t bits, unsigned width) {
 
 struct Operand {
   enum class Kind : unsigned char { Register, Immediate, Sink };
+  // Register name for Kind::Register. (First, and without a unique address:
+  // `kind` takes the padding after its id, and an operand stays 56 bytes.)
+  [[no_unique_address]] RegisterName reg;
   Kind kind = Kind::Register;
-  std::string reg;   // register name for Kind::Register
   uint64_t imm = 0;  // immediate bits (already truncated to the operand width)
   ::ptx::ast::SourceLoc loc;
   bool isReg() const { return kind == Kind::Register; }
   bool isImm() const { return kind == Kind::Immediate; }
 };
+static_assert(sizeof(Operand) <= 56, "a large kernel holds hundreds of thousands of operands");
 
 struct Instruction {
   Form form;

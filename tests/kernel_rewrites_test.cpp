@@ -3,6 +3,7 @@
 // first edit, must not depend on the strings the edits replace.
 #include "grammar/parser.hpp"
 #include "kernel/analysis/dataflow.hpp"
+#include "kernel/analysis/register_numbering.hpp"
 #include "kernel/kernel_ir.hpp"
 
 #include <doctest/doctest.h>
@@ -49,6 +50,73 @@ TEST_CASE("a Dataflow made before a rewrite's edits answers the same after them"
     s.text = std::string();
   }
   CHECK(answers() == before);
+}
+
+// Register operands carry the ids their kernel's table gave them
+// (kernel/register_names.hpp): numbering by them must give what numbering
+// by name gives, whatever a rewrite did to the operands since.
+TEST_CASE("registers numbered by their operands' ids as by their names") {
+  const std::string src = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<8>;\n"
+                          ".reg .b64 %rd<3>;\nld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+                          "setp.lt.u32 %p1, %r1, 5;\n@%p1 add.u32 %r2, %r1, 7;\nxor.b32 %r3, %r2, %r1;\n"
+                          "add.u32 %r3, %r3, %r2;\nst.global.u32 [%rd1], %r3;\nret;\n}\n";
+  ::ptx::ParseResult pr = ::ptx::parseModule(src);
+  REQUIRE(pr.ok());
+  Diagnostics d;
+  std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, pr.module.functions.at(0), d);
+  REQUIRE(k);
+  auto numbering = [](const kernel::Kernel &kernel) {
+    const kernel::RegisterNumbering ids(kernel);
+    std::vector<std::string> seen; // per statement: the names read, then written
+    for (size_t i = 0; i < kernel.body.size(); ++i) {
+      std::string line;
+      for (unsigned r : ids.reads(i))
+        line += ids.name(r).str() + "=" + std::to_string(r) + " ";
+      line += "<- ";
+      for (unsigned w : ids.writes(i))
+        line += ids.name(w).str() + "=" + std::to_string(w) + " ";
+      seen.push_back(line);
+    }
+    for (const char *r : {"%r1", "%r3", "%p1", "%rd1", "%nothing"}) {
+      const std::optional<unsigned> id = ids.find(r);
+      seen.push_back(std::string(r) + (id ? "=" + std::to_string(*id) : " absent"));
+    }
+    return seen;
+  };
+  // Every register operand has its id from the decoder.
+  for (const kernel::Stmt &s : k->body)
+    for (const p2a::ptx::Operand &o : s.inst.srcs)
+      if (o.isReg())
+        CHECK(o.reg.id() != p2a::ptx::RegisterName::kNoId);
+  const std::vector<std::string> byIds = numbering(*k);
+  CHECK(byIds[3].find("%p1=") != std::string::npos); // (the guard, a name outside the operands)
+  // The same kernel, every operand's id dropped (each name assigned to itself).
+  kernel::Kernel byName = *k;
+  for (kernel::Stmt &s : byName.body)
+    for (std::vector<p2a::ptx::Operand> *ops :
+         {&s.inst.srcs, &s.inst.dsts, &s.extraToWrite().values, &s.extraToWrite().srcs})
+      for (p2a::ptx::Operand &o : *ops) {
+        o.reg = std::string(o.reg.str());
+        CHECK(o.reg.id() == p2a::ptx::RegisterName::kNoId);
+      }
+  CHECK(numbering(byName) == byIds);
+  // A rewrite's renaming: the operand numbers as its new name, not its old id.
+  kernel::Kernel renamed = *k;
+  for (kernel::Stmt &s : renamed.body)
+    for (p2a::ptx::Operand &o : s.inst.srcs)
+      if (o.isReg() && o.reg == "%r2")
+        o.reg = "%r1";
+  const kernel::RegisterNumbering ids(renamed);
+  for (size_t i = 0; i < renamed.body.size(); ++i)
+    for (unsigned r : ids.reads(i))
+      CHECK(ids.name(r) != "%r2");
+  // Names entered after the numbering was made are not in it.
+  kernel::Kernel grown = *k;
+  const kernel::RegisterNumbering before(grown);
+  grown.registerNamesToWrite().intern("%fresh");
+  CHECK(!before.find("%fresh"));
+  CHECK(before.find("%r1"));
 }
 
 } // TEST_SUITE

@@ -44,22 +44,22 @@ public:
   }
 
   // How often `reg` is written and read (0: never, or no such register).
-  unsigned writes(const std::string &reg) const { return count(writes_, reg); }
-  unsigned reads(const std::string &reg) const { return count(reads_, reg); }
+  unsigned writes(RegisterRef reg) const { return count(writes_, reg); }
+  unsigned reads(RegisterRef reg) const { return count(reads_, reg); }
   // The last statement writing `reg` (the only one where writes(reg) is 1);
   // `reg` must be written.
-  size_t def(const std::string &reg) const { return def_[*ids_.find(reg)]; }
+  size_t def(RegisterRef reg) const { return def_[*ids_.find(reg)]; }
 
   // The registers' dense ids, for a rewrite's own per-register tables: how
   // many there are, a name's (none for a register the body does not name),
   // and the ids statement i writes.
   size_t registerCount() const { return ids_.size(); }
-  std::optional<unsigned> id(const std::string &reg) const { return ids_.find(reg); }
+  std::optional<unsigned> id(RegisterRef reg) const { return ids_.find(reg); }
   llvm::ArrayRef<unsigned> writtenIds(size_t i) const { return ids_.writes(i); }
 
   // The statement that alone writes `reg`, read only once, in `user`'s
   // block before it -- an intermediate result a fusion may absorb.
-  std::optional<size_t> singleUseDef(const std::string &reg, size_t user) const {
+  std::optional<size_t> singleUseDef(RegisterRef reg, size_t user) const {
     const std::optional<unsigned> r = ids_.find(reg);
     if (!r || writes_[*r] != 1 || reads_[*r] != 1)
       return std::nullopt;
@@ -74,7 +74,7 @@ private:
   std::vector<unsigned> writes_, reads_;
   std::vector<size_t> def_;
 
-  unsigned count(const std::vector<unsigned> &counts, const std::string &reg) const {
+  unsigned count(const std::vector<unsigned> &counts, RegisterRef reg) const {
     const std::optional<unsigned> r = ids_.find(reg);
     return r ? counts[*r] : 0;
   }

@@ -1,34 +1,50 @@
 #include "kernel/analysis/register_numbering.hpp"
 
 #include <algorithm>
+#include <cassert>
+#include <type_traits>
 
 namespace p2a::kernel {
 
-RegisterNumbering::RegisterNumbering(const Kernel &k) {
+RegisterNumbering::RegisterNumbering(const Kernel &k) : table_(&k.registerNames()) {
   const size_t n = k.body.size();
   readStart_.reserve(n + 1);
   writeStart_.reserve(n + 1);
-  // (Sized up front, by the registers declared but at most about one a
-  // statement: growing the map rehashes every name again, and each larger
-  // table is a calloc that jemalloc zeroes by returning its pages, a TLB
-  // shootdown with threads running; a kernel may declare far more than it
-  // uses.)
-  const unsigned expected = static_cast<unsigned>(std::min(k.registers.size(), n) + 16);
-  ids_ = llvm::StringMap<unsigned, NameArena>(expected);
-  names_.reserve(expected);
+  numberOf_.assign(table_->size(), kNone);
+  names_.reserve(std::min(table_->size(), n) + 16);
   readIds_.reserve(2 * n);
   writeIds_.reserve(n);
-  auto id = [&](const std::string &r) {
-    const auto [it, added] = ids_.try_emplace(r, static_cast<unsigned>(names_.size()));
+  auto ofTableId = [&](uint32_t t) {
+    unsigned &number = numberOf_[t];
+    if (number == kNone) {
+      number = static_cast<unsigned>(names_.size());
+      names_.push_back(table_->name(t));
+    }
+    return number;
+  };
+  auto ofName = [&](llvm::StringRef r) {
+    if (std::optional<uint32_t> t = table_->find(r))
+      return ofTableId(*t);
+    const auto [it, added] = others_.try_emplace(r, static_cast<unsigned>(names_.size()));
     if (added)
       names_.push_back(it->first());
     return it->second;
   };
+  auto number = [&](const auto &r) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(r)>, ptx::RegisterName>) {
+      const uint32_t t = r.id();
+      if (t != ptx::RegisterName::kNoId) {
+        assert(t < table_->size() && table_->name(t) == llvm::StringRef(r.str()) && "an id of another kernel");
+        return ofTableId(t);
+      }
+    }
+    return ofName(llvm::StringRef(static_cast<const std::string &>(r)));
+  };
   for (size_t i = 0; i < n; ++i) {
     readStart_.push_back(static_cast<unsigned>(readIds_.size()));
     writeStart_.push_back(static_cast<unsigned>(writeIds_.size()));
-    forEachReadRegister(k.body[i], [&](const std::string &r) { readIds_.push_back(id(r)); });
-    forEachWrittenRegister(k.body[i], [&](const std::string &r) { writeIds_.push_back(id(r)); });
+    forEachReadRegister(k.body[i], [&](const auto &r) { readIds_.push_back(number(r)); });
+    forEachWrittenRegister(k.body[i], [&](const auto &r) { writeIds_.push_back(number(r)); });
   }
   readStart_.push_back(static_cast<unsigned>(readIds_.size()));
   writeStart_.push_back(static_cast<unsigned>(writeIds_.size()));

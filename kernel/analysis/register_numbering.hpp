@@ -8,13 +8,13 @@
 // before its writes (the order forEachReadRegister/forEachWrittenRegister
 // visit them), so the numbering of a body is always the same.
 //
-// The numbering keeps its own copy of each name (one per register, not per
-// operand): a rewrite may edit the kernel in place while it reads the
-// numbering (and a Dataflow over it) made before the edits. The copies sit
-// in the map's entries, allocated from one arena: a StringMap compares
-// full hashes before it touches a name, so a probe of a large kernel's map
-// reads one name, not one per collision (KeyHunt's 80k-statement kernels
-// number their registers some fourteen times each).
+// A register operand is numbered by the id its kernel's register table gave
+// it (kernel/register_names.hpp), through a vector; a name without one (a
+// guard, a load's base, a rewrite's new operand) by a lookup in that table,
+// and only a name the table lacks by a map of the numbering's own. Names
+// are references into the table, whose entries never move: a rewrite may
+// edit the kernel in place (and add names to its table) while it reads the
+// numbering (and a Dataflow over it) made before the edits.
 #pragma once
 
 #include "kernel/kernel_ir.hpp"
@@ -30,6 +30,16 @@
 
 namespace p2a::kernel {
 
+// A register to look up: an operand's name, with its id, or any name.
+struct RegisterRef {
+  RegisterRef(const ptx::RegisterName &r) : name(r.str()), tableId(r.id()) {}
+  RegisterRef(const std::string &s) : name(s) {}
+  RegisterRef(llvm::StringRef s) : name(s) {}
+  RegisterRef(const char *s) : name(s) {}
+  llvm::StringRef name;
+  uint32_t tableId = ptx::RegisterName::kNoId;
+};
+
 class RegisterNumbering {
 public:
   explicit RegisterNumbering(const Kernel &k);
@@ -41,9 +51,19 @@ public:
 
   size_t size() const { return names_.size(); }
   llvm::StringRef name(unsigned id) const { return names_[id]; }
-  std::optional<unsigned> find(llvm::StringRef name) const {
-    auto it = ids_.find(name);
-    if (it == ids_.end())
+  std::optional<unsigned> find(RegisterRef r) const {
+    std::optional<uint32_t> t;
+    if (r.tableId != ptx::RegisterName::kNoId)
+      t = r.tableId;
+    else
+      t = table_->find(r.name);
+    if (t) {
+      if (*t < numberOf_.size() && numberOf_[*t] != kNone)
+        return numberOf_[*t];
+      return std::nullopt; // (in the table, not in the body numbered)
+    }
+    auto it = others_.find(r.name);
+    if (it == others_.end())
       return std::nullopt;
     return it->second;
   }
@@ -57,6 +77,7 @@ public:
   }
 
 private:
+  static constexpr unsigned kNone = ~0u;
   // The names' arena, of a type of its own: under AddressSanitizer the slab
   // functions of llvm::BumpPtrAllocator instantiated here poison each new
   // slab, and the linker would take them for LLVM MC's own (uninstrumented)
@@ -64,8 +85,10 @@ private:
   // table then wrote into poisoned memory. A slab size of its own keeps
   // the two instantiations apart.
   using NameArena = llvm::BumpPtrAllocatorImpl<llvm::MallocAllocator, 16384>;
-  llvm::StringMap<unsigned, NameArena> ids_;
-  std::vector<llvm::StringRef> names_; // the keys of ids_ (entries never move)
+  const RegisterNames *table_;
+  std::vector<unsigned> numberOf_;               // per id of the table, its number here (kNone: not read or written)
+  llvm::StringMap<unsigned, NameArena> others_; // names the table lacks
+  std::vector<llvm::StringRef> names_;          // by number
   std::vector<unsigned> readStart_, readIds_, writeStart_, writeIds_;
 };
 

@@ -35,7 +35,7 @@ bool isLogic32(const Stmt &s) {
 // A leaf of a tree: a register or an immediate, compared by value.
 struct Leaf {
   bool imm = false;
-  std::string reg;
+  ptx::RegisterName reg; // (with its id: the fused statement's operands keep theirs)
   uint64_t value = 0;
   bool operator==(const Leaf &o) const { return imm == o.imm && (imm ? value == o.value : reg == o.reg); }
 };

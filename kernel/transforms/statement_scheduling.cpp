@@ -276,7 +276,7 @@ public:
       if (m_ >= 2 && !term.guard.empty()) {
         const Stmt &cmp = k.body[end - 2];
         if (cmp.kind == Stmt::Kind::Compute && cmp.inst.form.opcode == ptx::Opcode::Setp && !cmp.inst.dsts.empty() &&
-            cmp.inst.dsts[0].isReg() && cmp.inst.dsts[0].reg == term.guard)
+            cmp.inst.dsts[0].isReg() && cmp.inst.dsts[0].reg == term.guard.str())
           fixedTail_ = 2;
       }
     }

@@ -180,7 +180,7 @@ std::vector<ptx::Instruction> shortestForm(const Columns &columns, const ptx::Op
       terms.push_back(rest == ~0u ? bit : emit(ptx::Opcode::And, ptx::TypeClass::B, {bit, immediate(rest)}));
     }
   described = best.kind == Shift::Kind::None ? ""
-              : best.amount == 0                ? x.reg
+              : best.amount == 0                ? x.reg.str()
               : x.reg + (best.kind == Shift::Kind::Right ? " >> " : " << ") + std::to_string(best.amount);
   if (const size_t bits = terms.size() - (best.kind != Shift::Kind::None); bits > 0)
     described += (described.empty() ? "" : " xor ") + std::to_string(bits) + " of its bits, each broadcast (bfe.s32) "
@@ -279,7 +279,7 @@ Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const selec
             }
             const unsigned r = *df.id(src.reg);
             std::pair<unsigned, unsigned> b{r, version[r]};
-            const std::string *name = &src.reg;
+            const std::string *name = &src.reg.str();
             if (const long l = latest[r]; l >= 0) {
               b = {valueOf[size_t(l)]->baseId, valueOf[size_t(l)]->baseVersion};
               name = &valueOf[size_t(l)]->base;
