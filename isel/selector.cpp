@@ -91,13 +91,13 @@ void truncatePairs(mir::Function &fn, size_t size) {
 } // namespace
 
 unsigned vregFor(mir::Function &fn, const std::string &name, unsigned width, bool scalar, mir::VRegRole role) {
-  auto it = fn.ptxRegs.find(name);
-  if (it != fn.ptxRegs.end())
+  const auto [it, added] = fn.ptxRegs.try_emplace(name, 0u);
+  if (!added)
     return it->second;
-  unsigned v = newVreg(fn, classOf(width, scalar));
+  const unsigned v = newVreg(fn, classOf(width, scalar));
+  it->second = v;
   fn.setPtxName(v, name);
   fn.vregs[v].role = role;
-  fn.ptxRegs[name] = v;
   return v;
 }
 
