@@ -8,24 +8,24 @@ RegisterNames &RegisterNames::operator=(const RegisterNames &o) {
   if (this == &o)
     return *this;
   ids_ = llvm::StringMap<uint32_t, NameArena>(static_cast<unsigned>(o.size()));
-  names_.clear();
-  names_.reserve(o.size());
-  for (llvm::StringRef n : o.names_)
-    intern(n);
+  entries_.clear();
+  entries_.reserve(o.size());
+  for (const llvm::StringMapEntry<uint32_t> *e : o.entries_)
+    intern(e->getKey());
   return *this;
 }
 
 void RegisterNames::reserve(size_t names) {
-  if (!names_.empty())
+  if (!entries_.empty())
     return;
   ids_ = llvm::StringMap<uint32_t, NameArena>(static_cast<unsigned>(names));
-  names_.reserve(names);
+  entries_.reserve(names);
 }
 
 uint32_t RegisterNames::intern(llvm::StringRef name) {
-  const auto [it, added] = ids_.try_emplace(name, static_cast<uint32_t>(names_.size()));
+  const auto [it, added] = ids_.try_emplace(name, static_cast<uint32_t>(entries_.size()));
   if (added)
-    names_.push_back(it->first());
+    entries_.push_back(&*it);
   return it->second;
 }
 

@@ -48,14 +48,16 @@ public:
       return std::nullopt;
     return it->second;
   }
-  llvm::StringRef name(uint32_t id) const { return names_[id]; }
-  size_t size() const { return names_.size(); }
+  llvm::StringRef name(uint32_t id) const { return entries_[id]->getKey(); }
+  size_t size() const { return entries_.size(); }
 
 private:
   // (An arena type of its own: see register_numbering.hpp's NameArena.)
   using NameArena = llvm::BumpPtrAllocatorImpl<llvm::MallocAllocator, 16384, 16384, 129>;
   llvm::StringMap<uint32_t, NameArena> ids_;
-  std::vector<llvm::StringRef> names_; // by id: the keys of ids_ (entries never move)
+  // By id, the entries of ids_ (which never move): 8 bytes a name, where
+  // its StringRef is 16.
+  std::vector<const llvm::StringMapEntry<uint32_t> *> entries_;
 };
 
 } // namespace p2a::kernel

@@ -11,23 +11,25 @@ RegisterNumbering::RegisterNumbering(const Kernel &k) : table_(&k.registerNames(
   readStart_.reserve(n + 1);
   writeStart_.reserve(n + 1);
   numberOf_.assign(table_->size(), kNone);
-  names_.reserve(std::min(table_->size(), n) + 16);
+  source_.reserve(std::min(table_->size(), n) + 16);
   readIds_.reserve(2 * n);
   writeIds_.reserve(n);
   auto ofTableId = [&](uint32_t t) {
     unsigned &number = numberOf_[t];
     if (number == kNone) {
-      number = static_cast<unsigned>(names_.size());
-      names_.push_back(table_->name(t));
+      number = static_cast<unsigned>(source_.size());
+      source_.push_back(t);
     }
     return number;
   };
   auto ofName = [&](llvm::StringRef r) {
     if (std::optional<uint32_t> t = table_->find(r))
       return ofTableId(*t);
-    const auto [it, added] = others_.try_emplace(r, static_cast<unsigned>(names_.size()));
-    if (added)
-      names_.push_back(it->first());
+    const auto [it, added] = others_.try_emplace(r, static_cast<unsigned>(source_.size()));
+    if (added) {
+      source_.push_back(kOther | static_cast<uint32_t>(otherNames_.size()));
+      otherNames_.push_back(it->first());
+    }
     return it->second;
   };
   auto number = [&](const auto &r) {

@@ -49,8 +49,11 @@ public:
   RegisterNumbering(const RegisterNumbering &) = delete;
   RegisterNumbering &operator=(const RegisterNumbering &) = delete;
 
-  size_t size() const { return names_.size(); }
-  llvm::StringRef name(unsigned id) const { return names_[id]; }
+  size_t size() const { return source_.size(); }
+  llvm::StringRef name(unsigned id) const {
+    const uint32_t from = source_[id];
+    return from & kOther ? otherNames_[from & ~kOther] : table_->name(from);
+  }
   std::optional<unsigned> find(RegisterRef r) const {
     std::optional<uint32_t> t;
     if (r.tableId != ptx::RegisterName::kNoId)
@@ -88,7 +91,12 @@ private:
   const RegisterNames *table_;
   std::vector<unsigned> numberOf_;               // per id of the table, its number here (kNone: not read or written)
   llvm::StringMap<unsigned, NameArena> others_; // names the table lacks
-  std::vector<llvm::StringRef> names_;          // by number
+  // By number: the id in the table, or kOther and the index in otherNames_.
+  // (4 bytes a register where a name is 16: a large kernel's analyses hold
+  // a numbering of 80,000 registers through each lowering.)
+  static constexpr uint32_t kOther = 1u << 31;
+  std::vector<uint32_t> source_;
+  std::vector<llvm::StringRef> otherNames_; // the keys of others_
   std::vector<unsigned> readStart_, readIds_, writeStart_, writeIds_;
 };
 
