@@ -136,7 +136,7 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
   };
   // Before a function is translated: its deferred body parsed, and the
   // statements its lowering holds at once (a kernel's, inlined calls and all).
-  auto prepareOne = [&](size_t i) -> size_t {
+  auto prepareOne = [&](size_t i) -> PreparedKernel {
     ast::Function &f = *translated[i];
     Slot &slot = slots[i];
     try {
@@ -149,10 +149,11 @@ ModuleResult translateModule(const std::string &text, const targets::TargetInfo 
           ptx::checkLabels(f, slot.diags);
         slot.ptxInstructions = countInstructions(*f.body);
       }
-      return f.is_entry ? kernel::decodedStatementEstimate(pr.module, f) : 0;
+      // (A body parsed with the module, not deferred, is held anyway.)
+      return {f.is_entry ? kernel::decodedStatementEstimate(pr.module, f) : 0, slot.ptxInstructions};
     } catch (...) { // carried to the caller's thread (batch reports it)
       slot.failure = std::current_exception();
-      return 0;
+      return {};
     }
   };
   auto translateOne = [&](size_t i) {

@@ -11,7 +11,8 @@
 namespace p2a::module {
 
 void runWithinStatementBudget(llvm::ThreadPoolInterface *pool, size_t n, size_t budget,
-                              const std::function<size_t(size_t)> &prepare, const std::function<void(size_t)> &run) {
+                              const std::function<PreparedKernel(size_t)> &prepare,
+                              const std::function<void(size_t)> &run) {
   if (!pool || n <= 1) {
     for (size_t i = 0; i < n; ++i) {
       prepare(i);
@@ -19,13 +20,13 @@ void runWithinStatementBudget(llvm::ThreadPoolInterface *pool, size_t n, size_t 
     }
     return;
   }
-  std::vector<size_t> statements(n, 0);
+  std::vector<size_t> statements(n, 0), parsed(n, 0);
   std::mutex mutex;
   std::condition_variable roomMade;
   size_t held = 0;        // statements of the kernels being run
   size_t nextUnprepared = 0;
   std::deque<size_t> prepared; // waiting for room, in module order
-  size_t waitingStatements = 0; // theirs
+  size_t waitingParsed = 0;     // the statements of their parsed bodies
   auto fits = [&](size_t i) { return held == 0 || held + statements[i] <= budget; };
   // Runs kernel i, its statements held (taken under the lock by the caller).
   auto runHeld = [&](std::unique_lock<std::mutex> &lock, size_t i) {
@@ -43,21 +44,22 @@ void runWithinStatementBudget(llvm::ThreadPoolInterface *pool, size_t n, size_t 
       if (waiting != prepared.end()) {
         const size_t i = *waiting;
         prepared.erase(waiting);
-        waitingStatements -= statements[i];
+        waitingParsed -= parsed[i];
         runHeld(lock, i);
-      } else if (nextUnprepared < n && waitingStatements < budget) {
+      } else if (nextUnprepared < n && waitingParsed < budget) {
         // (Kernels prepared ahead hold their parsed bodies: no more of them
         // than the budget's worth.)
         const size_t i = nextUnprepared++;
         lock.unlock();
-        const size_t s = prepare(i);
+        const PreparedKernel p = prepare(i);
         lock.lock();
-        statements[i] = s;
+        statements[i] = p.lowered;
+        parsed[i] = p.parsed;
         if (fits(i))
           runHeld(lock, i);
         else {
           prepared.push_back(i);
-          waitingStatements += s;
+          waitingParsed += p.parsed;
         }
       } else if (!prepared.empty()) {
         // Nothing fits and nothing more is prepared: a kernel being run

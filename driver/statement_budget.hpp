@@ -22,11 +22,23 @@ class ThreadPoolInterface;
 
 namespace p2a::module {
 
+// What preparing kernel i tells: the statements run(i) will lower (0:
+// none), and those its parsed body holds while it waits to run (a kernel's
+// own body: KeyHunt's kernels inline 80,000 statements from a few hundred
+// of their own, and a bound on waiting kernels by their lowered size kept
+// the small kernels after them from being prepared, and run beside a large
+// one).
+struct PreparedKernel {
+  size_t lowered = 0;
+  size_t parsed = 0;
+};
+
 // Runs prepare(i), then run(i), for each i in [0, n): on the pool's threads
-// when there is one, within `budget` statements at once; in order
-// otherwise. prepare returns the statements run(i) will lower (0: none).
+// when there is one, within `budget` statements lowered at once (and as
+// many parsed in kernels prepared and waiting); in order otherwise.
 // Neither may throw.
 void runWithinStatementBudget(llvm::ThreadPoolInterface *pool, size_t n, size_t budget,
-                              const std::function<size_t(size_t)> &prepare, const std::function<void(size_t)> &run);
+                              const std::function<PreparedKernel(size_t)> &prepare,
+                              const std::function<void(size_t)> &run);
 
 } // namespace p2a::module

@@ -278,7 +278,7 @@ TEST_CASE("a module's kernels within a statement budget: each prepared, then run
           std::lock_guard lock(m);
           ++prepared[i];
           events.push_back("p" + std::to_string(i));
-          return statements[i];
+          return p2a::module::PreparedKernel{statements[i], statements[i]};
         },
         [&](size_t i) {
           {
@@ -332,7 +332,7 @@ TEST_CASE("a module's kernels within a statement budget: kernels prepared ahead 
           for (size_t j = 0; j < statements.size(); ++j)
             ahead += prepared[j] && !started[j];
           mostAhead = std::max(mostAhead, ahead);
-          return statements[i];
+          return p2a::module::PreparedKernel{statements[i], statements[i]};
         },
         [&](size_t i) {
           {
@@ -343,6 +343,36 @@ TEST_CASE("a module's kernels within a statement budget: kernels prepared ahead 
         });
     CHECK(mostAhead <= budget / 60 + 1 + threads);
   }
+}
+
+TEST_CASE("a module's kernels within a statement budget: waiting kernels are bounded by their parsed bodies") {
+  // Three kernels that lower 80 statements each from 2 of their own
+  // (inlined calls), then small ones, against a budget of 100: the other
+  // large ones wait for the first, holding only their 2 parsed statements
+  // each, and the small ones after them are prepared and run beside the
+  // first meanwhile.
+  const std::vector<size_t> lowered{80, 80, 80, 5, 5, 5}, parsed{2, 2, 2, 5, 5, 5};
+  const size_t budget = 100;
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(2));
+  std::mutex m;
+  std::vector<std::string> events;
+  p2a::module::runWithinStatementBudget(
+      &pool, lowered.size(), budget,
+      [&](size_t i) { return p2a::module::PreparedKernel{lowered[i], parsed[i]}; },
+      [&](size_t i) {
+        {
+          std::lock_guard lock(m);
+          events.push_back("start " + std::to_string(i));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(lowered[i] > 5 ? 100 : 2));
+        std::lock_guard lock(m);
+        events.push_back("end " + std::to_string(i));
+      });
+  auto at = [&](const std::string &e) { return std::find(events.begin(), events.end(), e) - events.begin(); };
+  REQUIRE(events.size() == 12);
+  CHECK(at("start 1") > at("end 0")); // (never two large ones at once)
+  for (const char *small : {"end 3", "end 4", "end 5"})
+    CHECK(at(small) < at("end 0")); // beside the first large one, not after the second
 }
 
 TEST_CASE("batch: usage errors") {
