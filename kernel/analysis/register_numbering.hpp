@@ -34,6 +34,7 @@ namespace p2a::kernel {
 struct RegisterRef {
   RegisterRef(const ptx::RegisterName &r) : name(r.str()), tableId(r.id()) {}
   RegisterRef(const std::string &s) : name(s) {}
+  RegisterRef(const ptx::SparseString &s) : name(s.str()) {}
   RegisterRef(llvm::StringRef s) : name(s) {}
   RegisterRef(const char *s) : name(s) {}
   llvm::StringRef name;

@@ -1,37 +1,44 @@
 #include "kernel/transforms/constant_operands.hpp"
 
-#include <llvm/ADT/DenseMap.h>
-#include <llvm/ADT/DenseSet.h>
-#include <llvm/ADT/StringRef.h>
+#include "kernel/analysis/register_numbering.hpp"
 
-#include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace p2a::kernel {
 
 Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t) {
-  // Registers written exactly once, by an unguarded mov of an immediate.
-  // (Keyed by the names in k.body, which nothing below renames; a hash
-  // per operand, no tree of strings.)
-  llvm::DenseMap<llvm::StringRef, unsigned> writes;
-  llvm::DenseMap<llvm::StringRef, std::pair<size_t, uint64_t>> constant; // register -> (defining statement, value)
+  // Registers written exactly once, by an unguarded mov of an immediate: by
+  // the numbering's ids (made before the edits below, which only turn
+  // operands into immediates).
+  const RegisterNumbering ids(k);
+  std::vector<unsigned> writes(ids.size(), 0);
+  std::vector<std::optional<std::pair<size_t, uint64_t>>> constant(ids.size()); // (defining statement, value)
   for (size_t i = 0; i < k.body.size(); ++i) {
     const Stmt &s = k.body[i];
-    forEachWrittenRegister(s, [&](const std::string &r) {
-      ++writes[llvm::StringRef(r)];
+    for (unsigned r : ids.writes(i)) {
+      ++writes[r];
       if (s.kind == Stmt::Kind::Compute && s.guard.empty() && s.inst.form.opcode == ptx::Opcode::Mov &&
           s.inst.form.type != ptx::TypeClass::Pred && s.inst.srcs.size() == 1 && s.inst.srcs[0].isImm())
-        constant[llvm::StringRef(r)] = {i, s.inst.srcs[0].imm};
-    });
+        constant[r] = {i, s.inst.srcs[0].imm};
+    }
   }
-  // (The names the maps hold point into statements rewritten below, so the
-  // few constants get names of their own.)
-  std::map<std::string, std::pair<size_t, uint64_t>> constants;
-  for (const auto &[r, c] : constant)
-    if (writes.lookup(r) == 1)
-      constants.emplace(r.str(), c);
-  if (constants.empty())
+  bool any = false;
+  for (unsigned r = 0; r < ids.size(); ++r) {
+    if (writes[r] != 1)
+      constant[r].reset();
+    any |= constant[r].has_value();
+  }
+  if (!any)
     return k;
+  // The constant an operand reads, if any.
+  auto constantOf = [&](const ptx::Operand &o) -> const std::pair<size_t, uint64_t> * {
+    if (!o.isReg())
+      return nullptr;
+    const std::optional<unsigned> r = ids.find(o.reg);
+    return r && constant[*r] ? &*constant[*r] : nullptr;
+  };
 
   for (Stmt &s : k.body) {
     if (s.kind == Stmt::Kind::WarpShuffle || s.kind == Stmt::Kind::WarpVote || s.kind == Stmt::Kind::WarpSync ||
@@ -40,12 +47,12 @@ Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t) {
       // clamps and membermasks let the lowering fold its lane arithmetic.
       for (size_t i = s.kind == Stmt::Kind::WarpVote ? 1 : 0; i < s.extra().srcs.size(); ++i) {
         ptx::Operand &o = s.extraToWrite().srcs[i];
-        auto c = o.isReg() ? constants.find(o.reg) : constants.end();
+        const std::pair<size_t, uint64_t> *c = constantOf(o);
         const ptx::RegisterType *reg = o.isReg() ? k.registers.find(o.reg) : nullptr;
-        if (c == constants.end() || !reg || reg->width != 32)
+        if (!c || !reg || reg->width != 32)
           continue;
         o.kind = ptx::Operand::Kind::Immediate;
-        o.imm = c->second.second & 0xffffffffu;
+        o.imm = c->second & 0xffffffffu;
         o.reg.clear();
       }
       continue;
@@ -56,8 +63,8 @@ Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t) {
     std::optional<ptx::Instruction> folded;
     for (size_t i = 0; i < s.inst.srcs.size(); ++i) {
       const ptx::Operand &src = s.inst.srcs[i];
-      auto c = src.isReg() ? constants.find(src.reg) : constants.end();
-      if (c == constants.end())
+      const std::pair<size_t, uint64_t> *c = constantOf(src);
+      if (!c)
         continue;
       const unsigned w = s.inst.form.srcWidth(static_cast<unsigned>(i));
       const ptx::RegisterType *reg = k.registers.find(src.reg);
@@ -67,20 +74,22 @@ Kernel substituteConstantOperands(Kernel k, const targets::TargetInfo &t) {
         folded = s.inst;
       ptx::Operand &o = folded->srcs[i];
       o.kind = ptx::Operand::Kind::Immediate;
-      o.imm = c->second.second & sem::maskOf(w);
+      o.imm = c->second & sem::maskOf(w);
       o.reg.clear();
     }
     if (folded && select::hasMatchingRule(*folded, t))
       s.inst = std::move(*folded);
   }
   // Movs nothing reads any more.
-  llvm::DenseSet<llvm::StringRef> read;
+  std::vector<char> read(ids.size(), 0);
   for (const Stmt &s : k.body)
-    forEachReadRegister(s, [&](const std::string &r) { read.insert(llvm::StringRef(r)); });
-  for (const auto &[r, def] : constants)
-    if (!read.contains(llvm::StringRef(r))) {
-      foldAway(k.body[def.first], "a constant: folded into the instructions that read it");
-    }
+    forEachReadRegister(s, [&](const auto &r) {
+      if (const std::optional<unsigned> id = ids.find(r))
+        read[*id] = 1;
+    });
+  for (unsigned r = 0; r < ids.size(); ++r)
+    if (constant[r] && !read[r])
+      foldAway(k.body[constant[r]->first], "a constant: folded into the instructions that read it");
   return k;
 }
 
