@@ -81,13 +81,19 @@ private:
 };
 
 // Is register `reg` (or an immediate) unchanged between statements `from` and `to`?
+// (Each statement's registers visited in place: a list of their names per
+// statement was a heap block and a string copy each, for every candidate
+// of every fusion.)
 inline bool unchangedBetween(const Kernel &k, const ptx::Operand &o, size_t from, size_t to) {
   if (!o.isReg())
     return true;
-  for (size_t j = from + 1; j < to; ++j)
-    for (const std::string &w : writtenRegisters(k.body[j]))
-      if (w == o.reg)
-        return false;
+  const std::string &reg = o.reg;
+  for (size_t j = from + 1; j < to; ++j) {
+    bool written = false;
+    forEachWrittenRegister(k.body[j], [&](const std::string &w) { written = written || w == reg; });
+    if (written)
+      return false;
+  }
   return true;
 }
 

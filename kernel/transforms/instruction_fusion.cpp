@@ -302,12 +302,12 @@ Kernel fuseHalves(Kernel k) {
   // Is `reg` neither read nor written in (from, to)?
   auto untouched = [&](const std::string &reg, size_t from, size_t to) {
     for (size_t j = from + 1; j < to; ++j) {
-      for (const std::string &r : readRegisters(k.body[j]))
-        if (r == reg)
-          return false;
-      for (const std::string &w : writtenRegisters(k.body[j]))
-        if (w == reg)
-          return false;
+      bool touched = false;
+      auto visit = [&](const std::string &r) { touched = touched || r == reg; };
+      forEachReadRegister(k.body[j], visit);
+      forEachWrittenRegister(k.body[j], visit);
+      if (touched)
+        return false;
     }
     return true;
   };
@@ -684,8 +684,7 @@ Kernel fuseByteLoads(Kernel k) {
         auto w = lastWrite.find(s.extra().base);
         groups[{s.extra().base, w == lastWrite.end() ? -1 : w->second, s.nonCoherent}].emplace(s.offset, i);
       }
-      for (const std::string &r : writtenRegisters(s))
-        lastWrite[r] = long(i);
+      forEachWrittenRegister(s, [&](const std::string &r) { lastWrite[r] = long(i); });
     }
     // Fuses the run of `count` (8 or 4) byte loads at consecutive offsets
     // from `start`, if its bytes are assembled into values as described in

@@ -138,8 +138,7 @@ Kernel splitLogicForLatency(Kernel k, const targets::TargetInfo &t, const select
         }
       }
     }
-    for (const std::string &r : writtenRegisters(s))
-      lastWrite[r] = i;
+    forEachWrittenRegister(s, [&](const std::string &r) { lastWrite[r] = i; });
   }
   // (a label of the lop3 moves to its step: the block starts with it)
   return withInsertedStatements(std::move(k), std::move(before), std::move(after));

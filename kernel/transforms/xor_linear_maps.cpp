@@ -366,8 +366,7 @@ Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const selec
       const ptx::Operand x = registerOperand(v.base);
       bool xUnchanged = true; // (from the first statement of the region to the root)
       for (size_t j = region.front(); xUnchanged && j < root; ++j)
-        for (const std::string &w : writtenRegisters(k.body[j]))
-          xUnchanged = xUnchanged && w != v.base;
+        forEachWrittenRegister(k.body[j], [&](const std::string &w) { xUnchanged = xUnchanged && w != v.base; });
       if (!xUnchanged)
         continue;
       std::string described;
