@@ -7,7 +7,6 @@
 #include "kernel/kernel_ir.hpp"
 
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -22,15 +21,18 @@ public:
   std::vector<unsigned> block;
 
   explicit Dataflow(const Kernel &k) : block(k.body.size(), 0), ids_(k) {
-    std::set<unsigned> starts;
+    // (A flag per statement: a tree of the labels' statements was searched
+    // for every statement, and inlined kernels have a label per call.)
+    std::vector<bool> starts(k.body.size() + 1, false);
     for (const auto &[name, index] : k.labels)
-      starts.insert(index);
+      if (index < starts.size())
+        starts[index] = true;
     writes_.assign(ids_.size(), 0);
     reads_.assign(ids_.size(), 0);
     def_.assign(ids_.size(), 0);
     unsigned b = 0;
     for (size_t i = 0; i < k.body.size(); ++i) {
-      if (i > 0 && (starts.count(static_cast<unsigned>(i)) || k.body[i - 1].kind == Stmt::Kind::Branch ||
+      if (i > 0 && (starts[i] || k.body[i - 1].kind == Stmt::Kind::Branch ||
                     k.body[i - 1].kind == Stmt::Kind::Return))
         ++b;
       block[i] = b;
