@@ -86,12 +86,23 @@ size_t Lowering::constantBusLimit(const MInst &mi) const {
 
 void Lowering::readUniformsInPlace() {
   bindScalarSources();
-  std::map<unsigned, MOperand> byVreg;
+  // Per vreg, the index of its home in `homes` (-1: none); `withHome` the
+  // vregs that have one, ascending. (Vectors: a tree by vreg was searched
+  // for every operand of every VALU instruction.)
+  std::vector<int> homeIndex(fn_.vregs.size(), -1);
+  std::vector<MOperand> homes;
+  std::vector<unsigned> withHome;
   for (const auto &[name, u] : uniform_.registers)
     if (auto it = fn_.ptxRegs.find(name); it != fn_.ptxRegs.end() && u.bits != 1) // (a predicate is its home)
-      byVreg.emplace(it->second, homeOf(u));
-  if (byVreg.empty())
+      if (int &h = homeIndex[it->second]; h < 0) {
+        h = static_cast<int>(homes.size());
+        homes.push_back(homeOf(u));
+        withHome.push_back(it->second);
+      }
+  if (homes.empty())
     return;
+  std::sort(withHome.begin(), withHome.end());
+  auto homeOfVreg = [&](unsigned v) -> const MOperand & { return homes[static_cast<size_t>(homeIndex[v])]; };
   for (mir::LoweredInst &li : fn_.body)
     for (MInst &mi : li.insts) {
       if (!valuTakesSgpr(mi))
@@ -99,10 +110,9 @@ void Lowering::readUniformsInPlace() {
       const amd::OpDef &def = amd::opDef(mi.op);
       for (size_t i = 0; i < mi.srcs.size() && i < def.srcs.size(); ++i) {
         MOperand &o = mi.srcs[i];
-        auto it = o.kind == MOperand::Kind::VReg ? byVreg.find(o.vreg) : byVreg.end();
-        if (it == byVreg.end())
+        if (o.kind != MOperand::Kind::VReg || homeIndex[o.vreg] < 0)
           continue;
-        const MOperand &sg = it->second;
+        const MOperand &sg = homeOfVreg(o.vreg);
         const unsigned words = homeWords(sg);
         MOperand repl;
         if (o.part == Part::Whole && words == 1 && def.srcs[i] == amd::Slot::V32)
@@ -139,12 +149,14 @@ void Lowering::readUniformsInPlace() {
           read(o.vreg, Part::Whole);
           read(o.vregHi, Part::Whole);
         }
-  std::map<unsigned, bool> unread; // per register read in place: nothing reads its VGPR copy any more
-  for (const auto &[v, sg] : byVreg) {
+  // Per vreg with a home: whether nothing reads its VGPR copy any more (1),
+  // or something still does (0); -1 for the others.
+  std::vector<signed char> unread(fn_.vregs.size(), -1);
+  for (unsigned v : withHome) {
     const bool none = !stillRead(v, Part::Lo) && !stillRead(v, Part::Hi) && !stillRead(v, Part::Whole);
-    unread.emplace(v, none);
+    unread[v] = none ? 1 : 0;
     if (none) {
-      inPlace_.emplace(v, sg);
+      inPlace_.emplace(v, homeOfVreg(v));
       fn_.vregs[v].readInPlace = true;
     }
   }
@@ -158,18 +170,18 @@ void Lowering::readUniformsInPlace() {
                                [&](const MInst &mi) {
                                  if (mi.dst.kind != MOperand::Kind::VReg)
                                    return false;
-                                 auto u = unread.find(mi.dst.vreg);
-                                 if (u == unread.end() ||
-                                     !(u->second || (mi.dst.part != Part::Whole && !stillRead(u->first, mi.dst.part))))
+                                 const unsigned v = mi.dst.vreg;
+                                 if (unread[v] < 0 ||
+                                     !(unread[v] == 1 || (mi.dst.part != Part::Whole && !stillRead(v, mi.dst.part))))
                                    return false;
-                                 first = first ? std::min(*first, u->first) : u->first;
+                                 first = first ? std::min(*first, v) : v;
                                  return true;
                                }),
                 insts.end());
     if (first)
-      loweringNote_.try_emplace(i, unread.at(*first) ? "read in place from " + homeText(byVreg.at(*first)) +
-                                                           " (a uniform value: no VGPR copy)"
-                                                     : "partly read in place from " + homeText(byVreg.at(*first)));
+      loweringNote_.try_emplace(i, unread[*first] == 1 ? "read in place from " + homeText(homeOfVreg(*first)) +
+                                                             " (a uniform value: no VGPR copy)"
+                                                       : "partly read in place from " + homeText(homeOfVreg(*first)));
   }
 }
 
