@@ -756,6 +756,10 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
     return std::nullopt;
   }
   size_t k = 0;
+  // (Sized once: grown by push_back, three sources took three heap blocks
+  // and kept room for four, in every statement of an inlined kernel.)
+  out.dsts.reserve(nd);
+  out.srcs.reserve(ns);
   if (f.opcode == Opcode::Lop3 && f.boolop != BoolOp::None) {
     const ast::Operand &o = *ops[k++];
     // `!d|p` and `d.x|p` parse as pairs too; neither is a plain d|p.
@@ -783,7 +787,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       Operand d;
       d.loc = o.loc;
       d.reg = o.name;
-      out.dsts.push_back(d);
+      out.dsts.push_back(std::move(d));
     }
   }
   Operand carry;
@@ -836,7 +840,7 @@ std::optional<Instruction> decodeInstruction(const ast::Instruction &in, Diagnos
       error(diags, o.loc, "invalid source operand '" + o.text + "' for '" + full + "'");
       return std::nullopt;
     }
-    out.srcs.push_back(s);
+    out.srcs.push_back(std::move(s));
   }
   if (implicitSrc)
     out.srcs.push_back(carry);
