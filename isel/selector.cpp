@@ -169,7 +169,15 @@ void matchKey(const ptx::Instruction &inst, const targets::TargetInfo &t, bool s
   key.append(t.name);
   key.push_back('\0'); // (targets are made by name: targets/target_info.cpp)
   put(scalar, 1);
-  put(inst.form.id(), 4);
+  // (The form by its packed fields where it has them: finer than its id,
+  // which a thread's table looks up from them, and the same answers.)
+  if (const std::optional<uint64_t> packed = inst.form.packed()) {
+    put(1, 1);
+    put(*packed, 8);
+  } else {
+    put(0, 1);
+    put(inst.form.id(), 4);
+  }
   llvm::SmallVector<const std::string *, 4> names;
   auto operand = [&](const ptx::Operand &o) {
     put(static_cast<uint64_t>(o.kind), 1);

@@ -160,6 +160,8 @@ unsigned internName(const std::string &name) {
 
 } // namespace
 
+std::optional<uint64_t> Form::packed() const { return packedFields(*this); }
+
 unsigned Form::id() const {
   const std::optional<uint64_t> key = packedFields(*this);
   if (!key)

@@ -142,6 +142,11 @@ struct Form {
   // ids exactly when the names are equal. A thread's memo answers by the
   // packed fields, so rule lookup and comparison build no string.
   unsigned id() const;
+  // Every field packed into one number (nullopt: a width too large to
+  // pack): equal packings are equal forms, though equal forms may pack
+  // differently (a field the opcode does not use). A key made without the
+  // id's lookup.
+  std::optional<uint64_t> packed() const;
   bool operator==(const Form &o) const { return id() == o.id(); }
 };
 
