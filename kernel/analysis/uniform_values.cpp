@@ -342,7 +342,9 @@ UniformValues uniformValues(const Kernel &k, const std::function<bool(const Stmt
           const llvm::ArrayRef<unsigned> sources = ids.reads(i);
           const bool sourcesUniform =
               std::all_of(sources.begin(), sources.end(), [&](unsigned s) { return found[s].has_value(); });
-          computed = sourcesUniform && !sources.empty() && scalarRule(st);
+          // (The rule is looked up last: a value wider than the whole
+          // budget gets no home whatever it is, as in a retry without homes.)
+          computed = sourcesUniform && !sources.empty() && bits / 32 <= maxHomeWords && scalarRule(st);
         }
       }
       const auto [from, to] = facts.extent[r];
