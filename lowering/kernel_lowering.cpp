@@ -118,9 +118,14 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   // orders tried below start without them (each try is a whole lowering:
   // a 79k-statement kernel lowered six times instead of four).
   bool homesRanOut = false;
-  // (Each try of one arrangement reads the same control flow and liveness.)
+  // (Asked of the body as written, whatever the arrangement: one answer per statement.)
+  ScalarRuleAnswers scalarRules;
+  // (Each try of one arrangement reads the same control flow and liveness.
+  // `writtenIndex`: where its statements stand in the body as written, null
+  // for that order.)
   auto lower = [&](const kernel::Kernel &k, const kernel::KernelAnalyses &analyses,
-                   const std::function<bool()> &worthFinishing = {}) {
+                   const std::function<bool()> &worthFinishing = {},
+                   const std::vector<unsigned> *writtenIndex = nullptr) {
     Options opts = options;
     if (homesRanOut)
       opts.scalarHomeSgprs = 0;
@@ -129,6 +134,8 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
       diags.resize(diagsBefore);
       out = KernelTranslation{};
       Lowering l(k, t, costs, out, diags, opts, analyses, pointerSpaces);
+      scalarRules.writtenIndex = writtenIndex;
+      l.shareScalarRuleAnswers(&scalarRules);
       lowered = l.run(worthFinishing);
       if (lowered)
         break;
@@ -150,7 +157,8 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
   kernel::ScheduleLimits limits;
   limits.target = &t;
   limits.maxVgprs = registerBudgetFor(fused, t, options).vgprs; // the command line's and the launch bounds'
-  for (const auto &[name, from] : uniformValuesFor(fused, t, options, *asWritten).registers) {
+  scalarRules.writtenIndex = nullptr; // (fused as written)
+  for (const auto &[name, from] : uniformValuesFor(fused, t, options, *asWritten, &scalarRules).registers) {
     limits.scalarRegisters.insert(name);
     if (from.kind == kernel::UniformSource::Kind::Computed)
       limits.homeWords[name] = from.bits / 32;
@@ -167,7 +175,7 @@ bool translateKernel(kernel::Kernel source, const targets::TargetInfo &t, cost::
     bool ok;
     {
       const kernel::KernelAnalyses reordered(fused);
-      ok = lower(fused, reordered);
+      ok = lower(fused, reordered, {}, &order);
     }
     kernel::restoreOrder(fused, order);
     lastOrder = std::move(order);

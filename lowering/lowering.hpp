@@ -80,12 +80,25 @@ struct RegisterBudget {
 };
 RegisterBudget registerBudgetFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts);
 
+// Per statement of a kernel's body as written, whether a scalar rule matches
+// it on the target (-1: not asked yet). Every try of every arrangement of
+// the body asks it of nearly every statement (uniformValuesFor), and the
+// answer is the statement's own: translateKernel keeps one set of answers
+// per kernel (KeyHunt's 80k-statement kernels asked four times each).
+struct ScalarRuleAnswers {
+  std::vector<signed char> known;
+  // Where an arrangement's statement i stands in the body as written
+  // (null: the arrangement is that order).
+  const std::vector<unsigned> *writtenIndex = nullptr;
+};
+
 // Which registers are uniform, with the scalar rules that apply on `t`
 // (statement_lowering.cpp): the lowering's homes, and the registers the
 // statement scheduler counts as SGPRs.
-// `analyses`: k's control flow and liveness.
+// `analyses`: k's control flow and liveness. `answers`, where given, holds
+// the scalar rules' answers for k's statements (filled as they are asked).
 kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts,
-                                       const kernel::KernelAnalyses &analyses);
+                                       const kernel::KernelAnalyses &analyses, ScalarRuleAnswers *answers = nullptr);
 
 class Lowering {
 public:
@@ -99,6 +112,10 @@ public:
     fn_.keepsPtx = false; // (rows come from the kernel's statements: abi.cpp)
     fn_.tuples = opts.tuples;
   }
+
+  // The kernel's answers of which statements a scalar rule matches, read
+  // and filled by this lowering (see ScalarRuleAnswers).
+  void shareScalarRuleAnswers(ScalarRuleAnswers *answers) { scalarRuleAnswers_ = answers; }
 
   // The pipeline: the steps below, in order (kernel_lowering.cpp).
   // `worthFinishing`, where given, is asked once registers are assigned
@@ -531,6 +548,7 @@ private:
   std::optional<kernel::VariableIndex> variablesByName_; // (variableNamed)
   llvm::StringSet<> emittedVariables_;                   // out_.variables' names
   const kernel::KernelAnalyses &analyses_; // k_'s control flow and liveness (registerIds: its numbering)
+  ScalarRuleAnswers *scalarRuleAnswers_ = nullptr; // (shareScalarRuleAnswers)
   std::vector<size_t> readCounts_;              // register id -> reads of it (predicateReaders)
   std::vector<unsigned> blockOf_, blockStart_, maskVreg_;
   unsigned numBlocks_ = 1;

@@ -19,13 +19,23 @@ unsigned vregWidth(unsigned declared, unsigned width) {
 } // namespace
 
 kernel::UniformValues uniformValuesFor(const kernel::Kernel &k, const targets::TargetInfo &t, const Options &opts,
-                                       const kernel::KernelAnalyses &analyses) {
+                                       const kernel::KernelAnalyses &analyses, ScalarRuleAnswers *answers) {
+  if (answers)
+    answers->known.resize(k.body.size(), -1);
   return kernel::uniformValues(k, [&](const Stmt &st) {
-    return !opts.forcedRule && select::hasMatchingRule(st.inst, t, true);
+    if (opts.forcedRule)
+      return false;
+    if (!answers)
+      return select::hasMatchingRule(st.inst, t, true);
+    const size_t i = static_cast<size_t>(&st - k.body.data());
+    signed char &known = answers->known[answers->writtenIndex ? (*answers->writtenIndex)[i] : i];
+    if (known < 0)
+      known = select::hasMatchingRule(st.inst, t, true) ? 1 : 0;
+    return known == 1;
   }, opts.scalarHomeSgprs, kPreloadedParamDwords * 4, analyses);
 }
 
-void Lowering::findUniformValues() { uniform_ = uniformValuesFor(k_, t_, opts_, analyses_); }
+void Lowering::findUniformValues() { uniform_ = uniformValuesFor(k_, t_, opts_, analyses_, scalarRuleAnswers_); }
 
 void Lowering::lowerStatements() {
   before_.reset(k_.body.size());
