@@ -163,8 +163,10 @@ namespace {
 using MatchKey = llvm::SmallString<64>;
 void matchKey(const ptx::Instruction &inst, const targets::TargetInfo &t, bool scalar, MatchKey &key) {
   auto put = [&key](uint64_t v, size_t bytes) { // (low byte first, whatever the host's order)
+    char b[8];
     for (size_t i = 0; i < bytes; ++i)
-      key.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+      b[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+    key.append(b, b + bytes); // (one capacity check, not one a byte)
   };
   key.append(t.name);
   key.push_back('\0'); // (targets are made by name: targets/target_info.cpp)
