@@ -10,6 +10,19 @@
 
 using namespace p2a;
 
+namespace {
+
+// The one kernel of a module's text, decoded (nullopt: it does not parse or decode).
+std::optional<kernel::Kernel> decodedKernel(const std::string &src) {
+  ::ptx::ParseResult pr = ::ptx::parseModule(src);
+  if (!pr.ok() || pr.module.functions.empty())
+    return std::nullopt;
+  Diagnostics d;
+  return kernel::decodeKernel(pr.module, pr.module.functions.front(), d);
+}
+
+} // namespace
+
 TEST_SUITE("kernel rewrites") {
 
 TEST_CASE("a Dataflow made before a rewrite's edits answers the same after them") {
@@ -17,10 +30,7 @@ TEST_CASE("a Dataflow made before a rewrite's edits answers the same after them"
                           ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<3>;\n"
                           "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 7;\n"
                           "xor.b32 %r3, %r2, %r1;\nadd.u32 %r3, %r3, %r2;\nst.global.u32 [%rd1], %r3;\nret;\n}\n";
-  ::ptx::ParseResult pr = ::ptx::parseModule(src);
-  REQUIRE(pr.ok());
-  Diagnostics d;
-  std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, pr.module.functions.at(0), d);
+  std::optional<kernel::Kernel> k = decodedKernel(src);
   REQUIRE(k);
   const kernel::Dataflow df(*k);
   auto answers = [&] {
@@ -61,10 +71,7 @@ TEST_CASE("registers numbered by their operands' ids as by their names") {
                           ".reg .b64 %rd<3>;\nld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
                           "setp.lt.u32 %p1, %r1, 5;\n@%p1 add.u32 %r2, %r1, 7;\nxor.b32 %r3, %r2, %r1;\n"
                           "add.u32 %r3, %r3, %r2;\nst.global.u32 [%rd1], %r3;\nret;\n}\n";
-  ::ptx::ParseResult pr = ::ptx::parseModule(src);
-  REQUIRE(pr.ok());
-  Diagnostics d;
-  std::optional<kernel::Kernel> k = kernel::decodeKernel(pr.module, pr.module.functions.at(0), d);
+  std::optional<kernel::Kernel> k = decodedKernel(src);
   REQUIRE(k);
   auto numbering = [](const kernel::Kernel &kernel) {
     const kernel::RegisterNumbering ids(kernel);
