@@ -5,20 +5,16 @@
 #include "lowering/instruction_facts.hpp"
 #include "lowering/passes.hpp"
 
-#include <deque>
 
 namespace p2a::klower::hazard_recognition {
 
 void run(mir::Function &fn, const targets::TargetInfo &t) {
   // (The nops go into the code in place: code_edits.hpp.)
   CodeEdits edits;
-  std::deque<targets::IssuedInstruction> history; // the last 16 issued: every hazard window is shorter
-  long issued = 0;                                 // instructions so far, nops included
-  auto issue = [&](IssueFacts facts) {
-    history.push_back({std::move(facts.hazard), facts.alu.cycles, issued++});
-    if (history.size() > 16)
-      history.pop_front();
-  };
+  targets::IssueHistory history;
+  const std::vector<const targets::HazardRule *> rules = targets::hazardRulesFor(t);
+  long issued = 0; // instructions so far, nops included
+  auto issue = [&](IssueFacts facts) { history.push({std::move(facts.hazard), facts.alu.cycles, issued++}); };
   for (size_t at = 0; at < fn.code.size(); ++at) {
     const mir::CodeInst &ci = fn.code[at];
     if (ci.mi.op == amd::Op::LABEL) {
@@ -26,7 +22,7 @@ void run(mir::Function &fn, const targets::TargetInfo &t) {
       continue;
     }
     IssueFacts facts = issueFacts(ci.mi, t);
-    while (std::optional<targets::HazardHit> h = targets::findHazard(history, facts.hazard, t)) {
+    while (std::optional<targets::HazardHit> h = targets::findHazard(history, facts.hazard, rules)) {
       mir::MInst nop = h->needsValu ? mir::MInst{amd::Op::V_NOP, mir::noOperand(), {}}
                                     : mir::MInst{amd::Op::S_NOP, mir::noOperand(),
                                                  {mir::immOperand(std::min(h->missingStates, 16u) - 1)}};

@@ -99,19 +99,31 @@ const std::vector<HazardRule> &hazardRules() {
   return rules;
 }
 
-std::optional<HazardHit> findHazard(const std::deque<IssuedInstruction> &history, const InstFacts &next,
-                                    const TargetInfo &t) {
-  for (const HazardRule &h : hazardRules()) {
-    if (!h.applies(t))
-      continue;
+std::vector<const HazardRule *> hazardRulesFor(const TargetInfo &t) {
+  std::vector<const HazardRule *> rules;
+  for (const HazardRule &h : hazardRules())
+    if (h.applies(t))
+      rules.push_back(&h);
+  return rules;
+}
+
+std::optional<HazardHit> findHazard(const IssueHistory &history, const InstFacts &next, const TargetInfo &t) {
+  return findHazard(history, next, hazardRulesFor(t));
+}
+
+std::optional<HazardHit> findHazard(const IssueHistory &history, const InstFacts &next,
+                                    llvm::ArrayRef<const HazardRule *> rules) {
+  for (const HazardRule *rule : rules) {
+    const HazardRule &h = *rule;
     unsigned states = 0, valus = 0;
-    for (auto it = history.rbegin(); it != history.rend(); ++it) {
+    for (size_t back = 0; back < history.size(); ++back) {
+      const IssuedInstruction *it = &history.fromNewest(back);
       if (h.onlyValuMitigates ? valus > 0 : states >= h.waitStates)
         break;
       if (h.matches(it->facts, next)) {
         HazardHit hit;
         hit.rule = &h;
-        hit.producer = &*it;
+        hit.producer = it;
         hit.statesBetween = states;
         hit.needsValu = h.onlyValuMitigates;
         hit.missingStates = h.onlyValuMitigates ? 0 : h.waitStates - states;

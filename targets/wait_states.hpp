@@ -15,7 +15,9 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>
 
-#include <deque>
+#include <algorithm>
+#include <array>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,6 +71,9 @@ struct HazardRule {
 };
 
 const std::vector<HazardRule> &hazardRules();
+// The rules that apply on `t`, in table order (a pass over many
+// instructions asks once, not per instruction and rule).
+std::vector<const HazardRule *> hazardRulesFor(const TargetInfo &t);
 
 // One issued instruction, as hazard checks look back at it.
 struct IssuedInstruction {
@@ -77,9 +82,37 @@ struct IssuedInstruction {
   long instruction = 0;    // the caller's index
 };
 
-// A hazard `next` would hit after `history` (oldest first): the rule, the
-// producer, the wait states already between them and how many more are
-// needed (or, for a rule only a VALU mitigates, that one is needed).
+// The instructions issued last, as hazard checks look back at them (every
+// hazard window is shorter than kMaxIssued). A ring of slots reused in
+// place: each instruction's facts hold lists, and a deque of them freed and
+// allocated a node every other instruction (KeyHunt: 566,000 instructions
+// through the hazard pass).
+class IssueHistory {
+public:
+  static constexpr size_t kMaxIssued = 16;
+  IssueHistory() = default;
+  IssueHistory(std::initializer_list<IssuedInstruction> oldestFirst) {
+    for (const IssuedInstruction &i : oldestFirst)
+      push(i);
+  }
+  // Adds the newest, dropping the oldest past kMaxIssued.
+  void push(IssuedInstruction issued) {
+    slots_[next_] = std::move(issued);
+    next_ = (next_ + 1) % kMaxIssued;
+    size_ = std::min(size_ + 1, kMaxIssued);
+  }
+  size_t size() const { return size_; }
+  // The i-th most recent (0: the last issued).
+  const IssuedInstruction &fromNewest(size_t i) const { return slots_[(next_ + kMaxIssued - 1 - i) % kMaxIssued]; }
+
+private:
+  std::array<IssuedInstruction, kMaxIssued> slots_;
+  size_t next_ = 0, size_ = 0;
+};
+
+// A hazard `next` would hit after `history`: the rule, the producer (valid
+// until the next push), the wait states already between them and how many
+// more are needed (or, for a rule only a VALU mitigates, that one is needed).
 struct HazardHit {
   const HazardRule *rule = nullptr;
   const IssuedInstruction *producer = nullptr;
@@ -87,7 +120,9 @@ struct HazardHit {
   unsigned missingStates = 0;
   bool needsValu = false;
 };
-std::optional<HazardHit> findHazard(const std::deque<IssuedInstruction> &history, const InstFacts &next,
-                                    const TargetInfo &t);
+std::optional<HazardHit> findHazard(const IssueHistory &history, const InstFacts &next, const TargetInfo &t);
+// The same, over `t`'s rules from hazardRulesFor.
+std::optional<HazardHit> findHazard(const IssueHistory &history, const InstFacts &next,
+                                    llvm::ArrayRef<const HazardRule *> rules);
 
 } // namespace p2a::targets

@@ -92,16 +92,16 @@ TEST_CASE("hazards: the wait states still missing before an instruction") {
   InstFacts vmemReads;
   vmemReads.cls = InstClass::Vmem;
   vmemReads.sgprReads = {20, 21};
-  std::deque<IssuedInstruction> history{{writeSgpr, 1, 0}};
+  IssueHistory history{{writeSgpr, 1, 0}};
   std::optional<HazardHit> h = findHazard(history, vmemReads, gfx900);
   REQUIRE(h);
   CHECK(h->rule->name == "valu-sgpr-write-vmem-read");
   CHECK(h->missingStates == 5);
-  history.push_back({InstFacts{}, 3, 1}); // s_nop 2
+  history.push({InstFacts{}, 3, 1}); // s_nop 2
   h = findHazard(history, vmemReads, gfx900);
   REQUIRE(h);
   CHECK(h->missingStates == 2);
-  history.push_back({InstFacts{}, 2, 2}); // s_nop 1: five in all
+  history.push({InstFacts{}, 2, 2}); // s_nop 1: five in all
   CHECK(!findHazard(history, vmemReads, gfx900));
   // Not a gfx1030 hazard.
   const TargetInfo &gfx1030 = *findTarget("gfx1030");

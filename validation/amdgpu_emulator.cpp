@@ -16,7 +16,8 @@ namespace p2a::emu {
 namespace detail {
 
 Emulator::Emulator(const LoadedKernel &k, const targets::TargetInfo &t, const Launch &l, GlobalMemory &mem, const Options &o)
-    : k_(k), t_(t), l_(l), mem_(mem), o_(o), W_(k.descriptor.wavefrontSize32() ? 32 : 64),
+    : k_(k), t_(t), hazardRules_(targets::hazardRulesFor(t)), l_(l), mem_(mem), o_(o),
+      W_(k.descriptor.wavefrontSize32() ? 32 : 64),
       nv_(k.descriptor.vgprCount(t)) {
   for (const amd::OpDef &d : amd::allOps()) {
     if (d.semantics && amd::available(d.op, t))
@@ -304,7 +305,7 @@ bool Emulator::carryOut(const Parsed &p) const {
 }
 
 std::optional<Fault> Emulator::checkHazards(Wave &w, const targets::InstFacts &f, long inst) {
-  std::optional<targets::HazardHit> h = targets::findHazard(w.history, f, t_);
+  std::optional<targets::HazardHit> h = targets::findHazard(w.history, f, hazardRules_);
   if (!h)
     return std::nullopt;
   return fault(inst, "hazard '" + h->rule->name + "': '" + k_.code[size_t(inst)].text + "' follows '" +
@@ -1056,9 +1057,7 @@ std::optional<Fault> Emulator::runWave(Wave &w) {
     }
     if (fl)
       return fl;
-    w.history.push_back({f, waitStates, inst});
-    if (w.history.size() > 16)
-      w.history.pop_front();
+    w.history.push({f, waitStates, inst});
     trace(w, inst);
     w.pc = next;
   }

@@ -100,7 +100,7 @@ struct Wave {
   bool done = false, atBarrier = false;
   uint64_t steps = 0;
   std::deque<PendingLoad> pending;
-  std::deque<targets::IssuedInstruction> history;
+  targets::IssueHistory history;
   std::vector<std::vector<uint8_t>> scratch; // per lane: the private segment
   uint64_t flatScratchExpected = 0;          // what FLAT_SCRATCH must hold (kernel-initialised scratch)
   uint64_t scratchWaveOffset = 0;            // this wave's offset into the private segment (either route)
@@ -243,6 +243,7 @@ private:
 
   const LoadedKernel &k_;
   const targets::TargetInfo &t_;
+  const std::vector<const targets::HazardRule *> hazardRules_; // t_'s
   const Launch &l_;
   GlobalMemory &mem_;
   const Options &o_;
