@@ -34,9 +34,10 @@ RegisterNumbering::RegisterNumbering(const Kernel &k) : table_(&k.registerNames(
   };
   auto number = [&](const auto &r) {
     if constexpr (std::is_same_v<std::decay_t<decltype(r)>, ptx::RegisterName>) {
+      // (An id past the table cannot be this kernel's: its name decides.)
       const uint32_t t = r.id();
-      if (t != ptx::RegisterName::kNoId) {
-        assert(t < table_->size() && table_->name(t) == llvm::StringRef(r.str()) && "an id of another kernel");
+      if (t < numberOf_.size()) {
+        assert(table_->name(t) == llvm::StringRef(r.str()) && "an id of another kernel");
         return ofTableId(t);
       }
     }
