@@ -82,21 +82,22 @@ private:
   }
 };
 
-// Is register `reg` (or an immediate) unchanged between statements `from` and `to`?
-// (Each statement's registers visited in place: a list of their names per
-// statement was a heap block and a string copy each, for every candidate
-// of every fusion.)
-inline bool unchangedBetween(const Kernel &k, const ptx::Operand &o, size_t from, size_t to) {
-  if (!o.isReg())
-    return true;
-  const std::string &reg = o.reg;
-  for (size_t j = from + 1; j < to; ++j) {
+// Does a statement in [from, to) write register `reg`? (Each statement's
+// registers visited in place: a list of their names per statement was a
+// heap block and a string copy each, for every candidate of every fusion.)
+inline bool writtenIn(const Kernel &k, const std::string &reg, size_t from, size_t to) {
+  for (size_t j = from; j < to; ++j) {
     bool written = false;
     forEachWrittenRegister(k.body[j], [&](const std::string &w) { written = written || w == reg; });
     if (written)
-      return false;
+      return true;
   }
-  return true;
+  return false;
+}
+
+// Is register `reg` (or an immediate) unchanged between statements `from` and `to`?
+inline bool unchangedBetween(const Kernel &k, const ptx::Operand &o, size_t from, size_t to) {
+  return !o.isReg() || !writtenIn(k, o.reg, from + 1, to);
 }
 
 } // namespace p2a::kernel

@@ -364,10 +364,7 @@ Kernel collapseXorLinearMaps(Kernel k, const targets::TargetInfo &t, const selec
         continue;
       std::sort(region.begin(), region.end());
       const ptx::Operand x = registerOperand(v.base);
-      bool xUnchanged = true; // (from the first statement of the region to the root)
-      for (size_t j = region.front(); xUnchanged && j < root; ++j)
-        forEachWrittenRegister(k.body[j], [&](const std::string &w) { xUnchanged = xUnchanged && w != v.base; });
-      if (!xUnchanged)
+      if (writtenIn(k, v.base, region.front(), root)) // (x changes between the region's first statement and the root)
         continue;
       std::string described;
       const std::vector<ptx::Instruction> code =
