@@ -5,6 +5,14 @@
 
 namespace p2a::ptx {
 
+namespace {
+
+// A range's index is written without leading zeros (`%r<10>` declares %r1,
+// not %r01), and is below 2^20 (kMaxDeclaredRegisters): seven digits.
+constexpr size_t kMaxIndexDigits = 7;
+
+} // namespace
+
 const RegisterType *RegisterTypes::find(std::string_view name) const {
   const RegisterType *found = nullptr;
   uint64_t foundOrder = 0;
@@ -14,11 +22,8 @@ const RegisterType *RegisterTypes::find(std::string_view name) const {
   }
   if (ranges_.empty())
     return found;
-  // Each split of the trailing digits into a range's prefix and an index:
-  // `%x12` is %x's 12th or %x1's 2nd. An index is written without leading
-  // zeros (`%r<10>` declares %r1, not %r01), and is below 2^20
-  // (kMaxDeclaredRegisters: seven digits).
-  constexpr size_t kMaxIndexDigits = 7;
+  // Each split of the trailing digits into a range's prefix and an index
+  // (kMaxIndexDigits): `%x12` is %x's 12th or %x1's 2nd.
   uint64_t index = 0, scale = 1;
   for (size_t i = name.size(); i > 0 && name.size() - i < kMaxIndexDigits; --i) {
     const char c = name[i - 1];
@@ -62,7 +67,7 @@ bool inRange(std::string_view name, std::string_view prefix, uint32_t from, uint
   if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix)
     return false;
   const std::string_view digits = name.substr(prefix.size());
-  if (digits.size() > 7 || (digits.size() > 1 && digits[0] == '0'))
+  if (digits.size() > kMaxIndexDigits || (digits.size() > 1 && digits[0] == '0'))
     return false;
   uint32_t index = 0;
   for (char c : digits) {
