@@ -52,9 +52,10 @@ bool translateBody(const ast::Block &body, const targets::TargetInfo &t, cost::C
     // Registers take their declared width; the form fixes it for the rest
     // (typeRegisters gave every operand one).
     auto width = [&](const std::string &reg) {
-      if (!types.count(reg))
-        types.set(reg, ptx::RegisterType{});
-      return types.at(reg).width;
+      if (const ptx::RegisterType *known = types.find(reg))
+        return known->width;
+      types.set(reg, ptx::RegisterType{});
+      return ptx::RegisterType{}.width;
     };
     for (size_t i = 0; i < inst->dsts.size(); ++i)
       if (inst->dsts[i].isReg())
