@@ -85,11 +85,19 @@ void registerStatsOption() {
                  clEnumValN(StatsKind::Json, "json", "JSON on stdout (on stderr when the output goes to stdout)")),
       cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
 }
-cl::list<std::string> PrintAfter("print-ir-after",
-                                 cl::desc("Print each kernel's machine IR after these lowering steps (comma-separated) "
-                                          "on stderr: segments, blocks, uniform-values, lower-statements, "
-                                          "uniform-operands, register-assignment, emit"),
-                                 cl::CommaSeparated, cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
+// (The steps named from the lowering's own list: a list written here had
+// fallen behind it.)
+const std::string &printAfterDescription() {
+  static const std::string description = [] {
+    std::string d = "Print each kernel's machine IR after these lowering steps (comma-separated) on stderr: ";
+    for (const std::string &step : klower::loweringSteps())
+      d += (&step == &klower::loweringSteps().front() ? "" : ", ") + step;
+    return d;
+  }();
+  return description;
+}
+cl::list<std::string> PrintAfter("print-ir-after", cl::desc(printAfterDescription()), cl::CommaSeparated,
+                                 cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
 cl::opt<bool> PrintIr("print-ir", cl::desc("Print each kernel's machine IR after every lowering step (stderr)"),
                       cl::sub(cl::SubCommand::getTopLevel()), cl::cat(Category));
 cl::opt<std::string> ReportFile("report", cl::desc("Write a self-contained HTML page: PTX beside AMD code"),
